@@ -1,0 +1,345 @@
+#![doc = include_str!("../README.md")]
+
+pub mod bench;
+
+use ark_ff::{BigInteger, Field as ArkField, PrimeField as ArkPrimeField};
+
+use num_bigint::BigUint;
+use rand::rngs::StdRng;
+use rand::{RngCore, SeedableRng};
+use zkaccel_field::{batch_inverse, limbs, Field, FieldError, PrimeField, TwoAdicField};
+
+/// Number of random samples each property is checked on.
+pub const SAMPLES: usize = 200;
+
+/// A deterministic generator so failures reproduce.
+pub fn rng() -> StdRng {
+    StdRng::seed_from_u64(0x7a6b_6163_6365_6c00)
+}
+
+/// A uniformly random element of a prime field, reduced from 64 more bits than it needs.
+pub fn random_prime<F: PrimeField>(rng: &mut dyn RngCore) -> F {
+    let n = F::Limbs::default().as_ref().len() + 1;
+    let v: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+    F::from_limbs_reduced(&v)
+}
+
+fn to_big(limbs_le: &[u64]) -> BigUint {
+    let mut bytes = vec![0u8; 8 * limbs_le.len()];
+    limbs::to_bytes_le(limbs_le, &mut bytes);
+    BigUint::from_bytes_le(&bytes)
+}
+
+fn is_probable_prime(n: &BigUint) -> bool {
+    let one = BigUint::from(1u8);
+    let two = BigUint::from(2u8);
+    if *n < two {
+        return false;
+    }
+    for small in [2u32, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37] {
+        let s = BigUint::from(small);
+        if *n == s {
+            return true;
+        }
+        if (n % &s) == BigUint::from(0u8) {
+            return false;
+        }
+    }
+    let n1 = n - &one;
+    let s = n1.trailing_zeros().unwrap_or(0);
+    let d = &n1 >> s;
+    'witness: for a in [2u32, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41] {
+        let mut x = BigUint::from(a).modpow(&d, n);
+        if x == one || x == n1 {
+            continue;
+        }
+        for _ in 1..s {
+            x = x.modpow(&two, n);
+            if x == n1 {
+                continue 'witness;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+/// Ring axioms, negation, doubling, squaring, sums and products.
+pub fn check_ring_axioms<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
+    let mut rng = rng();
+    for _ in 0..SAMPLES {
+        let (a, b, c) = (sample(&mut rng), sample(&mut rng), sample(&mut rng));
+        assert_eq!(a + b, b + a, "addition commutes");
+        assert_eq!(a * b, b * a, "multiplication commutes");
+        assert_eq!((a + b) + c, a + (b + c), "addition associates");
+        assert_eq!((a * b) * c, a * (b * c), "multiplication associates");
+        assert_eq!(a * (b + c), a * b + a * c, "distributivity");
+        assert_eq!(a + F::ZERO, a);
+        assert_eq!(a * F::ONE, a);
+        assert_eq!(a * F::ZERO, F::ZERO);
+        assert_eq!(a - a, F::ZERO);
+        assert_eq!(a + (-a), F::ZERO);
+        assert_eq!(a - b, a + (-b));
+        assert_eq!(-(-a), a);
+        assert_eq!(a.double(), a + a);
+        assert_eq!(a.square(), a * a);
+        assert_eq!(a * F::NEG_ONE, -a);
+        assert_eq!([a, b, c].into_iter().sum::<F>(), a + b + c);
+        assert_eq!([a, b, c].into_iter().product::<F>(), a * b * c);
+        let mut d = a;
+        d += b;
+        d -= c;
+        d *= a;
+        assert_eq!(d, (a + b - c) * a);
+    }
+    assert_eq!(F::ONE + F::ONE, F::TWO);
+    assert_eq!(F::NEG_ONE + F::ONE, F::ZERO);
+    assert_eq!(F::from_u64_reduced(5) * F::from_u64_reduced(7), F::from_u64_reduced(35));
+    assert_ne!(F::ZERO, F::ONE);
+}
+
+/// Inverses, batch inversion (and its error on zero), and exponentiation.
+pub fn check_inverse_and_pow<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
+    let mut rng = rng();
+    assert_eq!(F::ZERO.try_inverse(), None);
+    assert_eq!(F::ONE.inverse(), F::ONE);
+    let order = F::multiplicative_group_order();
+    let mut batch = Vec::new();
+    for _ in 0..SAMPLES {
+        let a = sample(&mut rng);
+        if a.is_zero() {
+            continue;
+        }
+        assert_eq!(a * a.inverse(), F::ONE);
+        assert_eq!(a.exp_u64(0), F::ONE);
+        assert_eq!(a.exp_u64(1), a);
+        assert_eq!(a.exp_u64(7), a * a * a * a * a * a * a);
+        assert_eq!(a.exp_u64(13), a.exp_limbs(&[13, 0, 0]));
+        assert_eq!(a.exp_power_of_2(3), a.exp_u64(8));
+        assert_eq!(a.exp_limbs(&order), F::ONE, "Lagrange: a^|F*| = 1");
+        batch.push(a);
+    }
+    let inv = batch_inverse(&batch).unwrap();
+    for (a, i) in batch.iter().zip(&inv) {
+        assert_eq!(*a * *i, F::ONE);
+    }
+    assert!(batch_inverse::<F>(&[]).unwrap().is_empty());
+    batch[3] = F::ZERO;
+    assert_eq!(batch_inverse(&batch), Err(FieldError::ZeroInBatch { index: 3 }));
+}
+
+/// The generator generates: given the factorisation of `|F*|` as (prime, exponent) pairs, checks
+/// the factorisation itself, then that `GENERATOR^(|F*|/q) ≠ 1` for every prime `q`.
+pub fn check_generator<F: Field>(factors: &[(u128, u32)]) {
+    let order = to_big(&F::multiplicative_group_order());
+    let mut product = BigUint::from(1u8);
+    for &(q, e) in factors {
+        let q = BigUint::from(q);
+        assert!(is_probable_prime(&q), "factor {q} is not prime");
+        product *= q.pow(e);
+    }
+    assert_eq!(product, order, "the factorisation multiplies out to |F*|");
+    for &(q, _) in factors {
+        let e = &order / BigUint::from(q);
+        assert_ne!(F::GENERATOR.exp_limbs(&e.to_u64_digits()), F::ONE, "generator has order dividing |F*|/{q}");
+    }
+}
+
+/// Square roots of squares, and `None` for a non-residue (the generator).
+pub fn check_sqrt<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
+    let mut rng = rng();
+    assert_eq!(F::ZERO.sqrt(), Some(F::ZERO));
+    assert_eq!(F::GENERATOR.sqrt(), None, "a generator is never a square");
+    for _ in 0..SAMPLES / 4 {
+        let a = sample(&mut rng);
+        let sq = a.square();
+        let r = sq.sqrt().expect("a square has a root");
+        assert_eq!(r.square(), sq);
+        assert!(r == a || r == -a);
+        if !a.is_zero() {
+            assert_eq!((sq * F::GENERATOR).sqrt(), None, "square times non-residue is a non-residue");
+        }
+    }
+}
+
+/// Roots of unity of every two-adic order, their consistency, and the error past the
+/// two-adicity.
+pub fn check_two_adic<F: TwoAdicField>() {
+    let s = F::TWO_ADICITY;
+    let order = to_big(&F::multiplicative_group_order());
+    assert_eq!(order.trailing_zeros(), Some(s as u64), "TWO_ADICITY is the 2-adic valuation of |F*|");
+    let mut prev: Option<F> = None;
+    for bits in 0..=s {
+        let g = F::two_adic_generator(bits).unwrap();
+        assert_eq!(g.exp_power_of_2(bits), F::ONE, "order divides 2^{bits}");
+        if bits > 0 {
+            assert_ne!(g.exp_power_of_2(bits - 1), F::ONE, "order is exactly 2^{bits}");
+        }
+        if let Some(p) = prev {
+            assert_eq!(g.square(), p, "generator(bits)^2 = generator(bits-1)");
+        }
+        prev = Some(g);
+    }
+    assert!(matches!(
+        F::two_adic_generator(s + 1),
+        Err(FieldError::TwoAdicityExceeded { requested, max, .. }) if requested == s + 1 && max == s
+    ));
+}
+
+/// Encoding round trips (bytes in both orders, decimal, hex) and rejection of non-canonical
+/// and malformed encodings.
+pub fn check_prime_encodings<F: PrimeField>() {
+    let mut rng = rng();
+    let p = F::modulus();
+    for i in 0..SAMPLES {
+        let a: F = if i == 0 { F::ZERO } else if i == 1 { F::NEG_ONE } else { random_prime(&mut rng) };
+        let le = a.to_bytes_le();
+        assert_eq!(le.len(), F::NUM_BYTES);
+        assert_eq!(F::from_bytes_le(&le).unwrap(), a);
+        let be = a.to_bytes_be();
+        assert_eq!(F::from_bytes_be(&be).unwrap(), a);
+        assert_eq!(F::from_str_canonical(&a.to_decimal_string()).unwrap(), a);
+        assert_eq!(F::from_str_canonical(&a.to_hex_string()).unwrap(), a);
+        assert_eq!(a.to_string(), a.to_decimal_string(), "Display is decimal");
+        assert_eq!(a.to_decimal_string().parse::<F>().unwrap(), a);
+        assert_eq!(F::from_canonical_limbs(a.to_canonical_limbs()).unwrap(), a);
+        assert_eq!(to_big(a.to_canonical_limbs().as_ref()).to_string(), a.to_decimal_string());
+    }
+    // p, p + 1 and 2^bits − 1 are non-canonical in every encoding.
+    let mut p_plus_1 = p;
+    limbs::add_assign(p_plus_1.as_mut(), &[1]);
+    let mut all_ones = F::Limbs::default();
+    all_ones.as_mut().fill(u64::MAX);
+    for bad in [p, p_plus_1, all_ones] {
+        let mut bytes = vec![0u8; F::NUM_BYTES];
+        limbs::to_bytes_le(bad.as_ref(), &mut bytes);
+        assert!(matches!(F::from_bytes_le(&bytes), Err(FieldError::NonCanonical { .. })));
+        bytes.reverse();
+        assert!(matches!(F::from_bytes_be(&bytes), Err(FieldError::NonCanonical { .. })));
+        assert!(matches!(F::from_canonical_limbs(bad), Err(FieldError::NonCanonical { .. })));
+        let dec = limbs::to_decimal(bad.as_ref());
+        assert!(matches!(F::from_str_canonical(&dec), Err(FieldError::NonCanonical { .. })), "{dec}");
+        // Reducing is the explicit alternative.
+        let reduced = F::from_str_reduced(&dec).unwrap();
+        assert_eq!(to_big(reduced.to_canonical_limbs().as_ref()), to_big(bad.as_ref()) % to_big(p.as_ref()));
+        bytes.reverse();
+        assert_eq!(F::from_bytes_le_reduced(&bytes), reduced);
+    }
+    assert_eq!(F::from_limbs_reduced(p.as_ref()), F::ZERO);
+    // A number far larger than the limbs is non-canonical too, not malformed.
+    let huge = "9".repeat(200);
+    assert!(matches!(F::from_str_canonical(&huge), Err(FieldError::NonCanonical { .. })));
+    // Wrong lengths.
+    for len in [0, F::NUM_BYTES - 1, F::NUM_BYTES + 1] {
+        assert!(matches!(F::from_bytes_le(&vec![0u8; len]), Err(FieldError::WrongLength { .. })));
+        assert!(matches!(F::from_bytes_be(&vec![0u8; len]), Err(FieldError::WrongLength { .. })));
+    }
+    // Malformed strings.
+    for bad in ["", "  ", "0x", "12z", "0xg1", "-1", "1.5", "１２", "0b101"] {
+        assert!(matches!(F::from_str_canonical(bad), Err(FieldError::Malformed { .. })), "{bad:?}");
+    }
+    assert_eq!(F::from_str_canonical(" 0x0A ").unwrap(), F::from_u64_reduced(10));
+    assert_eq!(F::from_str_canonical("0X0a").unwrap(), F::from_u64_reduced(10));
+    // Ordering follows the canonical integers.
+    assert!(F::ZERO < F::ONE && F::ONE < F::NEG_ONE);
+}
+
+/// Differential test against an arkworks prime field on random inputs: arithmetic, inverse,
+/// square roots, the generator and every two-adic root, and the byte encodings (arkworks
+/// serialises field elements as canonical little-endian bytes).
+pub fn check_against_arkworks<F: PrimeField + TwoAdicField, A: ArkPrimeField>() {
+    let to_ark = |x: F| A::from_le_bytes_mod_order(&x.to_bytes_le());
+    let from_ark = |x: A| F::from_bytes_le(&x.into_bigint().to_bytes_le()).expect("arkworks output is canonical");
+    assert_eq!(to_big(F::modulus().as_ref()), BigUint::from_bytes_le(&A::MODULUS.to_bytes_le()), "same modulus");
+    assert_eq!(from_ark(A::GENERATOR), F::GENERATOR, "same multiplicative generator");
+    assert_eq!(F::TWO_ADICITY as u32, A::TWO_ADICITY, "same two-adicity");
+    assert_eq!(from_ark(A::TWO_ADIC_ROOT_OF_UNITY), F::two_adic_generator(F::TWO_ADICITY).unwrap());
+    let mut rng = rng();
+    for _ in 0..10 * SAMPLES {
+        let (a, b) = (random_prime::<F>(&mut rng), random_prime::<F>(&mut rng));
+        let (x, y) = (to_ark(a), to_ark(b));
+        assert_eq!(from_ark(x * y), a * b);
+        assert_eq!(from_ark(x + y), a + b);
+        assert_eq!(from_ark(x - y), a - b);
+        assert_eq!(from_ark(-x), -a);
+        assert_eq!(from_ark(x.square()), a.square());
+        if let Some(xi) = ArkField::inverse(&x) {
+            assert_eq!(from_ark(xi), a.inverse());
+        }
+        assert_eq!(x.sqrt().is_some(), a.sqrt().is_some(), "same quadratic residuosity");
+    }
+}
+
+/// Every multiplication path of a 256-bit field agrees on random and edge inputs: the run-time
+/// chosen kernel, the assembly and portable kernels, and the papers' reference algorithms
+/// (CIOS, Algorithm 1 of the NTT paper, Barrett, Russian peasant).
+pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
+    use zkaccel_field::modmul::MulAlgorithm;
+    use zkaccel_fp256::{Fp256, MulBackend};
+    type F<C> = Fp256<C>;
+    let mut rng = rng();
+    let mut values: Vec<F<C>> = vec![F::<C>::ZERO, F::<C>::ONE, F::<C>::TWO, F::<C>::NEG_ONE, -F::<C>::TWO];
+    values.extend((0..SAMPLES).map(|_| random_prime::<F<C>>(&mut rng)));
+    let p = to_big(&C::MODULUS);
+    for (i, &a) in values.iter().enumerate() {
+        for &b in values.iter().skip(i % 7).step_by(17) {
+            let expected = (to_big(&a.to_canonical_u256()) * to_big(&b.to_canonical_u256())) % &p;
+            let fast = a * b;
+            assert_eq!(to_big(&fast.to_canonical_u256()), expected);
+            assert_eq!(a.mul_using(b, MulBackend::Adx), fast);
+            assert_eq!(a.mul_using(b, MulBackend::Portable), fast);
+            for alg in MulAlgorithm::ALL {
+                assert_eq!(a.mul_with(b, alg), fast, "{alg:?}");
+            }
+            let m = C::MONT;
+            let (am, bm) = (m.to_montgomery(&a.to_canonical_u256()), m.to_montgomery(&b.to_canonical_u256()));
+            assert_eq!(m.mul_three_products(&am, &bm), m.mul(&am, &bm));
+        }
+    }
+}
+
+/// Stamps out the generic [`Field`] tests for a type. `$sample` is a
+/// `fn(&mut StdRng) -> $f`; `$factors` the factorisation of `|F*|`.
+#[macro_export]
+macro_rules! test_field {
+    ($f:ty, $sample:expr, $factors:expr) => {
+        #[test]
+        fn ring_axioms() {
+            $crate::check_ring_axioms::<$f>($sample);
+        }
+        #[test]
+        fn inverse_and_pow() {
+            $crate::check_inverse_and_pow::<$f>($sample);
+        }
+        #[test]
+        fn generator() {
+            $crate::check_generator::<$f>($factors);
+        }
+        #[test]
+        fn sqrt() {
+            $crate::check_sqrt::<$f>($sample);
+        }
+    };
+}
+
+/// Stamps out the encoding tests for a [`PrimeField`].
+#[macro_export]
+macro_rules! test_prime_field {
+    ($f:ty) => {
+        #[test]
+        fn prime_encodings() {
+            $crate::check_prime_encodings::<$f>();
+        }
+    };
+}
+
+/// Stamps out the root-of-unity tests for a [`TwoAdicField`].
+#[macro_export]
+macro_rules! test_two_adic_field {
+    ($f:ty) => {
+        #[test]
+        fn two_adic_roots() {
+            $crate::check_two_adic::<$f>();
+        }
+    };
+}

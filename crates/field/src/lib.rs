@@ -1,0 +1,11 @@
+#![doc = include_str!("../README.md")]
+
+mod error;
+pub mod limbs;
+pub mod modmul;
+mod ops;
+mod traits;
+
+pub use error::FieldError;
+pub use ops::{batch_inverse, batch_inverse_in_place, split_two_adic, tonelli_shanks};
+pub use traits::{ExtensionField, Field, PackedField, PrimeField, TwoAdicField};

@@ -1,0 +1,154 @@
+//! The hot paths: modular addition, subtraction and the Montgomery product, with the product's
+//! kernel chosen at run time.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use zkaccel_field::limbs::{adc, mac, sbb};
+use zkaccel_field::modmul::U256;
+
+/// A Montgomery-multiplication kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MulBackend {
+    /// x86-64 assembly with `mulx`/`adcx`/`adox` (needs BMI2 and ADX).
+    Adx,
+    /// Portable Rust (CIOS with the no-carry shortcut), the fallback everywhere.
+    Portable,
+}
+
+const UNKNOWN: u8 = 0;
+const PORTABLE: u8 = 1;
+const ADX: u8 = 2;
+static BACKEND: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+#[cold]
+fn detect() -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    let found = if std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx") {
+        ADX
+    } else {
+        PORTABLE
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let found = PORTABLE;
+    BACKEND.store(found, Ordering::Relaxed);
+    found
+}
+
+#[inline(always)]
+fn backend_code() -> u8 {
+    if cfg!(all(target_arch = "x86_64", target_feature = "bmi2", target_feature = "adx")) {
+        return ADX;
+    }
+    match BACKEND.load(Ordering::Relaxed) {
+        UNKNOWN => detect(),
+        b => b,
+    }
+}
+
+/// The kernel [`mont_mul`] uses on this CPU.
+pub(crate) fn backend() -> MulBackend {
+    if backend_code() == ADX {
+        MulBackend::Adx
+    } else {
+        MulBackend::Portable
+    }
+}
+
+/// `a·b·2^{-256} mod p`, on the fastest kernel this CPU has.
+#[inline(always)]
+pub(crate) fn mont_mul(a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {
+    #[cfg(target_arch = "x86_64")]
+    if backend_code() == ADX {
+        // SAFETY: ADX is only reported after BMI2 and ADX were detected (or enabled at compile
+        // time).
+        return unsafe { crate::asm::mont_mul_adx(a, b, p, inv) };
+    }
+    mont_mul_portable(a, b, p, inv)
+}
+
+/// [`mont_mul`] on a chosen kernel; one the CPU lacks falls back to the portable code.
+#[inline]
+pub(crate) fn mont_mul_using(backend: MulBackend, a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {
+    #[cfg(target_arch = "x86_64")]
+    if backend == MulBackend::Adx && backend_code() == ADX {
+        // SAFETY: as in `mont_mul`.
+        return unsafe { crate::asm::mont_mul_adx(a, b, p, inv) };
+    }
+    let _ = backend;
+    mont_mul_portable(a, b, p, inv)
+}
+
+/// CIOS with the "no-carry" shortcut (valid when `p[3] < 2^63 − 1`): the accumulator needs no
+/// fifth word because `t + a·b_i + m·p` never carries out of the top limb.
+#[inline(always)]
+pub(crate) fn mont_mul_portable(a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {
+    let mut t = [0u64; 4];
+    for &bi in b.iter() {
+        let (t0, mut carry_a) = mac(t[0], a[0], bi, 0);
+        let m = t0.wrapping_mul(inv);
+        let (_, mut carry_m) = mac(t0, m, p[0], 0);
+        for j in 1..4 {
+            let (tj, ca) = mac(t[j], a[j], bi, carry_a);
+            carry_a = ca;
+            let (tj, cm) = mac(tj, m, p[j], carry_m);
+            carry_m = cm;
+            t[j - 1] = tj;
+        }
+        t[3] = carry_a + carry_m;
+    }
+    reduce_once(t, p)
+}
+
+/// `t − p` if `t ≥ p`, else `t`; for `t < 2p`.
+#[inline(always)]
+fn reduce_once(t: U256, p: &U256) -> U256 {
+    let (d0, b) = sbb(t[0], p[0], 0);
+    let (d1, b) = sbb(t[1], p[1], b);
+    let (d2, b) = sbb(t[2], p[2], b);
+    let (d3, b) = sbb(t[3], p[3], b);
+    if b == 0 {
+        [d0, d1, d2, d3]
+    } else {
+        t
+    }
+}
+
+/// `(a + b) mod p` for `a, b < p < 2^255`.
+#[inline(always)]
+pub(crate) fn add_mod(a: &U256, b: &U256, p: &U256) -> U256 {
+    let (s0, c) = adc(a[0], b[0], 0);
+    let (s1, c) = adc(a[1], b[1], c);
+    let (s2, c) = adc(a[2], b[2], c);
+    let (s3, _) = adc(a[3], b[3], c);
+    reduce_once([s0, s1, s2, s3], p)
+}
+
+/// `(a − b) mod p` for `a, b < p`.
+#[inline(always)]
+pub(crate) fn sub_mod(a: &U256, b: &U256, p: &U256) -> U256 {
+    let (d0, br) = sbb(a[0], b[0], 0);
+    let (d1, br) = sbb(a[1], b[1], br);
+    let (d2, br) = sbb(a[2], b[2], br);
+    let (d3, br) = sbb(a[3], b[3], br);
+    // On a borrow add p back (masked, branch-free).
+    let mask = 0u64.wrapping_sub(br);
+    let (r0, c) = adc(d0, p[0] & mask, 0);
+    let (r1, c) = adc(d1, p[1] & mask, c);
+    let (r2, c) = adc(d2, p[2] & mask, c);
+    let (r3, _) = adc(d3, p[3] & mask, c);
+    [r0, r1, r2, r3]
+}
+
+/// `−a mod p` for `a < p`.
+#[inline(always)]
+pub(crate) fn neg_mod(a: &U256, p: &U256) -> U256 {
+    if a == &[0; 4] {
+        *a
+    } else {
+        let (d0, br) = sbb(p[0], a[0], 0);
+        let (d1, br) = sbb(p[1], a[1], br);
+        let (d2, br) = sbb(p[2], a[2], br);
+        let (d3, _) = sbb(p[3], a[3], br);
+        [d0, d1, d2, d3]
+    }
+}

@@ -1,0 +1,309 @@
+#![doc = include_str!("../README.md")]
+
+mod arith;
+#[cfg(target_arch = "x86_64")]
+mod asm;
+
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::iter::{Product, Sum};
+use core::marker::PhantomData;
+use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use core::str::FromStr;
+
+use zkaccel_field::modmul::{
+    Barrett256, ModularMultiplier, Montgomery256, MulAlgorithm, RussianPeasant256, U256,
+};
+use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
+
+pub use arith::MulBackend;
+
+/// The facts that define a 256-bit prime field; everything else is derived from them.
+pub trait Fp256Config: 'static + Send + Sync + Sized + Copy + fmt::Debug + Default + Eq + Hash {
+    /// The field's name, for error messages.
+    const NAME: &'static str;
+    /// The prime modulus, little-endian limbs. Its top limb must be below `2^63 − 1`.
+    const MODULUS: U256;
+    /// A small integer that generates the multiplicative group (arkworks' `GENERATOR`).
+    const GENERATOR: u64;
+
+    /// Montgomery constants derived from [`Fp256Config::MODULUS`].
+    const MONT: Montgomery256 = {
+        assert!(Self::MODULUS[3] < (1 << 63) - 1, "the no-carry CIOS needs the top limb below 2^63 - 1");
+        Montgomery256::new(Self::MODULUS)
+    };
+    /// The 2-adic valuation of `p − 1`.
+    const TWO_ADICITY: usize = {
+        let mut s = 0;
+        let mut i = 0;
+        // p is odd, so p − 1 only clears bit 0.
+        let limbs = [Self::MODULUS[0] - 1, Self::MODULUS[1], Self::MODULUS[2], Self::MODULUS[3]];
+        while i < 4 {
+            if limbs[i] != 0 {
+                s += limbs[i].trailing_zeros() as usize;
+                break;
+            }
+            s += 64;
+            i += 1;
+        }
+        s
+    };
+}
+
+/// An element of the prime field described by `C`, stored in Montgomery form.
+#[repr(transparent)]
+pub struct Fp256<C>(pub(crate) U256, PhantomData<C>);
+
+impl<C: Fp256Config> Fp256<C> {
+    const P: U256 = C::MODULUS;
+
+    #[inline(always)]
+    pub(crate) const fn from_mont(v: U256) -> Self {
+        Self(v, PhantomData)
+    }
+
+    /// The element with canonical value `v`; `v` must be below `p` (callers check).
+    const fn from_canonical_const(v: U256) -> Self {
+        Self::from_mont(C::MONT.to_montgomery(&v))
+    }
+
+    /// The canonical value in `[0, p)` as little-endian limbs.
+    #[inline]
+    pub const fn to_canonical_u256(&self) -> U256 {
+        C::MONT.from_montgomery(&self.0)
+    }
+
+    /// Multiplies with one of the papers' algorithms instead of the fast Montgomery path: the
+    /// operands leave Montgomery form, the chosen algorithm multiplies the canonical residues,
+    /// and the result re-enters Montgomery form. For cross-checks and for reproducing a
+    /// design's arithmetic; [`Mul`] is the fast path.
+    pub fn mul_with(self, rhs: Self, algorithm: MulAlgorithm) -> Self {
+        let (a, b) = (self.to_canonical_u256(), rhs.to_canonical_u256());
+        let product = match algorithm {
+            MulAlgorithm::Montgomery => C::MONT.mul_mod(&a, &b),
+            MulAlgorithm::Barrett => Self::barrett().mul(&a, &b),
+            MulAlgorithm::RussianPeasant => Self::peasant().mul(&a, &b),
+        };
+        Self::from_canonical_const(product)
+    }
+
+    /// The Barrett constants of this field (AMAZE Algorithm 2).
+    pub fn barrett() -> Barrett256 {
+        Barrett256::new(C::MODULUS).expect("Fp256Config moduli are valid for Barrett")
+    }
+
+    /// The Russian-peasant multiplier of this field (AMAZE Algorithm 1).
+    pub fn peasant() -> RussianPeasant256 {
+        RussianPeasant256::new(C::MODULUS).expect("Fp256Config moduli are valid for Russian peasant")
+    }
+
+    /// Which multiplication kernel [`Mul`] uses on this CPU.
+    pub fn mul_backend() -> MulBackend {
+        arith::backend()
+    }
+
+    /// The product computed by a chosen kernel (for tests and benches); a kernel the CPU lacks
+    /// falls back to the portable one.
+    #[inline]
+    pub fn mul_using(self, rhs: Self, backend: MulBackend) -> Self {
+        Self::from_mont(arith::mont_mul_using(backend, &self.0, &rhs.0, &Self::P, C::MONT.inv))
+    }
+}
+
+impl<C> Clone for Fp256<C> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<C> Copy for Fp256<C> {}
+impl<C: Fp256Config> Default for Fp256<C> {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
+// Montgomery form is unique (always reduced below p), so representations compare directly.
+impl<C> PartialEq for Fp256<C> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<C> Eq for Fp256<C> {}
+impl<C> Hash for Fp256<C> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+impl<C: Fp256Config> PartialOrd for Fp256<C> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<C: Fp256Config> Ord for Fp256<C> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        limbs::cmp(&self.to_canonical_u256(), &other.to_canonical_u256())
+    }
+}
+impl<C: Fp256Config> fmt::Debug for Fp256<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_decimal_string())
+    }
+}
+impl<C: Fp256Config> fmt::Display for Fp256<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_decimal_string())
+    }
+}
+impl<C: Fp256Config> FromStr for Fp256<C> {
+    type Err = FieldError;
+    fn from_str(s: &str) -> Result<Self, FieldError> {
+        Self::from_str_canonical(s)
+    }
+}
+
+impl<C: Fp256Config> Add for Fp256<C> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        Self::from_mont(arith::add_mod(&self.0, &rhs.0, &Self::P))
+    }
+}
+impl<C: Fp256Config> Sub for Fp256<C> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, rhs: Self) -> Self {
+        Self::from_mont(arith::sub_mod(&self.0, &rhs.0, &Self::P))
+    }
+}
+impl<C: Fp256Config> Mul for Fp256<C> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        Self::from_mont(arith::mont_mul(&self.0, &rhs.0, &Self::P, C::MONT.inv))
+    }
+}
+impl<C: Fp256Config> Neg for Fp256<C> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Self::from_mont(arith::neg_mod(&self.0, &Self::P))
+    }
+}
+impl<C: Fp256Config> AddAssign for Fp256<C> {
+    #[inline(always)]
+    fn add_assign(&mut self, rhs: Self) {
+        *self = *self + rhs;
+    }
+}
+impl<C: Fp256Config> SubAssign for Fp256<C> {
+    #[inline(always)]
+    fn sub_assign(&mut self, rhs: Self) {
+        *self = *self - rhs;
+    }
+}
+impl<C: Fp256Config> MulAssign for Fp256<C> {
+    #[inline(always)]
+    fn mul_assign(&mut self, rhs: Self) {
+        *self = *self * rhs;
+    }
+}
+impl<C: Fp256Config> Sum for Fp256<C> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::ZERO, |a, b| a + b)
+    }
+}
+impl<C: Fp256Config> Product for Fp256<C> {
+    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::ONE, |a, b| a * b)
+    }
+}
+
+impl<C: Fp256Config> Field for Fp256<C> {
+    const ZERO: Self = Self::from_mont([0; 4]);
+    const ONE: Self = Self::from_mont(C::MONT.r);
+    const TWO: Self = Self::from_canonical_const([2, 0, 0, 0]);
+    const NEG_ONE: Self = Self::from_mont(modmul_sub(&C::MODULUS, &C::MONT.r));
+    const GENERATOR: Self = Self::from_canonical_const([C::GENERATOR, 0, 0, 0]);
+
+    fn from_u64_reduced(v: u64) -> Self {
+        // Every u64 is below p (p > 2^250).
+        Self::from_canonical_const([v, 0, 0, 0])
+    }
+
+    fn try_inverse(&self) -> Option<Self> {
+        if self.is_zero() {
+            return None;
+        }
+        let mut e = C::MODULUS;
+        limbs::sub_assign(&mut e, &[2]);
+        Some(self.exp_limbs(&e))
+    }
+
+    fn sqrt(&self) -> Option<Self> {
+        let mut q = Self::multiplicative_group_order();
+        limbs::shr_assign(&mut q, C::TWO_ADICITY as u32);
+        tonelli_shanks(self, C::TWO_ADICITY, &q, two_adic_root::<C>(C::TWO_ADICITY))
+    }
+
+    fn multiplicative_group_order() -> Vec<u64> {
+        let mut o = C::MODULUS.to_vec();
+        limbs::sub_assign(&mut o, &[1]);
+        o
+    }
+}
+
+const fn modmul_sub(a: &U256, b: &U256) -> U256 {
+    let mut out = [0u64; 4];
+    let mut borrow = 0;
+    let mut i = 0;
+    while i < 4 {
+        let (d, br) = limbs::sbb(a[i], b[i], borrow);
+        out[i] = d;
+        borrow = br;
+        i += 1;
+    }
+    out
+}
+
+impl<C: Fp256Config> PrimeField for Fp256<C> {
+    const NAME: &'static str = C::NAME;
+    const NUM_BYTES: usize = 32;
+    const BITS: u32 = 256 - C::MODULUS[3].leading_zeros();
+    type Limbs = U256;
+
+    fn modulus() -> U256 {
+        C::MODULUS
+    }
+    fn to_canonical_limbs(&self) -> U256 {
+        self.to_canonical_u256()
+    }
+    fn from_canonical_limbs(v: U256) -> Result<Self, FieldError> {
+        Self::check_canonical(&v)?;
+        Ok(Self::from_canonical_const(v))
+    }
+    fn from_canonical_limbs_unchecked(v: U256) -> Self {
+        debug_assert!(Self::check_canonical(&v).is_ok());
+        Self::from_canonical_const(v)
+    }
+}
+
+/// `GENERATOR^((p−1)/2^bits)`, the arkworks convention (`TWO_ADIC_ROOT_OF_UNITY` is
+/// `GENERATOR^t` for the odd part `t`, squared down to smaller orders).
+fn two_adic_root<C: Fp256Config>(bits: usize) -> Fp256<C> {
+    let mut e = Fp256::<C>::multiplicative_group_order();
+    limbs::shr_assign(&mut e, bits as u32);
+    Fp256::<C>::GENERATOR.exp_limbs(&e)
+}
+
+impl<C: Fp256Config> TwoAdicField for Fp256<C> {
+    const TWO_ADICITY: usize = C::TWO_ADICITY;
+
+    fn two_adic_generator(bits: usize) -> Result<Self, FieldError> {
+        if bits > C::TWO_ADICITY {
+            return Err(FieldError::TwoAdicityExceeded { field: C::NAME, requested: bits, max: C::TWO_ADICITY });
+        }
+        Ok(two_adic_root::<C>(bits))
+    }
+}

@@ -1,0 +1,308 @@
+//! The Goldilocks prime field, `p = 2^64 − 2^32 + 1`.
+//!
+//! Elements are stored as any `u64` (possibly non-canonical, i.e. in `[p, 2^64)`), as in Plonky2
+//! and Plonky3, which saves a conditional subtraction on every operation; equality, hashing,
+//! ordering and every encoding use the canonical value.
+//!
+//! Reduction uses `2^64 ≡ 2^32 − 1 (mod p)` and `2^96 ≡ −1 (mod p)`: a 128-bit product
+//! `x = x_lo + 2^64·(x_hi_lo + 2^32·x_hi_hi)` is `x_lo − x_hi_hi + (2^32 − 1)·x_hi_lo (mod p)`.
+
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::iter::{Product, Sum};
+use core::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
+use core::str::FromStr;
+
+use zkaccel_field::{tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
+
+/// `p = 2^64 − 2^32 + 1`.
+pub const ORDER: u64 = 0xFFFF_FFFF_0000_0001;
+/// `2^64 − p = 2^32 − 1`.
+pub(crate) const EPSILON: u64 = 0xFFFF_FFFF;
+
+/// An element of the Goldilocks field.
+#[derive(Clone, Copy, Default)]
+#[repr(transparent)]
+pub struct Goldilocks(pub(crate) u64);
+
+impl Goldilocks {
+    /// The element `v mod p`; `v` may be any `u64` (it is stored as is and reduced lazily).
+    #[inline]
+    pub const fn new_reduced(v: u64) -> Self {
+        Self(v)
+    }
+
+    /// The element with canonical value `v`.
+    ///
+    /// # Errors
+    /// [`FieldError::NonCanonical`] when `v >= p`.
+    pub fn new_canonical(v: u64) -> Result<Self, FieldError> {
+        if v < ORDER {
+            Ok(Self(v))
+        } else {
+            Err(<Self as PrimeField>::non_canonical_error(&[v]))
+        }
+    }
+
+    /// The canonical value in `[0, p)`.
+    #[inline]
+    pub const fn as_canonical_u64(&self) -> u64 {
+        let x = self.0;
+        if x >= ORDER {
+            x - ORDER
+        } else {
+            x
+        }
+    }
+
+    /// The stored word, possibly non-canonical. For SIMD code that shares this representation.
+    #[inline]
+    pub const fn as_raw_u64(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Reduces a 128-bit integer to a `u64` congruent to it modulo `p` (not necessarily canonical).
+#[inline(always)]
+pub(crate) fn reduce128(x: u128) -> u64 {
+    let x_lo = x as u64;
+    let x_hi = (x >> 64) as u64;
+    let x_hi_hi = x_hi >> 32;
+    let x_hi_lo = x_hi & EPSILON;
+    // x_lo − x_hi_hi, with a borrow meaning we must subtract 2^64 ≡ 2^32 − 1.
+    let (mut t0, borrow) = x_lo.overflowing_sub(x_hi_hi);
+    if borrow {
+        t0 = t0.wrapping_sub(EPSILON); // cannot underflow: t0 >= 2^64 − 2^32 here
+    }
+    let t1 = x_hi_lo * EPSILON; // (2^32 − 1)^2 < 2^64
+    let (res, carry) = t0.overflowing_add(t1);
+    // A carry is 2^64 ≡ 2^32 − 1; res <= 2^64 − 2^33 + 1 then, so no second carry.
+    res.wrapping_add(EPSILON * carry as u64)
+}
+
+impl Add for Goldilocks {
+    type Output = Self;
+    #[inline]
+    fn add(self, rhs: Self) -> Self {
+        let (sum, over) = self.0.overflowing_add(rhs.0);
+        let (mut sum, over) = sum.overflowing_add(EPSILON * over as u64);
+        if over {
+            // Both inputs were non-canonical and near 2^64; one more fold cannot overflow.
+            sum = sum.wrapping_add(EPSILON);
+        }
+        Self(sum)
+    }
+}
+
+impl Sub for Goldilocks {
+    type Output = Self;
+    #[inline]
+    fn sub(self, rhs: Self) -> Self {
+        let (diff, under) = self.0.overflowing_sub(rhs.0);
+        let (mut diff, under) = diff.overflowing_sub(EPSILON * under as u64);
+        if under {
+            diff = diff.wrapping_sub(EPSILON);
+        }
+        Self(diff)
+    }
+}
+
+impl Mul for Goldilocks {
+    type Output = Self;
+    #[inline]
+    fn mul(self, rhs: Self) -> Self {
+        Self(reduce128(self.0 as u128 * rhs.0 as u128))
+    }
+}
+
+impl Neg for Goldilocks {
+    type Output = Self;
+    #[inline]
+    fn neg(self) -> Self {
+        let c = self.as_canonical_u64();
+        Self(if c == 0 { 0 } else { ORDER - c })
+    }
+}
+
+impl Div for Goldilocks {
+    type Output = Self;
+    /// # Panics
+    /// Panics on division by zero, like integer division.
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    fn div(self, rhs: Self) -> Self {
+        self * rhs.inverse()
+    }
+}
+
+macro_rules! assign_ops {
+    ($t:ty) => {
+        impl AddAssign for $t {
+            #[inline]
+            fn add_assign(&mut self, rhs: Self) {
+                *self = *self + rhs;
+            }
+        }
+        impl SubAssign for $t {
+            #[inline]
+            fn sub_assign(&mut self, rhs: Self) {
+                *self = *self - rhs;
+            }
+        }
+        impl MulAssign for $t {
+            #[inline]
+            fn mul_assign(&mut self, rhs: Self) {
+                *self = *self * rhs;
+            }
+        }
+        impl Sum for $t {
+            fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+                iter.fold(<$t as Field>::ZERO, |a, b| a + b)
+            }
+        }
+        impl Product for $t {
+            fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+                iter.fold(<$t as Field>::ONE, |a, b| a * b)
+            }
+        }
+    };
+}
+pub(crate) use assign_ops;
+assign_ops!(Goldilocks);
+
+impl PartialEq for Goldilocks {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.as_canonical_u64() == other.as_canonical_u64()
+    }
+}
+impl Eq for Goldilocks {}
+impl Hash for Goldilocks {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_canonical_u64().hash(state);
+    }
+}
+impl PartialOrd for Goldilocks {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Goldilocks {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.as_canonical_u64().cmp(&other.as_canonical_u64())
+    }
+}
+impl fmt::Debug for Goldilocks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.as_canonical_u64())
+    }
+}
+impl fmt::Display for Goldilocks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.as_canonical_u64())
+    }
+}
+impl FromStr for Goldilocks {
+    type Err = FieldError;
+    fn from_str(s: &str) -> Result<Self, FieldError> {
+        Self::from_str_canonical(s)
+    }
+}
+
+impl Field for Goldilocks {
+    const ZERO: Self = Self(0);
+    const ONE: Self = Self(1);
+    const TWO: Self = Self(2);
+    const NEG_ONE: Self = Self(ORDER - 1);
+    /// 7, as in Plonky2 and Plonky3.
+    const GENERATOR: Self = Self(7);
+
+    #[inline]
+    fn from_u64_reduced(v: u64) -> Self {
+        Self(v)
+    }
+
+    #[inline]
+    fn square(&self) -> Self {
+        *self * *self
+    }
+
+    fn try_inverse(&self) -> Option<Self> {
+        if self.is_zero() {
+            return None;
+        }
+        // Fermat: x^(p−2).
+        Some(self.exp_u64(ORDER - 2))
+    }
+
+    fn sqrt(&self) -> Option<Self> {
+        let q = [(ORDER - 1) >> Self::TWO_ADICITY];
+        tonelli_shanks(self, Self::TWO_ADICITY, &q, two_adic_root(Self::TWO_ADICITY))
+    }
+
+    fn multiplicative_group_order() -> Vec<u64> {
+        vec![ORDER - 1]
+    }
+}
+
+impl PrimeField for Goldilocks {
+    const NAME: &'static str = "Goldilocks";
+    const NUM_BYTES: usize = 8;
+    const BITS: u32 = 64;
+    type Limbs = [u64; 1];
+
+    fn modulus() -> [u64; 1] {
+        [ORDER]
+    }
+    fn to_canonical_limbs(&self) -> [u64; 1] {
+        [self.as_canonical_u64()]
+    }
+    fn from_canonical_limbs(limbs: [u64; 1]) -> Result<Self, FieldError> {
+        Self::new_canonical(limbs[0])
+    }
+    fn from_canonical_limbs_unchecked(limbs: [u64; 1]) -> Self {
+        Self(limbs[0])
+    }
+}
+
+/// The generator of the order-`2^bits` subgroup: `7^((p−1)/2^bits)`.
+fn two_adic_root(bits: usize) -> Goldilocks {
+    Goldilocks::GENERATOR.exp_u64((ORDER - 1) >> bits)
+}
+
+impl TwoAdicField for Goldilocks {
+    const TWO_ADICITY: usize = 32;
+
+    fn two_adic_generator(bits: usize) -> Result<Self, FieldError> {
+        if bits > Self::TWO_ADICITY {
+            return Err(FieldError::TwoAdicityExceeded {
+                field: Self::NAME,
+                requested: bits,
+                max: Self::TWO_ADICITY,
+            });
+        }
+        Ok(two_adic_root(bits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduction_handles_extremes() {
+        // Products of non-canonical words near 2^64 exercise every carry and borrow branch.
+        let words = [0, 1, EPSILON, ORDER - 1, ORDER, ORDER + 1, u64::MAX - 1, u64::MAX, 1 << 63];
+        for &a in &words {
+            for &b in &words {
+                let expected = ((a as u128 * b as u128) % ORDER as u128) as u64;
+                assert_eq!((Goldilocks(a) * Goldilocks(b)).as_canonical_u64(), expected, "{a} * {b}");
+                let sum = ((a as u128 + b as u128) % ORDER as u128) as u64;
+                assert_eq!((Goldilocks(a) + Goldilocks(b)).as_canonical_u64(), sum, "{a} + {b}");
+                let diff = ((a as u128 % ORDER as u128 + ORDER as u128 - b as u128 % ORDER as u128)
+                    % ORDER as u128) as u64;
+                assert_eq!((Goldilocks(a) - Goldilocks(b)).as_canonical_u64(), diff, "{a} - {b}");
+            }
+        }
+    }
+}

@@ -1,0 +1,9 @@
+#![doc = include_str!("../README.md")]
+
+mod extension;
+mod field;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64;
+
+pub use extension::Goldilocks2;
+pub use field::Goldilocks;

@@ -1,0 +1,478 @@
+//! Packed Goldilocks arithmetic for x86-64: 4 lanes with AVX2 ([`PackedGoldilocksAvx2`]) and
+//! 8 lanes with AVX-512F ([`PackedGoldilocksAvx512`]), chosen at run time.
+//!
+//! A packed value can only be built through a CPU token ([`Avx2`], [`Avx512`]) that exists
+//! only after the feature was detected, so every intrinsic call below runs on a CPU that has
+//! it. Kernels that want the intrinsics inlined are compiled with `#[target_feature]` and are
+//! reached through the run-time dispatch in [`mul_assign_slices`] and friends; the portable
+//! scalar path is the fallback and the reference the tests compare against.
+//!
+//! Lanes hold the same possibly non-canonical `u64` words as [`Goldilocks`]. The 64×64-bit
+//! product is built from four 32×32-bit products (`vpmuludq`) without any carry test; the
+//! 128-bit result is reduced as in the scalar code, `lo − hi_hi + (2^32 − 1)·hi_lo`.
+
+use core::arch::x86_64::*;
+use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use zkaccel_field::PackedField;
+
+use crate::field::{EPSILON, ORDER};
+use crate::Goldilocks;
+
+/// Proof that the running CPU has AVX2. Obtain it with [`Avx2::detect`].
+#[derive(Debug, Clone, Copy)]
+pub struct Avx2(());
+
+impl Avx2 {
+    /// `Some` when the CPU supports AVX2.
+    #[inline]
+    pub fn detect() -> Option<Self> {
+        std::arch::is_x86_feature_detected!("avx2").then_some(Self(()))
+    }
+}
+
+/// Proof that the running CPU has AVX-512F. Obtain it with [`Avx512::detect`].
+#[derive(Debug, Clone, Copy)]
+pub struct Avx512(());
+
+impl Avx512 {
+    /// `Some` when the CPU supports AVX-512F.
+    #[inline]
+    pub fn detect() -> Option<Self> {
+        std::arch::is_x86_feature_detected!("avx512f").then_some(Self(()))
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// AVX2, 4 lanes
+// ------------------------------------------------------------------------------------------
+
+/// Four Goldilocks elements in one 256-bit register.
+#[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
+pub struct PackedGoldilocksAvx2(__m256i);
+
+impl PackedGoldilocksAvx2 {
+    /// Number of lanes.
+    pub const WIDTH: usize = 4;
+
+    /// Loads four elements.
+    #[inline(always)]
+    pub fn from_array(_cpu: Avx2, v: [Goldilocks; 4]) -> Self {
+        // SAFETY: `_cpu` proves AVX2; the load reads exactly 32 bytes from `v`.
+        unsafe { Self(_mm256_loadu_si256(v.as_ptr().cast())) }
+    }
+
+    /// The same element in every lane.
+    #[inline(always)]
+    pub fn broadcast(_cpu: Avx2, x: Goldilocks) -> Self {
+        // SAFETY: `_cpu` proves AVX2.
+        unsafe { Self(_mm256_set1_epi64x(x.0 as i64)) }
+    }
+
+    /// Stores the four lanes.
+    #[inline(always)]
+    pub fn to_array(self) -> [Goldilocks; 4] {
+        let mut out = [Goldilocks(0); 4];
+        // SAFETY: a value of this type exists only if AVX2 was detected; the store writes exactly
+        // 32 bytes into `out`.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
+        out
+    }
+}
+
+/// `x <u y` lane-wise, as all-ones masks. AVX2 has only signed compares, so flip the sign bits.
+#[inline(always)]
+unsafe fn lt_u64_avx2(x: __m256i, y: __m256i) -> __m256i {
+    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    unsafe {
+        let sign = _mm256_set1_epi64x(i64::MIN);
+        _mm256_cmpgt_epi64(_mm256_xor_si256(y, sign), _mm256_xor_si256(x, sign))
+    }
+}
+
+#[inline(always)]
+unsafe fn add_avx2(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    unsafe {
+        let eps = _mm256_set1_epi64x(EPSILON as i64);
+        let s = _mm256_add_epi64(a, b);
+        let c1 = _mm256_and_si256(lt_u64_avx2(s, a), eps);
+        let s2 = _mm256_add_epi64(s, c1);
+        let c2 = _mm256_and_si256(lt_u64_avx2(s2, c1), eps);
+        _mm256_add_epi64(s2, c2)
+    }
+}
+
+#[inline(always)]
+unsafe fn sub_avx2(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    unsafe {
+        let eps = _mm256_set1_epi64x(EPSILON as i64);
+        let d = _mm256_sub_epi64(a, b);
+        let b1 = _mm256_and_si256(lt_u64_avx2(a, b), eps);
+        let d2 = _mm256_sub_epi64(d, b1);
+        let b2 = _mm256_and_si256(lt_u64_avx2(d, b1), eps);
+        _mm256_sub_epi64(d2, b2)
+    }
+}
+
+#[inline(always)]
+unsafe fn neg_avx2(a: __m256i) -> __m256i {
+    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    unsafe {
+        let p = _mm256_set1_epi64x(ORDER as i64);
+        // canonical c = a − p if a ≥ p
+        let ge = _mm256_andnot_si256(lt_u64_avx2(a, p), p);
+        let c = _mm256_sub_epi64(a, ge);
+        let is_zero = _mm256_cmpeq_epi64(c, _mm256_setzero_si256());
+        _mm256_andnot_si256(is_zero, _mm256_sub_epi64(p, c))
+    }
+}
+
+#[inline(always)]
+unsafe fn mul_avx2(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    unsafe {
+        let mask32 = _mm256_set1_epi64x(EPSILON as i64);
+        let a_hi = _mm256_srli_epi64::<32>(a);
+        let b_hi = _mm256_srli_epi64::<32>(b);
+        let ll = _mm256_mul_epu32(a, b);
+        let lh = _mm256_mul_epu32(a, b_hi);
+        let hl = _mm256_mul_epu32(a_hi, b);
+        let hh = _mm256_mul_epu32(a_hi, b_hi);
+        // t = hl + (ll >> 32) ≤ (2^32−1)^2 + 2^32 − 1 < 2^64; u = lh + (t mod 2^32) likewise.
+        let t = _mm256_add_epi64(hl, _mm256_srli_epi64::<32>(ll));
+        let u = _mm256_add_epi64(lh, _mm256_and_si256(t, mask32));
+        let lo = _mm256_or_si256(_mm256_slli_epi64::<32>(u), _mm256_and_si256(ll, mask32));
+        let hi = _mm256_add_epi64(
+            _mm256_add_epi64(hh, _mm256_srli_epi64::<32>(t)),
+            _mm256_srli_epi64::<32>(u),
+        );
+        reduce128_avx2(hi, lo)
+    }
+}
+
+#[inline(always)]
+unsafe fn reduce128_avx2(hi: __m256i, lo: __m256i) -> __m256i {
+    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    unsafe {
+        let eps = _mm256_set1_epi64x(EPSILON as i64);
+        let hi_hi = _mm256_srli_epi64::<32>(hi);
+        let t0 = _mm256_sub_epi64(lo, hi_hi);
+        let t0 = _mm256_sub_epi64(t0, _mm256_and_si256(lt_u64_avx2(lo, hi_hi), eps));
+        let t1 = _mm256_mul_epu32(hi, eps); // hi_lo · (2^32 − 1)
+        let r = _mm256_add_epi64(t0, t1);
+        _mm256_add_epi64(r, _mm256_and_si256(lt_u64_avx2(r, t1), eps))
+    }
+}
+
+macro_rules! packed_ops {
+    ($t:ident, $add:ident, $sub:ident, $mul:ident, $neg:ident, $feature:ident) => {
+        impl Add for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn add(self, rhs: Self) -> Self {
+                // SAFETY: a value of this type exists only if the feature was detected.
+                unsafe { Self($add(self.0, rhs.0)) }
+            }
+        }
+        impl Sub for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn sub(self, rhs: Self) -> Self {
+                // SAFETY: a value of this type exists only if the feature was detected.
+                unsafe { Self($sub(self.0, rhs.0)) }
+            }
+        }
+        impl Mul for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn mul(self, rhs: Self) -> Self {
+                // SAFETY: a value of this type exists only if the feature was detected.
+                unsafe { Self($mul(self.0, rhs.0)) }
+            }
+        }
+        impl Neg for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn neg(self) -> Self {
+                // SAFETY: a value of this type exists only if the feature was detected.
+                unsafe { Self($neg(self.0)) }
+            }
+        }
+        impl AddAssign for $t {
+            #[inline(always)]
+            fn add_assign(&mut self, rhs: Self) {
+                *self = *self + rhs;
+            }
+        }
+        impl SubAssign for $t {
+            #[inline(always)]
+            fn sub_assign(&mut self, rhs: Self) {
+                *self = *self - rhs;
+            }
+        }
+        impl MulAssign for $t {
+            #[inline(always)]
+            fn mul_assign(&mut self, rhs: Self) {
+                *self = *self * rhs;
+            }
+        }
+        impl PackedField for $t {
+            type Scalar = Goldilocks;
+            const WIDTH: usize = Self::WIDTH;
+            /// # Panics
+            /// Panics when `slice.len() != WIDTH` or the CPU lacks the instruction set.
+            fn from_slice(slice: &[Goldilocks]) -> Self {
+                let cpu = <$feature>::detect().expect("CPU lacks the instruction set of this packing");
+                Self::from_array(cpu, slice.try_into().expect("slice length must equal WIDTH"))
+            }
+            /// # Panics
+            /// Panics when `out.len() != WIDTH`.
+            fn write_to_slice(&self, out: &mut [Goldilocks]) {
+                out.copy_from_slice(&self.to_array());
+            }
+        }
+    };
+}
+
+packed_ops!(PackedGoldilocksAvx2, add_avx2, sub_avx2, mul_avx2, neg_avx2, Avx2);
+
+// ------------------------------------------------------------------------------------------
+// AVX-512F, 8 lanes: native unsigned compares into mask registers.
+// ------------------------------------------------------------------------------------------
+
+/// Eight Goldilocks elements in one 512-bit register.
+#[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
+pub struct PackedGoldilocksAvx512(__m512i);
+
+impl PackedGoldilocksAvx512 {
+    /// Number of lanes.
+    pub const WIDTH: usize = 8;
+
+    /// Loads eight elements.
+    #[inline(always)]
+    pub fn from_array(_cpu: Avx512, v: [Goldilocks; 8]) -> Self {
+        // SAFETY: `_cpu` proves AVX-512F; the load reads exactly 64 bytes from `v`.
+        unsafe { Self(_mm512_loadu_si512(v.as_ptr().cast())) }
+    }
+
+    /// The same element in every lane.
+    #[inline(always)]
+    pub fn broadcast(_cpu: Avx512, x: Goldilocks) -> Self {
+        // SAFETY: `_cpu` proves AVX-512F.
+        unsafe { Self(_mm512_set1_epi64(x.0 as i64)) }
+    }
+
+    /// Stores the eight lanes.
+    #[inline(always)]
+    pub fn to_array(self) -> [Goldilocks; 8] {
+        let mut out = [Goldilocks(0); 8];
+        // SAFETY: a value of this type exists only if AVX-512F was detected; the store writes
+        // exactly 64 bytes into `out`.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) };
+        out
+    }
+}
+
+#[inline(always)]
+unsafe fn add_avx512(a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY (whole body): the caller runs on an AVX-512F CPU.
+    unsafe {
+        let eps = _mm512_set1_epi64(EPSILON as i64);
+        let s = _mm512_add_epi64(a, b);
+        let s2 = _mm512_mask_add_epi64(s, _mm512_cmplt_epu64_mask(s, a), s, eps);
+        _mm512_mask_add_epi64(s2, _mm512_cmplt_epu64_mask(s2, s), s2, eps)
+    }
+}
+
+#[inline(always)]
+unsafe fn sub_avx512(a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY (whole body): the caller runs on an AVX-512F CPU.
+    unsafe {
+        let eps = _mm512_set1_epi64(EPSILON as i64);
+        let d = _mm512_sub_epi64(a, b);
+        let d2 = _mm512_mask_sub_epi64(d, _mm512_cmplt_epu64_mask(a, b), d, eps);
+        _mm512_mask_sub_epi64(d2, _mm512_cmplt_epu64_mask(d, d2), d2, eps)
+    }
+}
+
+#[inline(always)]
+unsafe fn neg_avx512(a: __m512i) -> __m512i {
+    // SAFETY (whole body): the caller runs on an AVX-512F CPU.
+    unsafe {
+        let p = _mm512_set1_epi64(ORDER as i64);
+        let c = _mm512_mask_sub_epi64(a, _mm512_cmpge_epu64_mask(a, p), a, p);
+        _mm512_maskz_sub_epi64(_mm512_test_epi64_mask(c, c), p, c)
+    }
+}
+
+#[inline(always)]
+unsafe fn mul_avx512(a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY (whole body): the caller runs on an AVX-512F CPU.
+    unsafe {
+        let mask32 = _mm512_set1_epi64(EPSILON as i64);
+        let a_hi = _mm512_srli_epi64::<32>(a);
+        let b_hi = _mm512_srli_epi64::<32>(b);
+        let ll = _mm512_mul_epu32(a, b);
+        let lh = _mm512_mul_epu32(a, b_hi);
+        let hl = _mm512_mul_epu32(a_hi, b);
+        let hh = _mm512_mul_epu32(a_hi, b_hi);
+        let t = _mm512_add_epi64(hl, _mm512_srli_epi64::<32>(ll));
+        let u = _mm512_add_epi64(lh, _mm512_and_si512(t, mask32));
+        let lo = _mm512_or_si512(_mm512_slli_epi64::<32>(u), _mm512_and_si512(ll, mask32));
+        let hi = _mm512_add_epi64(
+            _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(t)),
+            _mm512_srli_epi64::<32>(u),
+        );
+        // Reduce: lo − hi_hi (borrow ⇒ −ε) + hi_lo·ε (carry ⇒ +ε).
+        let eps = mask32;
+        let hi_hi = _mm512_srli_epi64::<32>(hi);
+        let t0 = _mm512_sub_epi64(lo, hi_hi);
+        let t0 = _mm512_mask_sub_epi64(t0, _mm512_cmplt_epu64_mask(lo, hi_hi), t0, eps);
+        let t1 = _mm512_mul_epu32(hi, eps);
+        let r = _mm512_add_epi64(t0, t1);
+        _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(r, t1), r, eps)
+    }
+}
+
+packed_ops!(PackedGoldilocksAvx512, add_avx512, sub_avx512, mul_avx512, neg_avx512, Avx512);
+
+// ------------------------------------------------------------------------------------------
+// Slice kernels with run-time dispatch.
+// ------------------------------------------------------------------------------------------
+
+/// Which instruction set the slice kernels use on this CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// 8 lanes.
+    Avx512,
+    /// 4 lanes.
+    Avx2,
+    /// Portable scalar code.
+    Scalar,
+}
+
+/// The best backend available on this CPU.
+pub fn backend() -> Backend {
+    if Avx512::detect().is_some() {
+        Backend::Avx512
+    } else if Avx2::detect().is_some() {
+        Backend::Avx2
+    } else {
+        Backend::Scalar
+    }
+}
+
+/// A lane-wise binary operation, in each of its forms.
+trait BinOp {
+    fn scalar(a: Goldilocks, b: Goldilocks) -> Goldilocks;
+    fn avx2(a: PackedGoldilocksAvx2, b: PackedGoldilocksAvx2) -> PackedGoldilocksAvx2;
+    fn avx512(a: PackedGoldilocksAvx512, b: PackedGoldilocksAvx512) -> PackedGoldilocksAvx512;
+}
+
+macro_rules! bin_op {
+    ($name:ident, $op:tt) => {
+        struct $name;
+        impl BinOp for $name {
+            #[inline(always)]
+            fn scalar(a: Goldilocks, b: Goldilocks) -> Goldilocks {
+                a $op b
+            }
+            #[inline(always)]
+            fn avx2(a: PackedGoldilocksAvx2, b: PackedGoldilocksAvx2) -> PackedGoldilocksAvx2 {
+                a $op b
+            }
+            #[inline(always)]
+            fn avx512(a: PackedGoldilocksAvx512, b: PackedGoldilocksAvx512) -> PackedGoldilocksAvx512 {
+                a $op b
+            }
+        }
+    };
+}
+bin_op!(MulOp, *);
+bin_op!(AddOp, +);
+bin_op!(SubOp, -);
+
+fn run<O: BinOp>(backend: Backend, a: &mut [Goldilocks], b: &[Goldilocks]) {
+    assert_eq!(a.len(), b.len(), "slices must have equal length");
+    if backend == Backend::Avx512 {
+        if let Some(cpu) = Avx512::detect() {
+            // SAFETY: the token proves AVX-512F is present.
+            return unsafe { run_avx512::<O>(cpu, a, b) };
+        }
+    }
+    if backend != Backend::Scalar {
+        if let Some(cpu) = Avx2::detect() {
+            // SAFETY: the token proves AVX2 is present.
+            return unsafe { run_avx2::<O>(cpu, a, b) };
+        }
+    }
+    run_scalar::<O>(a, b)
+}
+
+fn run_scalar<O: BinOp>(a: &mut [Goldilocks], b: &[Goldilocks]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = O::scalar(*x, *y);
+    }
+}
+
+#[target_feature(enable = "avx512f")]
+fn run_avx512<O: BinOp>(cpu: Avx512, a: &mut [Goldilocks], b: &[Goldilocks]) {
+    let mut ca = a.chunks_exact_mut(8);
+    let mut cb = b.chunks_exact(8);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        let px = PackedGoldilocksAvx512::from_array(cpu, (&*x).try_into().expect("chunk of 8"));
+        let py = PackedGoldilocksAvx512::from_array(cpu, y.try_into().expect("chunk of 8"));
+        x.copy_from_slice(&O::avx512(px, py).to_array());
+    }
+    run_scalar::<O>(ca.into_remainder(), cb.remainder());
+}
+
+#[target_feature(enable = "avx2")]
+fn run_avx2<O: BinOp>(cpu: Avx2, a: &mut [Goldilocks], b: &[Goldilocks]) {
+    let mut ca = a.chunks_exact_mut(4);
+    let mut cb = b.chunks_exact(4);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        let px = PackedGoldilocksAvx2::from_array(cpu, (&*x).try_into().expect("chunk of 4"));
+        let py = PackedGoldilocksAvx2::from_array(cpu, y.try_into().expect("chunk of 4"));
+        x.copy_from_slice(&O::avx2(px, py).to_array());
+    }
+    run_scalar::<O>(ca.into_remainder(), cb.remainder());
+}
+
+macro_rules! slice_kernel {
+    ($(#[$doc:meta])* $name:ident, $with:ident, $op:ident) => {
+        $(#[$doc])*
+        ///
+        /// # Panics
+        /// Panics when the slices differ in length.
+        pub fn $name(a: &mut [Goldilocks], b: &[Goldilocks]) {
+            run::<$op>(backend(), a, b)
+        }
+
+        /// The same kernel on a chosen backend, for tests and benches; a backend the CPU lacks
+        /// falls back to the next narrower one.
+        ///
+        /// # Panics
+        /// Panics when the slices differ in length.
+        pub fn $with(backend: Backend, a: &mut [Goldilocks], b: &[Goldilocks]) {
+            run::<$op>(backend, a, b)
+        }
+    };
+}
+
+slice_kernel!(
+    /// `a[i] ← a[i] · b[i]`, on the widest SIMD the CPU has.
+    mul_assign_slices, mul_assign_slices_with, MulOp
+);
+slice_kernel!(
+    /// `a[i] ← a[i] + b[i]`, on the widest SIMD the CPU has.
+    add_assign_slices, add_assign_slices_with, AddOp
+);
+slice_kernel!(
+    /// `a[i] ← a[i] − b[i]`, on the widest SIMD the CPU has.
+    sub_assign_slices, sub_assign_slices_with, SubOp
+);

@@ -1,0 +1,194 @@
+//! The generic field suite on Goldilocks and its quadratic extension, differential tests against
+//! Plonky3's `p3-goldilocks`, and the SIMD paths against the scalar one.
+
+use p3_field::{BasedVectorSpace, Field as P3Field, PrimeCharacteristicRing, PrimeField64, TwoAdicField as P3TwoAdic};
+use p3_field::extension::BinomialExtensionField;
+use rand::rngs::StdRng;
+use rand::{Rng, RngCore};
+use zkaccel_field::{ExtensionField, Field, PrimeField, TwoAdicField};
+use zkaccel_field_testing::{random_prime, rng, SAMPLES};
+use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+
+type P3 = p3_goldilocks::Goldilocks;
+type P3Ext = BinomialExtensionField<P3, 2>;
+
+fn sample(rng: &mut StdRng) -> Goldilocks {
+    random_prime(rng)
+}
+
+fn sample_ext(rng: &mut StdRng) -> Goldilocks2 {
+    Goldilocks2::new(sample(rng), sample(rng))
+}
+
+/// |GF(p)*| = p − 1 = 2^32 · 3 · 5 · 17 · 257 · 65537.
+const FACTORS: &[(u128, u32)] = &[(2, 32), (3, 1), (5, 1), (17, 1), (257, 1), (65537, 1)];
+/// |GF(p²)*| = (p − 1)(p + 1), p + 1 = 2 · 7 · 179 · 7361031152998637.
+const EXT_FACTORS: &[(u128, u32)] =
+    &[(2, 33), (3, 1), (5, 1), (17, 1), (257, 1), (65537, 1), (7, 1), (179, 1), (7361031152998637, 1)];
+
+mod goldilocks {
+    use super::*;
+    zkaccel_field_testing::test_field!(Goldilocks, sample, FACTORS);
+    zkaccel_field_testing::test_prime_field!(Goldilocks);
+    zkaccel_field_testing::test_two_adic_field!(Goldilocks);
+}
+
+mod goldilocks2 {
+    use super::*;
+    zkaccel_field_testing::test_field!(Goldilocks2, sample_ext, EXT_FACTORS);
+    zkaccel_field_testing::test_two_adic_field!(Goldilocks2);
+}
+
+fn to_p3(x: Goldilocks) -> P3 {
+    P3::from_u64(x.as_canonical_u64())
+}
+
+fn from_p3(x: P3) -> Goldilocks {
+    Goldilocks::new_canonical(x.as_canonical_u64()).unwrap()
+}
+
+fn ext_to_p3(x: Goldilocks2) -> P3Ext {
+    P3Ext::from_basis_coefficients_slice(&[to_p3(x.0[0]), to_p3(x.0[1])]).unwrap()
+}
+
+fn ext_from_p3(x: P3Ext) -> Goldilocks2 {
+    let c = x.as_basis_coefficients_slice();
+    Goldilocks2::new(from_p3(c[0]), from_p3(c[1]))
+}
+
+#[test]
+fn arithmetic_matches_plonky3() {
+    let mut rng = rng();
+    for _ in 0..10 * SAMPLES {
+        let (a, b) = (sample(&mut rng), sample(&mut rng));
+        assert_eq!(from_p3(to_p3(a) * to_p3(b)), a * b);
+        assert_eq!(from_p3(to_p3(a) + to_p3(b)), a + b);
+        assert_eq!(from_p3(to_p3(a) - to_p3(b)), a - b);
+        assert_eq!(from_p3(-to_p3(a)), -a);
+        assert_eq!(from_p3(to_p3(a).inverse()), a.inverse());
+        let (x, y) = (sample_ext(&mut rng), sample_ext(&mut rng));
+        assert_eq!(ext_from_p3(ext_to_p3(x) * ext_to_p3(y)), x * y);
+        assert_eq!(ext_from_p3(ext_to_p3(x).inverse()), x.inverse());
+    }
+}
+
+#[test]
+fn roots_and_generators_match_plonky3() {
+    assert_eq!(from_p3(P3::GENERATOR), Goldilocks::GENERATOR);
+    for bits in 0..=32 {
+        assert_eq!(from_p3(P3::two_adic_generator(bits)), Goldilocks::two_adic_generator(bits).unwrap());
+    }
+    assert_eq!(ext_from_p3(P3Ext::GENERATOR), Goldilocks2::GENERATOR);
+    for bits in 0..=33 {
+        assert_eq!(
+            ext_from_p3(P3Ext::two_adic_generator(bits)),
+            Goldilocks2::two_adic_generator(bits).unwrap(),
+            "bits = {bits}"
+        );
+    }
+}
+
+#[test]
+fn extension_embeds_base() {
+    let mut rng = rng();
+    for _ in 0..SAMPLES {
+        let (a, b) = (sample(&mut rng), sample(&mut rng));
+        let x = sample_ext(&mut rng);
+        assert_eq!(Goldilocks2::from_base(a) * Goldilocks2::from_base(b), Goldilocks2::from_base(a * b));
+        assert_eq!(x * a, x * Goldilocks2::from_base(a));
+        assert_eq!(x + a, x + Goldilocks2::from_base(a));
+        assert_eq!(Goldilocks2::from_base_slice(x.as_base_slice()).unwrap(), x);
+        assert_eq!(x * x.conjugate(), Goldilocks2::from_base(x.norm()));
+    }
+    assert!(Goldilocks2::from_base_slice(&[Goldilocks::ONE]).is_err());
+    // X² = 7.
+    let x = Goldilocks2::new(Goldilocks::ZERO, Goldilocks::ONE);
+    assert_eq!(x.square(), Goldilocks2::from_u64_reduced(7));
+}
+
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use super::*;
+    use zkaccel_goldilocks::x86_64::*;
+
+    /// Words that stress every carry and borrow: canonical and non-canonical extremes.
+    fn edge_words() -> Vec<u64> {
+        let p = 0xFFFF_FFFF_0000_0001u64;
+        vec![0, 1, 2, 0xFFFF_FFFF, 1 << 32, p - 1, p, p + 1, u64::MAX - 1, u64::MAX, 1 << 63, (1 << 63) - 1]
+    }
+
+    fn inputs(rng: &mut impl RngCore, n: usize) -> Vec<Goldilocks> {
+        let edges = edge_words();
+        (0..n)
+            .map(|i| {
+                let w = if i < edges.len() * edges.len() {
+                    edges[if i % 2 == 0 { i / edges.len() } else { i % edges.len() }]
+                } else if rng.gen_bool(0.1) {
+                    edges[rng.gen_range(0..edges.len())]
+                } else {
+                    rng.next_u64()
+                };
+                Goldilocks::new_reduced(w)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_backend_matches_scalar() {
+        let mut rng = rng();
+        let edges = edge_words();
+        // All pairs of edge words, then random words; odd length exercises the remainders.
+        let mut a: Vec<Goldilocks> = Vec::new();
+        let mut b: Vec<Goldilocks> = Vec::new();
+        for &x in &edges {
+            for &y in &edges {
+                a.push(Goldilocks::new_reduced(x));
+                b.push(Goldilocks::new_reduced(y));
+            }
+        }
+        a.extend(inputs(&mut rng, 2003));
+        b.extend(inputs(&mut rng, 2003));
+        for backend in [Backend::Avx512, Backend::Avx2, Backend::Scalar] {
+            for (name, kernel, op) in [
+                ("mul", mul_assign_slices_with as fn(Backend, &mut [Goldilocks], &[Goldilocks]), (|x, y| x * y) as fn(Goldilocks, Goldilocks) -> Goldilocks),
+                ("add", add_assign_slices_with, |x, y| x + y),
+                ("sub", sub_assign_slices_with, |x, y| x - y),
+            ] {
+                let mut out = a.clone();
+                kernel(backend, &mut out, &b);
+                for i in 0..a.len() {
+                    let expected = op(a[i], b[i]);
+                    assert_eq!(out[i], expected, "{backend:?} {name} {:?} {:?}", a[i].as_raw_u64(), b[i].as_raw_u64());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn packed_types_match_scalar() {
+        let mut rng = rng();
+        if let Some(cpu) = Avx2::detect() {
+            for _ in 0..SAMPLES {
+                let x: [Goldilocks; 4] = inputs(&mut rng, 4).try_into().unwrap();
+                let y: [Goldilocks; 4] = inputs(&mut rng, 4).try_into().unwrap();
+                let (px, py) = (PackedGoldilocksAvx2::from_array(cpu, x), PackedGoldilocksAvx2::from_array(cpu, y));
+                for i in 0..4 {
+                    assert_eq!((-px).to_array()[i], -x[i]);
+                    assert_eq!((px * py).to_array()[i], x[i] * y[i]);
+                }
+                assert_eq!(PackedGoldilocksAvx2::broadcast(cpu, x[0]).to_array(), [x[0]; 4]);
+            }
+        }
+        if let Some(cpu) = Avx512::detect() {
+            for _ in 0..SAMPLES {
+                let x: [Goldilocks; 8] = inputs(&mut rng, 8).try_into().unwrap();
+                let y: [Goldilocks; 8] = inputs(&mut rng, 8).try_into().unwrap();
+                let (px, py) = (PackedGoldilocksAvx512::from_array(cpu, x), PackedGoldilocksAvx512::from_array(cpu, y));
+                for i in 0..8 {
+                    assert_eq!((-px).to_array()[i], -x[i]);
+                    assert_eq!((px - py).to_array()[i], x[i] - y[i]);
+                }
+            }
+        }
+    }
+}
