@@ -24,7 +24,12 @@ pub struct FrConfig;
 impl Fp256Config for FrConfig {
     const NAME: &'static str = "BLS12-381 Fr";
     /// `0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001`.
-    const MODULUS: [u64; 4] = [0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48];
+    const MODULUS: [u64; 4] = [
+        0xffffffff00000001,
+        0x53bda402fffe5bfe,
+        0x3339d80809a1d805,
+        0x73eda753299d7d48,
+    ];
     const GENERATOR: u64 = 7;
 }
 

@@ -1,1 +1,13 @@
-fn main() {}
+//! BN254 Fr multiplication: ours (mulx/adx and portable) vs arkworks 0.5, and the papers'
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+//! reference algorithms. `cargo bench -p zkaccel-bn254`.
+use criterion::{criterion_group, criterion_main, Criterion};
+
+fn bench(c: &mut Criterion) {
+    zkaccel_field_testing::bench::fp256_mul_vs_arkworks::<zkaccel_bn254::FrConfig, ark_bn254::Fr>(
+        c, "bn254",
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -25,7 +25,12 @@ pub struct FrConfig;
 impl Fp256Config for FrConfig {
     const NAME: &'static str = "BN254 Fr";
     /// `0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001`.
-    const MODULUS: [u64; 4] = [0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029];
+    const MODULUS: [u64; 4] = [
+        0x43e1f593f0000001,
+        0x2833e84879b97091,
+        0xb85045b68181585d,
+        0x30644e72e131a029,
+    ];
     const GENERATOR: u64 = 5;
 }
 

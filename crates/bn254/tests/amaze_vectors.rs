@@ -9,7 +9,8 @@ use zkaccel_field::modmul::MulAlgorithm;
 use zkaccel_field::{limbs, Field, PrimeField};
 
 fn vectors() -> Value {
-    let all: Value = serde_json::from_str(include_str!("../../../vectors/mimc.json")).expect("valid JSON");
+    let all: Value =
+        serde_json::from_str(include_str!("../../../vectors/mimc.json")).expect("valid JSON");
     all["amaze_testbench_vectors"]["hex"].clone()
 }
 
@@ -18,7 +19,9 @@ fn fr(v: &Value) -> Fr {
 }
 
 fn cases<'a>(v: &'a Value, key: &str) -> &'a Vec<Value> {
-    let c = v[key].as_array().unwrap_or_else(|| panic!("{key} is an array"));
+    let c = v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{key} is an array"));
     assert!(!c.is_empty(), "{key} has cases");
     c
 }
@@ -49,7 +52,12 @@ fn galois_pow() {
 fn single_round_x_plus_k_plus_c_to_the_seventh() {
     let v = vectors();
     for case in cases(&v, "single_round_no_final_key_add") {
-        let (x, k, c, out) = (fr(&case["x"]), fr(&case["k"]), fr(&case["c"]), fr(&case["out"]));
+        let (x, k, c, out) = (
+            fr(&case["x"]),
+            fr(&case["k"]),
+            fr(&case["c"]),
+            fr(&case["out"]),
+        );
         assert_eq!((x + k + c).exp_u64(7), out);
     }
 }

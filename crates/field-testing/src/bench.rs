@@ -15,7 +15,12 @@ pub const CHAIN: usize = 1024;
 pub const BATCH: usize = 4096;
 
 /// Times a dependent chain of [`CHAIN`] applications of `step` starting at `start`.
-pub fn latency<T: Copy>(group: &mut BenchmarkGroup<'_, WallTime>, id: &str, start: T, step: impl Fn(T) -> T) {
+pub fn latency<T: Copy>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    start: T,
+    step: impl Fn(T) -> T,
+) {
     group.throughput(Throughput::Elements(CHAIN as u64));
     group.bench_function(id, |b| {
         b.iter(|| {
@@ -46,4 +51,66 @@ pub fn throughput<T: Copy>(
             BatchSize::SmallInput,
         )
     });
+}
+
+/// The full comparison for a 256-bit field: latency and throughput of multiplication on every
+/// kernel and algorithm of ours, and of the arkworks field `A` on the same inputs.
+pub fn fp256_mul_vs_arkworks<C: zkaccel_fp256::Fp256Config, A: ark_ff::PrimeField>(
+    c: &mut criterion::Criterion,
+    field: &str,
+) {
+    use zkaccel_field::modmul::MulAlgorithm;
+    use zkaccel_field::PrimeField;
+    use zkaccel_fp256::{Fp256, MulBackend};
+
+    let mut rng = crate::rng();
+    let a: Vec<Fp256<C>> = (0..BATCH).map(|_| crate::random_prime(&mut rng)).collect();
+    let b: Vec<Fp256<C>> = (0..BATCH).map(|_| crate::random_prime(&mut rng)).collect();
+    let to_ark = |x: &Fp256<C>| A::from_le_bytes_mod_order(&x.to_bytes_le());
+    let a_ark: Vec<A> = a.iter().map(to_ark).collect();
+    let b_ark: Vec<A> = b.iter().map(to_ark).collect();
+
+    let mut g = c.benchmark_group(format!("mul-latency/{field}"));
+    let (x, y) = (a[0], b[0]);
+    latency(&mut g, "zkaccel", x, |v| v * y);
+    latency(&mut g, "zkaccel-portable", x, |v| {
+        v.mul_using(y, MulBackend::Portable)
+    });
+    let (xa, ya) = (a_ark[0], b_ark[0]);
+    latency(&mut g, "arkworks", xa, |v| v * ya);
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("mul-throughput/{field}"));
+    throughput(&mut g, "zkaccel", &a, &b, |a, b| {
+        a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y)
+    });
+    throughput(&mut g, "zkaccel-portable", &a, &b, |a, b| {
+        a.iter_mut()
+            .zip(b)
+            .for_each(|(x, y)| *x = x.mul_using(*y, MulBackend::Portable))
+    });
+    throughput(&mut g, "arkworks", &a_ark, &b_ark, |a, b| {
+        a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y)
+    });
+    g.finish();
+
+    // The papers' reference algorithms on canonical residues (much slower; a smaller batch).
+    let mut g = c.benchmark_group(format!("mul-algorithm/{field}"));
+    let ca: Vec<_> = a[..256].iter().map(|x| x.to_canonical_u256()).collect();
+    let cb: Vec<_> = b[..256].iter().map(|x| x.to_canonical_u256()).collect();
+    let mont = C::MONT;
+    let barrett = Fp256::<C>::barrett();
+    let peasant = Fp256::<C>::peasant();
+    for alg in MulAlgorithm::ALL {
+        throughput(&mut g, alg.name(), &ca, &cb, |a, b| {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x = match alg {
+                    MulAlgorithm::Montgomery => mont.mul(x, y),
+                    MulAlgorithm::Barrett => barrett.mul(x, y),
+                    MulAlgorithm::RussianPeasant => peasant.mul(x, y),
+                };
+            }
+        });
+    }
+    g.finish();
 }

@@ -77,7 +77,8 @@ pub fn check_ring_axioms<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
         assert_eq!(a + F::ZERO, a);
         assert_eq!(a * F::ONE, a);
         assert_eq!(a * F::ZERO, F::ZERO);
-        assert_eq!(a - a, F::ZERO);
+        let a_copy = a;
+        assert_eq!(a - a_copy, F::ZERO);
         assert_eq!(a + (-a), F::ZERO);
         assert_eq!(a - b, a + (-b));
         assert_eq!(-(-a), a);
@@ -94,7 +95,10 @@ pub fn check_ring_axioms<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
     }
     assert_eq!(F::ONE + F::ONE, F::TWO);
     assert_eq!(F::NEG_ONE + F::ONE, F::ZERO);
-    assert_eq!(F::from_u64_reduced(5) * F::from_u64_reduced(7), F::from_u64_reduced(35));
+    assert_eq!(
+        F::from_u64_reduced(5) * F::from_u64_reduced(7),
+        F::from_u64_reduced(35)
+    );
     assert_ne!(F::ZERO, F::ONE);
 }
 
@@ -125,7 +129,10 @@ pub fn check_inverse_and_pow<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
     }
     assert!(batch_inverse::<F>(&[]).unwrap().is_empty());
     batch[3] = F::ZERO;
-    assert_eq!(batch_inverse(&batch), Err(FieldError::ZeroInBatch { index: 3 }));
+    assert_eq!(
+        batch_inverse(&batch),
+        Err(FieldError::ZeroInBatch { index: 3 })
+    );
 }
 
 /// The generator generates: given the factorisation of `|F*|` as (prime, exponent) pairs, checks
@@ -141,7 +148,11 @@ pub fn check_generator<F: Field>(factors: &[(u128, u32)]) {
     assert_eq!(product, order, "the factorisation multiplies out to |F*|");
     for &(q, _) in factors {
         let e = &order / BigUint::from(q);
-        assert_ne!(F::GENERATOR.exp_limbs(&e.to_u64_digits()), F::ONE, "generator has order dividing |F*|/{q}");
+        assert_ne!(
+            F::GENERATOR.exp_limbs(&e.to_u64_digits()),
+            F::ONE,
+            "generator has order dividing |F*|/{q}"
+        );
     }
 }
 
@@ -157,7 +168,11 @@ pub fn check_sqrt<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
         assert_eq!(r.square(), sq);
         assert!(r == a || r == -a);
         if !a.is_zero() {
-            assert_eq!((sq * F::GENERATOR).sqrt(), None, "square times non-residue is a non-residue");
+            assert_eq!(
+                (sq * F::GENERATOR).sqrt(),
+                None,
+                "square times non-residue is a non-residue"
+            );
         }
     }
 }
@@ -167,13 +182,21 @@ pub fn check_sqrt<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
 pub fn check_two_adic<F: TwoAdicField>() {
     let s = F::TWO_ADICITY;
     let order = to_big(&F::multiplicative_group_order());
-    assert_eq!(order.trailing_zeros(), Some(s as u64), "TWO_ADICITY is the 2-adic valuation of |F*|");
+    assert_eq!(
+        order.trailing_zeros(),
+        Some(s as u64),
+        "TWO_ADICITY is the 2-adic valuation of |F*|"
+    );
     let mut prev: Option<F> = None;
     for bits in 0..=s {
         let g = F::two_adic_generator(bits).unwrap();
         assert_eq!(g.exp_power_of_2(bits), F::ONE, "order divides 2^{bits}");
         if bits > 0 {
-            assert_ne!(g.exp_power_of_2(bits - 1), F::ONE, "order is exactly 2^{bits}");
+            assert_ne!(
+                g.exp_power_of_2(bits - 1),
+                F::ONE,
+                "order is exactly 2^{bits}"
+            );
         }
         if let Some(p) = prev {
             assert_eq!(g.square(), p, "generator(bits)^2 = generator(bits-1)");
@@ -192,7 +215,13 @@ pub fn check_prime_encodings<F: PrimeField>() {
     let mut rng = rng();
     let p = F::modulus();
     for i in 0..SAMPLES {
-        let a: F = if i == 0 { F::ZERO } else if i == 1 { F::NEG_ONE } else { random_prime(&mut rng) };
+        let a: F = if i == 0 {
+            F::ZERO
+        } else if i == 1 {
+            F::NEG_ONE
+        } else {
+            random_prime(&mut rng)
+        };
         let le = a.to_bytes_le();
         assert_eq!(le.len(), F::NUM_BYTES);
         assert_eq!(F::from_bytes_le(&le).unwrap(), a);
@@ -203,7 +232,10 @@ pub fn check_prime_encodings<F: PrimeField>() {
         assert_eq!(a.to_string(), a.to_decimal_string(), "Display is decimal");
         assert_eq!(a.to_decimal_string().parse::<F>().unwrap(), a);
         assert_eq!(F::from_canonical_limbs(a.to_canonical_limbs()).unwrap(), a);
-        assert_eq!(to_big(a.to_canonical_limbs().as_ref()).to_string(), a.to_decimal_string());
+        assert_eq!(
+            to_big(a.to_canonical_limbs().as_ref()).to_string(),
+            a.to_decimal_string()
+        );
     }
     // p, p + 1 and 2^bits − 1 are non-canonical in every encoding.
     let mut p_plus_1 = p;
@@ -213,33 +245,72 @@ pub fn check_prime_encodings<F: PrimeField>() {
     for bad in [p, p_plus_1, all_ones] {
         let mut bytes = vec![0u8; F::NUM_BYTES];
         limbs::to_bytes_le(bad.as_ref(), &mut bytes);
-        assert!(matches!(F::from_bytes_le(&bytes), Err(FieldError::NonCanonical { .. })));
+        assert!(matches!(
+            F::from_bytes_le(&bytes),
+            Err(FieldError::NonCanonical { .. })
+        ));
         bytes.reverse();
-        assert!(matches!(F::from_bytes_be(&bytes), Err(FieldError::NonCanonical { .. })));
-        assert!(matches!(F::from_canonical_limbs(bad), Err(FieldError::NonCanonical { .. })));
+        assert!(matches!(
+            F::from_bytes_be(&bytes),
+            Err(FieldError::NonCanonical { .. })
+        ));
+        assert!(matches!(
+            F::from_canonical_limbs(bad),
+            Err(FieldError::NonCanonical { .. })
+        ));
         let dec = limbs::to_decimal(bad.as_ref());
-        assert!(matches!(F::from_str_canonical(&dec), Err(FieldError::NonCanonical { .. })), "{dec}");
+        assert!(
+            matches!(
+                F::from_str_canonical(&dec),
+                Err(FieldError::NonCanonical { .. })
+            ),
+            "{dec}"
+        );
         // Reducing is the explicit alternative.
         let reduced = F::from_str_reduced(&dec).unwrap();
-        assert_eq!(to_big(reduced.to_canonical_limbs().as_ref()), to_big(bad.as_ref()) % to_big(p.as_ref()));
+        assert_eq!(
+            to_big(reduced.to_canonical_limbs().as_ref()),
+            to_big(bad.as_ref()) % to_big(p.as_ref())
+        );
         bytes.reverse();
         assert_eq!(F::from_bytes_le_reduced(&bytes), reduced);
     }
     assert_eq!(F::from_limbs_reduced(p.as_ref()), F::ZERO);
     // A number far larger than the limbs is non-canonical too, not malformed.
     let huge = "9".repeat(200);
-    assert!(matches!(F::from_str_canonical(&huge), Err(FieldError::NonCanonical { .. })));
+    assert!(matches!(
+        F::from_str_canonical(&huge),
+        Err(FieldError::NonCanonical { .. })
+    ));
     // Wrong lengths.
     for len in [0, F::NUM_BYTES - 1, F::NUM_BYTES + 1] {
-        assert!(matches!(F::from_bytes_le(&vec![0u8; len]), Err(FieldError::WrongLength { .. })));
-        assert!(matches!(F::from_bytes_be(&vec![0u8; len]), Err(FieldError::WrongLength { .. })));
+        assert!(matches!(
+            F::from_bytes_le(&vec![0u8; len]),
+            Err(FieldError::WrongLength { .. })
+        ));
+        assert!(matches!(
+            F::from_bytes_be(&vec![0u8; len]),
+            Err(FieldError::WrongLength { .. })
+        ));
     }
     // Malformed strings.
     for bad in ["", "  ", "0x", "12z", "0xg1", "-1", "1.5", "１２", "0b101"] {
-        assert!(matches!(F::from_str_canonical(bad), Err(FieldError::Malformed { .. })), "{bad:?}");
+        assert!(
+            matches!(
+                F::from_str_canonical(bad),
+                Err(FieldError::Malformed { .. })
+            ),
+            "{bad:?}"
+        );
     }
-    assert_eq!(F::from_str_canonical(" 0x0A ").unwrap(), F::from_u64_reduced(10));
-    assert_eq!(F::from_str_canonical("0X0a").unwrap(), F::from_u64_reduced(10));
+    assert_eq!(
+        F::from_str_canonical(" 0x0A ").unwrap(),
+        F::from_u64_reduced(10)
+    );
+    assert_eq!(
+        F::from_str_canonical("0X0a").unwrap(),
+        F::from_u64_reduced(10)
+    );
     // Ordering follows the canonical integers.
     assert!(F::ZERO < F::ONE && F::ONE < F::NEG_ONE);
 }
@@ -249,11 +320,24 @@ pub fn check_prime_encodings<F: PrimeField>() {
 /// serialises field elements as canonical little-endian bytes).
 pub fn check_against_arkworks<F: PrimeField + TwoAdicField, A: ArkPrimeField>() {
     let to_ark = |x: F| A::from_le_bytes_mod_order(&x.to_bytes_le());
-    let from_ark = |x: A| F::from_bytes_le(&x.into_bigint().to_bytes_le()).expect("arkworks output is canonical");
-    assert_eq!(to_big(F::modulus().as_ref()), BigUint::from_bytes_le(&A::MODULUS.to_bytes_le()), "same modulus");
-    assert_eq!(from_ark(A::GENERATOR), F::GENERATOR, "same multiplicative generator");
+    let from_ark = |x: A| {
+        F::from_bytes_le(&x.into_bigint().to_bytes_le()).expect("arkworks output is canonical")
+    };
+    assert_eq!(
+        to_big(F::modulus().as_ref()),
+        BigUint::from_bytes_le(&A::MODULUS.to_bytes_le()),
+        "same modulus"
+    );
+    assert_eq!(
+        from_ark(A::GENERATOR),
+        F::GENERATOR,
+        "same multiplicative generator"
+    );
     assert_eq!(F::TWO_ADICITY as u32, A::TWO_ADICITY, "same two-adicity");
-    assert_eq!(from_ark(A::TWO_ADIC_ROOT_OF_UNITY), F::two_adic_generator(F::TWO_ADICITY).unwrap());
+    assert_eq!(
+        from_ark(A::TWO_ADIC_ROOT_OF_UNITY),
+        F::two_adic_generator(F::TWO_ADICITY).unwrap()
+    );
     let mut rng = rng();
     for _ in 0..10 * SAMPLES {
         let (a, b) = (random_prime::<F>(&mut rng), random_prime::<F>(&mut rng));
@@ -266,7 +350,11 @@ pub fn check_against_arkworks<F: PrimeField + TwoAdicField, A: ArkPrimeField>() 
         if let Some(xi) = ArkField::inverse(&x) {
             assert_eq!(from_ark(xi), a.inverse());
         }
-        assert_eq!(x.sqrt().is_some(), a.sqrt().is_some(), "same quadratic residuosity");
+        assert_eq!(
+            x.sqrt().is_some(),
+            a.sqrt().is_some(),
+            "same quadratic residuosity"
+        );
     }
 }
 
@@ -278,7 +366,13 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
     use zkaccel_fp256::{Fp256, MulBackend};
     type F<C> = Fp256<C>;
     let mut rng = rng();
-    let mut values: Vec<F<C>> = vec![F::<C>::ZERO, F::<C>::ONE, F::<C>::TWO, F::<C>::NEG_ONE, -F::<C>::TWO];
+    let mut values: Vec<F<C>> = vec![
+        F::<C>::ZERO,
+        F::<C>::ONE,
+        F::<C>::TWO,
+        F::<C>::NEG_ONE,
+        -F::<C>::TWO,
+    ];
     values.extend((0..SAMPLES).map(|_| random_prime::<F<C>>(&mut rng)));
     let p = to_big(&C::MODULUS);
     for (i, &a) in values.iter().enumerate() {
@@ -292,7 +386,10 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
                 assert_eq!(a.mul_with(b, alg), fast, "{alg:?}");
             }
             let m = C::MONT;
-            let (am, bm) = (m.to_montgomery(&a.to_canonical_u256()), m.to_montgomery(&b.to_canonical_u256()));
+            let (am, bm) = (
+                m.to_montgomery(&a.to_canonical_u256()),
+                m.to_montgomery(&b.to_canonical_u256()),
+            );
             assert_eq!(m.mul_three_products(&am, &bm), m.mul(&am, &bm));
         }
     }

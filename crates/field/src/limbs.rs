@@ -105,7 +105,11 @@ pub fn shr_assign(a: &mut [u64], shift: u32) {
     for i in 0..n {
         let lo = a.get(i + words).copied().unwrap_or(0);
         let hi = a.get(i + words + 1).copied().unwrap_or(0);
-        a[i] = if bits == 0 { lo } else { (lo >> bits) | (hi << (64 - bits)) };
+        a[i] = if bits == 0 {
+            lo
+        } else {
+            (lo >> bits) | (hi << (64 - bits))
+        };
     }
 }
 
@@ -117,7 +121,11 @@ pub fn shl_assign(a: &mut [u64], shift: u32) {
     for i in (0..n).rev() {
         let lo = if i >= words { a[i - words] } else { 0 };
         let lower = if i > words { a[i - words - 1] } else { 0 };
-        a[i] = if bits == 0 { lo } else { (lo << bits) | (lower >> (64 - bits)) };
+        a[i] = if bits == 0 {
+            lo
+        } else {
+            (lo << bits) | (lower >> (64 - bits))
+        };
     }
 }
 
@@ -244,7 +252,10 @@ pub fn to_hex(a: &[u64], hex_digits: usize) -> String {
 /// [`FieldError::Malformed`] when the string is empty, has a character that is not a digit of
 /// its base, or does not fit in `n` limbs.
 pub fn parse(s: &str, n: usize) -> Result<Vec<u64>, FieldError> {
-    let malformed = |reason| FieldError::Malformed { input: excerpt(s), reason };
+    let malformed = |reason| FieldError::Malformed {
+        input: excerpt(s),
+        reason,
+    };
     let t = s.trim();
     let (digits, radix) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         Some(rest) => (rest, 16u64),

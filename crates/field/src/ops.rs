@@ -33,7 +33,9 @@ pub fn batch_inverse_in_place<F: Field>(elems: &mut [F]) -> Result<(), FieldErro
         acc *= e;
         prefix.push(acc);
     }
-    let mut inv = acc.try_inverse().ok_or(FieldError::ZeroInBatch { index: 0 })?;
+    let mut inv = acc
+        .try_inverse()
+        .ok_or(FieldError::ZeroInBatch { index: 0 })?;
     for i in (1..elems.len()).rev() {
         let e = elems[i];
         elems[i] = inv * prefix[i - 1];

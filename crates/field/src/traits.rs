@@ -101,7 +101,8 @@ pub trait Field:
     /// # Panics
     /// Panics when `self` is zero. Use [`Field::try_inverse`] on values that may be zero.
     fn inverse(&self) -> Self {
-        self.try_inverse().expect("zero has no multiplicative inverse")
+        self.try_inverse()
+            .expect("zero has no multiplicative inverse")
     }
 
     /// A square root, or `None` when `self` is not a square. Which of the two roots is returned
@@ -284,7 +285,9 @@ pub trait TwoAdicField: Field {
 }
 
 /// A field extension `E / Base` of degree [`ExtensionField::DEGREE`], in a power basis.
-pub trait ExtensionField<Base: Field>: Field + Add<Base, Output = Self> + Mul<Base, Output = Self> {
+pub trait ExtensionField<Base: Field>:
+    Field + Add<Base, Output = Self> + Mul<Base, Output = Self>
+{
     /// `[E : Base]`.
     const DEGREE: usize;
     /// Embeds a base-field element.

@@ -23,7 +23,9 @@ static BACKEND: AtomicU8 = AtomicU8::new(UNKNOWN);
 #[cold]
 fn detect() -> u8 {
     #[cfg(target_arch = "x86_64")]
-    let found = if std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx") {
+    let found = if std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("adx")
+    {
         ADX
     } else {
         PORTABLE
@@ -36,7 +38,11 @@ fn detect() -> u8 {
 
 #[inline(always)]
 fn backend_code() -> u8 {
-    if cfg!(all(target_arch = "x86_64", target_feature = "bmi2", target_feature = "adx")) {
+    if cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        target_feature = "adx"
+    )) {
         return ADX;
     }
     match BACKEND.load(Ordering::Relaxed) {

@@ -20,7 +20,9 @@ use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdi
 pub use arith::MulBackend;
 
 /// The facts that define a 256-bit prime field; everything else is derived from them.
-pub trait Fp256Config: 'static + Send + Sync + Sized + Copy + fmt::Debug + Default + Eq + Hash {
+pub trait Fp256Config:
+    'static + Send + Sync + Sized + Copy + fmt::Debug + Default + Eq + Hash
+{
     /// The field's name, for error messages.
     const NAME: &'static str;
     /// The prime modulus, little-endian limbs. Its top limb must be below `2^63 − 1`.
@@ -30,7 +32,10 @@ pub trait Fp256Config: 'static + Send + Sync + Sized + Copy + fmt::Debug + Defau
 
     /// Montgomery constants derived from [`Fp256Config::MODULUS`].
     const MONT: Montgomery256 = {
-        assert!(Self::MODULUS[3] < (1 << 63) - 1, "the no-carry CIOS needs the top limb below 2^63 - 1");
+        assert!(
+            Self::MODULUS[3] < (1 << 63) - 1,
+            "the no-carry CIOS needs the top limb below 2^63 - 1"
+        );
         Montgomery256::new(Self::MODULUS)
     };
     /// The 2-adic valuation of `p − 1`.
@@ -38,7 +43,12 @@ pub trait Fp256Config: 'static + Send + Sync + Sized + Copy + fmt::Debug + Defau
         let mut s = 0;
         let mut i = 0;
         // p is odd, so p − 1 only clears bit 0.
-        let limbs = [Self::MODULUS[0] - 1, Self::MODULUS[1], Self::MODULUS[2], Self::MODULUS[3]];
+        let limbs = [
+            Self::MODULUS[0] - 1,
+            Self::MODULUS[1],
+            Self::MODULUS[2],
+            Self::MODULUS[3],
+        ];
         while i < 4 {
             if limbs[i] != 0 {
                 s += limbs[i].trailing_zeros() as usize;
@@ -95,7 +105,8 @@ impl<C: Fp256Config> Fp256<C> {
 
     /// The Russian-peasant multiplier of this field (AMAZE Algorithm 1).
     pub fn peasant() -> RussianPeasant256 {
-        RussianPeasant256::new(C::MODULUS).expect("Fp256Config moduli are valid for Russian peasant")
+        RussianPeasant256::new(C::MODULUS)
+            .expect("Fp256Config moduli are valid for Russian peasant")
     }
 
     /// Which multiplication kernel [`Mul`] uses on this CPU.
@@ -107,7 +118,13 @@ impl<C: Fp256Config> Fp256<C> {
     /// falls back to the portable one.
     #[inline]
     pub fn mul_using(self, rhs: Self, backend: MulBackend) -> Self {
-        Self::from_mont(arith::mont_mul_using(backend, &self.0, &rhs.0, &Self::P, C::MONT.inv))
+        Self::from_mont(arith::mont_mul_using(
+            backend,
+            &self.0,
+            &rhs.0,
+            &Self::P,
+            C::MONT.inv,
+        ))
     }
 }
 
@@ -302,7 +319,11 @@ impl<C: Fp256Config> TwoAdicField for Fp256<C> {
 
     fn two_adic_generator(bits: usize) -> Result<Self, FieldError> {
         if bits > C::TWO_ADICITY {
-            return Err(FieldError::TwoAdicityExceeded { field: C::NAME, requested: bits, max: C::TWO_ADICITY });
+            return Err(FieldError::TwoAdicityExceeded {
+                field: C::NAME,
+                requested: bits,
+                max: C::TWO_ADICITY,
+            });
         }
         Ok(two_adic_root::<C>(bits))
     }

@@ -6,7 +6,9 @@ use core::fmt;
 use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use zkaccel_field::{limbs, split_two_adic, tonelli_shanks, ExtensionField, Field, FieldError, TwoAdicField};
+use zkaccel_field::{
+    limbs, split_two_adic, tonelli_shanks, ExtensionField, Field, FieldError, TwoAdicField,
+};
 
 use crate::field::{assign_ops, ORDER};
 use crate::Goldilocks;
@@ -106,7 +108,10 @@ impl Field for Goldilocks2 {
     const NEG_ONE: Self = Self([Goldilocks(ORDER - 1), Goldilocks(0)]);
     /// Plonky2's `EXT_MULTIPLICATIVE_GROUP_GENERATOR` (Plonky3's `EXT_GENERATOR`): a convention,
     /// checked to generate the whole group by the generic field tests.
-    const GENERATOR: Self = Self([Goldilocks(18081566051660590251), Goldilocks(16121475356294670766)]);
+    const GENERATOR: Self = Self([
+        Goldilocks(18081566051660590251),
+        Goldilocks(16121475356294670766),
+    ]);
 
     fn from_u64_reduced(v: u64) -> Self {
         Self([Goldilocks(v), Goldilocks(0)])

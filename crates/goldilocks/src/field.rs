@@ -86,7 +86,7 @@ impl Add for Goldilocks {
     #[inline]
     fn add(self, rhs: Self) -> Self {
         let (sum, over) = self.0.overflowing_add(rhs.0);
-        let (mut sum, over) = sum.overflowing_add(EPSILON * over as u64);
+        let (mut sum, over) = sum.overflowing_add(if over { EPSILON } else { 0 });
         if over {
             // Both inputs were non-canonical and near 2^64; one more fold cannot overflow.
             sum = sum.wrapping_add(EPSILON);
@@ -100,7 +100,7 @@ impl Sub for Goldilocks {
     #[inline]
     fn sub(self, rhs: Self) -> Self {
         let (diff, under) = self.0.overflowing_sub(rhs.0);
-        let (mut diff, under) = diff.overflowing_sub(EPSILON * under as u64);
+        let (mut diff, under) = diff.overflowing_sub(if under { EPSILON } else { 0 });
         if under {
             diff = diff.wrapping_sub(EPSILON);
         }
@@ -237,7 +237,12 @@ impl Field for Goldilocks {
 
     fn sqrt(&self) -> Option<Self> {
         let q = [(ORDER - 1) >> Self::TWO_ADICITY];
-        tonelli_shanks(self, Self::TWO_ADICITY, &q, two_adic_root(Self::TWO_ADICITY))
+        tonelli_shanks(
+            self,
+            Self::TWO_ADICITY,
+            &q,
+            two_adic_root(Self::TWO_ADICITY),
+        )
     }
 
     fn multiplicative_group_order() -> Vec<u64> {
@@ -292,16 +297,38 @@ mod tests {
     #[test]
     fn reduction_handles_extremes() {
         // Products of non-canonical words near 2^64 exercise every carry and borrow branch.
-        let words = [0, 1, EPSILON, ORDER - 1, ORDER, ORDER + 1, u64::MAX - 1, u64::MAX, 1 << 63];
+        let words = [
+            0,
+            1,
+            EPSILON,
+            ORDER - 1,
+            ORDER,
+            ORDER + 1,
+            u64::MAX - 1,
+            u64::MAX,
+            1 << 63,
+        ];
         for &a in &words {
             for &b in &words {
                 let expected = ((a as u128 * b as u128) % ORDER as u128) as u64;
-                assert_eq!((Goldilocks(a) * Goldilocks(b)).as_canonical_u64(), expected, "{a} * {b}");
+                assert_eq!(
+                    (Goldilocks(a) * Goldilocks(b)).as_canonical_u64(),
+                    expected,
+                    "{a} * {b}"
+                );
                 let sum = ((a as u128 + b as u128) % ORDER as u128) as u64;
-                assert_eq!((Goldilocks(a) + Goldilocks(b)).as_canonical_u64(), sum, "{a} + {b}");
+                assert_eq!(
+                    (Goldilocks(a) + Goldilocks(b)).as_canonical_u64(),
+                    sum,
+                    "{a} + {b}"
+                );
                 let diff = ((a as u128 % ORDER as u128 + ORDER as u128 - b as u128 % ORDER as u128)
                     % ORDER as u128) as u64;
-                assert_eq!((Goldilocks(a) - Goldilocks(b)).as_canonical_u64(), diff, "{a} - {b}");
+                assert_eq!(
+                    (Goldilocks(a) - Goldilocks(b)).as_canonical_u64(),
+                    diff,
+                    "{a} - {b}"
+                );
             }
         }
     }

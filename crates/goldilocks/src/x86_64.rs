@@ -84,7 +84,7 @@ impl PackedGoldilocksAvx2 {
 /// `x <u y` lane-wise, as all-ones masks. AVX2 has only signed compares, so flip the sign bits.
 #[inline(always)]
 unsafe fn lt_u64_avx2(x: __m256i, y: __m256i) -> __m256i {
-    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    // SAFETY: the caller runs on an AVX2 CPU.
     unsafe {
         let sign = _mm256_set1_epi64x(i64::MIN);
         _mm256_cmpgt_epi64(_mm256_xor_si256(y, sign), _mm256_xor_si256(x, sign))
@@ -93,7 +93,7 @@ unsafe fn lt_u64_avx2(x: __m256i, y: __m256i) -> __m256i {
 
 #[inline(always)]
 unsafe fn add_avx2(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    // SAFETY: the caller runs on an AVX2 CPU.
     unsafe {
         let eps = _mm256_set1_epi64x(EPSILON as i64);
         let s = _mm256_add_epi64(a, b);
@@ -106,7 +106,7 @@ unsafe fn add_avx2(a: __m256i, b: __m256i) -> __m256i {
 
 #[inline(always)]
 unsafe fn sub_avx2(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    // SAFETY: the caller runs on an AVX2 CPU.
     unsafe {
         let eps = _mm256_set1_epi64x(EPSILON as i64);
         let d = _mm256_sub_epi64(a, b);
@@ -119,7 +119,7 @@ unsafe fn sub_avx2(a: __m256i, b: __m256i) -> __m256i {
 
 #[inline(always)]
 unsafe fn neg_avx2(a: __m256i) -> __m256i {
-    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    // SAFETY: the caller runs on an AVX2 CPU.
     unsafe {
         let p = _mm256_set1_epi64x(ORDER as i64);
         // canonical c = a − p if a ≥ p
@@ -132,7 +132,7 @@ unsafe fn neg_avx2(a: __m256i) -> __m256i {
 
 #[inline(always)]
 unsafe fn mul_avx2(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    // SAFETY: the caller runs on an AVX2 CPU.
     unsafe {
         let mask32 = _mm256_set1_epi64x(EPSILON as i64);
         let a_hi = _mm256_srli_epi64::<32>(a);
@@ -155,7 +155,7 @@ unsafe fn mul_avx2(a: __m256i, b: __m256i) -> __m256i {
 
 #[inline(always)]
 unsafe fn reduce128_avx2(hi: __m256i, lo: __m256i) -> __m256i {
-    // SAFETY (whole body): the caller runs on an AVX2 CPU.
+    // SAFETY: the caller runs on an AVX2 CPU.
     unsafe {
         let eps = _mm256_set1_epi64x(EPSILON as i64);
         let hi_hi = _mm256_srli_epi64::<32>(hi);
@@ -225,8 +225,12 @@ macro_rules! packed_ops {
             /// # Panics
             /// Panics when `slice.len() != WIDTH` or the CPU lacks the instruction set.
             fn from_slice(slice: &[Goldilocks]) -> Self {
-                let cpu = <$feature>::detect().expect("CPU lacks the instruction set of this packing");
-                Self::from_array(cpu, slice.try_into().expect("slice length must equal WIDTH"))
+                let cpu =
+                    <$feature>::detect().expect("CPU lacks the instruction set of this packing");
+                Self::from_array(
+                    cpu,
+                    slice.try_into().expect("slice length must equal WIDTH"),
+                )
             }
             /// # Panics
             /// Panics when `out.len() != WIDTH`.
@@ -237,7 +241,14 @@ macro_rules! packed_ops {
     };
 }
 
-packed_ops!(PackedGoldilocksAvx2, add_avx2, sub_avx2, mul_avx2, neg_avx2, Avx2);
+packed_ops!(
+    PackedGoldilocksAvx2,
+    add_avx2,
+    sub_avx2,
+    mul_avx2,
+    neg_avx2,
+    Avx2
+);
 
 // ------------------------------------------------------------------------------------------
 // AVX-512F, 8 lanes: native unsigned compares into mask registers.
@@ -279,7 +290,7 @@ impl PackedGoldilocksAvx512 {
 
 #[inline(always)]
 unsafe fn add_avx512(a: __m512i, b: __m512i) -> __m512i {
-    // SAFETY (whole body): the caller runs on an AVX-512F CPU.
+    // SAFETY: the caller runs on an AVX-512F CPU.
     unsafe {
         let eps = _mm512_set1_epi64(EPSILON as i64);
         let s = _mm512_add_epi64(a, b);
@@ -290,7 +301,7 @@ unsafe fn add_avx512(a: __m512i, b: __m512i) -> __m512i {
 
 #[inline(always)]
 unsafe fn sub_avx512(a: __m512i, b: __m512i) -> __m512i {
-    // SAFETY (whole body): the caller runs on an AVX-512F CPU.
+    // SAFETY: the caller runs on an AVX-512F CPU.
     unsafe {
         let eps = _mm512_set1_epi64(EPSILON as i64);
         let d = _mm512_sub_epi64(a, b);
@@ -301,7 +312,7 @@ unsafe fn sub_avx512(a: __m512i, b: __m512i) -> __m512i {
 
 #[inline(always)]
 unsafe fn neg_avx512(a: __m512i) -> __m512i {
-    // SAFETY (whole body): the caller runs on an AVX-512F CPU.
+    // SAFETY: the caller runs on an AVX-512F CPU.
     unsafe {
         let p = _mm512_set1_epi64(ORDER as i64);
         let c = _mm512_mask_sub_epi64(a, _mm512_cmpge_epu64_mask(a, p), a, p);
@@ -311,7 +322,7 @@ unsafe fn neg_avx512(a: __m512i) -> __m512i {
 
 #[inline(always)]
 unsafe fn mul_avx512(a: __m512i, b: __m512i) -> __m512i {
-    // SAFETY (whole body): the caller runs on an AVX-512F CPU.
+    // SAFETY: the caller runs on an AVX-512F CPU.
     unsafe {
         let mask32 = _mm512_set1_epi64(EPSILON as i64);
         let a_hi = _mm512_srli_epi64::<32>(a);
@@ -338,7 +349,14 @@ unsafe fn mul_avx512(a: __m512i, b: __m512i) -> __m512i {
     }
 }
 
-packed_ops!(PackedGoldilocksAvx512, add_avx512, sub_avx512, mul_avx512, neg_avx512, Avx512);
+packed_ops!(
+    PackedGoldilocksAvx512,
+    add_avx512,
+    sub_avx512,
+    mul_avx512,
+    neg_avx512,
+    Avx512
+);
 
 // ------------------------------------------------------------------------------------------
 // Slice kernels with run-time dispatch.

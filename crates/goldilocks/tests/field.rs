@@ -1,11 +1,14 @@
 //! The generic field suite on Goldilocks and its quadratic extension, differential tests against
 //! Plonky3's `p3-goldilocks`, and the SIMD paths against the scalar one.
 
-use p3_field::{BasedVectorSpace, Field as P3Field, PrimeCharacteristicRing, PrimeField64, TwoAdicField as P3TwoAdic};
 use p3_field::extension::BinomialExtensionField;
+use p3_field::{
+    BasedVectorSpace, Field as P3Field, PrimeCharacteristicRing, PrimeField64,
+    TwoAdicField as P3TwoAdic,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore};
-use zkaccel_field::{ExtensionField, Field, PrimeField, TwoAdicField};
+use zkaccel_field::{ExtensionField, Field, TwoAdicField};
 use zkaccel_field_testing::{random_prime, rng, SAMPLES};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 
@@ -23,8 +26,17 @@ fn sample_ext(rng: &mut StdRng) -> Goldilocks2 {
 /// |GF(p)*| = p − 1 = 2^32 · 3 · 5 · 17 · 257 · 65537.
 const FACTORS: &[(u128, u32)] = &[(2, 32), (3, 1), (5, 1), (17, 1), (257, 1), (65537, 1)];
 /// |GF(p²)*| = (p − 1)(p + 1), p + 1 = 2 · 7 · 179 · 7361031152998637.
-const EXT_FACTORS: &[(u128, u32)] =
-    &[(2, 33), (3, 1), (5, 1), (17, 1), (257, 1), (65537, 1), (7, 1), (179, 1), (7361031152998637, 1)];
+const EXT_FACTORS: &[(u128, u32)] = &[
+    (2, 33),
+    (3, 1),
+    (5, 1),
+    (17, 1),
+    (257, 1),
+    (65537, 1),
+    (7, 1),
+    (179, 1),
+    (7361031152998637, 1),
+];
 
 mod goldilocks {
     use super::*;
@@ -76,7 +88,10 @@ fn arithmetic_matches_plonky3() {
 fn roots_and_generators_match_plonky3() {
     assert_eq!(from_p3(P3::GENERATOR), Goldilocks::GENERATOR);
     for bits in 0..=32 {
-        assert_eq!(from_p3(P3::two_adic_generator(bits)), Goldilocks::two_adic_generator(bits).unwrap());
+        assert_eq!(
+            from_p3(P3::two_adic_generator(bits)),
+            Goldilocks::two_adic_generator(bits).unwrap()
+        );
     }
     assert_eq!(ext_from_p3(P3Ext::GENERATOR), Goldilocks2::GENERATOR);
     for bits in 0..=33 {
@@ -94,7 +109,10 @@ fn extension_embeds_base() {
     for _ in 0..SAMPLES {
         let (a, b) = (sample(&mut rng), sample(&mut rng));
         let x = sample_ext(&mut rng);
-        assert_eq!(Goldilocks2::from_base(a) * Goldilocks2::from_base(b), Goldilocks2::from_base(a * b));
+        assert_eq!(
+            Goldilocks2::from_base(a) * Goldilocks2::from_base(b),
+            Goldilocks2::from_base(a * b)
+        );
         assert_eq!(x * a, x * Goldilocks2::from_base(a));
         assert_eq!(x + a, x + Goldilocks2::from_base(a));
         assert_eq!(Goldilocks2::from_base_slice(x.as_base_slice()).unwrap(), x);
@@ -114,7 +132,20 @@ mod simd {
     /// Words that stress every carry and borrow: canonical and non-canonical extremes.
     fn edge_words() -> Vec<u64> {
         let p = 0xFFFF_FFFF_0000_0001u64;
-        vec![0, 1, 2, 0xFFFF_FFFF, 1 << 32, p - 1, p, p + 1, u64::MAX - 1, u64::MAX, 1 << 63, (1 << 63) - 1]
+        vec![
+            0,
+            1,
+            2,
+            0xFFFF_FFFF,
+            1 << 32,
+            p - 1,
+            p,
+            p + 1,
+            u64::MAX - 1,
+            u64::MAX,
+            1 << 63,
+            (1 << 63) - 1,
+        ]
     }
 
     fn inputs(rng: &mut impl RngCore, n: usize) -> Vec<Goldilocks> {
@@ -122,7 +153,11 @@ mod simd {
         (0..n)
             .map(|i| {
                 let w = if i < edges.len() * edges.len() {
-                    edges[if i % 2 == 0 { i / edges.len() } else { i % edges.len() }]
+                    edges[if i % 2 == 0 {
+                        i / edges.len()
+                    } else {
+                        i % edges.len()
+                    }]
                 } else if rng.gen_bool(0.1) {
                     edges[rng.gen_range(0..edges.len())]
                 } else {
@@ -150,7 +185,11 @@ mod simd {
         b.extend(inputs(&mut rng, 2003));
         for backend in [Backend::Avx512, Backend::Avx2, Backend::Scalar] {
             for (name, kernel, op) in [
-                ("mul", mul_assign_slices_with as fn(Backend, &mut [Goldilocks], &[Goldilocks]), (|x, y| x * y) as fn(Goldilocks, Goldilocks) -> Goldilocks),
+                (
+                    "mul",
+                    mul_assign_slices_with as fn(Backend, &mut [Goldilocks], &[Goldilocks]),
+                    (|x, y| x * y) as fn(Goldilocks, Goldilocks) -> Goldilocks,
+                ),
                 ("add", add_assign_slices_with, |x, y| x + y),
                 ("sub", sub_assign_slices_with, |x, y| x - y),
             ] {
@@ -158,7 +197,13 @@ mod simd {
                 kernel(backend, &mut out, &b);
                 for i in 0..a.len() {
                     let expected = op(a[i], b[i]);
-                    assert_eq!(out[i], expected, "{backend:?} {name} {:?} {:?}", a[i].as_raw_u64(), b[i].as_raw_u64());
+                    assert_eq!(
+                        out[i],
+                        expected,
+                        "{backend:?} {name} {:?} {:?}",
+                        a[i].as_raw_u64(),
+                        b[i].as_raw_u64()
+                    );
                 }
             }
         }
@@ -171,19 +216,28 @@ mod simd {
             for _ in 0..SAMPLES {
                 let x: [Goldilocks; 4] = inputs(&mut rng, 4).try_into().unwrap();
                 let y: [Goldilocks; 4] = inputs(&mut rng, 4).try_into().unwrap();
-                let (px, py) = (PackedGoldilocksAvx2::from_array(cpu, x), PackedGoldilocksAvx2::from_array(cpu, y));
+                let (px, py) = (
+                    PackedGoldilocksAvx2::from_array(cpu, x),
+                    PackedGoldilocksAvx2::from_array(cpu, y),
+                );
                 for i in 0..4 {
                     assert_eq!((-px).to_array()[i], -x[i]);
                     assert_eq!((px * py).to_array()[i], x[i] * y[i]);
                 }
-                assert_eq!(PackedGoldilocksAvx2::broadcast(cpu, x[0]).to_array(), [x[0]; 4]);
+                assert_eq!(
+                    PackedGoldilocksAvx2::broadcast(cpu, x[0]).to_array(),
+                    [x[0]; 4]
+                );
             }
         }
         if let Some(cpu) = Avx512::detect() {
             for _ in 0..SAMPLES {
                 let x: [Goldilocks; 8] = inputs(&mut rng, 8).try_into().unwrap();
                 let y: [Goldilocks; 8] = inputs(&mut rng, 8).try_into().unwrap();
-                let (px, py) = (PackedGoldilocksAvx512::from_array(cpu, x), PackedGoldilocksAvx512::from_array(cpu, y));
+                let (px, py) = (
+                    PackedGoldilocksAvx512::from_array(cpu, x),
+                    PackedGoldilocksAvx512::from_array(cpu, y),
+                );
                 for i in 0..8 {
                     assert_eq!((-px).to_array()[i], -x[i]);
                     assert_eq!((px - py).to_array()[i], x[i] - y[i]);

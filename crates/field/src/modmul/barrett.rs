@@ -56,7 +56,12 @@ impl Barrett256 {
         let rho = top_bits_as_f64(&modulus) / 2f64.powi(n as i32);
         let bound = rho * rho * rho + rho + 0.5;
         let residue_bits = if bound < 1.99 { n + 1 } else { n + 2 };
-        Ok(Self { modulus, n, z, residue_bits })
+        Ok(Self {
+            modulus,
+            n,
+            z,
+            residue_bits,
+        })
     }
 
     /// `x1 · x2 mod p` for canonical `x1, x2`, following Algorithm 2 step by step.
@@ -101,5 +106,7 @@ impl ModularMultiplier for Barrett256 {
 
 /// The value of the top 64 significant bits of `a`, as a float with the right exponent.
 fn top_bits_as_f64(a: &U256) -> f64 {
-    a.iter().rev().fold(0.0, |acc, &w| acc * 2f64.powi(64) + w as f64)
+    a.iter()
+        .rev()
+        .fold(0.0, |acc, &w| acc * 2f64.powi(64) + w as f64)
 }

@@ -76,13 +76,19 @@ pub trait ModularMultiplier: Send + Sync {
 /// `2^255` (so that doubling a residue cannot overflow 256 bits).
 pub(crate) fn validate_modulus(p: &U256) -> Result<(), FieldError> {
     if p[0] & 1 == 0 {
-        return Err(FieldError::InvalidModulus { reason: "modulus must be odd" });
+        return Err(FieldError::InvalidModulus {
+            reason: "modulus must be odd",
+        });
     }
     if p[3] >> 63 != 0 {
-        return Err(FieldError::InvalidModulus { reason: "modulus must be below 2^255" });
+        return Err(FieldError::InvalidModulus {
+            reason: "modulus must be below 2^255",
+        });
     }
     if p[1] == 0 && p[2] == 0 && p[3] == 0 && p[0] < 3 {
-        return Err(FieldError::InvalidModulus { reason: "modulus must be greater than 2" });
+        return Err(FieldError::InvalidModulus {
+            reason: "modulus must be greater than 2",
+        });
     }
     Ok(())
 }

@@ -36,7 +36,10 @@ impl Montgomery256 {
     /// In a `const` context, compilation fails for an even modulus; use
     /// [`Montgomery256::try_new`] for moduli that come from users.
     pub const fn new(modulus: U256) -> Self {
-        assert!(modulus[0] & 1 == 1, "Montgomery arithmetic needs an odd modulus");
+        assert!(
+            modulus[0] & 1 == 1,
+            "Montgomery arithmetic needs an odd modulus"
+        );
         // Newton iteration for p^{-1} mod 2^64: each step doubles the correct low bits.
         let mut inv = 1u64;
         let mut i = 0;
@@ -67,7 +70,13 @@ impl Montgomery256 {
                 r = acc;
             }
         }
-        Self { modulus, inv, inv_full, r, r2: acc }
+        Self {
+            modulus,
+            inv,
+            inv_full,
+            r,
+            r2: acc,
+        }
     }
 
     /// As [`Montgomery256::new`], for a run-time modulus.
@@ -173,7 +182,12 @@ const fn low_half(w: &[u64; 8]) -> U256 {
 /// `2a mod p` for `a < p < 2^256`.
 const fn double_mod(a: &U256, p: &U256) -> U256 {
     let top = a[3] >> 63;
-    let d = [a[0] << 1, (a[1] << 1) | (a[0] >> 63), (a[2] << 1) | (a[1] >> 63), (a[3] << 1) | (a[2] >> 63)];
+    let d = [
+        a[0] << 1,
+        (a[1] << 1) | (a[0] >> 63),
+        (a[2] << 1) | (a[1] >> 63),
+        (a[3] << 1) | (a[2] >> 63),
+    ];
     if top != 0 || geq(&d, p) {
         sub(&d, p).0
     } else {

@@ -32,7 +32,10 @@ impl RussianPeasant256 {
         validate_modulus(&modulus)?;
         let mut p_minus_1 = modulus;
         limbs::sub_assign(&mut p_minus_1, &[1]);
-        Ok(Self { modulus, n: limbs::bit_len(&p_minus_1) })
+        Ok(Self {
+            modulus,
+            n: limbs::bit_len(&p_minus_1),
+        })
     }
 
     /// `x1 · x2 mod p` for canonical inputs, one bit of `x2` per iteration.

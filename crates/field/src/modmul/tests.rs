@@ -4,8 +4,10 @@ use proptest::prelude::*;
 use super::*;
 use crate::limbs;
 
-const BN254_FR: &str = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
-const BLS12_381_FR: &str = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
+const BN254_FR: &str =
+    "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+const BLS12_381_FR: &str =
+    "52435875175126190479447740508185965837690552500527637822603658699938581184513";
 
 fn u256(s: &str) -> U256 {
     let v = limbs::parse(s, 4).unwrap();
@@ -35,7 +37,10 @@ fn derived_montgomery_constants_match_bigint() {
         let r = BigUint::from(1u8) << 256u32;
         assert_eq!(big(&m.r), &r % &pb);
         assert_eq!(big(&m.r2), (&r * &r) % &pb);
-        assert_eq!((big(&[m.inv]) * &pb + 1u8) % (BigUint::from(1u8) << 64u32), BigUint::from(0u8));
+        assert_eq!(
+            (big(&[m.inv]) * &pb + 1u8) % (BigUint::from(1u8) << 64u32),
+            BigUint::from(0u8)
+        );
         assert_eq!((big(&m.inv_full) * &pb + 1u8) % &r, BigUint::from(0u8));
     }
 }
@@ -55,7 +60,10 @@ fn barrett_constants_match_bigint() {
     assert_eq!(limbs::bit_len(&b.z), 255);
     assert_eq!(b.residue_bits, 255);
     // BLS12-381 Fr needs one more residue bit (module doc).
-    assert_eq!(Barrett256::new(u256(BLS12_381_FR)).unwrap().residue_bits, 257);
+    assert_eq!(
+        Barrett256::new(u256(BLS12_381_FR)).unwrap().residue_bits,
+        257
+    );
 }
 
 #[test]
@@ -72,11 +80,20 @@ fn check_all(p: &U256, a: U256, b: U256) -> Result<(), TestCaseError> {
     let mont = Montgomery256::new(*p);
     let am = mont.to_montgomery(&a);
     let bm = mont.to_montgomery(&b);
-    prop_assert_eq!(big(&mont.from_montgomery(&mont.mul(&am, &bm))), expected.clone());
+    prop_assert_eq!(
+        big(&mont.from_montgomery(&mont.mul(&am, &bm))),
+        expected.clone()
+    );
     prop_assert_eq!(mont.mul(&am, &bm), mont.mul_three_products(&am, &bm));
     prop_assert_eq!(big(&mont.mul_mod(&a, &b)), expected.clone());
-    prop_assert_eq!(big(&Barrett256::new(*p).unwrap().mul_mod(&a, &b)), expected.clone());
-    prop_assert_eq!(big(&RussianPeasant256::new(*p).unwrap().mul_mod(&a, &b)), expected);
+    prop_assert_eq!(
+        big(&Barrett256::new(*p).unwrap().mul_mod(&a, &b)),
+        expected.clone()
+    );
+    prop_assert_eq!(
+        big(&RussianPeasant256::new(*p).unwrap().mul_mod(&a, &b)),
+        expected
+    );
     Ok(())
 }
 

@@ -1,0 +1,220 @@
+//! `zkaccel bench`: the throughput of every implemented kernel on this machine, as a table.
+//!
+//! Each kernel runs over an independent batch for a fixed wall-clock budget (0.2 s with
+//! `--quick`, 1 s otherwise); the figure is elements processed per second on one thread. These
+//! are quick health figures for users; the peer comparisons live in the criterion benches
+//! (`cargo bench`), which run ours and the peers in one group on identical inputs.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use rand::rngs::StdRng;
+use rand::{RngCore, SeedableRng};
+use serde::Serialize;
+use zkaccel_field::modmul::MulAlgorithm;
+use zkaccel_field::{Field, PrimeField};
+use zkaccel_fp256::{Fp256, Fp256Config, MulBackend};
+use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// A short run (about 0.2 s per kernel).
+    #[arg(long)]
+    quick: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Only kernels whose name contains this string.
+    #[arg(long)]
+    filter: Option<String>,
+}
+
+/// One row of the report.
+#[derive(Debug, Serialize)]
+pub struct Measurement {
+    kernel: &'static str,
+    field: &'static str,
+    implementation: String,
+    elements_per_second: f64,
+    nanoseconds_per_element: f64,
+}
+
+/// Runs `kernel` (which processes `batch` elements) repeatedly for `budget`.
+fn measure(budget: Duration, batch: usize, mut kernel: impl FnMut()) -> f64 {
+    kernel(); // warm-up
+    let start = Instant::now();
+    let mut runs = 0u64;
+    while start.elapsed() < budget {
+        kernel();
+        runs += 1;
+    }
+    (runs as f64 * batch as f64) / start.elapsed().as_secs_f64()
+}
+
+fn random_vec<F: PrimeField>(rng: &mut StdRng, n: usize) -> Vec<F> {
+    (0..n)
+        .map(|_| {
+            let v = [
+                rng.next_u64(),
+                rng.next_u64(),
+                rng.next_u64(),
+                rng.next_u64(),
+                rng.next_u64(),
+            ];
+            F::from_limbs_reduced(&v)
+        })
+        .collect()
+}
+
+struct Bench {
+    budget: Duration,
+    filter: Option<String>,
+    rows: Vec<Measurement>,
+}
+
+impl Bench {
+    fn wants(&self, kernel: &str, field: &str) -> bool {
+        self.filter
+            .as_deref()
+            .is_none_or(|f| kernel.contains(f) || field.contains(f))
+    }
+
+    fn add(
+        &mut self,
+        kernel: &'static str,
+        field: &'static str,
+        implementation: impl Into<String>,
+        batch: usize,
+        run: impl FnMut(),
+    ) {
+        if !self.wants(kernel, field) {
+            return;
+        }
+        let eps = measure(self.budget, batch, run);
+        self.rows.push(Measurement {
+            kernel,
+            field,
+            implementation: implementation.into(),
+            elements_per_second: eps,
+            nanoseconds_per_element: 1e9 / eps,
+        });
+    }
+
+    fn fields_goldilocks(&mut self, rng: &mut StdRng) {
+        const N: usize = 4096;
+        let a: Vec<Goldilocks> = random_vec(rng, N);
+        let b: Vec<Goldilocks> = random_vec(rng, N);
+        let mut out = a.clone();
+        self.add("field-mul", "goldilocks", "scalar", N, || {
+            out.iter_mut().zip(&b).for_each(|(x, y)| *x *= *y);
+            black_box(&mut out);
+        });
+        #[cfg(target_arch = "x86_64")]
+        {
+            use zkaccel_goldilocks::x86_64::{backend, mul_assign_slices};
+            let name = format!("{:?} (run-time choice)", backend()).to_lowercase();
+            self.add("field-mul", "goldilocks", name, N, || {
+                mul_assign_slices(&mut out, &b);
+                black_box(&mut out);
+            });
+        }
+        let ea: Vec<Goldilocks2> = a.chunks(2).map(|c| Goldilocks2::new(c[0], c[1])).collect();
+        let eb: Vec<Goldilocks2> = b.chunks(2).map(|c| Goldilocks2::new(c[0], c[1])).collect();
+        let mut eout = ea.clone();
+        self.add("field-mul", "goldilocks2", "scalar", N / 2, || {
+            eout.iter_mut().zip(&eb).for_each(|(x, y)| *x *= *y);
+            black_box(&mut eout);
+        });
+        let x = a[1];
+        self.add("field-inverse", "goldilocks", "fermat", 1, || {
+            black_box(black_box(x).inverse());
+        });
+    }
+
+    fn fields_fp256<C: Fp256Config>(&mut self, rng: &mut StdRng, field: &'static str) {
+        const N: usize = 4096;
+        let a: Vec<Fp256<C>> = random_vec(rng, N);
+        let b: Vec<Fp256<C>> = random_vec(rng, N);
+        let mut out = a.clone();
+        let chosen = format!("montgomery-{:?}", Fp256::<C>::mul_backend()).to_lowercase();
+        self.add("field-mul", field, chosen, N, || {
+            out.iter_mut().zip(&b).for_each(|(x, y)| *x *= *y);
+            black_box(&mut out);
+        });
+        self.add("field-mul", field, "montgomery-portable", N, || {
+            out.iter_mut()
+                .zip(&b)
+                .for_each(|(x, y)| *x = x.mul_using(*y, MulBackend::Portable));
+            black_box(&mut out);
+        });
+        const M: usize = 256;
+        let ca: Vec<_> = a[..M].iter().map(|x| x.to_canonical_u256()).collect();
+        let cb: Vec<_> = b[..M].iter().map(|x| x.to_canonical_u256()).collect();
+        let barrett = Fp256::<C>::barrett();
+        let peasant = Fp256::<C>::peasant();
+        for alg in [MulAlgorithm::Barrett, MulAlgorithm::RussianPeasant] {
+            let mut cout = ca.clone();
+            self.add(
+                "field-mul",
+                field,
+                format!("{} (reference)", alg.name()),
+                M,
+                || {
+                    for (x, y) in cout.iter_mut().zip(&cb) {
+                        *x = match alg {
+                            MulAlgorithm::Barrett => barrett.mul(x, y),
+                            _ => peasant.mul(x, y),
+                        };
+                    }
+                    black_box(&mut cout);
+                },
+            );
+        }
+        let x = a[1];
+        self.add("field-inverse", field, "fermat", 1, || {
+            black_box(black_box(x).inverse());
+        });
+    }
+}
+
+fn print_table(rows: &[Measurement]) {
+    println!(
+        "{:<14} {:<12} {:<36} {:>14} {:>12}",
+        "kernel", "field", "implementation", "Melem/s", "ns/elem"
+    );
+    println!("{}", "-".repeat(92));
+    for r in rows {
+        println!(
+            "{:<14} {:<12} {:<36} {:>14.2} {:>12.2}",
+            r.kernel,
+            r.field,
+            r.implementation,
+            r.elements_per_second / 1e6,
+            r.nanoseconds_per_element
+        );
+    }
+}
+
+/// Runs `zkaccel bench`.
+pub fn run(args: &BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let mut bench = Bench {
+        budget: Duration::from_millis(if args.quick { 200 } else { 1000 }),
+        filter: args.filter.clone(),
+        rows: Vec::new(),
+    };
+    let mut rng = StdRng::seed_from_u64(1);
+    bench.fields_goldilocks(&mut rng);
+    bench.fields_fp256::<zkaccel_bn254::FrConfig>(&mut rng, "bn254");
+    bench.fields_fp256::<zkaccel_bls12_381::FrConfig>(&mut rng, "bls12-381");
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&bench.rows)?);
+    } else {
+        println!(
+            "zkaccel bench{}: single-thread throughput on this machine",
+            if args.quick { " --quick" } else { "" }
+        );
+        print_table(&bench.rows);
+    }
+    Ok(())
+}

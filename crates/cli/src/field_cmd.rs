@@ -1,0 +1,162 @@
+//! `zkaccel field …`: arithmetic and constants of the prime fields, for checking other
+//! implementations (RTL benches, other libraries) by hand.
+
+use clap::{Args, Subcommand, ValueEnum};
+use zkaccel_field::modmul::MulAlgorithm;
+use zkaccel_field::{limbs, FieldError, PrimeField, TwoAdicField};
+use zkaccel_fp256::{Fp256, Fp256Config};
+
+/// The prime fields.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FieldName {
+    /// p = 2^64 − 2^32 + 1.
+    Goldilocks,
+    /// BN254 scalar field.
+    Bn254,
+    /// BLS12-381 scalar field.
+    #[value(name = "bls12-381")]
+    Bls12381,
+}
+
+/// The multiplication algorithms of the papers.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AlgorithmName {
+    /// Montgomery (CIOS).
+    Montgomery,
+    /// Barrett, AMAZE Algorithm 2.
+    Barrett,
+    /// Russian peasant, AMAZE Algorithm 1.
+    Peasant,
+}
+
+impl From<AlgorithmName> for MulAlgorithm {
+    fn from(a: AlgorithmName) -> Self {
+        match a {
+            AlgorithmName::Montgomery => MulAlgorithm::Montgomery,
+            AlgorithmName::Barrett => MulAlgorithm::Barrett,
+            AlgorithmName::Peasant => MulAlgorithm::RussianPeasant,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+pub enum FieldCommand {
+    /// Multiply two canonical field elements; prints the product in decimal.
+    Mul(MulArgs),
+    /// Print the field's modulus, generator, two-adicity and derived constants.
+    Info(InfoArgs),
+}
+
+#[derive(Args)]
+pub struct MulArgs {
+    /// The field.
+    #[arg(long)]
+    field: FieldName,
+    /// The multiplication algorithm (256-bit fields only).
+    #[arg(long, value_enum, default_value = "montgomery")]
+    algorithm: AlgorithmName,
+    /// First factor (decimal or 0x hex).
+    a: String,
+    /// Second factor (decimal or 0x hex).
+    b: String,
+}
+
+#[derive(Args)]
+pub struct InfoArgs {
+    /// The field.
+    #[arg(long)]
+    field: FieldName,
+}
+
+/// Errors of the `field` subcommand.
+#[derive(Debug, thiserror::Error)]
+pub enum FieldCmdError {
+    /// An operand was not a canonical element.
+    #[error("operand {position} ({value:?}): {source}")]
+    Operand {
+        /// 1-based position on the command line.
+        position: usize,
+        /// The operand as given.
+        value: String,
+        /// What was wrong.
+        source: FieldError,
+    },
+    /// A 256-bit algorithm was asked of Goldilocks.
+    #[error("--algorithm {0:?} applies to the 256-bit fields only")]
+    AlgorithmNotAvailable(AlgorithmName),
+}
+
+fn parse_operands<F: PrimeField>(a: &str, b: &str) -> Result<(F, F), FieldCmdError> {
+    let parse = |position, value: &str| {
+        F::from_str_canonical(value).map_err(|source| FieldCmdError::Operand {
+            position,
+            value: value.to_owned(),
+            source,
+        })
+    };
+    Ok((parse(1, a)?, parse(2, b)?))
+}
+
+fn mul_fp256<C: Fp256Config>(args: &MulArgs) -> Result<String, FieldCmdError> {
+    let (a, b) = parse_operands::<Fp256<C>>(&args.a, &args.b)?;
+    Ok(a.mul_with(b, args.algorithm.into()).to_decimal_string())
+}
+
+fn info<F: PrimeField + TwoAdicField>() -> serde_json::Value {
+    serde_json::json!({
+        "name": F::NAME,
+        "modulus": limbs::to_decimal(F::modulus().as_ref()),
+        "modulus_hex": limbs::to_hex(F::modulus().as_ref(), 2 * F::NUM_BYTES),
+        "bits": F::BITS,
+        "generator": F::GENERATOR.to_decimal_string(),
+        "two_adicity": F::TWO_ADICITY,
+        "two_adic_root_of_unity": F::two_adic_generator(F::TWO_ADICITY).map(|g| g.to_decimal_string()).ok(),
+    })
+}
+
+fn info_fp256<C: Fp256Config>() -> serde_json::Value {
+    let mut v = info::<Fp256<C>>();
+    let m = C::MONT;
+    let b = Fp256::<C>::barrett();
+    v["montgomery"] = serde_json::json!({
+        "r_mod_p": limbs::to_hex(&m.r, 64),
+        "r2_mod_p": limbs::to_hex(&m.r2, 64),
+        "neg_p_inv_mod_2_64": format!("{:#018x}", m.inv),
+    });
+    v["barrett"] = serde_json::json!({
+        "n": b.n,
+        "z": limbs::to_hex(&b.z, 64),
+        "residue_bits": b.residue_bits,
+    });
+    v
+}
+
+/// Runs a `field` subcommand.
+pub fn run(cmd: &FieldCommand) -> Result<(), Box<dyn std::error::Error>> {
+    match cmd {
+        FieldCommand::Mul(args) => {
+            let out = match args.field {
+                FieldName::Goldilocks => {
+                    if !matches!(args.algorithm, AlgorithmName::Montgomery) {
+                        return Err(FieldCmdError::AlgorithmNotAvailable(args.algorithm).into());
+                    }
+                    let (a, b) =
+                        parse_operands::<zkaccel_goldilocks::Goldilocks>(&args.a, &args.b)?;
+                    (a * b).to_decimal_string()
+                }
+                FieldName::Bn254 => mul_fp256::<zkaccel_bn254::FrConfig>(args)?,
+                FieldName::Bls12381 => mul_fp256::<zkaccel_bls12_381::FrConfig>(args)?,
+            };
+            println!("{out}");
+        }
+        FieldCommand::Info(args) => {
+            let v = match args.field {
+                FieldName::Goldilocks => info::<zkaccel_goldilocks::Goldilocks>(),
+                FieldName::Bn254 => info_fp256::<zkaccel_bn254::FrConfig>(),
+                FieldName::Bls12381 => info_fp256::<zkaccel_bls12_381::FrConfig>(),
+            };
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
+    }
+    Ok(())
+}

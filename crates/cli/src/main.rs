@@ -1,0 +1,40 @@
+//! The `zkaccel` command-line tool: see the crate README.
+
+mod bench;
+mod field_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Accelerated zero-knowledge proof kernels: fields, hashes, NTTs, Merkle trees.
+#[derive(Parser)]
+#[command(name = "zkaccel", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Measure the throughput of every implemented kernel on this machine.
+    Bench(bench::BenchArgs),
+    /// Field arithmetic on the command line.
+    #[command(subcommand)]
+    Field(field_cmd::FieldCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Bench(args) => bench::run(&args),
+        Command::Field(cmd) => field_cmd::run(&cmd),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
