@@ -137,6 +137,16 @@ impl Bench {
         let a: Vec<Fp256<C>> = random_vec(rng, N);
         let b: Vec<Fp256<C>> = random_vec(rng, N);
         let mut out = a.clone();
+        self.add(
+            "field-mul",
+            field,
+            "montgomery-batch (run-time choice)",
+            N,
+            || {
+                Fp256::<C>::mul_assign_slices(&mut out, &b);
+                black_box(&mut out);
+            },
+        );
         let chosen = format!("montgomery-{:?}", Fp256::<C>::mul_backend()).to_lowercase();
         self.add("field-mul", field, chosen, N, || {
             out.iter_mut().zip(&b).for_each(|(x, y)| *x *= *y);

@@ -54,7 +54,9 @@ pub fn throughput<T: Copy>(
 }
 
 /// The full comparison for a 256-bit field: latency and throughput of multiplication on every
-/// kernel and algorithm of ours, and of the arkworks field `A` on the same inputs.
+/// kernel and algorithm of ours, and of the arkworks field `A` on the same inputs. `zkaccel` in
+/// the throughput group is the batch API (AVX-512 IFMA when present, chosen at run time);
+/// `zkaccel-scalar` multiplies one element at a time like the arkworks loop.
 pub fn fp256_mul_vs_arkworks<C: zkaccel_fp256::Fp256Config, A: ark_ff::PrimeField>(
     c: &mut criterion::Criterion,
     field: &str,

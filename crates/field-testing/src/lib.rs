@@ -393,6 +393,23 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
             assert_eq!(m.mul_three_products(&am, &bm), m.mul(&am, &bm));
         }
     }
+    // Batches: the IFMA kernel (eight lanes, odd tail) against one-at-a-time products, on every
+    // pairing of edge values and random values.
+    use zkaccel_fp256::BatchBackend;
+    let n = values.len();
+    let xs: Vec<F<C>> = (0..n * 5 + 3).map(|i| values[i % n]).collect();
+    let ys: Vec<F<C>> = (0..n * 5 + 3)
+        .map(|i| values[(i / n + 7 * i) % n])
+        .collect();
+    let expected: Vec<F<C>> = xs.iter().zip(&ys).map(|(x, y)| *x * *y).collect();
+    for backend in [BatchBackend::Ifma, BatchBackend::Scalar] {
+        let mut out = xs.clone();
+        F::<C>::mul_assign_slices_using(backend, &mut out, &ys);
+        assert_eq!(out, expected, "{backend:?}");
+    }
+    let mut out = xs.clone();
+    F::<C>::mul_assign_slices(&mut out, &ys);
+    assert_eq!(out, expected);
 }
 
 /// Stamps out the generic [`Field`] tests for a type. `$sample` is a

@@ -15,9 +15,46 @@ pub enum MulBackend {
     Portable,
 }
 
+/// A kernel for batches of independent products.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchBackend {
+    /// AVX-512 IFMA, eight products per instruction sequence.
+    Ifma,
+    /// One product at a time on the scalar kernel ([`MulBackend`]).
+    Scalar,
+}
+
+static IFMA: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// Cached answers of CPU feature detection.
 const UNKNOWN: u8 = 0;
-const PORTABLE: u8 = 1;
-const ADX: u8 = 2;
+const ABSENT: u8 = 1;
+const PRESENT: u8 = 2;
+
+/// The batch kernel this CPU supports.
+pub(crate) fn batch_backend() -> BatchBackend {
+    let code = match IFMA.load(Ordering::Relaxed) {
+        UNKNOWN => {
+            #[cfg(target_arch = "x86_64")]
+            let found = std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512ifma");
+            #[cfg(not(target_arch = "x86_64"))]
+            let found = false;
+            let code = if found { PRESENT } else { ABSENT };
+            IFMA.store(code, Ordering::Relaxed);
+            code
+        }
+        c => c,
+    };
+    if code == PRESENT {
+        BatchBackend::Ifma
+    } else {
+        BatchBackend::Scalar
+    }
+}
+
+const PORTABLE: u8 = ABSENT;
+const ADX: u8 = PRESENT;
 static BACKEND: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 #[cold]

@@ -3,6 +3,8 @@
 mod arith;
 #[cfg(target_arch = "x86_64")]
 mod asm;
+#[cfg(target_arch = "x86_64")]
+mod ifma;
 
 use core::cmp::Ordering;
 use core::fmt;
@@ -17,7 +19,7 @@ use zkaccel_field::modmul::{
 };
 use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
 
-pub use arith::MulBackend;
+pub use arith::{BatchBackend, MulBackend};
 
 /// The facts that define a 256-bit prime field; everything else is derived from them.
 pub trait Fp256Config:
@@ -112,6 +114,46 @@ impl<C: Fp256Config> Fp256<C> {
     /// Which multiplication kernel [`Mul`] uses on this CPU.
     pub fn mul_backend() -> MulBackend {
         arith::backend()
+    }
+
+    /// `a[i] ← a[i] · b[i]` for whole slices: eight products at a time with AVX-512 IFMA when
+    /// the CPU has it (chosen at run time), else one at a time with [`Mul`].
+    ///
+    /// # Panics
+    /// Panics when the slices differ in length.
+    pub fn mul_assign_slices(a: &mut [Self], b: &[Self]) {
+        Self::mul_assign_slices_using(arith::batch_backend(), a, b)
+    }
+
+    /// [`Fp256::mul_assign_slices`] on a chosen kernel (for tests and benches); one the CPU
+    /// lacks falls back to [`Mul`].
+    ///
+    /// # Panics
+    /// Panics when the slices differ in length.
+    pub fn mul_assign_slices_using(backend: BatchBackend, a: &mut [Self], b: &[Self]) {
+        assert_eq!(a.len(), b.len(), "slices must have equal length");
+        #[cfg(target_arch = "x86_64")]
+        if backend == BatchBackend::Ifma && arith::batch_backend() == BatchBackend::Ifma {
+            let mut ca = a.chunks_exact_mut(8);
+            let mut cb = b.chunks_exact(8);
+            for (x, y) in (&mut ca).zip(&mut cb) {
+                // SAFETY: `Fp256` is `repr(transparent)` over `U256` (plus a zero-sized marker),
+                // so the casts view the same memory; IFMA support was detected.
+                unsafe {
+                    let xs = core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<U256>(), 8);
+                    let ys = core::slice::from_raw_parts(y.as_ptr().cast::<U256>(), 8);
+                    ifma::mont_mul_assign_8(xs, ys, &Self::P, C::MONT.inv);
+                }
+            }
+            for (x, y) in ca.into_remainder().iter_mut().zip(cb.remainder()) {
+                *x *= *y;
+            }
+            return;
+        }
+        let _ = backend;
+        for (x, y) in a.iter_mut().zip(b) {
+            *x *= *y;
+        }
     }
 
     /// The product computed by a chosen kernel (for tests and benches); a kernel the CPU lacks

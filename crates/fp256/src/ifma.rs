@@ -1,0 +1,165 @@
+//! Eight Montgomery products at once with AVX-512 IFMA (`vpmadd52luq`/`vpmadd52huq`).
+//!
+//! Each 512-bit register holds the same limb of eight independent elements. The operands are
+//! re-expressed in radix `2^52` (five limbs), where IFMA multiplies 52×52 bits and adds either
+//! half of the 104-bit product to a 64-bit accumulator. The Montgomery reduction runs in that
+//! radix too, five word-steps of 52 bits, i.e. with `R' = 2^260` instead of `R = 2^256`.
+//!
+//! To keep the result in the crate's Montgomery form (`x·2^256`), the second operand is shifted
+//! left by four bits first: `(a·2^256)·(16·b·2^256)·2^-260 = (ab)·2^256`. `16b < 16p < 2^259`
+//! is fine unreduced: the accumulator stays below `p·(16p/2^260 + 1) < 2p`, so one conditional
+//! subtraction finishes. Accumulators never exceed `5·2^54 < 2^64`, so no IFMA sum overflows.
+
+use core::arch::x86_64::*;
+
+use zkaccel_field::modmul::U256;
+
+const MASK52: u64 = (1 << 52) - 1;
+
+/// Splits a 256-bit value (four 64-bit limbs, one register per limb) into five 52-bit limbs.
+#[inline(always)]
+unsafe fn to_radix52(x: [__m512i; 4]) -> [__m512i; 5] {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let m = _mm512_set1_epi64(MASK52 as i64);
+        [
+            _mm512_and_si512(x[0], m),
+            _mm512_and_si512(
+                _mm512_or_si512(_mm512_srli_epi64::<52>(x[0]), _mm512_slli_epi64::<12>(x[1])),
+                m,
+            ),
+            _mm512_and_si512(
+                _mm512_or_si512(_mm512_srli_epi64::<40>(x[1]), _mm512_slli_epi64::<24>(x[2])),
+                m,
+            ),
+            _mm512_and_si512(
+                _mm512_or_si512(_mm512_srli_epi64::<28>(x[2]), _mm512_slli_epi64::<36>(x[3])),
+                m,
+            ),
+            _mm512_srli_epi64::<16>(x[3]),
+        ]
+    }
+}
+
+/// `16·x` in radix 2^52 for `x < 2^255` (the top limb of `x` is below 2^47).
+#[inline(always)]
+unsafe fn times16_radix52(y: [__m512i; 5]) -> [__m512i; 5] {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let m = _mm512_set1_epi64(MASK52 as i64);
+        let sh = |lo: __m512i, below: __m512i| {
+            _mm512_or_si512(
+                _mm512_and_si512(_mm512_slli_epi64::<4>(lo), m),
+                _mm512_srli_epi64::<48>(below),
+            )
+        };
+        [
+            _mm512_and_si512(_mm512_slli_epi64::<4>(y[0]), m),
+            sh(y[1], y[0]),
+            sh(y[2], y[1]),
+            sh(y[3], y[2]),
+            _mm512_or_si512(_mm512_slli_epi64::<4>(y[4]), _mm512_srli_epi64::<48>(y[3])),
+        ]
+    }
+}
+
+/// Joins five normalised 52-bit limbs (value below 2^256) into four 64-bit limbs.
+#[inline(always)]
+unsafe fn from_radix52(y: [__m512i; 5]) -> [__m512i; 4] {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        [
+            _mm512_or_si512(y[0], _mm512_slli_epi64::<52>(y[1])),
+            _mm512_or_si512(_mm512_srli_epi64::<12>(y[1]), _mm512_slli_epi64::<40>(y[2])),
+            _mm512_or_si512(_mm512_srli_epi64::<24>(y[2]), _mm512_slli_epi64::<28>(y[3])),
+            _mm512_or_si512(_mm512_srli_epi64::<36>(y[3]), _mm512_slli_epi64::<16>(y[4])),
+        ]
+    }
+}
+
+/// Eight lanes of `a·b·2^-260 mod p` in radix 2^52 (inputs as described in the module doc).
+#[inline(always)]
+unsafe fn mont_mul52(
+    a: [__m512i; 5],
+    b: [__m512i; 5],
+    p: &[__m512i; 5],
+    inv52: __m512i,
+) -> [__m512i; 5] {
+    // SAFETY: the caller runs on a CPU with AVX-512F and AVX-512 IFMA.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let m52 = _mm512_set1_epi64(MASK52 as i64);
+        let mut t = [zero; 6];
+        for bi in b {
+            for j in 0..5 {
+                t[j] = _mm512_madd52lo_epu64(t[j], a[j], bi);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a[j], bi);
+            }
+            let m = _mm512_madd52lo_epu64(zero, t[0], inv52);
+            for j in 0..5 {
+                t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p[j]);
+            }
+            // t[0] ≡ 0 (mod 2^52): carry its top bits and shift one word down.
+            let carry = _mm512_srli_epi64::<52>(t[0]);
+            t = [_mm512_add_epi64(t[1], carry), t[2], t[3], t[4], t[5], zero];
+        }
+        // Normalise to 52-bit limbs (the value is below 2p < 2^256).
+        for j in 0..4 {
+            t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64::<52>(t[j]));
+            t[j] = _mm512_and_si512(t[j], m52);
+        }
+        // d = t − p with signed borrows; keep t where d is negative.
+        let mut d = [zero; 5];
+        let mut borrow = zero;
+        for j in 0..5 {
+            let v = _mm512_add_epi64(_mm512_sub_epi64(t[j], p[j]), borrow);
+            borrow = _mm512_srai_epi64::<52>(v);
+            d[j] = if j < 4 { _mm512_and_si512(v, m52) } else { v };
+        }
+        let negative = _mm512_cmplt_epi64_mask(d[4], zero);
+        let mut out = [zero; 5];
+        for j in 0..5 {
+            out[j] = _mm512_mask_blend_epi64(negative, d[j], t[j]);
+        }
+        out
+    }
+}
+
+/// `a[i] ← a[i]·b[i]·2^-256 mod p` for eight consecutive Montgomery-form elements.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA; `a` and `b` must hold exactly eight elements.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn mont_mul_assign_8(a: &mut [U256], b: &[U256], p: &U256, inv: u64) {
+    debug_assert!(a.len() == 8 && b.len() == 8);
+    // SAFETY: the caller guarantees the features; every gather and scatter touches words
+    // 4e + k (e < 8, k < 4) of the 32-word buffers `a` and `b`, which are in bounds.
+    unsafe {
+        let idx = _mm512_setr_epi64(0, 4, 8, 12, 16, 20, 24, 28);
+        let pa = a.as_mut_ptr().cast::<i64>();
+        let pb = b.as_ptr().cast::<i64>();
+        let load = |base: *const i64| -> [__m512i; 4] {
+            [
+                _mm512_i64gather_epi64::<8>(idx, base),
+                _mm512_i64gather_epi64::<8>(idx, base.add(1)),
+                _mm512_i64gather_epi64::<8>(idx, base.add(2)),
+                _mm512_i64gather_epi64::<8>(idx, base.add(3)),
+            ]
+        };
+        let p4 = [
+            _mm512_set1_epi64(p[0] as i64),
+            _mm512_set1_epi64(p[1] as i64),
+            _mm512_set1_epi64(p[2] as i64),
+            _mm512_set1_epi64(p[3] as i64),
+        ];
+        let p52 = to_radix52(p4);
+        let inv52 = _mm512_set1_epi64((inv & MASK52) as i64);
+        let x = to_radix52(load(pa));
+        let y = times16_radix52(to_radix52(load(pb)));
+        let r = from_radix52(mont_mul52(x, y, &p52, inv52));
+        for (k, limb) in r.into_iter().enumerate() {
+            _mm512_i64scatter_epi64::<8>(pa.add(k), idx, limb);
+        }
+    }
+}
