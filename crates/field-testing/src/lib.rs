@@ -410,6 +410,36 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
     let mut out = xs.clone();
     F::<C>::mul_assign_slices(&mut out, &ys);
     assert_eq!(out, expected);
+    // The packed IFMA type against scalar arithmetic, lane by lane.
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = zkaccel_fp256::Ifma::detect() {
+        use zkaccel_fp256::PackedFp256Ifma;
+        for (x8, y8) in xs.chunks_exact(8).zip(ys.chunks_exact(8)) {
+            let (x8, y8): (&[F<C>; 8], &[F<C>; 8]) =
+                (x8.try_into().unwrap(), y8.try_into().unwrap());
+            let (px, py) = (
+                PackedFp256Ifma::from_elements(cpu, x8),
+                PackedFp256Ifma::from_elements(cpu, y8),
+            );
+            assert_eq!(&px.to_elements(), x8, "round trip");
+            let (sum, diff, prod, neg) = (
+                (px + py).to_elements(),
+                (px - py).to_elements(),
+                (px * py).to_elements(),
+                (-px).to_elements(),
+            );
+            for i in 0..8 {
+                assert_eq!(sum[i], x8[i] + y8[i]);
+                assert_eq!(diff[i], x8[i] - y8[i]);
+                assert_eq!(prod[i], x8[i] * y8[i]);
+                assert_eq!(neg[i], -x8[i]);
+            }
+            assert_eq!(
+                PackedFp256Ifma::broadcast(cpu, x8[3]).to_elements(),
+                [x8[3]; 8]
+            );
+        }
+    }
 }
 
 /// Stamps out the generic [`Field`] tests for a type. `$sample` is a

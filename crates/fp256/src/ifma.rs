@@ -88,7 +88,6 @@ unsafe fn mont_mul52(
     // SAFETY: the caller runs on a CPU with AVX-512F and AVX-512 IFMA.
     unsafe {
         let zero = _mm512_setzero_si512();
-        let m52 = _mm512_set1_epi64(MASK52 as i64);
         let mut t = [zero; 6];
         for bi in b {
             for j in 0..5 {
@@ -104,25 +103,8 @@ unsafe fn mont_mul52(
             let carry = _mm512_srli_epi64::<52>(t[0]);
             t = [_mm512_add_epi64(t[1], carry), t[2], t[3], t[4], t[5], zero];
         }
-        // Normalise to 52-bit limbs (the value is below 2p < 2^256).
-        for j in 0..4 {
-            t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64::<52>(t[j]));
-            t[j] = _mm512_and_si512(t[j], m52);
-        }
-        // d = t − p with signed borrows; keep t where d is negative.
-        let mut d = [zero; 5];
-        let mut borrow = zero;
-        for j in 0..5 {
-            let v = _mm512_add_epi64(_mm512_sub_epi64(t[j], p[j]), borrow);
-            borrow = _mm512_srai_epi64::<52>(v);
-            d[j] = if j < 4 { _mm512_and_si512(v, m52) } else { v };
-        }
-        let negative = _mm512_cmplt_epi64_mask(d[4], zero);
-        let mut out = [zero; 5];
-        for j in 0..5 {
-            out[j] = _mm512_mask_blend_epi64(negative, d[j], t[j]);
-        }
-        out
+        // Normalise to 52-bit limbs (the value is below 2p < 2^256) and reduce once.
+        reduce_below_2p(normalise([t[0], t[1], t[2], t[3], t[4]]), p)
     }
 }
 
@@ -161,5 +143,267 @@ pub(crate) unsafe fn mont_mul_assign_8(a: &mut [U256], b: &[U256], p: &U256, inv
         for (k, limb) in r.into_iter().enumerate() {
             _mm512_i64scatter_epi64::<8>(pa.add(k), idx, limb);
         }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// A packed type for kernels that stay in radix 2^52 across many operations (MiMC, Poseidon).
+// ------------------------------------------------------------------------------------------
+
+use core::marker::PhantomData;
+use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use crate::{Fp256, Fp256Config};
+
+/// Proof that the running CPU has AVX-512F and AVX-512 IFMA. Obtain it with [`Ifma::detect`].
+#[derive(Debug, Clone, Copy)]
+pub struct Ifma(());
+
+impl Ifma {
+    /// `Some` when the CPU supports AVX-512F and AVX-512 IFMA.
+    #[inline]
+    pub fn detect() -> Option<Self> {
+        (crate::arith::batch_backend() == crate::BatchBackend::Ifma).then_some(Self(()))
+    }
+}
+
+/// Eight elements of a 256-bit field, in radix `2^52` (five limbs, one register per limb) and in
+/// Montgomery form with `R' = 2^260`.
+///
+/// Values are converted once on entry and exit ([`PackedFp256Ifma::from_elements`],
+/// [`PackedFp256Ifma::to_elements`]), so kernels that chain many operations pay the conversion
+/// once. Every lane is always canonical (below `p`, limbs below `2^52`).
+///
+/// A value can only be built with an [`Ifma`] token, so the intrinsics inside its operators
+/// always run on a CPU that has them; kernels should still be compiled with
+/// `#[target_feature(enable = "avx512f,avx512ifma")]` so that the operators inline.
+pub struct PackedFp256Ifma<C> {
+    limbs: [__m512i; 5],
+    _field: PhantomData<C>,
+}
+
+impl<C> Clone for PackedFp256Ifma<C> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<C> Copy for PackedFp256Ifma<C> {}
+
+impl<C: Fp256Config> PackedFp256Ifma<C> {
+    /// Number of lanes.
+    pub const WIDTH: usize = 8;
+
+    /// `2^264 mod p`: multiplying by it in radix-52 Montgomery moves `x·2^256` to `x·2^260`.
+    const TO_R260: U256 = C::MONT.mul(&C::MONT.r2, &[256, 0, 0, 0]);
+
+    #[inline(always)]
+    fn from_limbs(limbs: [__m512i; 5]) -> Self {
+        Self {
+            limbs,
+            _field: PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn broadcast_u256(v: &U256) -> [__m512i; 5] {
+        // SAFETY: the caller runs on an AVX-512F CPU.
+        unsafe {
+            to_radix52([
+                _mm512_set1_epi64(v[0] as i64),
+                _mm512_set1_epi64(v[1] as i64),
+                _mm512_set1_epi64(v[2] as i64),
+                _mm512_set1_epi64(v[3] as i64),
+            ])
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn modulus52() -> [__m512i; 5] {
+        // SAFETY: the caller runs on an AVX-512F CPU.
+        unsafe { Self::broadcast_u256(&C::MODULUS) }
+    }
+
+    #[inline(always)]
+    unsafe fn inv52() -> __m512i {
+        // SAFETY: the caller runs on an AVX-512F CPU.
+        unsafe { _mm512_set1_epi64((C::MONT.inv & MASK52) as i64) }
+    }
+
+    /// Loads eight elements.
+    #[inline(always)]
+    pub fn from_elements(_cpu: Ifma, x: &[Fp256<C>; 8]) -> Self {
+        // SAFETY: `_cpu` proves AVX-512F and IFMA; the gathers read words 4e + k (e < 8, k < 4)
+        // of the 32-word array `x` (`Fp256` is `repr(transparent)` over `[u64; 4]`).
+        unsafe {
+            let idx = _mm512_setr_epi64(0, 4, 8, 12, 16, 20, 24, 28);
+            let base = x.as_ptr().cast::<i64>();
+            let raw = to_radix52([
+                _mm512_i64gather_epi64::<8>(idx, base),
+                _mm512_i64gather_epi64::<8>(idx, base.add(1)),
+                _mm512_i64gather_epi64::<8>(idx, base.add(2)),
+                _mm512_i64gather_epi64::<8>(idx, base.add(3)),
+            ]);
+            let c = Self::broadcast_u256(&Self::TO_R260);
+            Self::from_limbs(mont_mul52(raw, c, &Self::modulus52(), Self::inv52()))
+        }
+    }
+
+    /// The same element in every lane.
+    #[inline(always)]
+    pub fn broadcast(cpu: Ifma, x: Fp256<C>) -> Self {
+        Self::from_elements(cpu, &[x; 8])
+    }
+
+    /// Stores the eight lanes.
+    #[inline(always)]
+    pub fn to_elements(self) -> [Fp256<C>; 8] {
+        let mut out = [Fp256::<C>::from_mont([0; 4]); 8];
+        // SAFETY: a value of this type exists only if the features were detected; the scatters
+        // write words 4e + k (e < 8, k < 4) of the 32-word array `out`.
+        unsafe {
+            let c = Self::broadcast_u256(&C::MONT.r);
+            let r = from_radix52(mont_mul52(self.limbs, c, &Self::modulus52(), Self::inv52()));
+            let idx = _mm512_setr_epi64(0, 4, 8, 12, 16, 20, 24, 28);
+            let base = out.as_mut_ptr().cast::<i64>();
+            for (k, limb) in r.into_iter().enumerate() {
+                _mm512_i64scatter_epi64::<8>(base.add(k), idx, limb);
+            }
+        }
+        out
+    }
+}
+
+/// `a + b − p` if that is non-negative, else `a + b`, for normalised `a + b < 2p`; also used with
+/// `a + b` replaced by any normalised value below `2p`.
+#[inline(always)]
+unsafe fn reduce_below_2p(t: [__m512i; 5], p: &[__m512i; 5]) -> [__m512i; 5] {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let m52 = _mm512_set1_epi64(MASK52 as i64);
+        let mut d = [zero; 5];
+        let mut borrow = zero;
+        for j in 0..5 {
+            let v = _mm512_add_epi64(_mm512_sub_epi64(t[j], p[j]), borrow);
+            borrow = _mm512_srai_epi64::<52>(v);
+            d[j] = if j < 4 { _mm512_and_si512(v, m52) } else { v };
+        }
+        let negative = _mm512_cmplt_epi64_mask(d[4], zero);
+        let mut out = [zero; 5];
+        for j in 0..5 {
+            out[j] = _mm512_mask_blend_epi64(negative, d[j], t[j]);
+        }
+        out
+    }
+}
+
+/// Propagates carries so every limb is below `2^52` (limbs are non-negative, below `2^63`).
+#[inline(always)]
+unsafe fn normalise(mut t: [__m512i; 5]) -> [__m512i; 5] {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let m52 = _mm512_set1_epi64(MASK52 as i64);
+        for j in 0..4 {
+            t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64::<52>(t[j]));
+            t[j] = _mm512_and_si512(t[j], m52);
+        }
+        t
+    }
+}
+
+impl<C: Fp256Config> Add for PackedFp256Ifma<C> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        // SAFETY: a value of this type exists only if AVX-512F and IFMA were detected.
+        unsafe {
+            let mut s = self.limbs;
+            for (x, y) in s.iter_mut().zip(rhs.limbs) {
+                *x = _mm512_add_epi64(*x, y);
+            }
+            Self::from_limbs(reduce_below_2p(normalise(s), &Self::modulus52()))
+        }
+    }
+}
+
+impl<C: Fp256Config> Neg for PackedFp256Ifma<C> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        // SAFETY: a value of this type exists only if AVX-512F and IFMA were detected.
+        unsafe {
+            // p − x in [1, p] (p itself for x = 0, which the reduction maps to 0).
+            let p = Self::modulus52();
+            let zero = _mm512_setzero_si512();
+            let m52 = _mm512_set1_epi64(MASK52 as i64);
+            let mut d = [zero; 5];
+            let mut borrow = zero;
+            for j in 0..5 {
+                let v = _mm512_add_epi64(_mm512_sub_epi64(p[j], self.limbs[j]), borrow);
+                borrow = _mm512_srai_epi64::<52>(v);
+                d[j] = if j < 4 { _mm512_and_si512(v, m52) } else { v };
+            }
+            Self::from_limbs(reduce_below_2p(d, &p))
+        }
+    }
+}
+
+impl<C: Fp256Config> Sub for PackedFp256Ifma<C> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, rhs: Self) -> Self {
+        self + (-rhs)
+    }
+}
+
+impl<C: Fp256Config> Mul for PackedFp256Ifma<C> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        // SAFETY: a value of this type exists only if AVX-512F and IFMA were detected.
+        unsafe {
+            Self::from_limbs(mont_mul52(
+                self.limbs,
+                rhs.limbs,
+                &Self::modulus52(),
+                Self::inv52(),
+            ))
+        }
+    }
+}
+
+impl<C: Fp256Config> AddAssign for PackedFp256Ifma<C> {
+    #[inline(always)]
+    fn add_assign(&mut self, rhs: Self) {
+        *self = *self + rhs;
+    }
+}
+impl<C: Fp256Config> SubAssign for PackedFp256Ifma<C> {
+    #[inline(always)]
+    fn sub_assign(&mut self, rhs: Self) {
+        *self = *self - rhs;
+    }
+}
+impl<C: Fp256Config> MulAssign for PackedFp256Ifma<C> {
+    #[inline(always)]
+    fn mul_assign(&mut self, rhs: Self) {
+        *self = *self * rhs;
+    }
+}
+
+impl<C: Fp256Config> zkaccel_field::PackedField for PackedFp256Ifma<C> {
+    type Scalar = Fp256<C>;
+    const WIDTH: usize = 8;
+    /// # Panics
+    /// Panics when `slice.len() != 8` or the CPU lacks AVX-512 IFMA.
+    fn from_slice(slice: &[Fp256<C>]) -> Self {
+        let cpu = Ifma::detect().expect("CPU lacks AVX-512 IFMA");
+        Self::from_elements(cpu, slice.try_into().expect("slice length must be 8"))
+    }
+    /// # Panics
+    /// Panics when `out.len() != 8`.
+    fn write_to_slice(&self, out: &mut [Fp256<C>]) {
+        out.copy_from_slice(&self.to_elements());
     }
 }

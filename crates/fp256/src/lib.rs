@@ -20,6 +20,8 @@ use zkaccel_field::modmul::{
 use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
 
 pub use arith::{BatchBackend, MulBackend};
+#[cfg(target_arch = "x86_64")]
+pub use ifma::{Ifma, PackedFp256Ifma};
 
 /// The facts that define a 256-bit prime field; everything else is derived from them.
 pub trait Fp256Config:
