@@ -188,6 +188,62 @@ impl Bench {
     }
 }
 
+impl Bench {
+    fn mimc(&mut self, rng: &mut StdRng) {
+        use zkaccel_mimc::Preset;
+        const N: usize = 1024;
+        let xs: Vec<zkaccel_bn254::Fr> = random_vec(rng, N);
+        let ks: Vec<zkaccel_bn254::Fr> = random_vec(rng, N);
+        let mimc = Preset::Circomlib.cipher();
+        let (x, k) = (xs[0], ks[0]);
+        self.add(
+            "mimc-cipher",
+            "bn254",
+            "circomlib x^7/91, one cipher",
+            1,
+            || {
+                black_box(mimc.encrypt(black_box(x), black_box(k)));
+            },
+        );
+        self.add(
+            "mimc-cipher",
+            "bn254",
+            "circomlib batch, 1 thread",
+            N,
+            || {
+                black_box(
+                    mimc.encrypt_batch_single_thread(&xs, &ks)
+                        .expect("equal lengths"),
+                );
+            },
+        );
+        let threads = rayon_threads();
+        self.add(
+            "mimc-cipher",
+            "bn254",
+            format!("circomlib batch, {threads} threads"),
+            N,
+            || {
+                black_box(mimc.encrypt_batch(&xs, &ks).expect("equal lengths"));
+            },
+        );
+        let msgs: Vec<Vec<zkaccel_bn254::Fr>> = xs.chunks(4).map(<[_]>::to_vec).collect();
+        self.add(
+            "mimc-hash",
+            "bn254",
+            "circomlib MP, 4 blocks, batch",
+            msgs.len(),
+            || {
+                black_box(mimc.hash_batch(&msgs, k));
+            },
+        );
+    }
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 fn print_table(rows: &[Measurement]) {
     println!(
         "{:<14} {:<12} {:<36} {:>14} {:>12}",
@@ -217,6 +273,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     bench.fields_goldilocks(&mut rng);
     bench.fields_fp256::<zkaccel_bn254::FrConfig>(&mut rng, "bn254");
     bench.fields_fp256::<zkaccel_bls12_381::FrConfig>(&mut rng, "bls12-381");
+    bench.mimc(&mut rng);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&bench.rows)?);
     } else {

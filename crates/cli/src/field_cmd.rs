@@ -3,7 +3,9 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 use zkaccel_field::modmul::MulAlgorithm;
-use zkaccel_field::{limbs, FieldError, PrimeField, TwoAdicField};
+use zkaccel_field::{limbs, PrimeField, TwoAdicField};
+
+use crate::inputs::{parse_one, InputError, Origin};
 use zkaccel_fp256::{Fp256, Fp256Config};
 
 /// The prime fields.
@@ -20,6 +22,7 @@ pub enum FieldName {
 
 /// The multiplication algorithms of the papers.
 #[derive(Debug, Clone, Copy, ValueEnum)]
+#[value(rename_all = "kebab-case")]
 pub enum AlgorithmName {
     /// Montgomery (CIOS).
     Montgomery,
@@ -72,29 +75,18 @@ pub struct InfoArgs {
 #[derive(Debug, thiserror::Error)]
 pub enum FieldCmdError {
     /// An operand was not a canonical element.
-    #[error("operand {position} ({value:?}): {source}")]
-    Operand {
-        /// 1-based position on the command line.
-        position: usize,
-        /// The operand as given.
-        value: String,
-        /// What was wrong.
-        source: FieldError,
-    },
+    #[error(transparent)]
+    Operand(#[from] InputError),
     /// A 256-bit algorithm was asked of Goldilocks.
     #[error("--algorithm {0:?} applies to the 256-bit fields only")]
     AlgorithmNotAvailable(AlgorithmName),
 }
 
 fn parse_operands<F: PrimeField>(a: &str, b: &str) -> Result<(F, F), FieldCmdError> {
-    let parse = |position, value: &str| {
-        F::from_str_canonical(value).map_err(|source| FieldCmdError::Operand {
-            position,
-            value: value.to_owned(),
-            source,
-        })
-    };
-    Ok((parse(1, a)?, parse(2, b)?))
+    Ok((
+        parse_one(a, Origin::Argument(1))?,
+        parse_one(b, Origin::Argument(2))?,
+    ))
 }
 
 fn mul_fp256<C: Fp256Config>(args: &MulArgs) -> Result<String, FieldCmdError> {

@@ -2,6 +2,8 @@
 
 mod bench;
 mod field_cmd;
+mod inputs;
+mod mimc_cmd;
 
 use std::process::ExitCode;
 
@@ -22,6 +24,9 @@ enum Command {
     /// Field arithmetic on the command line.
     #[command(subcommand)]
     Field(field_cmd::FieldCommand),
+    /// MiMC cipher and hash (AMAZE): circomlib, gnark, ethsnarks and circomlib-sponge presets.
+    #[command(subcommand)]
+    Mimc(mimc_cmd::MimcCommand),
 }
 
 fn main() -> ExitCode {
@@ -29,6 +34,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bench(args) => bench::run(&args),
         Command::Field(cmd) => field_cmd::run(&cmd),
+        Command::Mimc(cmd) => mimc_cmd::run(&cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -36,7 +36,7 @@ fn non_canonical_operand_is_rejected_with_its_position() {
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("operand 2") && err.contains(p) && err.contains("not canonical"),
+        err.contains("value 2") && err.contains(p) && err.contains("not canonical"),
         "{err}"
     );
     let out = zkaccel()
@@ -44,7 +44,7 @@ fn non_canonical_operand_is_rejected_with_its_position() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8(out.stderr).unwrap().contains("operand 1"));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("value 1"));
 }
 
 #[test]
@@ -82,4 +82,137 @@ fn bench_json_lists_kernels() {
         assert_eq!(r["field"], "goldilocks2");
         assert!(r["elements_per_second"].as_f64().unwrap() > 0.0);
     }
+}
+
+fn vectors() -> serde_json::Value {
+    serde_json::from_str(include_str!("../../../vectors/mimc.json")).unwrap()
+}
+
+#[test]
+fn mimc_cipher_and_hash_match_the_vectors_for_every_preset() {
+    let v = vectors();
+    for (name, preset) in [
+        ("mimc7_circomlib", "circomlib"),
+        ("mimc7_ethsnarks", "ethsnarks"),
+        ("mimc5_gnark_crypto_bn254", "gnark"),
+    ] {
+        let c = &v["variants"][name]["cipher_vectors"][7];
+        let out = zkaccel()
+            .args([
+                "mimc",
+                "cipher",
+                "--preset",
+                preset,
+                "--key",
+                c["k"].as_str().unwrap(),
+                c["x"].as_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            stdout.lines().last().unwrap(),
+            c["out"].as_str().unwrap(),
+            "{preset}"
+        );
+        let h = &v["variants"][name]["hash_vectors"][5];
+        let mut cmd = zkaccel();
+        cmd.args([
+            "mimc",
+            "hash",
+            "--preset",
+            preset,
+            "--key",
+            h["key"].as_str().unwrap(),
+        ]);
+        for x in h["inputs"].as_array().unwrap() {
+            cmd.arg(x.as_str().unwrap());
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap().trim(),
+            h["out"].as_str().unwrap(),
+            "{preset}"
+        );
+    }
+    let s = &v["variants"]["mimcsponge_circomlib_feistel_x5_220"]["sponge_vectors"][0];
+    let out = zkaccel()
+        .args(["mimc", "hash", "--preset", "circomlib-sponge", "1", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        s["out"].as_str().unwrap()
+    );
+}
+
+#[test]
+fn mimc_hash_reads_files_and_reports_json_and_bad_lines() {
+    let dir = std::env::temp_dir().join(format!("zkaccel-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    std::fs::write(&good, "# two blocks\n1\n0x2\n").unwrap();
+    let out = zkaccel()
+        .args(["mimc", "hash", "--preset", "circomlib", "--json", "--file"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // circomlibjs multiHash([1,2]) (vectors/mimc.json, upstream_reference_values).
+    assert_eq!(
+        j["out"],
+        "5233261170300319370386085858846328736737478911451874673953613863492170606314"
+    );
+    assert_eq!(j["inputs"], serde_json::json!(["1", "2"]));
+    let bad = dir.join("bad.txt");
+    let p = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+    std::fs::write(&bad, format!("1\n{p}\n")).unwrap();
+    let out = zkaccel()
+        .args(["mimc", "hash", "--preset", "circomlib", "--file"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("bad.txt:2") && err.contains(p), "{err}");
+    let out = zkaccel()
+        .args([
+            "mimc",
+            "cipher",
+            "--preset",
+            "circomlib",
+            "--key",
+            "0",
+            "0xzz",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn mimc_algorithms_agree_on_the_command_line() {
+    let args = |alg: &str| {
+        let out = zkaccel()
+            .args([
+                "mimc",
+                "cipher",
+                "--preset",
+                "circomlib",
+                "--key",
+                "2",
+                "--algorithm",
+                alg,
+                "1",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(args("barrett"), args("montgomery"));
 }

@@ -47,19 +47,16 @@ unsafe fn times16_radix52(y: [__m512i; 5]) -> [__m512i; 5] {
     // SAFETY: the caller runs on an AVX-512F CPU.
     unsafe {
         let m = _mm512_set1_epi64(MASK52 as i64);
-        let sh = |lo: __m512i, below: __m512i| {
-            _mm512_or_si512(
-                _mm512_and_si512(_mm512_slli_epi64::<4>(lo), m),
-                _mm512_srli_epi64::<48>(below),
-            )
-        };
-        [
-            _mm512_and_si512(_mm512_slli_epi64::<4>(y[0]), m),
-            sh(y[1], y[0]),
-            sh(y[2], y[1]),
-            sh(y[3], y[2]),
-            _mm512_or_si512(_mm512_slli_epi64::<4>(y[4]), _mm512_srli_epi64::<48>(y[3])),
-        ]
+        // (No closures here: they would not inherit the caller's target features.)
+        let mut out = [_mm512_and_si512(_mm512_slli_epi64::<4>(y[0]), m); 5];
+        for j in 1..4 {
+            out[j] = _mm512_or_si512(
+                _mm512_and_si512(_mm512_slli_epi64::<4>(y[j]), m),
+                _mm512_srli_epi64::<48>(y[j - 1]),
+            );
+        }
+        out[4] = _mm512_or_si512(_mm512_slli_epi64::<4>(y[4]), _mm512_srli_epi64::<48>(y[3]));
+        out
     }
 }
 
@@ -74,6 +71,56 @@ unsafe fn from_radix52(y: [__m512i; 5]) -> [__m512i; 4] {
             _mm512_or_si512(_mm512_srli_epi64::<24>(y[2]), _mm512_slli_epi64::<28>(y[3])),
             _mm512_or_si512(_mm512_srli_epi64::<36>(y[3]), _mm512_slli_epi64::<16>(y[4])),
         ]
+    }
+}
+
+/// Loads eight consecutive 4-limb elements and transposes them: register `k` holds limb `k` of
+/// the eight elements. Plain loads and in-register permutes (no gathers).
+#[inline(always)]
+unsafe fn load_transposed(words: *const i64) -> [__m512i; 4] {
+    // SAFETY: the caller runs on an AVX-512F CPU and `words` points at 32 readable words.
+    unsafe {
+        // (No closures here: they would not inherit the caller's target features.)
+        let z0 = _mm512_loadu_si512(words.cast());
+        let z1 = _mm512_loadu_si512(words.add(8).cast());
+        let z2 = _mm512_loadu_si512(words.add(16).cast());
+        let z3 = _mm512_loadu_si512(words.add(24).cast());
+        let mut out = [z0; 4];
+        for (k, o) in out.iter_mut().enumerate() {
+            let k = k as i64;
+            // Lanes 0..3 from elements 0..3 (z0, z1), lanes 4..7 from elements 4..7 (z2, z3).
+            let idx = _mm512_setr_epi64(k, 4 + k, 8 + k, 12 + k, k, 4 + k, 8 + k, 12 + k);
+            let lo = _mm512_permutex2var_epi64(z0, idx, z1);
+            let hi = _mm512_permutex2var_epi64(z2, idx, z3);
+            *o = _mm512_mask_blend_epi64(0xF0, lo, hi);
+        }
+        out
+    }
+}
+
+/// The inverse of [`load_transposed`]: stores limb registers as eight consecutive elements.
+#[inline(always)]
+unsafe fn store_transposed(words: *mut i64, l: [__m512i; 4]) {
+    // SAFETY: the caller runs on an AVX-512F CPU and `words` points at 32 writable words.
+    unsafe {
+        let lo_pairs = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
+        let hi_pairs = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
+        // [l0[0], l1[0], l0[1], l1[1], …] for lanes 0..3 (a) and 4..7 (b).
+        let a01 = _mm512_permutex2var_epi64(l[0], lo_pairs, l[1]);
+        let b01 = _mm512_permutex2var_epi64(l[0], hi_pairs, l[1]);
+        let a23 = _mm512_permutex2var_epi64(l[2], lo_pairs, l[3]);
+        let b23 = _mm512_permutex2var_epi64(l[2], hi_pairs, l[3]);
+        let first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+        let second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+        let out = [
+            _mm512_permutex2var_epi64(a01, first, a23),
+            _mm512_permutex2var_epi64(a01, second, a23),
+            _mm512_permutex2var_epi64(b01, first, b23),
+            _mm512_permutex2var_epi64(b01, second, b23),
+        ];
+        for (m, v) in out.into_iter().enumerate() {
+            _mm512_storeu_si512(words.add(8 * m).cast(), v);
+        }
     }
 }
 
@@ -115,20 +162,11 @@ unsafe fn mont_mul52(
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(crate) unsafe fn mont_mul_assign_8(a: &mut [U256], b: &[U256], p: &U256, inv: u64) {
     debug_assert!(a.len() == 8 && b.len() == 8);
-    // SAFETY: the caller guarantees the features; every gather and scatter touches words
-    // 4e + k (e < 8, k < 4) of the 32-word buffers `a` and `b`, which are in bounds.
+    // SAFETY: the caller guarantees the features; `a` and `b` hold eight 4-word elements, the
+    // 32 words the transposing loads and store touch.
     unsafe {
-        let idx = _mm512_setr_epi64(0, 4, 8, 12, 16, 20, 24, 28);
         let pa = a.as_mut_ptr().cast::<i64>();
         let pb = b.as_ptr().cast::<i64>();
-        let load = |base: *const i64| -> [__m512i; 4] {
-            [
-                _mm512_i64gather_epi64::<8>(idx, base),
-                _mm512_i64gather_epi64::<8>(idx, base.add(1)),
-                _mm512_i64gather_epi64::<8>(idx, base.add(2)),
-                _mm512_i64gather_epi64::<8>(idx, base.add(3)),
-            ]
-        };
         let p4 = [
             _mm512_set1_epi64(p[0] as i64),
             _mm512_set1_epi64(p[1] as i64),
@@ -137,12 +175,9 @@ pub(crate) unsafe fn mont_mul_assign_8(a: &mut [U256], b: &[U256], p: &U256, inv
         ];
         let p52 = to_radix52(p4);
         let inv52 = _mm512_set1_epi64((inv & MASK52) as i64);
-        let x = to_radix52(load(pa));
-        let y = times16_radix52(to_radix52(load(pb)));
-        let r = from_radix52(mont_mul52(x, y, &p52, inv52));
-        for (k, limb) in r.into_iter().enumerate() {
-            _mm512_i64scatter_epi64::<8>(pa.add(k), idx, limb);
-        }
+        let x = to_radix52(load_transposed(pa));
+        let y = times16_radix52(to_radix52(load_transposed(pb)));
+        store_transposed(pa, from_radix52(mont_mul52(x, y, &p52, inv52)));
     }
 }
 
@@ -233,17 +268,10 @@ impl<C: Fp256Config> PackedFp256Ifma<C> {
     /// Loads eight elements.
     #[inline(always)]
     pub fn from_elements(_cpu: Ifma, x: &[Fp256<C>; 8]) -> Self {
-        // SAFETY: `_cpu` proves AVX-512F and IFMA; the gathers read words 4e + k (e < 8, k < 4)
-        // of the 32-word array `x` (`Fp256` is `repr(transparent)` over `[u64; 4]`).
+        // SAFETY: `_cpu` proves AVX-512F and IFMA; `x` is 32 words (`Fp256` is
+        // `repr(transparent)` over `[u64; 4]`).
         unsafe {
-            let idx = _mm512_setr_epi64(0, 4, 8, 12, 16, 20, 24, 28);
-            let base = x.as_ptr().cast::<i64>();
-            let raw = to_radix52([
-                _mm512_i64gather_epi64::<8>(idx, base),
-                _mm512_i64gather_epi64::<8>(idx, base.add(1)),
-                _mm512_i64gather_epi64::<8>(idx, base.add(2)),
-                _mm512_i64gather_epi64::<8>(idx, base.add(3)),
-            ]);
+            let raw = to_radix52(load_transposed(x.as_ptr().cast::<i64>()));
             let c = Self::broadcast_u256(&Self::TO_R260);
             Self::from_limbs(mont_mul52(raw, c, &Self::modulus52(), Self::inv52()))
         }
@@ -259,16 +287,12 @@ impl<C: Fp256Config> PackedFp256Ifma<C> {
     #[inline(always)]
     pub fn to_elements(self) -> [Fp256<C>; 8] {
         let mut out = [Fp256::<C>::from_mont([0; 4]); 8];
-        // SAFETY: a value of this type exists only if the features were detected; the scatters
-        // write words 4e + k (e < 8, k < 4) of the 32-word array `out`.
+        // SAFETY: a value of this type exists only if the features were detected; `out` is 32
+        // words.
         unsafe {
             let c = Self::broadcast_u256(&C::MONT.r);
             let r = from_radix52(mont_mul52(self.limbs, c, &Self::modulus52(), Self::inv52()));
-            let idx = _mm512_setr_epi64(0, 4, 8, 12, 16, 20, 24, 28);
-            let base = out.as_mut_ptr().cast::<i64>();
-            for (k, limb) in r.into_iter().enumerate() {
-                _mm512_i64scatter_epi64::<8>(base.add(k), idx, limb);
-            }
+            store_transposed(out.as_mut_ptr().cast::<i64>(), r);
         }
         out
     }

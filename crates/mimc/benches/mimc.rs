@@ -1,0 +1,86 @@
+//! MiMC (circomlib preset, BN254, x^7, 91 rounds): ours vs arkworks-mimc 0.3.0, the CPU baseline
+//! AMAZE measured, in one group on identical inputs: single-cipher latency, and batch throughput
+//! on one thread and on all cores (rayon over arkworks-mimc's cipher for the peer, since it has
+//! no batch API). `cargo bench -p zkaccel-mimc --bench mimc`.
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
+use ark_ff_03::PrimeField as _;
+use arkworks_mimc::params::mimc_7_91_bn254::{MIMC_7_91_BN254_PARAMS, MIMC_7_91_BN254_ROUND_KEYS};
+use arkworks_mimc::params::round_keys_contants_to_vec;
+use arkworks_mimc::MiMC;
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use rayon::prelude::*;
+use zkaccel_bn254::Fr;
+use zkaccel_field::PrimeField;
+use zkaccel_field_testing::{random_prime, rng};
+use zkaccel_mimc::Preset;
+
+type ArkFr = ark_bn254_03::Fr;
+type ArkMimc = MiMC<ArkFr, MIMC_7_91_BN254_PARAMS>;
+
+/// Ciphers per batch.
+const BATCH: usize = 1024;
+
+fn bench(c: &mut Criterion) {
+    let mut rng = rng();
+    let xs: Vec<Fr> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
+    let ks: Vec<Fr> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
+    let to_ark = |x: &Fr| ArkFr::from_le_bytes_mod_order(&x.to_bytes_le());
+    let xs_ark: Vec<ArkFr> = xs.iter().map(to_ark).collect();
+    let ks_ark: Vec<ArkFr> = ks.iter().map(to_ark).collect();
+    let round_keys = round_keys_contants_to_vec::<ArkFr>(&MIMC_7_91_BN254_ROUND_KEYS);
+    let ours = Preset::Circomlib.cipher();
+    // arkworks-mimc's cipher is private; its one-block MP hash is one cipher plus two additions.
+    let ark_keyed: Vec<ArkMimc> = ks_ark
+        .iter()
+        .map(|&k| ArkMimc::new(1, k, round_keys.clone()))
+        .collect();
+
+    let mut g = c.benchmark_group("mimc-latency/bn254-x7-91");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("zkaccel", |b| {
+        b.iter(|| ours.encrypt(black_box(xs[0]), black_box(ks[0])))
+    });
+    let one = &ark_keyed[0];
+    g.bench_function("arkworks-mimc", |b| {
+        b.iter(|| one.permute_non_feistel(vec![black_box(xs_ark[0])]))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("mimc-batch-1-thread/bn254-x7-91");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.sample_size(10);
+    g.bench_function("zkaccel", |b| {
+        b.iter(|| ours.encrypt_batch_single_thread(&xs, &ks).unwrap())
+    });
+    g.bench_function("arkworks-mimc", |b| {
+        b.iter(|| {
+            ark_keyed
+                .iter()
+                .zip(&xs_ark)
+                .map(|(m, &x)| m.permute_non_feistel(vec![x])[0])
+                .collect::<Vec<_>>()
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("mimc-batch-all-cores/bn254-x7-91");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.sample_size(10);
+    g.bench_function("zkaccel", |b| {
+        b.iter(|| ours.encrypt_batch(&xs, &ks).unwrap())
+    });
+    g.bench_function("arkworks-mimc", |b| {
+        b.iter(|| {
+            ark_keyed
+                .par_iter()
+                .zip(xs_ark.par_iter())
+                .map(|(m, &x)| m.permute_non_feistel(vec![x])[0])
+                .collect::<Vec<_>>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,103 @@
+//! Batch kernels: many independent ciphers at once.
+//!
+//! This is the software counterpart of AMAZE's 13-deep pipeline. One cipher is a serial chain
+//! of `R·(cost of x^d)` dependent multiplications, so a single chain leaves the multiplier idle
+//! while each product's carries settle. Running independent ciphers side by side fills that gap:
+//! the portable kernel interleaves [`SCALAR_LANES`] ciphers round by round so the CPU overlaps
+//! their multiplications; on CPUs with AVX-512 IFMA the 256-bit fields run eight ciphers per
+//! instruction sequence in radix 2^52, converting in and out of that form once per cipher.
+
+use zkaccel_field::PrimeField;
+use zkaccel_fp256::{Fp256, Fp256Config};
+use zkaccel_goldilocks::Goldilocks;
+
+use crate::params::MimcParams;
+use crate::pow::pow_sbox;
+
+/// Ciphers interleaved by the portable kernel.
+pub const SCALAR_LANES: usize = 4;
+
+/// A field with a batch MiMC kernel. The default is the interleaved portable kernel; fields
+/// with a faster SIMD kernel override [`MimcField::encrypt_many`].
+pub trait MimcField: PrimeField {
+    /// `xs[i] ← E_{ks[i]}(xs[i])` for every `i`. `xs` and `ks` have equal lengths (callers
+    /// check).
+    fn encrypt_many(params: &MimcParams<Self>, xs: &mut [Self], ks: &[Self]) {
+        encrypt_many_interleaved(params, xs, ks);
+    }
+}
+
+impl MimcField for Goldilocks {}
+
+/// The portable kernel: [`SCALAR_LANES`] independent ciphers advanced round by round.
+pub fn encrypt_many_interleaved<F: PrimeField>(params: &MimcParams<F>, xs: &mut [F], ks: &[F]) {
+    debug_assert_eq!(xs.len(), ks.len());
+    let d = params.exponent();
+    let mut cx = xs.chunks_exact_mut(SCALAR_LANES);
+    let mut ck = ks.chunks_exact(SCALAR_LANES);
+    for (x, k) in (&mut cx).zip(&mut ck) {
+        let mut lanes: [F; SCALAR_LANES] = core::array::from_fn(|i| x[i]);
+        for &c in params.constants() {
+            for i in 0..SCALAR_LANES {
+                lanes[i] = pow_sbox(lanes[i] + (k[i] + c), d);
+            }
+        }
+        for i in 0..SCALAR_LANES {
+            x[i] = lanes[i] + k[i];
+        }
+    }
+    for (x, &k) in cx.into_remainder().iter_mut().zip(ck.remainder()) {
+        let mut v = *x;
+        for &c in params.constants() {
+            v = pow_sbox(v + (k + c), d);
+        }
+        *x = v + k;
+    }
+}
+
+impl<C: Fp256Config> MimcField for Fp256<C> {
+    fn encrypt_many(params: &MimcParams<Self>, xs: &mut [Self], ks: &[Self]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = zkaccel_fp256::Ifma::detect() {
+            if xs.len() >= 8 {
+                // SAFETY: the token proves AVX-512F and IFMA are present.
+                unsafe { ifma::encrypt_many(cpu, params, xs, ks) };
+                return;
+            }
+        }
+        encrypt_many_interleaved(params, xs, ks);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod ifma {
+    use super::*;
+    use zkaccel_fp256::{Ifma, PackedFp256Ifma};
+
+    /// Eight ciphers per step, state kept in radix 2^52 for all rounds.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) fn encrypt_many<C: Fp256Config>(
+        cpu: Ifma,
+        params: &MimcParams<Fp256<C>>,
+        xs: &mut [Fp256<C>],
+        ks: &[Fp256<C>],
+    ) {
+        let d = params.exponent();
+        let constants: Vec<PackedFp256Ifma<C>> = params
+            .constants()
+            .iter()
+            .map(|&c| PackedFp256Ifma::broadcast(cpu, c))
+            .collect();
+        let mut cx = xs.chunks_exact_mut(8);
+        let mut ck = ks.chunks_exact(8);
+        for (x, k) in (&mut cx).zip(&mut ck) {
+            let mut px = PackedFp256Ifma::from_elements(cpu, (&*x).try_into().expect("chunk of 8"));
+            let pk = PackedFp256Ifma::from_elements(cpu, k.try_into().expect("chunk of 8"));
+            for &c in &constants {
+                px = pow_sbox(px + (pk + c), d);
+            }
+            x.copy_from_slice(&(px + pk).to_elements());
+        }
+        encrypt_many_interleaved(params, cx.into_remainder(), ck.remainder());
+    }
+}

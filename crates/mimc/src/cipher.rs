@@ -1,0 +1,196 @@
+//! The MiMC-p/p block cipher and the Miyaguchi–Preneel hash built from it.
+//!
+//! ```text
+//! E_k(x):  for i in 0..R: x ← (x + k + c_i)^d;   return x + k
+//! H_k(m_1 … m_n):  h ← k;  for each m: h ← h + m + E_h(m);  return h
+//! ```
+
+use rayon::prelude::*;
+use zkaccel_field::modmul::{ModularMultiplier, MulAlgorithm, U256};
+use zkaccel_field::{limbs, PrimeField};
+use zkaccel_fp256::{Fp256, Fp256Config};
+
+use crate::batch::MimcField;
+use crate::error::MimcError;
+use crate::params::MimcParams;
+use crate::pow::pow_sbox;
+
+/// MiMC-p/p over `F` with fixed parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mimc<F> {
+    params: MimcParams<F>,
+}
+
+/// Elements per parallel task in the multi-threaded batch APIs.
+const PAR_CHUNK: usize = 512;
+
+impl<F: MimcField> Mimc<F> {
+    /// A cipher with validated parameters.
+    pub fn new(params: MimcParams<F>) -> Self {
+        Self { params }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &MimcParams<F> {
+        &self.params
+    }
+
+    /// `E_k(x)`.
+    pub fn encrypt(&self, x: F, k: F) -> F {
+        let d = self.params.exponent();
+        let mut x = x;
+        // (k + c_i) does not depend on x, so only one addition sits on the critical path.
+        for &c in self.params.constants() {
+            x = pow_sbox(x + (k + c), d);
+        }
+        x + k
+    }
+
+    /// The Miyaguchi–Preneel hash of `inputs` (one field element per block, no padding) with
+    /// initial chaining value `key` (0 in circomlib, gnark, ethsnarks and AMAZE).
+    pub fn hash(&self, inputs: &[F], key: F) -> F {
+        inputs.iter().fold(key, |h, &m| h + m + self.encrypt(m, h))
+    }
+
+    /// Many independent ciphers `E_{k_i}(x_i)` on all cores; each task interleaves independent
+    /// lanes (or runs eight per IFMA instruction sequence) to hide multiplication latency.
+    ///
+    /// # Errors
+    /// [`MimcError::LengthMismatch`] when `xs` and `ks` differ in length.
+    pub fn encrypt_batch(&self, xs: &[F], ks: &[F]) -> Result<Vec<F>, MimcError> {
+        check_lengths(xs.len(), ks.len())?;
+        let mut out = xs.to_vec();
+        out.par_chunks_mut(PAR_CHUNK)
+            .zip(ks.par_chunks(PAR_CHUNK))
+            .for_each(|(x, k)| F::encrypt_many(&self.params, x, k));
+        Ok(out)
+    }
+
+    /// [`Mimc::encrypt_batch`] on the calling thread only.
+    ///
+    /// # Errors
+    /// [`MimcError::LengthMismatch`] when `xs` and `ks` differ in length.
+    pub fn encrypt_batch_single_thread(&self, xs: &[F], ks: &[F]) -> Result<Vec<F>, MimcError> {
+        check_lengths(xs.len(), ks.len())?;
+        let mut out = xs.to_vec();
+        F::encrypt_many(&self.params, &mut out, ks);
+        Ok(out)
+    }
+
+    /// Many independent Miyaguchi–Preneel hashes, all with initial value `key`, on all cores.
+    /// Hashes of different lengths may be mixed; lanes are grouped block by block.
+    pub fn hash_batch<I: AsRef<[F]> + Sync>(&self, inputs: &[I], key: F) -> Vec<F> {
+        let mut out = vec![key; inputs.len()];
+        out.par_chunks_mut(PAR_CHUNK / 8)
+            .zip(inputs.par_chunks(PAR_CHUNK / 8))
+            .for_each(|(h, msgs)| self.hash_group(msgs, h));
+        out
+    }
+
+    /// Advances the chaining values `h` of a group of hashes block by block, running the block
+    /// ciphers of all hashes that still have a block as one batch.
+    fn hash_group<I: AsRef<[F]>>(&self, msgs: &[I], h: &mut [F]) {
+        let longest = msgs.iter().map(|m| m.as_ref().len()).max().unwrap_or(0);
+        let mut live = Vec::with_capacity(msgs.len());
+        let mut xs = Vec::with_capacity(msgs.len());
+        let mut ks = Vec::with_capacity(msgs.len());
+        for j in 0..longest {
+            live.clear();
+            xs.clear();
+            ks.clear();
+            for (i, m) in msgs.iter().enumerate() {
+                if let Some(&block) = m.as_ref().get(j) {
+                    live.push(i);
+                    xs.push(block);
+                    ks.push(h[i]);
+                }
+            }
+            let mut e = xs.clone();
+            F::encrypt_many(&self.params, &mut e, &ks);
+            for ((&i, &m), e) in live.iter().zip(&xs).zip(e) {
+                h[i] = h[i] + m + e;
+            }
+        }
+    }
+}
+
+fn check_lengths(messages: usize, keys: usize) -> Result<(), MimcError> {
+    if messages == keys {
+        Ok(())
+    } else {
+        Err(MimcError::LengthMismatch { messages, keys })
+    }
+}
+
+impl<C: Fp256Config> Mimc<Fp256<C>> {
+    /// `E_k(x)` with every modular multiplication done by `algorithm`, as the corresponding
+    /// AMAZE design computes it: Montgomery is the fast path; Barrett (AMZ-1/1a/1b/2/2a/2b) and
+    /// Russian peasant (AMZ-3) work on canonical residues with AMAZE's adders (`a + b`, minus
+    /// `p` when that does not go negative).
+    pub fn encrypt_with(&self, x: Fp256<C>, k: Fp256<C>, algorithm: MulAlgorithm) -> Fp256<C> {
+        match algorithm {
+            MulAlgorithm::Montgomery => self.encrypt(x, k),
+            MulAlgorithm::Barrett => self.encrypt_residues(&Fp256::<C>::barrett(), x, k),
+            MulAlgorithm::RussianPeasant => self.encrypt_residues(&Fp256::<C>::peasant(), x, k),
+        }
+    }
+
+    /// The Miyaguchi–Preneel hash with every multiplication done by `algorithm`.
+    pub fn hash_with(
+        &self,
+        inputs: &[Fp256<C>],
+        key: Fp256<C>,
+        algorithm: MulAlgorithm,
+    ) -> Fp256<C> {
+        inputs
+            .iter()
+            .fold(key, |h, &m| h + m + self.encrypt_with(m, h, algorithm))
+    }
+
+    fn encrypt_residues<M: ModularMultiplier>(
+        &self,
+        mul: &M,
+        x: Fp256<C>,
+        k: Fp256<C>,
+    ) -> Fp256<C> {
+        let p = C::MODULUS;
+        let add = |a: &U256, b: &U256| add_mod(a, b, &p);
+        let d = self.params.exponent();
+        let k = k.to_canonical_u256();
+        let mut x = x.to_canonical_u256();
+        for c in self.params.constants() {
+            let t = add(&add(&x, &k), &c.to_canonical_u256());
+            x = pow_residue(mul, &t, d);
+        }
+        Fp256::<C>::from_canonical_limbs(add(&x, &k))
+            .expect("modular adders keep residues canonical")
+    }
+}
+
+/// `a + b mod p` for canonical `a, b` (AMAZE `galois_add`).
+fn add_mod(a: &U256, b: &U256, p: &U256) -> U256 {
+    let mut s = *a;
+    let carry = limbs::add_assign(&mut s, b);
+    if carry != 0 || limbs::cmp(&s, p) != core::cmp::Ordering::Less {
+        limbs::sub_assign(&mut s, p);
+    }
+    s
+}
+
+/// `t^d` with the AMAZE schedule, every product by `mul`.
+fn pow_residue<M: ModularMultiplier>(mul: &M, t: &U256, d: u64) -> U256 {
+    struct Residue<'a, M>(U256, &'a M);
+    impl<M> Clone for Residue<'_, M> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl<M> Copy for Residue<'_, M> {}
+    impl<M: ModularMultiplier> core::ops::Mul for Residue<'_, M> {
+        type Output = Self;
+        fn mul(self, rhs: Self) -> Self {
+            Residue(self.1.mul_mod(&self.0, &rhs.0), self.1)
+        }
+    }
+    pow_sbox(Residue(*t, mul), d).0
+}

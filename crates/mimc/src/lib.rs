@@ -1,0 +1,18 @@
+#![doc = include_str!("../README.md")]
+
+mod batch;
+mod cipher;
+pub mod constants;
+mod error;
+mod feistel;
+mod params;
+mod pow;
+pub mod presets;
+
+pub use batch::{encrypt_many_interleaved, MimcField, SCALAR_LANES};
+pub use cipher::Mimc;
+pub use error::MimcError;
+pub use feistel::MimcSponge;
+pub use params::{recommended_rounds, MimcParams};
+pub use pow::{pow_sbox, sbox_multiplications};
+pub use presets::Preset;

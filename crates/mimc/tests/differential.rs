@@ -1,0 +1,123 @@
+//! Differential tests against arkworks-mimc 0.3.0 (the CPU baseline AMAZE measured) on random
+//! inputs, and property tests of the batch kernels against the one-at-a-time cipher.
+
+use ark_ff_03::{BigInteger, PrimeField as ArkPrimeField};
+use arkworks_mimc::params::mimc_5_220_bn254::{
+    MIMC_5_220_BN254_PARAMS, MIMC_5_220_BN254_ROUND_KEYS,
+};
+use arkworks_mimc::params::mimc_7_91_bn254::{MIMC_7_91_BN254_PARAMS, MIMC_7_91_BN254_ROUND_KEYS};
+use arkworks_mimc::params::round_keys_contants_to_vec;
+use arkworks_mimc::MiMC;
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use zkaccel_bn254::Fr;
+use zkaccel_field::{Field, PrimeField};
+use zkaccel_field_testing::random_prime;
+use zkaccel_mimc::{encrypt_many_interleaved, Preset};
+
+type ArkFr = ark_bn254_03::Fr;
+
+fn to_ark(x: Fr) -> ArkFr {
+    ArkFr::from_le_bytes_mod_order(&x.to_bytes_le())
+}
+
+fn from_ark(x: ArkFr) -> Fr {
+    Fr::from_bytes_le(&x.into_repr().to_bytes_le()).unwrap()
+}
+
+#[test]
+fn mp_hash_matches_arkworks_mimc_on_random_inputs() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mimc = Preset::Circomlib.cipher();
+    let round_keys = round_keys_contants_to_vec::<ArkFr>(&MIMC_7_91_BN254_ROUND_KEYS);
+    for len in [1usize, 1, 2, 3, 5, 8] {
+        for _ in 0..8 {
+            let k: Fr = random_prime(&mut rng);
+            let inputs: Vec<Fr> = (0..len).map(|_| random_prime(&mut rng)).collect();
+            let ark = MiMC::<ArkFr, MIMC_7_91_BN254_PARAMS>::new(1, to_ark(k), round_keys.clone());
+            let expected =
+                from_ark(ark.permute_non_feistel(inputs.iter().map(|&x| to_ark(x)).collect())[0]);
+            assert_eq!(mimc.hash(&inputs, k), expected);
+            if len == 1 {
+                // MP_k([x]) = k + x + E_k(x): the cipher itself.
+                assert_eq!(mimc.encrypt(inputs[0], k), expected - k - inputs[0]);
+            }
+        }
+    }
+}
+
+#[test]
+fn sponge_matches_arkworks_mimc_feistel_on_random_inputs() {
+    let mut rng = StdRng::seed_from_u64(8);
+    let sponge = Preset::CircomlibSponge.sponge();
+    let round_keys = round_keys_contants_to_vec::<ArkFr>(&MIMC_5_220_BN254_ROUND_KEYS);
+    for _ in 0..10 {
+        let len = rng.gen_range(1..5);
+        let outputs = rng.gen_range(1..4);
+        let k: Fr = random_prime(&mut rng);
+        let inputs: Vec<Fr> = (0..len).map(|_| random_prime(&mut rng)).collect();
+        let ark =
+            MiMC::<ArkFr, MIMC_5_220_BN254_PARAMS>::new(outputs, to_ark(k), round_keys.clone());
+        let expected: Vec<Fr> = ark
+            .permute_feistel(inputs.iter().map(|&x| to_ark(x)).collect())
+            .into_iter()
+            .map(from_ark)
+            .collect();
+        assert_eq!(sponge.hash(&inputs, k, outputs).unwrap(), expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+    /// Batches of any length (IFMA lanes, interleaved lanes, remainders) equal one-at-a-time.
+    #[test]
+    fn batches_equal_single_ciphers(seed in any::<u64>(), n in 0usize..40) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        for preset in [Preset::Circomlib, Preset::Gnark] {
+            let mimc = preset.cipher();
+            let xs: Vec<Fr> = (0..n).map(|_| random_prime(&mut rng)).collect();
+            let ks: Vec<Fr> = (0..n).map(|_| random_prime(&mut rng)).collect();
+            let expected: Vec<Fr> = xs.iter().zip(&ks).map(|(&x, &k)| mimc.encrypt(x, k)).collect();
+            prop_assert_eq!(&mimc.encrypt_batch(&xs, &ks).unwrap(), &expected);
+            prop_assert_eq!(&mimc.encrypt_batch_single_thread(&xs, &ks).unwrap(), &expected);
+            let mut portable = xs.clone();
+            encrypt_many_interleaved(mimc.params(), &mut portable, &ks);
+            prop_assert_eq!(&portable, &expected);
+            // Hashes of mixed lengths.
+            let msgs: Vec<Vec<Fr>> = (0..n).map(|i| xs[..i % 4].to_vec()).collect();
+            let key = ks.first().copied().unwrap_or(Fr::ZERO);
+            let want: Vec<Fr> = msgs.iter().map(|m| mimc.hash(m, key)).collect();
+            prop_assert_eq!(mimc.hash_batch(&msgs, key), want);
+        }
+    }
+}
+
+#[test]
+fn goldilocks_cipher_runs_generic_kernels() {
+    use zkaccel_goldilocks::Goldilocks;
+    use zkaccel_mimc::{
+        constants::{round_constants, ConstantRule},
+        Mimc, MimcParams,
+    };
+    // x^7 is a permutation of Goldilocks (gcd(7, p − 1) = 1); x^3 is not.
+    let rounds = zkaccel_mimc::recommended_rounds(7, 64.0);
+    let params =
+        MimcParams::<Goldilocks>::new(7, round_constants("mimc", rounds, ConstantRule::FirstZero))
+            .unwrap();
+    assert!(MimcParams::<Goldilocks>::new(3, vec![Goldilocks::ZERO]).is_err());
+    let mimc = Mimc::new(params);
+    let xs: Vec<Goldilocks> = (0..13).map(Goldilocks::from_u64_reduced).collect();
+    let ks: Vec<Goldilocks> = (100..113).map(Goldilocks::from_u64_reduced).collect();
+    let expected: Vec<Goldilocks> = xs
+        .iter()
+        .zip(&ks)
+        .map(|(&x, &k)| mimc.encrypt(x, k))
+        .collect();
+    assert_eq!(mimc.encrypt_batch(&xs, &ks).unwrap(), expected);
+    // Decryption is not offered, but the cipher must be injective in x for a fixed key.
+    let mut sorted = expected.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), expected.len());
+}
