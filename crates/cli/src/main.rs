@@ -2,6 +2,7 @@
 
 mod bench;
 mod field_cmd;
+mod hw_cmd;
 mod inputs;
 mod mimc_cmd;
 
@@ -27,6 +28,9 @@ enum Command {
     /// MiMC cipher and hash (AMAZE): circomlib, gnark, ethsnarks and circomlib-sponge presets.
     #[command(subcommand)]
     Mimc(mimc_cmd::MimcCommand),
+    /// Hardware support: constants and test vectors for the RTL benches.
+    #[command(subcommand)]
+    Hw(hw_cmd::HwCommand),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +39,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Field(cmd) => field_cmd::run(&cmd),
         Command::Mimc(cmd) => mimc_cmd::run(&cmd),
+        Command::Hw(cmd) => hw_cmd::run(&cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
