@@ -63,6 +63,45 @@ impl Goldilocks {
     }
 }
 
+/// Marks the enclosing branch as rare: an empty `asm!` the optimiser cannot see through, so it
+/// keeps a (well-predicted) branch instead of a conditional move on the critical path.
+#[inline(always)]
+fn rare_branch() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: an empty instruction sequence that touches no memory, stack or flags.
+    unsafe {
+        core::arch::asm!("", options(nomem, nostack, preserves_flags));
+    }
+}
+
+/// `x + y`, folding a carry out of 64 bits back in as `2^32 − 1`; needs `x + y < 2^64 + p`.
+#[inline(always)]
+fn add_fold_carry(x: u64, y: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let sum: u64;
+        let fold: u64;
+        // SAFETY: register-only arithmetic: `add` leaves the carry in CF, `sbb` of a 32-bit
+        // register with itself turns it into 0 or 2^32 − 1 (zero-extended).
+        unsafe {
+            core::arch::asm!(
+                "add {sum}, {y}",
+                "sbb {fold:e}, {fold:e}",
+                sum = inout(reg) x => sum,
+                y = in(reg) y,
+                fold = out(reg) fold,
+                options(pure, nomem, nostack),
+            );
+        }
+        sum.wrapping_add(fold)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (res, carry) = x.overflowing_add(y);
+        res.wrapping_add(EPSILON * carry as u64)
+    }
+}
+
 /// Reduces a 128-bit integer to a `u64` congruent to it modulo `p` (not necessarily canonical).
 #[inline(always)]
 pub(crate) fn reduce128(x: u128) -> u64 {
@@ -73,12 +112,12 @@ pub(crate) fn reduce128(x: u128) -> u64 {
     // x_lo − x_hi_hi, with a borrow meaning we must subtract 2^64 ≡ 2^32 − 1.
     let (mut t0, borrow) = x_lo.overflowing_sub(x_hi_hi);
     if borrow {
+        rare_branch(); // a borrow needs x_lo < 2^32: rare on random data
         t0 = t0.wrapping_sub(EPSILON); // cannot underflow: t0 >= 2^64 − 2^32 here
     }
     let t1 = x_hi_lo * EPSILON; // (2^32 − 1)^2 < 2^64
-    let (res, carry) = t0.overflowing_add(t1);
-    // A carry is 2^64 ≡ 2^32 − 1; res <= 2^64 − 2^33 + 1 then, so no second carry.
-    res.wrapping_add(EPSILON * carry as u64)
+    // A carry is 2^64 ≡ 2^32 − 1; t0 + t1 < 2^64 + p, so one fold suffices.
+    add_fold_carry(t0, t1)
 }
 
 impl Add for Goldilocks {
