@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every zkaccel test: formatting, clippy (warnings are errors), the whole workspace's unit,
-# integration and doc tests, and (once hardware units exist) the Verilator benches.
+# integration and doc tests, and the RTL benches (Verilator lint and simulation, Icarus).
 # Installs what is missing from Debian's packages and crates.io; needs no GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,19 @@ for component in rustfmt clippy; do
   fi
 done
 
+# Hardware simulators from Debian's packages (the RTL benches need them).
+missing=()
+for tool in verilator iverilog; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+  step "installing ${missing[*]} from Debian's packages"
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq verilator iverilog >/dev/null
+fi
+
 step "rustfmt"
 cargo fmt --all -- --check
 
@@ -28,6 +41,9 @@ cargo test --workspace --locked
 
 step "benches compile"
 cargo bench --workspace --locked --no-run
+
+step "RTL: AMAZE designs (lint, Icarus, Verilator vs golden model, cycle-model calibration)"
+bash hw/amaze/run.sh "${AMZ_VECTORS:-1000}"
 
 step "zkaccel bench --quick (smoke run)"
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter goldilocks >/dev/null

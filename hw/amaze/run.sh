@@ -14,8 +14,10 @@ shift || true
 build="${AMZ_BUILD_DIR:-$root/target/hw/amaze}"
 mkdir -p "$build"
 
-# Constants and vectors from the golden model.
-cargo run -q --release --locked -p zkaccel-cli -- hw amaze-vectors --out "$build" --count "$count"
+# Constants and vectors from the golden model; the cycle model for the calibration check.
+cargo build -q --release --locked -p zkaccel-cli
+zkaccel="$root/target/release/zkaccel"
+"$zkaccel" hw amaze-vectors --out "$build" --count "$count"
 
 rtl=(amz_pkg.sv amz_add_tree.sv amz_int_mul.sv amz_barrett_mul.sv amz_barrett_seq.sv amz_peasant_mul.sv amz_cipher.sv amz_cipher_top.sv)
 srcs=()
@@ -40,6 +42,16 @@ while read -r design arch red num; do
     "${params[@]}" "${defs[@]}" -Mdir "$obj" -o Vamz_cipher_top "${srcs[@]}" "$here/tb/amz_cipher_tb.cpp" >/dev/null
   if ! "$obj/Vamz_cipher_top" "$build/cipher_vectors.hex" "$count" "$design" | tee "$build/result_$design.txt"; then
     status=1
+    continue
+  fi
+  # Calibration: the cycle model must predict exactly the latency the RTL showed.
+  measured=$(sed -n 's/.*RESULT.* latency=\([0-9]*\).*/\1/p' "$build/result_$design.txt")
+  modelled=$("$zkaccel" model amaze --design "$design" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["model"]["cycles"])')
+  if [[ "$measured" != "$modelled" ]]; then
+    echo "$design: CALIBRATION MISMATCH: RTL $measured cycles, model $modelled" >&2
+    status=1
+  else
+    echo "$design: cycle model agrees with the RTL ($modelled cycles)"
   fi
 done < "$here/designs.txt"
 exit $status

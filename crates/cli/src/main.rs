@@ -5,6 +5,7 @@ mod field_cmd;
 mod hw_cmd;
 mod inputs;
 mod mimc_cmd;
+mod model_cmd;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,9 @@ enum Command {
     /// MiMC cipher and hash (AMAZE): circomlib, gnark, ethsnarks and circomlib-sponge presets.
     #[command(subcommand)]
     Mimc(mimc_cmd::MimcCommand),
+    /// Cycle-level models of the papers' accelerators.
+    #[command(subcommand)]
+    Model(model_cmd::ModelCommand),
     /// Hardware support: constants and test vectors for the RTL benches.
     #[command(subcommand)]
     Hw(hw_cmd::HwCommand),
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
         Command::Field(cmd) => field_cmd::run(&cmd),
         Command::Mimc(cmd) => mimc_cmd::run(&cmd),
         Command::Hw(cmd) => hw_cmd::run(&cmd),
+        Command::Model(cmd) => model_cmd::run(&cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

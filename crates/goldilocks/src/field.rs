@@ -116,7 +116,7 @@ pub(crate) fn reduce128(x: u128) -> u64 {
         t0 = t0.wrapping_sub(EPSILON); // cannot underflow: t0 >= 2^64 − 2^32 here
     }
     let t1 = x_hi_lo * EPSILON; // (2^32 − 1)^2 < 2^64
-    // A carry is 2^64 ≡ 2^32 − 1; t0 + t1 < 2^64 + p, so one fold suffices.
+                                // A carry is 2^64 ≡ 2^32 − 1; t0 + t1 < 2^64 + p, so one fold suffices.
     add_fold_carry(t0, t1)
 }
 
