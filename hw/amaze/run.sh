@@ -19,16 +19,16 @@ cargo build -q --release --locked -p zkaccel-cli
 zkaccel="$root/target/release/zkaccel"
 "$zkaccel" hw amaze-vectors --out "$build" --count "$count"
 
-rtl=(amz_pkg.sv amz_add_tree.sv amz_int_mul.sv amz_barrett_mul.sv amz_barrett_seq.sv amz_peasant_mul.sv amz_cipher.sv amz_cipher_top.sv)
+rtl=(amz_pkg.sv amz_add_tree.sv amz_int_mul.sv amz_barrett_mul.sv amz_barrett_seq.sv amz_peasant_mul.sv amz_cipher.sv amz_cipher_top.sv amz_hash.sv)
 srcs=()
 for f in "${rtl[@]}"; do srcs+=("$here/rtl/$f"); done
 defs=(-I"$build" "+define+AMZ_RC_FILE=\"$build/round_constants.memh\"")
 
 # Icarus: the sources must elaborate as plain SystemVerilog-2012 too (default parameters).
 if command -v iverilog >/dev/null 2>&1; then
-  iverilog -g2012 -I"$build" -DAMZ_RC_FILE="\"$build/round_constants.memh\"" -s amz_cipher_top \
+  iverilog -g2012 -I"$build" -DAMZ_RC_FILE="\"$build/round_constants.memh\"" -s amz_cipher_top -s amz_hash \
     -o "$build/icarus_check.vvp" "${srcs[@]}"
-  echo "icarus: amz_cipher_top elaborates"
+  echo "icarus: amz_cipher_top and amz_hash elaborate"
 fi
 
 status=0
@@ -53,5 +53,12 @@ while read -r design arch red num; do
   else
     echo "$design: cycle model agrees with the RTL ($modelled cycles)"
   fi
+  # The Miyaguchi-Preneel hash top over this design's cipher.
+  hobj="$build/obj_hash_$design"
+  verilator --lint-only -Wall --top-module amz_hash -GArch="$arch" -GReduction="$red" -GNumMul="$num" "${defs[@]}" "${srcs[@]}"
+  verilator --cc --exe --build -j 2 -O2 --x-assign fast --x-initial fast --top-module amz_hash \
+    -GArch="$arch" -GReduction="$red" -GNumMul="$num" "${defs[@]}" -Mdir "$hobj" -o Vamz_hash \
+    "${srcs[@]}" "$here/tb/amz_hash_tb.cpp" >/dev/null
+  "$hobj/Vamz_hash" "$build/hash_vectors.hex" "$design" || status=1
 done < "$here/designs.txt"
 exit $status

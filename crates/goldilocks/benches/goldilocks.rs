@@ -7,7 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use p3_field::{Field as P3Field, PackedValue, PrimeCharacteristicRing};
 use zkaccel_field_testing::bench::{latency, throughput, BATCH};
 use zkaccel_field_testing::{random_prime, rng};
-use zkaccel_goldilocks::Goldilocks;
+use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 
 type P3 = p3_goldilocks::Goldilocks;
 
@@ -60,6 +60,23 @@ fn bench(c: &mut Criterion) {
             pa.iter_mut().zip(pb).for_each(|(x, y)| *x *= *y);
         },
     );
+    g.finish();
+
+    // The quadratic extension (Plonky2's challenge field): ours vs Plonky3's binomial extension.
+    type P3Ext = p3_field::extension::BinomialExtensionField<P3, 2>;
+    let ea: Vec<Goldilocks2> = a.chunks(2).map(|c| Goldilocks2::new(c[0], c[1])).collect();
+    let eb: Vec<Goldilocks2> = b.chunks(2).map(|c| Goldilocks2::new(c[0], c[1])).collect();
+    let ea3: Vec<P3Ext> = a3.chunks(2).map(|c| P3Ext::new([c[0], c[1]])).collect();
+    let eb3: Vec<P3Ext> = b3.chunks(2).map(|c| P3Ext::new([c[0], c[1]])).collect();
+    let mut g = c.benchmark_group("mul-latency/goldilocks2");
+    let (x, y) = (ea[0], eb[0]);
+    latency(&mut g, "zkaccel", x, |v| v * y);
+    let (x3, y3) = (ea3[0], eb3[0]);
+    latency(&mut g, "plonky3", x3, |v| v * y3);
+    g.finish();
+    let mut g = c.benchmark_group("mul-throughput/goldilocks2");
+    throughput(&mut g, "zkaccel", &ea, &eb, |a, b| a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y));
+    throughput(&mut g, "plonky3", &ea3, &eb3, |a, b| a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y));
     g.finish();
 }
 

@@ -5,7 +5,7 @@ module amz_add_tree #(
   parameter int Step = 27,
   parameter int OutW = 397
 ) (
-  input  logic [InW-1:0]  terms_i [N],
+  input  logic [N*InW-1:0] terms_i,  // term i in bits [i*InW +: InW]
   output logic [OutW-1:0] sum_o
 );
   localparam int Levels = $clog2(N);
@@ -13,18 +13,18 @@ module amz_add_tree #(
 
   // Level l holds Leaves >> l partial sums; each level is its own array, so no signal feeds itself.
   for (genvar l = 0; l <= Levels; l++) begin : g_lvl
-    logic [OutW-1:0] v [Leaves >> l];
+    logic [(Leaves >> l)*OutW-1:0] v;  // node i in bits [i*OutW +: OutW]
     for (genvar i = 0; i < (Leaves >> l); i++) begin : g_node
       if (l == 0) begin : g_leaf
         if (i < N) begin : g_term
-          assign v[i] = OutW'(terms_i[i]) << (i * Step);
+          assign v[i*OutW +: OutW] = OutW'(terms_i[i*InW +: InW]) << (i * Step);
         end else begin : g_pad
-          assign v[i] = '0;
+          assign v[i*OutW +: OutW] = '0;
         end
       end else begin : g_add
-        assign v[i] = g_lvl[l-1].v[2*i] + g_lvl[l-1].v[2*i+1];
+        assign v[i*OutW +: OutW] = g_lvl[l-1].v[2*i*OutW +: OutW] + g_lvl[l-1].v[(2*i+1)*OutW +: OutW];
       end
     end
   end
-  assign sum_o = g_lvl[Levels].v[0];
+  assign sum_o = g_lvl[Levels].v[OutW-1:0];
 endmodule

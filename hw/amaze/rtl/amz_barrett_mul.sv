@@ -47,7 +47,7 @@ module amz_barrett_mul #(
     logic [2*N+1:0] t_x;
     logic [2*N:0]   u;
     /* verilator lint_on UNUSEDSIGNAL */
-    logic [R-1:0]   w_low_pipe [7];
+    logic [7*R-1:0] w_low_pipe;  // stage i in bits [i*R +: R]
 
     amz_int_mul #(.AWidth(N), .BWidth(N), .ChunkW(ChunkW), .Chunked(1'b1)) u_mul_w (
       .clk_i, .a_i(a_i), .b_i(b_i), .p_o(w)
@@ -66,10 +66,9 @@ module amz_barrett_mul #(
 
     // w mod 2^R from cycle 4 to cycle 11.
     always_ff @(posedge clk_i) begin
-      w_low_pipe[0] <= w_x[R-1:0];
-      for (int i = 1; i < 7; i++) w_low_pipe[i] <= w_low_pipe[i-1];
+      w_low_pipe <= {w_low_pipe[6*R-1:0], w_x[R-1:0]};
     end
-    assign w_low_d = w_low_pipe[6];
+    assign w_low_d = w_low_pipe[7*R-1:6*R];
   end else begin : g_plain
     logic [2*N-1:0] w_q;
     /* verilator lint_off UNUSEDSIGNAL */  // only t >> (n+1) is used
@@ -101,15 +100,12 @@ module amz_barrett_mul #(
 
   // Valid and tag travel alongside the datapath.
   logic [Latency-1:0] valid_pipe;
-  logic [TagW-1:0]    tag_pipe [Latency];
+  logic [Latency*TagW-1:0] tag_pipe;  // stage i in bits [i*TagW +: TagW]
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) valid_pipe <= '0;
     else valid_pipe <= {valid_pipe[Latency-2:0], valid_i};
   end
-  always_ff @(posedge clk_i) begin
-    tag_pipe[0] <= tag_i;
-    for (int i = 1; i < Latency; i++) tag_pipe[i] <= tag_pipe[i-1];
-  end
+  always_ff @(posedge clk_i) tag_pipe <= {tag_pipe[(Latency-1)*TagW-1:0], tag_i};
   assign valid_o = valid_pipe[Latency-1];
-  assign tag_o = tag_pipe[Latency-1];
+  assign tag_o = tag_pipe[Latency*TagW-1:(Latency-1)*TagW];
 endmodule

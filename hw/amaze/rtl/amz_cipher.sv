@@ -51,14 +51,19 @@ module amz_cipher
   logic [255:0] rc_rom [Rounds];
   initial $readmemh(`AMZ_RC_FILE, rc_rom);
 
+  // (Results assigned to the function name, not `return`: Yosys 0.23 reads this subset.)
   function automatic logic [N-1:0] add_mod(input logic [N-1:0] a, input logic [N-1:0] b);
     logic [N:0] s;
     s = (N+1)'(a) + (N+1)'(b);
-    return (s >= (N+1)'(AmzModulus)) ? N'(s - (N+1)'(AmzModulus)) : N'(s);
+    add_mod = (s >= (N+1)'(AmzModulus)) ? N'(s - (N+1)'(AmzModulus)) : N'(s);
   endfunction
 
   function automatic logic [N-1:0] rc(input logic [RoundW-1:0] r);
-    return rc_rom[r][N-1:0];
+    /* verilator lint_off UNUSEDSIGNAL */  // ROM words are 256 bits; constants are below p
+    logic [255:0] word;
+    /* verilator lint_on UNUSEDSIGNAL */
+    word = rc_rom[r];
+    rc = word[N-1:0];
   endfunction
 
   if (Arch == amz_pkg::ArchPipelined) begin : g_pipelined

@@ -29,8 +29,7 @@ module amz_int_mul #(
 
     logic [YW-1:0]   y_ext, y_ext_q;
     logic [HiW-1:0]  x1_q;
-    logic [PpW-1:0]  pp0_q [NChunks];
-    logic [PpW-1:0]  pp1_q [NChunks];
+    logic [NChunks*PpW-1:0] pp0_q, pp1_q;  // partial product i in bits [i*PpW +: PpW]
     logic [SumW-1:0] sum0, sum1, sum0_q;
     logic [PW-1:0]   p_q;
 
@@ -39,7 +38,7 @@ module amz_int_mul #(
     // Stage 1: partial products of the low half of x.
     always_ff @(posedge clk_i) begin
       for (int i = 0; i < NChunks; i++) begin
-        pp0_q[i] <= PpW'(a_i[LoW-1:0]) * PpW'(y_ext[i*ChunkW +: ChunkW]);
+        pp0_q[i*PpW +: PpW] <= PpW'(a_i[LoW-1:0]) * PpW'(y_ext[i*ChunkW +: ChunkW]);
       end
       x1_q    <= a_i[AWidth-1:LoW];
       y_ext_q <= y_ext;
@@ -53,7 +52,7 @@ module amz_int_mul #(
     always_ff @(posedge clk_i) begin
       sum0_q <= sum0;
       for (int i = 0; i < NChunks; i++) begin
-        pp1_q[i] <= PpW'(x1_q) * PpW'(y_ext_q[i*ChunkW +: ChunkW]);
+        pp1_q[i*PpW +: PpW] <= PpW'(x1_q) * PpW'(y_ext_q[i*ChunkW +: ChunkW]);
       end
     end
 
