@@ -1,6 +1,6 @@
-//! BLS12-381 Fr multiplication: ours (mulx/adx and portable) vs arkworks 0.5, and the papers'
+//! BLS12-381 Fr multiplication: ours (IFMA batch, mulx/adx and portable) vs arkworks 0.5, and
+//! the papers' reference algorithms. `cargo bench -p zkaccel-bls12-381`.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
-//! reference algorithms. `cargo bench -p zkaccel-bls12-381`.
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn bench(c: &mut Criterion) {

@@ -1,6 +1,6 @@
-//! BN254 Fr multiplication: ours (mulx/adx and portable) vs arkworks 0.5, and the papers'
+//! BN254 Fr multiplication: ours (IFMA batch, mulx/adx and portable) vs arkworks 0.5, and the
+//! papers' reference algorithms. `cargo bench -p zkaccel-bn254`.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
-//! reference algorithms. `cargo bench -p zkaccel-bn254`.
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn bench(c: &mut Criterion) {

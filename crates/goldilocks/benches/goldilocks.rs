@@ -1,8 +1,8 @@
 //! Goldilocks multiplication: ours (scalar, AVX2, AVX-512) vs Plonky3's `p3-goldilocks` (scalar,
-#![allow(missing_docs)] // criterion_group! generates undocumented items
 //! and its packing, whose width depends on the target features the bench is compiled with:
 //! `RUSTFLAGS="-C target-cpu=native"` gives Plonky3 its AVX-512 packing). `cargo bench -p
 //! zkaccel-goldilocks`.
+#![allow(missing_docs)] // criterion_group! generates undocumented items
 use criterion::{criterion_group, criterion_main, Criterion};
 use p3_field::{Field as P3Field, PackedValue, PrimeCharacteristicRing};
 use zkaccel_field_testing::bench::{latency, throughput, BATCH};
@@ -75,8 +75,12 @@ fn bench(c: &mut Criterion) {
     latency(&mut g, "plonky3", x3, |v| v * y3);
     g.finish();
     let mut g = c.benchmark_group("mul-throughput/goldilocks2");
-    throughput(&mut g, "zkaccel", &ea, &eb, |a, b| a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y));
-    throughput(&mut g, "plonky3", &ea3, &eb3, |a, b| a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y));
+    throughput(&mut g, "zkaccel", &ea, &eb, |a, b| {
+        a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y)
+    });
+    throughput(&mut g, "plonky3", &ea3, &eb3, |a, b| {
+        a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y)
+    });
     g.finish();
 }
 
