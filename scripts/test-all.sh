@@ -39,6 +39,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "tests"
 cargo test --workspace --locked
 
+step "docs (broken links are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked -q
+
 step "RTL: AMAZE designs (lint, Icarus, Verilator vs golden model, cycle-model calibration)"
 bash hw/amaze/run.sh "${AMZ_VECTORS:-1000}"
 
