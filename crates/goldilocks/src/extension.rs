@@ -51,13 +51,35 @@ impl Sub for Goldilocks2 {
         Self([self.0[0] - rhs.0[0], self.0[1] - rhs.0[1]])
     }
 }
+/// `2^128 mod p = (2^32 − 1)^2`: what a carry out of a 128-bit sum is worth.
+const TWO_128_MOD_P: u128 = 0xFFFF_FFFE_0000_0001;
+
+/// `x + y` for 128-bit integers, folding a carry out of 128 bits back in (the result is
+/// congruent modulo `p`; it cannot carry again, see `mul`).
+#[inline(always)]
+fn add_u128_fold(x: u128, y: u128) -> u128 {
+    // Branch-free: for random inputs a carry happens about half the time.
+    let (s, carry) = x.overflowing_add(y);
+    s + (TWO_128_MOD_P & 0u128.wrapping_sub(carry as u128))
+}
+
 impl Mul for Goldilocks2 {
     type Output = Self;
+    /// `(a0 + a1·X)(b0 + b1·X) = (a0·b0 + 7·a1·b1) + (a0·b1 + a1·b0)·X`, each coordinate
+    /// accumulated in 128 bits and reduced once. Even for non-canonical words a wrapped sum is below
+    /// `2^128 − 2^64`, so adding `2^128 mod p < 2^64` back cannot carry again.
     #[inline]
     fn mul(self, rhs: Self) -> Self {
-        let [a0, a1] = self.0;
-        let [b0, b1] = rhs.0;
-        Self([a0 * b0 + W * (a1 * b1), a0 * b1 + a1 * b0])
+        let [a0, a1] = self.0.map(|x| x.0 as u128);
+        let [b0, b1] = rhs.0.map(|x| x.0 as u128);
+        // 7·b1 first: it does not depend on a, so in a chain x ← x·y it leaves the critical path.
+        let w_b1 = crate::field::reduce128(W.0 as u128 * b1) as u128;
+        let c0 = add_u128_fold(a0 * b0, a1 * w_b1);
+        let c1 = add_u128_fold(a0 * b1, a1 * b0);
+        Self([
+            Goldilocks(crate::field::reduce128(c0)),
+            Goldilocks(crate::field::reduce128(c1)),
+        ])
     }
 }
 impl Neg for Goldilocks2 {

@@ -124,6 +124,29 @@ fn extension_embeds_base() {
     assert_eq!(x.square(), Goldilocks2::from_u64_reduced(7));
 }
 
+/// The 128-bit accumulation in the extension product against the textbook formula in base-field
+/// arithmetic, on non-canonical words that maximise every carry.
+#[test]
+fn extension_product_on_extreme_words() {
+    let p = 0xFFFF_FFFF_0000_0001u64;
+    let words = [0, 1, p - 1, p, p + 1, u64::MAX - 1, u64::MAX, 1 << 63];
+    let w = Goldilocks::from_u64_reduced(7);
+    for &a0 in &words {
+        for &a1 in &words {
+            for &b0 in &words {
+                for &b1 in &words {
+                    let [a0, a1, b0, b1] = [a0, a1, b0, b1].map(Goldilocks::new_reduced);
+                    let x = Goldilocks2::new(a0, a1) * Goldilocks2::new(b0, b1);
+                    assert_eq!(
+                        x,
+                        Goldilocks2::new(a0 * b0 + w * a1 * b1, a0 * b1 + a1 * b0)
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod simd {
     use super::*;
