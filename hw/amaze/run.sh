@@ -22,11 +22,11 @@ zkaccel="$root/target/release/zkaccel"
 rtl=(amz_pkg.sv amz_add_tree.sv amz_int_mul.sv amz_barrett_mul.sv amz_barrett_seq.sv amz_peasant_mul.sv amz_cipher.sv amz_cipher_top.sv amz_hash.sv)
 srcs=()
 for f in "${rtl[@]}"; do srcs+=("$here/rtl/$f"); done
-defs=(-I"$build" "+define+AMZ_RC_FILE=\"$build/round_constants.memh\"")
+defs=(-I"$build" -I"$here/rtl" "+define+AMZ_RC_FILE=\"$build/round_constants.memh\"")
 
 # Icarus: the sources must elaborate as plain SystemVerilog-2012 too (default parameters).
 if command -v iverilog >/dev/null 2>&1; then
-  iverilog -g2012 -I"$build" -DAMZ_RC_FILE="\"$build/round_constants.memh\"" -s amz_cipher_top -s amz_hash \
+  iverilog -g2012 -I"$build" -I"$here/rtl" -DAMZ_RC_FILE="\"$build/round_constants.memh\"" -s amz_cipher_top -s amz_hash \
     -o "$build/icarus_check.vvp" "${srcs[@]}"
   echo "icarus: amz_cipher_top and amz_hash elaborate"
 fi

@@ -22,7 +22,7 @@ printf '%-8s %8s %12s %8s %8s %8s %8s\n' design '$mul' 'product bits' LUTs FFs D
 while read -r design arch red num; do
   [[ -z "$design" || "$design" == \#* ]] && continue
   if [[ $# -gt 0 && ! " $* " == *" $design "* ]]; then continue; fi
-  read_cmd="read_verilog -sv -I$build -DAMZ_RC_FILE=\"$build/round_constants.memh\" $srcs
+  read_cmd="read_verilog -sv -I$build -I$here/rtl -DAMZ_RC_FILE=\"$build/round_constants.memh\" $srcs
 chparam -set ArchSel $arch -set ReductionSel $red -set NumMul $num amz_cipher_top
 hierarchy -top amz_cipher_top"
   yosys -q -l "$build/synth_$design.generic.log" -p "$read_cmd

@@ -51,12 +51,7 @@ module amz_cipher
   logic [255:0] rc_rom [Rounds];
   initial $readmemh(`AMZ_RC_FILE, rc_rom);
 
-  // (Results assigned to the function name, not `return`: Yosys 0.23 reads this subset.)
-  function automatic logic [N-1:0] add_mod(input logic [N-1:0] a, input logic [N-1:0] b);
-    logic [N:0] s;
-    s = (N+1)'(a) + (N+1)'(b);
-    add_mod = (s >= (N+1)'(AmzModulus)) ? N'(s - (N+1)'(AmzModulus)) : N'(s);
-  endfunction
+  `include "amz_add_mod.svh"
 
   function automatic logic [N-1:0] rc(input logic [RoundW-1:0] r);
     /* verilator lint_off UNUSEDSIGNAL */  // ROM words are 256 bits; constants are below p

@@ -28,11 +28,7 @@ module amz_hash #(
   `include "amz_consts.svh"
   localparam int N = AmzWidth;
 
-  function automatic logic [N-1:0] add_mod(input logic [N-1:0] a, input logic [N-1:0] b);
-    logic [N:0] s;
-    s = (N+1)'(a) + (N+1)'(b);
-    add_mod = (s >= (N+1)'(AmzModulus)) ? N'(s - (N+1)'(AmzModulus)) : N'(s);
-  endfunction
+  `include "amz_add_mod.svh"
 
   localparam logic [1:0] Idle = 2'd0, Block = 2'd1, Busy = 2'd2, Done = 2'd3;
   logic [1:0]   state_q;

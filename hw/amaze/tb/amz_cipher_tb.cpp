@@ -13,45 +13,16 @@
 #include <vector>
 
 #include "Vamz_cipher_top.h"
+#include "amz_tb_util.h"
 #include "verilated.h"
 
 namespace {
 
-using Word = std::vector<uint32_t>;  // little-endian 32-bit words, 8 of them (256 bits)
-
-Word parse_hex(const std::string& s) {
-  Word w(8, 0);
-  int bit = 0;
-  for (int i = static_cast<int>(s.size()) - 1; i >= 0 && bit < 256; --i, bit += 4) {
-    char c = s[i];
-    uint32_t v = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : c - 'A' + 10;
-    w[bit / 32] |= v << (bit % 32);
-  }
-  return w;
-}
-
-std::string to_hex(const Word& w) {
-  char buf[72];
-  std::string out;
-  for (int i = 7; i >= 0; --i) {
-    std::snprintf(buf, sizeof buf, "%08x", w[i]);
-    out += buf;
-  }
-  return out;
-}
-
-template <typename T>
-void set_wide(T& port, const Word& w) {
-  for (int i = 0; i < 8; ++i) port[i] = w[i];
-}
-
-template <typename T>
-Word get_wide(const T& port) {
-  Word w(8, 0);
-  for (int i = 0; i < 8; ++i) w[i] = port[i];
-  w[7] &= 0x3fffffff;  // 254-bit port
-  return w;
-}
+using amz::get_wide;
+using amz::parse_hex;
+using amz::set_wide;
+using amz::to_hex;
+using amz::Word;
 
 struct Vector {
   Word x, k, y;

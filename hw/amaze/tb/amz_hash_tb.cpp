@@ -11,31 +11,16 @@
 #include <vector>
 
 #include "Vamz_hash.h"
+#include "amz_tb_util.h"
 #include "verilated.h"
 
 namespace {
-using Word = std::vector<uint32_t>;
 
-Word parse_hex(const std::string& s) {
-  Word w(8, 0);
-  int bit = 0;
-  for (int i = static_cast<int>(s.size()) - 1; i >= 0 && bit < 256; --i, bit += 4) {
-    char c = s[i];
-    uint32_t v = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : c - 'A' + 10;
-    w[bit / 32] |= v << (bit % 32);
-  }
-  return w;
-}
-
-std::string to_hex(const Word& w) {
-  char buf[16];
-  std::string out;
-  for (int i = 7; i >= 0; --i) {
-    std::snprintf(buf, sizeof buf, "%08x", w[i]);
-    out += buf;
-  }
-  return out;
-}
+using amz::get_wide;
+using amz::parse_hex;
+using amz::set_wide;
+using amz::to_hex;
+using amz::Word;
 
 struct Message {
   Word key;
@@ -75,9 +60,6 @@ int main(int argc, char** argv) {
   }
   Verilated::commandArgs(argc, argv);
   auto* dut = new Vamz_hash;
-  auto set = [](auto& port, const Word& w) {
-    for (int i = 0; i < 8; ++i) port[i] = w[i];
-  };
   auto step = [&] {
     dut->clk_i = 0;
     dut->eval();
@@ -94,7 +76,7 @@ int main(int argc, char** argv) {
   uint64_t cycles = 0, blocks = 0;
   for (size_t i = 0; i < msgs.size(); ++i) {
     const Message& m = msgs[i];
-    set(dut->key_i, m.key);
+    set_wide(dut->key_i, m.key);
     dut->start_i = 1;
     step();
     dut->start_i = 0;
@@ -104,15 +86,13 @@ int main(int argc, char** argv) {
     while (!done) {
       dut->m_valid_i = next < m.blocks.size();
       if (next < m.blocks.size()) {
-        set(dut->m_i, m.blocks[next]);
+        set_wide(dut->m_i, m.blocks[next]);
         dut->m_last_i = next + 1 == m.blocks.size();
       }
       dut->clk_i = 0;
       dut->eval();
       if (dut->h_valid_o) {
-        Word got(8);
-        for (int j = 0; j < 8; ++j) got[j] = dut->h_o[j];
-        got[7] &= 0x3fffffff;
+        Word got = get_wide(dut->h_o);
         if (got != m.digest) {
           std::fprintf(stderr, "[%s] MISMATCH message %zu (%zu blocks)\n  expected %s\n  actual   %s\n", design.c_str(),
                        i, m.blocks.size(), to_hex(m.digest).c_str(), to_hex(got).c_str());
