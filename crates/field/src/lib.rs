@@ -4,6 +4,7 @@ mod error;
 pub mod limbs;
 pub mod modmul;
 mod ops;
+pub mod sbox;
 mod traits;
 
 pub use error::FieldError;

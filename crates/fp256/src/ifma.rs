@@ -188,6 +188,8 @@ pub(crate) unsafe fn mont_mul_assign_8(a: &mut [U256], b: &[U256], p: &U256, inv
 use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
+use zkaccel_field::Field;
+
 use crate::{Fp256, Fp256Config};
 
 /// Proof that the running CPU has AVX-512F and AVX-512 IFMA. Obtain it with [`Ifma::detect`].
@@ -216,6 +218,20 @@ pub struct PackedFp256Ifma<C> {
     limbs: [__m512i; 5],
     _field: PhantomData<C>,
 }
+
+/// A field element prepared for [`PackedFp256Ifma::broadcast_prepared`].
+#[derive(Debug)]
+pub struct PreparedFp256<C> {
+    limbs: [u64; 5],
+    _field: PhantomData<C>,
+}
+
+impl<C> Clone for PreparedFp256<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<C> Copy for PreparedFp256<C> {}
 
 impl<C> Clone for PackedFp256Ifma<C> {
     #[inline(always)]
@@ -281,6 +297,31 @@ impl<C: Fp256Config> PackedFp256Ifma<C> {
     #[inline(always)]
     pub fn broadcast(cpu: Ifma, x: Fp256<C>) -> Self {
         Self::from_elements(cpu, &[x; 8])
+    }
+
+    /// A constant in the packed representation (`x·2^260 mod p` in five 52-bit limbs), for
+    /// kernels that broadcast the same constants many times: [`PackedFp256Ifma::broadcast_prepared`]
+    /// is then five register broadcasts instead of a conversion.
+    pub fn prepare(x: Fp256<C>) -> PreparedFp256<C> {
+        // x·16 has Montgomery word (16x)·2^256 = x·2^260 mod p.
+        let w = (x * Fp256::<C>::from_u64_reduced(16)).0;
+        PreparedFp256 {
+            limbs: [
+                w[0] & MASK52,
+                ((w[0] >> 52) | (w[1] << 12)) & MASK52,
+                ((w[1] >> 40) | (w[2] << 24)) & MASK52,
+                ((w[2] >> 28) | (w[3] << 36)) & MASK52,
+                w[3] >> 16,
+            ],
+            _field: PhantomData,
+        }
+    }
+
+    /// The prepared constant in every lane.
+    #[inline(always)]
+    pub fn broadcast_prepared(_cpu: Ifma, c: &PreparedFp256<C>) -> Self {
+        // SAFETY: `_cpu` proves AVX-512F.
+        unsafe { Self::from_limbs(c.limbs.map(|l| _mm512_set1_epi64(l as i64))) }
     }
 
     /// Stores the eight lanes.

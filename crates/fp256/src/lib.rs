@@ -21,7 +21,7 @@ use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdi
 
 pub use arith::{BatchBackend, MulBackend};
 #[cfg(target_arch = "x86_64")]
-pub use ifma::{Ifma, PackedFp256Ifma};
+pub use ifma::{Ifma, PackedFp256Ifma, PreparedFp256};
 
 /// The facts that define a 256-bit prime field; everything else is derived from them.
 pub trait Fp256Config:

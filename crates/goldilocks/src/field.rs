@@ -56,6 +56,18 @@ impl Goldilocks {
         }
     }
 
+    /// `Σ_j cs[j]·xs[j]` for small constants whose sum is below 2^32 (checked in debug
+    /// builds): 64×32-bit products summed in 128 bits and reduced once.
+    #[inline(always)]
+    pub fn dot_small(xs: &[Self], cs: &[u32]) -> Self {
+        debug_assert!(cs.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32);
+        let mut acc = 0u128;
+        for (x, &c) in xs.iter().zip(cs) {
+            acc += x.0 as u128 * c as u128;
+        }
+        Self(reduce128(acc))
+    }
+
     /// The stored word, possibly non-canonical. For SIMD code that shares this representation.
     #[inline]
     pub const fn as_raw_u64(&self) -> u64 {

@@ -6,4 +6,4 @@ mod field;
 pub mod x86_64;
 
 pub use extension::Goldilocks2;
-pub use field::Goldilocks;
+pub use field::{Goldilocks, ORDER};

@@ -338,14 +338,78 @@ unsafe fn mul_avx512(a: __m512i, b: __m512i) -> __m512i {
             _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(t)),
             _mm512_srli_epi64::<32>(u),
         );
-        // Reduce: lo − hi_hi (borrow ⇒ −ε) + hi_lo·ε (carry ⇒ +ε).
-        let eps = mask32;
+        reduce128_avx512(hi, lo)
+    }
+}
+
+/// Reduces the 128-bit lanes `hi·2^64 + lo`: `lo − hi_hi` (borrow ⇒ −ε) + `hi_lo·ε` (carry ⇒ +ε).
+#[inline(always)]
+unsafe fn reduce128_avx512(hi: __m512i, lo: __m512i) -> __m512i {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let eps = _mm512_set1_epi64(EPSILON as i64);
         let hi_hi = _mm512_srli_epi64::<32>(hi);
         let t0 = _mm512_sub_epi64(lo, hi_hi);
         let t0 = _mm512_mask_sub_epi64(t0, _mm512_cmplt_epu64_mask(lo, hi_hi), t0, eps);
         let t1 = _mm512_mul_epu32(hi, eps);
         let r = _mm512_add_epi64(t0, t1);
         _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(r, t1), r, eps)
+    }
+}
+
+impl PackedGoldilocksAvx512 {
+    /// `Σ_j cs[j]·xs[j]` for small constants whose sum is below 2^32 (checked in debug builds):
+    /// two 32×32-bit products per term accumulate without reduction, and one reduction ends
+    /// the sum — the form of an MDS layer with small entries.
+    #[inline(always)]
+    pub fn dot_small(xs: &[Self], cs: &[u32]) -> Self {
+        debug_assert!(cs.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32);
+        // SAFETY: a value of this type exists only if AVX-512F was detected. Each accumulator
+        // is a sum of products (< 2^32)·c_j, below 2^32·Σc_j < 2^64.
+        unsafe {
+            let mut lo = _mm512_setzero_si512();
+            let mut hi = _mm512_setzero_si512();
+            for (x, &c) in xs.iter().zip(cs) {
+                let c = _mm512_set1_epi64(c as i64);
+                lo = _mm512_add_epi64(lo, _mm512_mul_epu32(x.0, c));
+                hi = _mm512_add_epi64(hi, _mm512_mul_epu32(_mm512_srli_epi64::<32>(x.0), c));
+            }
+            // value = lo + hi·2^32 = (hi >> 32)·2^64 + (lo + (hi << 32)).
+            let low = _mm512_add_epi64(lo, _mm512_slli_epi64::<32>(hi));
+            let carry = _mm512_cmplt_epu64_mask(low, lo);
+            let high = _mm512_mask_add_epi64(
+                _mm512_srli_epi64::<32>(hi),
+                carry,
+                _mm512_srli_epi64::<32>(hi),
+                _mm512_set1_epi64(1),
+            );
+            Self(reduce128_avx512(high, low))
+        }
+    }
+}
+
+impl PackedGoldilocksAvx2 {
+    /// `Σ_j cs[j]·xs[j]` for small constants whose sum is below 2^32; see
+    /// [`PackedGoldilocksAvx512::dot_small`].
+    #[inline(always)]
+    pub fn dot_small(xs: &[Self], cs: &[u32]) -> Self {
+        debug_assert!(cs.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32);
+        // SAFETY: a value of this type exists only if AVX2 was detected; the accumulators stay
+        // below 2^64 as in the AVX-512 version.
+        unsafe {
+            let mut lo = _mm256_setzero_si256();
+            let mut hi = _mm256_setzero_si256();
+            for (x, &c) in xs.iter().zip(cs) {
+                let c = _mm256_set1_epi64x(c as i64);
+                lo = _mm256_add_epi64(lo, _mm256_mul_epu32(x.0, c));
+                hi = _mm256_add_epi64(hi, _mm256_mul_epu32(_mm256_srli_epi64::<32>(x.0), c));
+            }
+            let low = _mm256_add_epi64(lo, _mm256_slli_epi64::<32>(hi));
+            // carry = (low < lo) as all-ones; subtracting it adds 1.
+            let carry = lt_u64_avx2(low, lo);
+            let high = _mm256_sub_epi64(_mm256_srli_epi64::<32>(hi), carry);
+            Self(reduce128_avx2(high, low))
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use zkaccel_fp256::{Fp256, Fp256Config};
 use zkaccel_goldilocks::Goldilocks;
 
 use crate::params::MimcParams;
-use crate::pow::pow_sbox;
+use zkaccel_field::sbox::pow_sbox;
 
 /// Ciphers interleaved by the portable kernel.
 pub const SCALAR_LANES: usize = 4;

@@ -13,7 +13,7 @@ use zkaccel_fp256::{Fp256, Fp256Config};
 use crate::batch::MimcField;
 use crate::error::MimcError;
 use crate::params::MimcParams;
-use crate::pow::pow_sbox;
+use zkaccel_field::sbox::pow_sbox;
 
 /// MiMC-p/p over `F` with fixed parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]

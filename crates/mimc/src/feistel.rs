@@ -11,7 +11,7 @@ use zkaccel_field::PrimeField;
 
 use crate::error::MimcError;
 use crate::params::MimcParams;
-use crate::pow::pow_sbox;
+use zkaccel_field::sbox::pow_sbox;
 
 /// The MiMC Feistel sponge of circomlib (`MiMCSponge`, `MiMCFeistel`).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,6 @@ pub mod constants;
 mod error;
 mod feistel;
 mod params;
-mod pow;
 pub mod presets;
 
 pub use batch::{encrypt_many_interleaved, MimcField, SCALAR_LANES};
@@ -14,5 +13,5 @@ pub use cipher::Mimc;
 pub use error::MimcError;
 pub use feistel::MimcSponge;
 pub use params::{recommended_rounds, MimcParams};
-pub use pow::{pow_sbox, sbox_multiplications};
 pub use presets::Preset;
+pub use zkaccel_field::sbox::{pow_sbox, sbox_multiplications};

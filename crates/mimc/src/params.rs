@@ -1,6 +1,7 @@
 //! Validated MiMC parameters.
 
-use zkaccel_field::{limbs, PrimeField};
+use zkaccel_field::sbox::power_map_gcd;
+use zkaccel_field::PrimeField;
 
 use crate::error::MimcError;
 
@@ -23,12 +24,7 @@ impl<F: PrimeField> MimcParams<F> {
         if exponent < 3 {
             return Err(MimcError::ExponentTooSmall(exponent));
         }
-        let mut p_minus_1 = F::modulus();
-        limbs::sub_assign(p_minus_1.as_mut(), &[1]);
-        let g = gcd(
-            exponent,
-            limbs::div_small(&mut p_minus_1.as_ref().to_vec(), exponent),
-        );
+        let g = power_map_gcd::<F>(exponent);
         if g != 1 {
             return Err(MimcError::ExponentNotPermutation {
                 exponent,
@@ -79,11 +75,4 @@ impl<F: PrimeField> MimcParams<F> {
 /// `⌈log_d p⌉` (91 for x^7 and 110 for x^5 on BN254).
 pub fn recommended_rounds(exponent: u64, modulus_log2: f64) -> usize {
     (modulus_log2 / (exponent as f64).log2()).ceil() as usize
-}
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }

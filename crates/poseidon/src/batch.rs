@@ -1,0 +1,260 @@
+//! Many independent permutations: the per-field kernels behind [`Poseidon::permute_many`]
+//! (AVX-512 or AVX2 packings of Goldilocks, AVX-512 IFMA for the 256-bit fields, portable
+//! interleaving otherwise), chosen at run time, and their multi-threaded driver.
+
+use rayon::prelude::*;
+use zkaccel_field::Field;
+use zkaccel_fp256::{Fp256, Fp256Config};
+use zkaccel_goldilocks::Goldilocks;
+
+use crate::permutation::{permute_lanes, Interleaved, KernelConstants, Lanes, MAX_KERNEL_WIDTH};
+use crate::{Poseidon, PoseidonField};
+
+/// States per interleaved group in the portable kernel.
+pub const INTERLEAVE: usize = 4;
+
+/// States per rayon task: enough to amortise scheduling, small enough to balance two cores.
+const STATES_PER_TASK: usize = 256;
+
+/// A lane type that loads and stores `WIDTH` states' lanes.
+pub(crate) trait Packing: Lanes {
+    /// States per vector.
+    const WIDTH: usize;
+    /// The scalar field.
+    type Scalar: Copy;
+    /// Gathers lane `i` of `WIDTH` states (stride `t`).
+    fn gather(cpu: Self::Cpu, states: &[Self::Scalar], t: usize, i: usize) -> Self;
+    /// Scatters back.
+    fn scatter(self, states: &mut [Self::Scalar], t: usize, i: usize);
+}
+
+impl<F: PoseidonField, const K: usize> Packing for Interleaved<F, K> {
+    const WIDTH: usize = K;
+    type Scalar = F;
+    #[inline(always)]
+    fn gather(_: (), states: &[F], t: usize, i: usize) -> Self {
+        Self(core::array::from_fn(|j| states[j * t + i]))
+    }
+    #[inline(always)]
+    fn scatter(self, states: &mut [F], t: usize, i: usize) {
+        for (j, &v) in self.0.iter().enumerate() {
+            states[j * t + i] = v;
+        }
+    }
+}
+
+/// Permutes every full group of `P::WIDTH` states; returns the untouched remainder.
+#[inline(always)]
+pub(crate) fn permute_packed<'a, P: Packing>(
+    k: &KernelConstants<P::Constant>,
+    cpu: P::Cpu,
+    states: &'a mut [P::Scalar],
+) -> &'a mut [P::Scalar] {
+    let t = k.width();
+    debug_assert!(t <= MAX_KERNEL_WIDTH);
+    let mut groups = states.chunks_exact_mut(P::WIDTH * t);
+    for group in &mut groups {
+        let mut lanes = [P::gather(cpu, group, t, 0); MAX_KERNEL_WIDTH];
+        for (i, lane) in lanes.iter_mut().enumerate().take(t).skip(1) {
+            *lane = P::gather(cpu, group, t, i);
+        }
+        permute_lanes::<P>(k, cpu, &mut lanes[..t]);
+        for (i, lane) in lanes.iter().enumerate().take(t) {
+            lane.scatter(group, t, i);
+        }
+    }
+    groups.into_remainder()
+}
+
+/// The portable kernel: groups of [`INTERLEAVE`] states, then one at a time.
+pub fn permute_many_interleaved<F: PoseidonField>(p: &Poseidon<F>, states: &mut [F]) {
+    let t = p.width();
+    if t > MAX_KERNEL_WIDTH {
+        for s in states.chunks_exact_mut(t) {
+            p.permute_unchecked(s);
+        }
+        return;
+    }
+    let rest = permute_packed::<Interleaved<F, INTERLEAVE>>(p.kernel_constants(), (), states);
+    for s in rest.chunks_exact_mut(t) {
+        p.permute_unchecked(s);
+    }
+}
+
+/// Splits the states over the rayon pool; each task runs the field's single-thread kernel.
+pub(crate) fn permute_many_parallel<F: PoseidonField>(p: &Poseidon<F>, states: &mut [F]) {
+    let t = p.width();
+    states
+        .par_chunks_mut(STATES_PER_TASK * t)
+        .for_each(|chunk| F::permute_many(p, chunk));
+}
+
+impl PoseidonField for Goldilocks {
+    #[inline(always)]
+    fn dot_row(xs: &[Self], row: &[Self], small: Option<&[u32]>) -> Self {
+        match small {
+            Some(cs) => Goldilocks::dot_small(xs, cs),
+            None => dot_generic(xs, row),
+        }
+    }
+
+    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+        #[cfg(target_arch = "x86_64")]
+        if p.width() <= MAX_KERNEL_WIDTH {
+            use zkaccel_goldilocks::x86_64::{Avx2, Avx512};
+            let k = p.kernel_constants();
+            let rest = if let Some(cpu) = Avx512::detect() {
+                // SAFETY: `cpu` proves AVX-512F.
+                unsafe { x86::permute_avx512(k, cpu, states) }
+            } else if let Some(cpu) = Avx2::detect() {
+                // SAFETY: `cpu` proves AVX2.
+                unsafe { x86::permute_avx2(k, cpu, states) }
+            } else {
+                states
+            };
+            return permute_many_interleaved(p, rest);
+        }
+        permute_many_interleaved(p, states)
+    }
+}
+
+impl<C: Fp256Config> PoseidonField for Fp256<C> {
+    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+        #[cfg(target_arch = "x86_64")]
+        if p.width() <= MAX_KERNEL_WIDTH && states.len() >= 8 * p.width() {
+            if let Some(cpu) = zkaccel_fp256::Ifma::detect() {
+                let k = p
+                    .kernel_constants()
+                    .map(zkaccel_fp256::PackedFp256Ifma::<C>::prepare);
+                // SAFETY: `cpu` proves AVX-512F and IFMA.
+                let rest = unsafe { x86::permute_ifma(&k, cpu, states) };
+                return permute_many_interleaved(p, rest);
+            }
+        }
+        permute_many_interleaved(p, states)
+    }
+}
+
+/// `Σ row[j]·xs[j]`.
+#[inline(always)]
+pub(crate) fn dot_generic<F: Field>(xs: &[F], row: &[F]) -> F {
+    let mut acc = row[0] * xs[0];
+    for (&c, &x) in row.iter().zip(xs).skip(1) {
+        acc += c * x;
+    }
+    acc
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use zkaccel_fp256::{Fp256, Fp256Config, Ifma, PackedFp256Ifma, PreparedFp256};
+    use zkaccel_goldilocks::x86_64::{Avx2, Avx512, PackedGoldilocksAvx2, PackedGoldilocksAvx512};
+    use zkaccel_goldilocks::Goldilocks;
+
+    use super::{permute_packed, Packing};
+    use crate::permutation::{KernelConstants, Lanes};
+
+    macro_rules! goldilocks_packing {
+        ($packed:ident, $cpu:ident, $width:expr) => {
+            impl Lanes for $packed {
+                type Constant = Goldilocks;
+                type Cpu = $cpu;
+                #[inline(always)]
+                fn splat(cpu: $cpu, c: &Goldilocks) -> Self {
+                    $packed::broadcast(cpu, *c)
+                }
+                #[inline(always)]
+                fn dot_row(
+                    cpu: $cpu,
+                    xs: &[Self],
+                    row: &[Goldilocks],
+                    small: Option<&[u32]>,
+                ) -> Self {
+                    match small {
+                        Some(cs) => $packed::dot_small(xs, cs),
+                        None => {
+                            let mut acc = Self::splat(cpu, &row[0]) * xs[0];
+                            for (c, &x) in row.iter().zip(xs).skip(1) {
+                                acc += Self::splat(cpu, c) * x;
+                            }
+                            acc
+                        }
+                    }
+                }
+            }
+            impl Packing for $packed {
+                const WIDTH: usize = $width;
+                type Scalar = Goldilocks;
+                #[inline(always)]
+                fn gather(cpu: $cpu, states: &[Goldilocks], t: usize, i: usize) -> Self {
+                    $packed::from_array(cpu, core::array::from_fn(|j| states[j * t + i]))
+                }
+                #[inline(always)]
+                fn scatter(self, states: &mut [Goldilocks], t: usize, i: usize) {
+                    for (j, v) in self.to_array().into_iter().enumerate() {
+                        states[j * t + i] = v;
+                    }
+                }
+            }
+        };
+    }
+    goldilocks_packing!(PackedGoldilocksAvx2, Avx2, 4);
+    goldilocks_packing!(PackedGoldilocksAvx512, Avx512, 8);
+
+    impl<C: Fp256Config> Lanes for PackedFp256Ifma<C> {
+        type Constant = PreparedFp256<C>;
+        type Cpu = Ifma;
+        #[inline(always)]
+        fn splat(cpu: Ifma, c: &PreparedFp256<C>) -> Self {
+            Self::broadcast_prepared(cpu, c)
+        }
+    }
+
+    impl<C: Fp256Config> Packing for PackedFp256Ifma<C> {
+        const WIDTH: usize = 8;
+        type Scalar = Fp256<C>;
+        #[inline(always)]
+        fn gather(cpu: Ifma, states: &[Fp256<C>], t: usize, i: usize) -> Self {
+            Self::from_elements(cpu, &core::array::from_fn(|j| states[j * t + i]))
+        }
+        #[inline(always)]
+        fn scatter(self, states: &mut [Fp256<C>], t: usize, i: usize) {
+            for (j, v) in self.to_elements().into_iter().enumerate() {
+                states[j * t + i] = v;
+            }
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2 (guaranteed by the token).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn permute_avx2<'a>(
+        k: &KernelConstants<Goldilocks>,
+        cpu: Avx2,
+        states: &'a mut [Goldilocks],
+    ) -> &'a mut [Goldilocks] {
+        permute_packed::<PackedGoldilocksAvx2>(k, cpu, states)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F (guaranteed by the token).
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn permute_avx512<'a>(
+        k: &KernelConstants<Goldilocks>,
+        cpu: Avx512,
+        states: &'a mut [Goldilocks],
+    ) -> &'a mut [Goldilocks] {
+        permute_packed::<PackedGoldilocksAvx512>(k, cpu, states)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F and IFMA (guaranteed by the token).
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn permute_ifma<'a, C: Fp256Config>(
+        k: &KernelConstants<PreparedFp256<C>>,
+        cpu: Ifma,
+        states: &'a mut [Fp256<C>],
+    ) -> &'a mut [Fp256<C>] {
+        permute_packed::<PackedFp256Ifma<C>>(k, cpu, states)
+    }
+}

@@ -1,0 +1,44 @@
+#![doc = include_str!("../README.md")]
+
+mod batch;
+mod error;
+pub mod grain;
+mod matrix;
+mod mds_security;
+mod params;
+mod permutation;
+pub mod presets;
+pub mod reference;
+pub mod rounds;
+
+pub use batch::{permute_many_interleaved, INTERLEAVE};
+pub use error::PoseidonError;
+pub use matrix::Matrix;
+pub use params::{check_alpha, PoseidonParams};
+pub use permutation::{
+    permute_lanes, permute_textbook, Interleaved, KernelConstants, Lanes, Poseidon, Scalar,
+    MAX_KERNEL_WIDTH,
+};
+pub use presets::circomlib::CircomPoseidon;
+pub use presets::neptune::{HashType, NeptunePoseidon, Strength};
+pub use presets::plonky2::Plonky2Poseidon;
+
+use zkaccel_field::PrimeField;
+
+/// A prime field Poseidon runs on, with its fastest kernels. Implemented for Goldilocks (AVX-512
+/// / AVX2 packings) and every [`zkaccel_fp256::Fp256`] field (AVX-512 IFMA); another field
+/// implements it with an empty body to get the portable kernels.
+pub trait PoseidonField: PrimeField {
+    /// `Σ_j row[j]·xs[j]`; `small` is the same row as integers when the matrix is small.
+    #[inline(always)]
+    fn dot_row(xs: &[Self], row: &[Self], small: Option<&[u32]>) -> Self {
+        let _ = small;
+        batch::dot_generic(xs, row)
+    }
+
+    /// Permutes the states stored back to back in `states` (a multiple of the width) on the
+    /// calling thread.
+    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+        permute_many_interleaved(p, states);
+    }
+}

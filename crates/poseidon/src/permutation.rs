@@ -1,0 +1,458 @@
+//! The permutation: the textbook form (the definition) and the optimised form that every
+//! kernel runs (sparse partial rounds, derived from the textbook parameters), written once over
+//! [`Lanes`] so that scalar, interleaved and SIMD kernels share it.
+
+use core::ops::{Add, Mul};
+
+use zkaccel_field::sbox::pow_sbox;
+use zkaccel_field::PrimeField;
+
+use crate::error::PoseidonError;
+use crate::matrix::Matrix;
+use crate::params::PoseidonParams;
+use crate::PoseidonField;
+
+/// One lane of several independent Poseidon states: a field element, or a vector of them (one
+/// per state) for the interleaved and SIMD kernels.
+pub trait Lanes: Copy + Add<Output = Self> + Mul<Output = Self> {
+    /// The form constants are kept in for [`Lanes::splat`].
+    type Constant: Copy;
+    /// Proof that the CPU supports the representation (`()` for portable types).
+    type Cpu: Copy;
+
+    /// The constant in every lane.
+    fn splat(cpu: Self::Cpu, c: &Self::Constant) -> Self;
+
+    /// `Σ_j row[j]·xs[j]`. `small` holds the same row as integers when every entry of the
+    /// matrix is small (their row sums below 2^32); packings with a cheap small-constant
+    /// product use it.
+    #[inline(always)]
+    fn dot_row(cpu: Self::Cpu, xs: &[Self], row: &[Self::Constant], small: Option<&[u32]>) -> Self {
+        let _ = small;
+        let mut acc = Self::splat(cpu, &row[0]) * xs[0];
+        for (c, &x) in row.iter().zip(xs).skip(1) {
+            acc = acc + Self::splat(cpu, c) * x;
+        }
+        acc
+    }
+}
+
+/// A single field element as a lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct Scalar<F>(pub F);
+
+impl<F: PoseidonField> Add for Scalar<F> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        Self(self.0 + rhs.0)
+    }
+}
+
+impl<F: PoseidonField> Mul for Scalar<F> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        Self(self.0 * rhs.0)
+    }
+}
+
+impl<F: PoseidonField> Lanes for Scalar<F> {
+    type Constant = F;
+    type Cpu = ();
+    #[inline(always)]
+    fn splat(_: (), c: &F) -> Self {
+        Self(*c)
+    }
+    #[inline(always)]
+    fn dot_row(_: (), xs: &[Self], row: &[F], small: Option<&[u32]>) -> Self {
+        // SAFETY: `Scalar<F>` is `repr(transparent)` over `F`, so the slices have the same
+        // layout.
+        let xs = unsafe { core::slice::from_raw_parts(xs.as_ptr().cast::<F>(), xs.len()) };
+        Self(F::dot_row(xs, row, small))
+    }
+}
+
+/// `K` independent states advanced together with portable code, so that the multiplications
+/// of different states overlap in the pipeline (the software form of AMAZE's and AcclMT's
+/// interleaved pipelines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interleaved<F, const K: usize>(pub [F; K]);
+
+impl<F: PoseidonField, const K: usize> Add for Interleaved<F, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        let mut out = self.0;
+        for (o, r) in out.iter_mut().zip(rhs.0) {
+            *o += r;
+        }
+        Self(out)
+    }
+}
+
+impl<F: PoseidonField, const K: usize> Mul for Interleaved<F, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        let mut out = self.0;
+        for (o, r) in out.iter_mut().zip(rhs.0) {
+            *o *= r;
+        }
+        Self(out)
+    }
+}
+
+impl<F: PoseidonField, const K: usize> Lanes for Interleaved<F, K> {
+    type Constant = F;
+    type Cpu = ();
+    #[inline(always)]
+    fn splat(_: (), c: &F) -> Self {
+        Self([*c; K])
+    }
+}
+
+/// The constants of the optimised permutation, in the form the lane type broadcasts.
+#[derive(Debug, Clone)]
+pub struct KernelConstants<C> {
+    width: usize,
+    alpha: u64,
+    half_full_rounds: usize,
+    partial_rounds: usize,
+    /// Full-round constants, `R_F·t`, round-major (first half, then second half).
+    full: Vec<C>,
+    /// The MDS matrix, row-major.
+    mds: Vec<C>,
+    /// The MDS rows as small integers, when all entries are small.
+    mds_small: Option<Vec<u32>>,
+    /// Added to the whole state before the partial rounds.
+    first: Vec<C>,
+    /// The dense `(t−1)×(t−1)` matrix applied (row-vector form) before the partial rounds.
+    init: Vec<C>,
+    /// Added to lane 0 after each partial round's S-box (the last one is zero and skipped).
+    scalars: Vec<C>,
+    /// `M[0][0]`.
+    m00: C,
+    /// Per partial round: the sparse matrix's first row (without `M[0][0]`), `t − 1` entries.
+    v: Vec<C>,
+    /// Per partial round: its first column below the diagonal, `t − 1` entries.
+    w_hat: Vec<C>,
+}
+
+impl<F: PrimeField> KernelConstants<F> {
+    /// Derives the optimised form from the textbook parameters.
+    ///
+    /// Partial round `r` is `s ← S₀(s + c_r)·B` with `B = Mᵀ` (row-vector form). Constants are
+    /// pushed backwards through `B⁻¹`: all but lane 0 of `c_{r+1}·B⁻¹` join `c_r`, lane 0
+    /// becomes a scalar added after round `r`'s S-box. Matrices are factored from the last
+    /// round backwards, `X = diag(1, M̂)·S` with `S` sparse (`[[x₀₀, v], [M̂⁻¹w, I]]`); the
+    /// `diag(1, M̂)` factor commutes with `S₀` and merges into the previous round's `B`.
+    ///
+    /// # Errors
+    /// [`PoseidonError::MdsSingular`] when a submatrix `M̂` is singular.
+    pub fn derive(p: &PoseidonParams<F>) -> Result<Self, PoseidonError> {
+        let t = p.width;
+        let half = p.full_rounds / 2;
+        let rp = p.partial_rounds;
+        let rc = |r: usize| &p.round_constants[r * t..(r + 1) * t];
+        let mut full = Vec::with_capacity(p.full_rounds * t);
+        full.extend_from_slice(&p.round_constants[..half * t]);
+        full.extend_from_slice(&p.round_constants[(half + rp) * t..]);
+        let mds_small = small_entries(p.mds.entries(), t);
+
+        let b = p.mds.transpose();
+        let (mut first, mut init, mut scalars, mut v, mut w_hat) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        if rp > 0 {
+            let b_inv = b.inverse()?;
+            scalars = vec![F::ZERO; rp];
+            let mut u = rc(half + rp - 1).to_vec();
+            for r in (half + 1..half + rp).rev() {
+                let pushed = b_inv.apply_left(&u);
+                scalars[r - half - 1] = pushed[0];
+                u = rc(r - 1).to_vec();
+                for k in 1..t {
+                    u[k] += pushed[k];
+                }
+            }
+            first = u;
+
+            v = vec![F::ZERO; rp * (t - 1)];
+            w_hat = vec![F::ZERO; rp * (t - 1)];
+            let mut x = b.clone();
+            let mut m_hat = x.minor_00();
+            for i in (0..rp).rev() {
+                m_hat = x.minor_00();
+                let w: Vec<F> = (1..t).map(|k| x.get(k, 0)).collect();
+                let wh = m_hat.inverse()?.apply(&w);
+                for k in 0..t - 1 {
+                    v[i * (t - 1) + k] = x.get(0, k + 1);
+                    w_hat[i * (t - 1) + k] = wh[k];
+                }
+                let diag = Matrix::from_fn(t, |r, c| match (r, c) {
+                    (0, 0) => F::ONE,
+                    (0, _) | (_, 0) => F::ZERO,
+                    _ => m_hat.get(r - 1, c - 1),
+                });
+                x = b.mul(&diag);
+            }
+            init = m_hat.entries().to_vec();
+        }
+        Ok(Self {
+            width: t,
+            alpha: p.alpha,
+            half_full_rounds: half,
+            partial_rounds: rp,
+            full,
+            mds: p.mds.entries().to_vec(),
+            mds_small,
+            first,
+            init,
+            scalars,
+            m00: b.get(0, 0),
+            v,
+            w_hat,
+        })
+    }
+
+    /// The same constants in another representation (e.g. prepared for a SIMD broadcast).
+    pub fn map<C: Copy>(&self, f: impl Fn(F) -> C) -> KernelConstants<C> {
+        let m = |v: &Vec<F>| v.iter().map(|&x| f(x)).collect::<Vec<C>>();
+        KernelConstants {
+            width: self.width,
+            alpha: self.alpha,
+            half_full_rounds: self.half_full_rounds,
+            partial_rounds: self.partial_rounds,
+            full: m(&self.full),
+            mds: m(&self.mds),
+            mds_small: self.mds_small.clone(),
+            first: m(&self.first),
+            init: m(&self.init),
+            scalars: m(&self.scalars),
+            m00: f(self.m00),
+            v: m(&self.v),
+            w_hat: m(&self.w_hat),
+        }
+    }
+}
+
+impl<C> KernelConstants<C> {
+    /// Width `t`.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The scalar added to lane 0 after partial round `i`'s S-box.
+    pub fn partial_scalars(&self) -> &[C] {
+        &self.scalars
+    }
+}
+
+/// The entries as `u32` when every row sums to less than 2^32 (canonical values).
+fn small_entries<F: PrimeField>(entries: &[F], width: usize) -> Option<Vec<u32>> {
+    let small: Vec<u32> = entries
+        .iter()
+        .map(|e| {
+            let l = e.to_canonical_limbs();
+            let l = l.as_ref();
+            (l[1..].iter().all(|&w| w == 0) && l[0] < 1 << 32).then_some(l[0] as u32)
+        })
+        .collect::<Option<_>>()?;
+    small
+        .chunks(width)
+        .all(|row| row.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32)
+        .then_some(small)
+}
+
+/// The largest width the stack-allocated kernels handle; wider instances use the textbook form.
+pub const MAX_KERNEL_WIDTH: usize = 32;
+
+/// One permutation of the lanes in `state` (length `t ≤ MAX_KERNEL_WIDTH`), optimised form.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // index loops mirror the round equations
+pub fn permute_lanes<L: Lanes>(k: &KernelConstants<L::Constant>, cpu: L::Cpu, state: &mut [L]) {
+    let t = k.width;
+    debug_assert_eq!(state.len(), t);
+    let sp = |c: &L::Constant| L::splat(cpu, c);
+    let mut tmp = [state[0]; MAX_KERNEL_WIDTH];
+    let full_round = |state: &mut [L], tmp: &mut [L; MAX_KERNEL_WIDTH], rc: &[L::Constant]| {
+        for i in 0..t {
+            state[i] = pow_sbox(state[i] + sp(&rc[i]), k.alpha);
+        }
+        for i in 0..t {
+            let small = k.mds_small.as_deref().map(|s| &s[i * t..(i + 1) * t]);
+            tmp[i] = L::dot_row(cpu, state, &k.mds[i * t..(i + 1) * t], small);
+        }
+        state.copy_from_slice(&tmp[..t]);
+    };
+    for r in 0..k.half_full_rounds {
+        full_round(state, &mut tmp, &k.full[r * t..(r + 1) * t]);
+    }
+    if k.partial_rounds > 0 {
+        for i in 0..t {
+            state[i] = state[i] + sp(&k.first[i]);
+        }
+        // s ← s·diag(1, INIT)
+        for c in 1..t {
+            let mut acc = state[1] * sp(&k.init[c - 1]);
+            for r in 2..t {
+                acc = acc + state[r] * sp(&k.init[(r - 1) * (t - 1) + c - 1]);
+            }
+            tmp[c] = acc;
+        }
+        state[1..t].copy_from_slice(&tmp[1..t]);
+        let m00 = sp(&k.m00);
+        for i in 0..k.partial_rounds {
+            let mut s0 = pow_sbox(state[0], k.alpha);
+            if i + 1 < k.partial_rounds {
+                s0 = s0 + sp(&k.scalars[i]);
+            }
+            let v = &k.v[i * (t - 1)..(i + 1) * (t - 1)];
+            let w = &k.w_hat[i * (t - 1)..(i + 1) * (t - 1)];
+            let mut d = m00 * s0;
+            for j in 1..t {
+                d = d + sp(&w[j - 1]) * state[j];
+            }
+            for j in 1..t {
+                state[j] = state[j] + sp(&v[j - 1]) * s0;
+            }
+            state[0] = d;
+        }
+    }
+    let second = k.half_full_rounds * t;
+    for r in 0..k.half_full_rounds {
+        full_round(
+            state,
+            &mut tmp,
+            &k.full[second + r * t..second + (r + 1) * t],
+        );
+    }
+}
+
+/// The textbook permutation, round by round: add the round constants to every lane, apply the
+/// S-box to every lane (full rounds) or lane 0 (partial rounds), multiply by `M`. This is the
+/// definition the optimised kernels are tested against.
+pub fn permute_textbook<F: PrimeField>(p: &PoseidonParams<F>, state: &mut [F]) {
+    let t = p.width;
+    let half = p.full_rounds / 2;
+    for r in 0..p.full_rounds + p.partial_rounds {
+        for (s, &c) in state.iter_mut().zip(&p.round_constants[r * t..(r + 1) * t]) {
+            *s += c;
+        }
+        let full = r < half || r >= half + p.partial_rounds;
+        let lanes = if full { t } else { 1 };
+        for s in &mut state[..lanes] {
+            *s = pow_sbox(*s, p.alpha);
+        }
+        let next = p.mds.apply(state);
+        state.copy_from_slice(&next);
+    }
+}
+
+/// A Poseidon permutation: the textbook parameters and their optimised form.
+#[derive(Debug, Clone)]
+pub struct Poseidon<F> {
+    params: PoseidonParams<F>,
+    kernel: KernelConstants<F>,
+}
+
+impl<F: PoseidonField> Poseidon<F> {
+    /// Prepares the permutation.
+    ///
+    /// # Errors
+    /// [`PoseidonError::MdsSingular`] when the sparse form cannot be derived (a singular
+    /// submatrix of `M`; never for a true MDS matrix).
+    pub fn new(params: PoseidonParams<F>) -> Result<Self, PoseidonError> {
+        let kernel = KernelConstants::derive(&params)?;
+        Ok(Self { params, kernel })
+    }
+
+    /// The textbook parameters.
+    pub fn params(&self) -> &PoseidonParams<F> {
+        &self.params
+    }
+
+    /// The optimised-form constants.
+    pub fn kernel_constants(&self) -> &KernelConstants<F> {
+        &self.kernel
+    }
+
+    /// Width `t`.
+    pub fn width(&self) -> usize {
+        self.params.width
+    }
+
+    /// Permutes one state in place.
+    ///
+    /// # Errors
+    /// [`PoseidonError::InputLength`] when `state.len() ≠ t`.
+    pub fn permute(&self, state: &mut [F]) -> Result<(), PoseidonError> {
+        self.check_len(state.len(), self.width())?;
+        self.permute_unchecked(state);
+        Ok(())
+    }
+
+    /// Permutes one state whose length the caller guarantees to be `t`.
+    #[inline]
+    pub(crate) fn permute_unchecked(&self, state: &mut [F]) {
+        if self.width() > MAX_KERNEL_WIDTH {
+            return permute_textbook(&self.params, state);
+        }
+        // SAFETY: `Scalar<F>` is `repr(transparent)` over `F`.
+        let lanes = unsafe {
+            core::slice::from_raw_parts_mut(state.as_mut_ptr().cast::<Scalar<F>>(), state.len())
+        };
+        permute_lanes::<Scalar<F>>(&self.kernel, (), lanes);
+    }
+
+    /// Permutes the textbook way (slow; the reference).
+    ///
+    /// # Errors
+    /// [`PoseidonError::InputLength`] when `state.len() ≠ t`.
+    pub fn permute_textbook(&self, state: &mut [F]) -> Result<(), PoseidonError> {
+        self.check_len(state.len(), self.width())?;
+        permute_textbook(&self.params, state);
+        Ok(())
+    }
+
+    /// Permutes many states stored back to back (`states.len()` a multiple of `t`), with the
+    /// field's fastest kernel (SIMD or interleaved) on all cores.
+    ///
+    /// # Errors
+    /// [`PoseidonError::InputLength`] when the length is not a multiple of `t`.
+    pub fn permute_many(&self, states: &mut [F]) -> Result<(), PoseidonError> {
+        let t = self.width();
+        if !states.len().is_multiple_of(t) {
+            return Err(PoseidonError::InputLength {
+                expected: states.len().div_ceil(t) * t,
+                actual: states.len(),
+            });
+        }
+        crate::batch::permute_many_parallel(self, states);
+        Ok(())
+    }
+
+    /// As [`Poseidon::permute_many`] on the calling thread only.
+    ///
+    /// # Errors
+    /// As [`Poseidon::permute_many`].
+    pub fn permute_many_single_thread(&self, states: &mut [F]) -> Result<(), PoseidonError> {
+        let t = self.width();
+        if !states.len().is_multiple_of(t) {
+            return Err(PoseidonError::InputLength {
+                expected: states.len().div_ceil(t) * t,
+                actual: states.len(),
+            });
+        }
+        F::permute_many(self, states);
+        Ok(())
+    }
+
+    fn check_len(&self, actual: usize, expected: usize) -> Result<(), PoseidonError> {
+        if actual != expected {
+            return Err(PoseidonError::InputLength { expected, actual });
+        }
+        Ok(())
+    }
+}
