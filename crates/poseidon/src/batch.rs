@@ -3,10 +3,11 @@
 //! interleaving otherwise), chosen at run time, and their multi-threaded driver.
 
 use rayon::prelude::*;
-use zkaccel_field::Field;
+use zkaccel_field::{Field, PrimeField};
 use zkaccel_fp256::{Fp256, Fp256Config};
 use zkaccel_goldilocks::Goldilocks;
 
+use crate::error::PoseidonError;
 use crate::permutation::{permute_lanes, Interleaved, KernelConstants, Lanes, MAX_KERNEL_WIDTH};
 use crate::{Poseidon, PoseidonField};
 
@@ -89,6 +90,36 @@ pub(crate) fn permute_many_parallel<F: PoseidonField>(p: &Poseidon<F>, states: &
         .for_each(|chunk| F::permute_many(p, chunk));
 }
 
+/// A single-thread batch kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BatchKernel {
+    /// Goldilocks, 8 lanes of AVX-512F.
+    Avx512,
+    /// Goldilocks, 4 lanes of AVX2.
+    Avx2,
+    /// 256-bit fields, 8 lanes of AVX-512 IFMA (radix 2^52).
+    Ifma,
+    /// Portable: [`INTERLEAVE`] states advanced together.
+    Interleaved,
+}
+
+impl core::fmt::Display for BatchKernel {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::Avx512 => "avx512",
+            Self::Avx2 => "avx2",
+            Self::Ifma => "ifma",
+            Self::Interleaved => "interleaved",
+        })
+    }
+}
+
+pub(crate) fn unavailable(kernel: BatchKernel, field: &str) -> PoseidonError {
+    PoseidonError::Unsupported(format!(
+        "the {kernel} kernel is not available for {field} on this CPU"
+    ))
+}
+
 impl PoseidonField for Goldilocks {
     #[inline(always)]
     fn dot_row(xs: &[Self], row: &[Self], small: Option<&[u32]>) -> Self {
@@ -98,40 +129,101 @@ impl PoseidonField for Goldilocks {
         }
     }
 
-    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+    fn kernels() -> Vec<BatchKernel> {
+        let mut k = Vec::new();
         #[cfg(target_arch = "x86_64")]
-        if p.width() <= MAX_KERNEL_WIDTH {
+        {
+            use zkaccel_goldilocks::x86_64::{Avx2, Avx512};
+            if Avx512::detect().is_some() {
+                k.push(BatchKernel::Avx512);
+            }
+            if Avx2::detect().is_some() {
+                k.push(BatchKernel::Avx2);
+            }
+        }
+        k.push(BatchKernel::Interleaved);
+        k
+    }
+
+    fn permute_many_using(
+        p: &Poseidon<Self>,
+        kernel: BatchKernel,
+        states: &mut [Self],
+    ) -> Result<(), PoseidonError> {
+        if kernel == BatchKernel::Interleaved || p.width() > MAX_KERNEL_WIDTH {
+            permute_many_interleaved(p, states);
+            return Ok(());
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
             use zkaccel_goldilocks::x86_64::{Avx2, Avx512};
             let k = p.kernel_constants();
-            let rest = if let Some(cpu) = Avx512::detect() {
-                // SAFETY: `cpu` proves AVX-512F.
-                unsafe { x86::permute_avx512(k, cpu, states) }
-            } else if let Some(cpu) = Avx2::detect() {
-                // SAFETY: `cpu` proves AVX2.
-                unsafe { x86::permute_avx2(k, cpu, states) }
-            } else {
-                states
+            let rest = match kernel {
+                BatchKernel::Avx512 => {
+                    let cpu = Avx512::detect().ok_or_else(|| unavailable(kernel, Self::NAME))?;
+                    // SAFETY: `cpu` proves AVX-512F.
+                    unsafe { x86::permute_avx512(k, cpu, states) }
+                }
+                BatchKernel::Avx2 => {
+                    let cpu = Avx2::detect().ok_or_else(|| unavailable(kernel, Self::NAME))?;
+                    // SAFETY: `cpu` proves AVX2.
+                    unsafe { x86::permute_avx2(k, cpu, states) }
+                }
+                _ => return Err(unavailable(kernel, Self::NAME)),
             };
-            return permute_many_interleaved(p, rest);
+            permute_many_interleaved(p, rest);
+            Ok(())
         }
-        permute_many_interleaved(p, states)
+        #[cfg(not(target_arch = "x86_64"))]
+        Err(unavailable(kernel, Self::NAME))
     }
 }
 
 impl<C: Fp256Config> PoseidonField for Fp256<C> {
-    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+    fn kernels() -> Vec<BatchKernel> {
+        let mut k = Vec::new();
         #[cfg(target_arch = "x86_64")]
-        if p.width() <= MAX_KERNEL_WIDTH && states.len() >= 8 * p.width() {
-            if let Some(cpu) = zkaccel_fp256::Ifma::detect() {
-                let k = p
-                    .kernel_constants()
-                    .map(zkaccel_fp256::PackedFp256Ifma::<C>::prepare);
-                // SAFETY: `cpu` proves AVX-512F and IFMA.
-                let rest = unsafe { x86::permute_ifma(&k, cpu, states) };
-                return permute_many_interleaved(p, rest);
-            }
+        if zkaccel_fp256::Ifma::detect().is_some() {
+            k.push(BatchKernel::Ifma);
         }
-        permute_many_interleaved(p, states)
+        k.push(BatchKernel::Interleaved);
+        k
+    }
+
+    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+        // Converting the constants costs about one permutation: not worth it for fewer than
+        // two groups.
+        let kernel = if states.len() >= 16 * p.width() {
+            Self::kernels()[0]
+        } else {
+            BatchKernel::Interleaved
+        };
+        // Every listed kernel is available, so this cannot fail.
+        let _ = Self::permute_many_using(p, kernel, states);
+    }
+
+    fn permute_many_using(
+        p: &Poseidon<Self>,
+        kernel: BatchKernel,
+        states: &mut [Self],
+    ) -> Result<(), PoseidonError> {
+        if kernel == BatchKernel::Interleaved || p.width() > MAX_KERNEL_WIDTH {
+            permute_many_interleaved(p, states);
+            return Ok(());
+        }
+        #[cfg(target_arch = "x86_64")]
+        if kernel == BatchKernel::Ifma {
+            let cpu =
+                zkaccel_fp256::Ifma::detect().ok_or_else(|| unavailable(kernel, Self::NAME))?;
+            let k = p
+                .kernel_constants()
+                .map(zkaccel_fp256::PackedFp256Ifma::<C>::prepare);
+            // SAFETY: `cpu` proves AVX-512F and IFMA.
+            let rest = unsafe { x86::permute_ifma(&k, cpu, states) };
+            permute_many_interleaved(p, rest);
+            return Ok(());
+        }
+        Err(unavailable(kernel, Self::NAME))
     }
 }
 

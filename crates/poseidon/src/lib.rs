@@ -11,7 +11,7 @@ pub mod presets;
 pub mod reference;
 pub mod rounds;
 
-pub use batch::{permute_many_interleaved, INTERLEAVE};
+pub use batch::{permute_many_interleaved, BatchKernel, INTERLEAVE};
 pub use error::PoseidonError;
 pub use matrix::Matrix;
 pub use params::{check_alpha, PoseidonParams};
@@ -36,9 +36,32 @@ pub trait PoseidonField: PrimeField {
         batch::dot_generic(xs, row)
     }
 
+    /// The batch kernels this CPU can run for the field, fastest first.
+    fn kernels() -> Vec<BatchKernel> {
+        vec![BatchKernel::Interleaved]
+    }
+
     /// Permutes the states stored back to back in `states` (a multiple of the width) on the
-    /// calling thread.
+    /// calling thread, with the fastest kernel.
     fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+        // The first listed kernel is always available.
+        let _ = Self::permute_many_using(p, Self::kernels()[0], states);
+    }
+
+    /// As [`PoseidonField::permute_many`] with a chosen kernel (tests and benchmarks compare
+    /// them).
+    ///
+    /// # Errors
+    /// [`PoseidonError::Unsupported`] when the kernel does not exist for this field or CPU.
+    fn permute_many_using(
+        p: &Poseidon<Self>,
+        kernel: BatchKernel,
+        states: &mut [Self],
+    ) -> Result<(), PoseidonError> {
+        if kernel != BatchKernel::Interleaved {
+            return Err(batch::unavailable(kernel, Self::NAME));
+        }
         permute_many_interleaved(p, states);
+        Ok(())
     }
 }

@@ -449,6 +449,26 @@ impl<F: PoseidonField> Poseidon<F> {
         Ok(())
     }
 
+    /// As [`Poseidon::permute_many_single_thread`] with a chosen kernel.
+    ///
+    /// # Errors
+    /// As [`Poseidon::permute_many`], and [`PoseidonError::Unsupported`] for a kernel this
+    /// field or CPU lacks.
+    pub fn permute_many_using(
+        &self,
+        kernel: crate::BatchKernel,
+        states: &mut [F],
+    ) -> Result<(), PoseidonError> {
+        let t = self.width();
+        if !states.len().is_multiple_of(t) {
+            return Err(PoseidonError::InputLength {
+                expected: states.len().div_ceil(t) * t,
+                actual: states.len(),
+            });
+        }
+        F::permute_many_using(self, kernel, states)
+    }
+
     fn check_len(&self, actual: usize, expected: usize) -> Result<(), PoseidonError> {
         if actual != expected {
             return Err(PoseidonError::InputLength { expected, actual });

@@ -1,0 +1,183 @@
+//! Algebraic properties: the optimised (sparse partial-round) permutation equals the textbook
+//! definition on random parameters and states, every batch kernel equals the single-state
+//! permutation, and bad parameters are typed errors.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use zkaccel_bls12_381::Fr as Bls;
+use zkaccel_bn254::Fr as Bn;
+use zkaccel_field::{Field, PrimeField};
+use zkaccel_goldilocks::Goldilocks;
+use zkaccel_poseidon::reference::reference_params;
+use zkaccel_poseidon::{
+    check_alpha, Matrix, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonField, PoseidonParams,
+};
+
+fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
+    let bytes: Vec<u8> = (0..64).map(|_| rng.gen()).collect();
+    F::from_bytes_le_reduced(&bytes)
+}
+
+/// Random parameters: random constants and a random Cauchy MDS matrix (all minors invertible
+/// with overwhelming probability).
+fn random_params<F: PrimeField>(
+    rng: &mut impl Rng,
+    t: usize,
+    alpha: u64,
+    rf: usize,
+    rp: usize,
+) -> PoseidonParams<F> {
+    let rc = (0..(rf + rp) * t).map(|_| random(rng)).collect();
+    let xs: Vec<F> = (0..t).map(|_| random(rng)).collect();
+    let ys: Vec<F> = (0..t).map(|_| random(rng)).collect();
+    let mds = Matrix::cauchy(&xs, &ys).unwrap();
+    PoseidonParams::new(t, alpha, rf, rp, rc, mds.entries().to_vec()).unwrap()
+}
+
+fn check_fast_equals_textbook<F: PoseidonField>(
+    seed: u64,
+    t: usize,
+    alpha: u64,
+    rf: usize,
+    rp: usize,
+) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let p = Poseidon::new(random_params::<F>(&mut rng, t, alpha, rf, rp)).unwrap();
+    let states: Vec<F> = (0..t * 21).map(|_| random(&mut rng)).collect();
+    let mut want = states.clone();
+    for s in want.chunks_mut(t) {
+        p.permute_textbook(s).unwrap();
+    }
+    let mut one = states.clone();
+    for s in one.chunks_mut(t) {
+        p.permute(s).unwrap();
+    }
+    assert_eq!(one, want, "sparse form, t = {t}, R_P = {rp}");
+    for kernel in F::kernels() {
+        let mut many = states.clone();
+        p.permute_many_using(kernel, &mut many).unwrap();
+        assert_eq!(many, want, "{kernel} kernel, t = {t}, R_P = {rp}");
+    }
+    let mut par = states;
+    p.permute_many(&mut par).unwrap();
+    assert_eq!(par, want, "multi-threaded, t = {t}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn goldilocks_fast_equals_textbook(seed: u64, t in 2usize..14, rp in 0usize..12) {
+        check_fast_equals_textbook::<Goldilocks>(seed, t, 7, 4, rp);
+    }
+
+    #[test]
+    fn bn254_fast_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..8) {
+        check_fast_equals_textbook::<Bn>(seed, t, 5, 4, rp);
+    }
+
+    #[test]
+    fn bls12_381_fast_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..8) {
+        check_fast_equals_textbook::<Bls>(seed, t, 5, 2, rp);
+    }
+}
+
+#[test]
+fn plonky2_kernels_on_edge_words() {
+    // Non-canonical-looking extremes: p − 1 everywhere, 2^63 + j, zeros.
+    let h = Plonky2Poseidon::get().permutation();
+    let p = zkaccel_goldilocks::ORDER;
+    let states: Vec<Goldilocks> = (0..12 * 24)
+        .map(|i| match (i / 12) % 3 {
+            0 => Goldilocks::new_reduced(p - 1),
+            1 => Goldilocks::new_reduced((1 << 63) + (i as u64 % 12)),
+            _ => Goldilocks::ZERO,
+        })
+        .collect();
+    let mut want = states.clone();
+    for s in want.chunks_mut(12) {
+        h.permute_textbook(s).unwrap();
+    }
+    for kernel in Goldilocks::kernels() {
+        let mut got = states.clone();
+        h.permute_many_using(kernel, &mut got).unwrap();
+        assert_eq!(got, want, "{kernel}");
+    }
+}
+
+#[test]
+fn wide_states_fall_back_to_textbook() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let p = Poseidon::new(random_params::<Goldilocks>(&mut rng, 40, 7, 2, 3)).unwrap();
+    let s: Vec<Goldilocks> = (0..80).map(|_| random(&mut rng)).collect();
+    let mut want = s.clone();
+    for c in want.chunks_mut(40) {
+        p.permute_textbook(c).unwrap();
+    }
+    let mut got = s;
+    p.permute_many(&mut got).unwrap();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn bad_parameters_are_typed_errors() {
+    // x^3 is not a permutation of BN254 or BLS12-381 Fr; x^3 and x^5 are not on Goldilocks.
+    assert!(matches!(
+        check_alpha::<Bn>(3),
+        Err(PoseidonError::AlphaNotPermutation { gcd: 3, .. })
+    ));
+    assert!(matches!(
+        check_alpha::<Bls>(3),
+        Err(PoseidonError::AlphaNotPermutation { .. })
+    ));
+    assert!(matches!(
+        check_alpha::<Goldilocks>(5),
+        Err(PoseidonError::AlphaNotPermutation { .. })
+    ));
+    assert!(check_alpha::<Goldilocks>(7).is_ok());
+    assert!(matches!(
+        check_alpha::<Bn>(1),
+        Err(PoseidonError::AlphaTooSmall(1))
+    ));
+    let z = |n| vec![Goldilocks::ONE; n];
+    assert_eq!(
+        PoseidonParams::new(1, 7, 8, 0, z(8), z(1)).unwrap_err(),
+        PoseidonError::WidthTooSmall(1)
+    );
+    assert_eq!(
+        PoseidonParams::new(3, 7, 7, 0, z(21), z(9)).unwrap_err(),
+        PoseidonError::FullRounds(7)
+    );
+    assert!(matches!(
+        PoseidonParams::new(3, 7, 8, 1, z(20), z(9)),
+        Err(PoseidonError::ConstantCount {
+            expected: 27,
+            actual: 20
+        })
+    ));
+    assert!(matches!(
+        PoseidonParams::new(3, 7, 8, 0, z(24), z(8)),
+        Err(PoseidonError::MdsShape {
+            expected: 9,
+            actual: 8
+        })
+    ));
+    // An all-ones matrix is singular.
+    assert!(matches!(
+        PoseidonParams::new(3, 7, 8, 0, z(24), z(9)),
+        Err(PoseidonError::MdsSingular { .. })
+    ));
+    assert!(matches!(
+        reference_params::<Bn>(3, 3, 8, 57),
+        Err(PoseidonError::AlphaNotPermutation { .. })
+    ));
+    let p = Plonky2Poseidon::get().permutation();
+    assert!(matches!(
+        p.permute(&mut z(11)),
+        Err(PoseidonError::InputLength {
+            expected: 12,
+            actual: 11
+        })
+    ));
+    assert!(p.permute_many(&mut z(13)).is_err());
+}
