@@ -268,65 +268,114 @@ fn small_entries<F: PrimeField>(entries: &[F], width: usize) -> Option<Vec<u32>>
 /// The largest width the stack-allocated kernels handle; wider instances use the textbook form.
 pub const MAX_KERNEL_WIDTH: usize = 32;
 
+/// One full round: constants, S-box on every lane, dense MDS.
+#[inline(always)]
+fn full_round<L: Lanes, const W: usize>(
+    k: &KernelConstants<L::Constant>,
+    cpu: L::Cpu,
+    state: &mut [L],
+    tmp: &mut [L; MAX_KERNEL_WIDTH],
+    rc: &[L::Constant],
+) {
+    // No closures here: a closure is a separate function that would not inherit the caller's
+    // `#[target_feature]`s, and the SIMD operators would stop inlining.
+    let t = width::<W>(k.width);
+    for (s, c) in state.iter_mut().zip(rc) {
+        *s = pow_sbox(*s + L::splat(cpu, c), k.alpha);
+    }
+    let small = k.mds_small.as_deref();
+    for i in 0..t {
+        let row_small = match small {
+            Some(s) => Some(&s[i * t..(i + 1) * t]),
+            None => None,
+        };
+        tmp[i] = L::dot_row(cpu, state, &k.mds[i * t..(i + 1) * t], row_small);
+    }
+    state.copy_from_slice(&tmp[..t]);
+}
+
+/// The width as a compile-time constant when `W > 0` (so loops unroll and the state stays in
+/// registers), else the run-time one.
+#[inline(always)]
+fn width<const W: usize>(runtime: usize) -> usize {
+    if W > 0 {
+        W
+    } else {
+        runtime
+    }
+}
+
 /// One permutation of the lanes in `state` (length `t ≤ MAX_KERNEL_WIDTH`), optimised form.
 #[inline(always)]
-#[allow(clippy::needless_range_loop)] // index loops mirror the round equations
 pub fn permute_lanes<L: Lanes>(k: &KernelConstants<L::Constant>, cpu: L::Cpu, state: &mut [L]) {
-    let t = k.width;
-    debug_assert_eq!(state.len(), t);
-    let sp = |c: &L::Constant| L::splat(cpu, c);
+    match k.width {
+        3 => permute_lanes_width::<L, 3>(k, cpu, state),
+        5 => permute_lanes_width::<L, 5>(k, cpu, state),
+        9 => permute_lanes_width::<L, 9>(k, cpu, state),
+        12 => permute_lanes_width::<L, 12>(k, cpu, state),
+        _ => permute_lanes_width::<L, 0>(k, cpu, state),
+    }
+}
+
+/// [`permute_lanes`] for a width fixed at compile time (`W = t`), or any width (`W = 0`).
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // index loops mirror the round equations
+fn permute_lanes_width<L: Lanes, const W: usize>(
+    k: &KernelConstants<L::Constant>,
+    cpu: L::Cpu,
+    state: &mut [L],
+) {
+    let t = width::<W>(k.width);
+    debug_assert_eq!(k.width, t);
+    let state = &mut state[..t];
     let mut tmp = [state[0]; MAX_KERNEL_WIDTH];
-    let full_round = |state: &mut [L], tmp: &mut [L; MAX_KERNEL_WIDTH], rc: &[L::Constant]| {
-        for i in 0..t {
-            state[i] = pow_sbox(state[i] + sp(&rc[i]), k.alpha);
-        }
-        for i in 0..t {
-            let small = k.mds_small.as_deref().map(|s| &s[i * t..(i + 1) * t]);
-            tmp[i] = L::dot_row(cpu, state, &k.mds[i * t..(i + 1) * t], small);
-        }
-        state.copy_from_slice(&tmp[..t]);
-    };
     for r in 0..k.half_full_rounds {
-        full_round(state, &mut tmp, &k.full[r * t..(r + 1) * t]);
+        full_round::<L, W>(k, cpu, state, &mut tmp, &k.full[r * t..(r + 1) * t]);
     }
     if k.partial_rounds > 0 {
         for i in 0..t {
-            state[i] = state[i] + sp(&k.first[i]);
+            state[i] = state[i] + L::splat(cpu, &k.first[i]);
         }
         // s ← s·diag(1, INIT)
         for c in 1..t {
-            let mut acc = state[1] * sp(&k.init[c - 1]);
+            let mut acc = state[1] * L::splat(cpu, &k.init[c - 1]);
             for r in 2..t {
-                acc = acc + state[r] * sp(&k.init[(r - 1) * (t - 1) + c - 1]);
+                acc = acc + state[r] * L::splat(cpu, &k.init[(r - 1) * (t - 1) + c - 1]);
             }
             tmp[c] = acc;
         }
         state[1..t].copy_from_slice(&tmp[1..t]);
-        let m00 = sp(&k.m00);
+        let m00 = L::splat(cpu, &k.m00);
         for i in 0..k.partial_rounds {
             let mut s0 = pow_sbox(state[0], k.alpha);
             if i + 1 < k.partial_rounds {
-                s0 = s0 + sp(&k.scalars[i]);
+                s0 = s0 + L::splat(cpu, &k.scalars[i]);
             }
             let v = &k.v[i * (t - 1)..(i + 1) * (t - 1)];
             let w = &k.w_hat[i * (t - 1)..(i + 1) * (t - 1)];
-            let mut d = m00 * s0;
+            // d = M[0][0]·s0 + Σ ŵ_j·s_j, summed as a balanced tree: the partial rounds are a
+            // dependency chain, and a linear sum would put t − 1 additions on it.
+            tmp[0] = m00 * s0;
             for j in 1..t {
-                d = d + sp(&w[j - 1]) * state[j];
+                tmp[j] = L::splat(cpu, &w[j - 1]) * state[j];
+            }
+            let mut n = t;
+            while n > 1 {
+                let half = n / 2;
+                for j in 0..half {
+                    tmp[j] = tmp[j] + tmp[n - half + j];
+                }
+                n -= half;
             }
             for j in 1..t {
-                state[j] = state[j] + sp(&v[j - 1]) * s0;
+                state[j] = state[j] + L::splat(cpu, &v[j - 1]) * s0;
             }
-            state[0] = d;
+            state[0] = tmp[0];
         }
     }
     let second = k.half_full_rounds * t;
     for r in 0..k.half_full_rounds {
-        full_round(
-            state,
-            &mut tmp,
-            &k.full[second + r * t..second + (r + 1) * t],
-        );
+        full_round::<L, W>(k, cpu, state, &mut tmp, &k.full[second + r * t..second + (r + 1) * t]);
     }
 }
 
