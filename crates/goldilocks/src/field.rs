@@ -68,6 +68,27 @@ impl Goldilocks {
         Self(reduce128(acc))
     }
 
+    /// `Σ_j xs[j]·ys[j]` with one reduction: the 128-bit products are summed in 160 bits, and
+    /// `2^128 ≡ −2^32 (mod p)` folds the top word back.
+    #[inline(always)]
+    pub fn dot_product(xs: &[Self], ys: &[Self]) -> Self {
+        let mut lo = 0u128;
+        let mut top = 0u64;
+        for (x, y) in xs.iter().zip(ys) {
+            let (sum, carry) = lo.overflowing_add(x.0 as u128 * y.0 as u128);
+            lo = sum;
+            top += carry as u64;
+        }
+        // top ≤ the number of terms, so top·2^32 < 2^64.
+        Self(reduce128(lo)) - Self(top << 32)
+    }
+
+    /// `x·y + z` with one reduction (`(2^64 − 1)^2 + 2^64 − 1 < 2^128`).
+    #[inline(always)]
+    pub fn mul_add(x: Self, y: Self, z: Self) -> Self {
+        Self(reduce128(x.0 as u128 * y.0 as u128 + z.0 as u128))
+    }
+
     /// The stored word, possibly non-canonical. For SIMD code that shares this representation.
     #[inline]
     pub const fn as_raw_u64(&self) -> u64 {

@@ -388,6 +388,47 @@ impl PackedGoldilocksAvx512 {
     }
 }
 
+impl PackedGoldilocksAvx512 {
+    /// `Σ_j cs[j]·xs[j]` for any constants (at most 16 terms), with one reduction: each
+    /// 32×32-bit partial product is split into 32-bit halves and summed by weight
+    /// (`2^0, 2^32, 2^64, 2^96`), so no accumulator can overflow, and
+    /// `2^64 ≡ 2^32 − 1`, `2^96 ≡ −1 (mod p)` fold the weights back.
+    #[inline(always)]
+    pub fn dot_constants(xs: &[Self], cs: &[Goldilocks]) -> Self {
+        debug_assert!(xs.len() <= 16);
+        // SAFETY: a value of this type exists only if AVX-512F was detected. Every accumulator
+        // is a sum of at most 3·16 values below 2^32, far below 2^64.
+        unsafe {
+            let m = _mm512_set1_epi64(EPSILON as i64);
+            let z = _mm512_setzero_si512();
+            let (mut a0, mut a1, mut a2, mut a3) = (z, z, z, z);
+            for (x, c) in xs.iter().zip(cs) {
+                let c = _mm512_set1_epi64(c.0 as i64);
+                let c_hi = _mm512_srli_epi64::<32>(c);
+                let x_hi = _mm512_srli_epi64::<32>(x.0);
+                let ll = _mm512_mul_epu32(x.0, c);
+                let lh = _mm512_mul_epu32(x.0, c_hi);
+                let hl = _mm512_mul_epu32(x_hi, c);
+                let hh = _mm512_mul_epu32(x_hi, c_hi);
+                a0 = _mm512_add_epi64(a0, _mm512_and_si512(ll, m));
+                a1 = _mm512_add_epi64(a1, _mm512_srli_epi64::<32>(ll));
+                a1 = _mm512_add_epi64(a1, _mm512_and_si512(lh, m));
+                a1 = _mm512_add_epi64(a1, _mm512_and_si512(hl, m));
+                a2 = _mm512_add_epi64(a2, _mm512_srli_epi64::<32>(lh));
+                a2 = _mm512_add_epi64(a2, _mm512_srli_epi64::<32>(hl));
+                a2 = _mm512_add_epi64(a2, _mm512_and_si512(hh, m));
+                a3 = _mm512_add_epi64(a3, _mm512_srli_epi64::<32>(hh));
+            }
+            // total ≡ a0 − a2 − a3 + (a1 + a2)·2^32, and b·2^32 = (b >> 32)·2^64 + (b << 32)
+            // ≡ (b >> 32)·ε + (b << 32).
+            let b = _mm512_add_epi64(a1, a2);
+            let small = _mm512_add_epi64(a0, _mm512_mul_epu32(_mm512_srli_epi64::<32>(b), m));
+            let pos = add_avx512(_mm512_slli_epi64::<32>(b), small);
+            Self(sub_avx512(pos, _mm512_add_epi64(a2, a3)))
+        }
+    }
+}
+
 impl PackedGoldilocksAvx2 {
     /// `Σ_j cs[j]·xs[j]` for small constants whose sum is below 2^32; see
     /// [`PackedGoldilocksAvx512::dot_small`].

@@ -268,4 +268,73 @@ mod simd {
             }
         }
     }
+
+    /// The reference for every dot kernel: products and sums one by one.
+    fn naive_dot(xs: &[Goldilocks], ys: &[Goldilocks]) -> Goldilocks {
+        xs.iter()
+            .zip(ys)
+            .fold(Goldilocks::ZERO, |acc, (&x, &y)| acc + x * y)
+    }
+
+    /// Vectors of edge words (2^64 − 1, p, p − 1, 2^32 ± 1, 0…) and random words.
+    fn dot_inputs(rng: &mut StdRng, n: usize) -> Vec<Vec<Goldilocks>> {
+        let edges = edge_words();
+        let mut out: Vec<Vec<Goldilocks>> = edges
+            .iter()
+            .map(|&e| vec![Goldilocks::new_reduced(e); n])
+            .collect();
+        for _ in 0..64 {
+            out.push(inputs(rng, n));
+        }
+        out
+    }
+
+    #[test]
+    fn dot_kernels_match_naive() {
+        let mut rng = rng();
+        for n in [1usize, 2, 11, 12, 16] {
+            let vs = dot_inputs(&mut rng, n);
+            for xs in &vs {
+                for ys in vs.iter().step_by(7) {
+                    let want = naive_dot(xs, ys);
+                    assert_eq!(Goldilocks::dot_product(xs, ys), want, "n = {n}");
+                    assert_eq!(
+                        Goldilocks::mul_add(xs[0], ys[0], ys[n - 1]),
+                        xs[0] * ys[0] + ys[n - 1]
+                    );
+                    let small: Vec<u32> =
+                        ys.iter().map(|y| (y.as_raw_u64() % 1000) as u32).collect();
+                    let small_el: Vec<Goldilocks> = small
+                        .iter()
+                        .map(|&c| Goldilocks::new_reduced(c as u64))
+                        .collect();
+                    assert_eq!(Goldilocks::dot_small(xs, &small), naive_dot(xs, &small_el));
+                    if let Some(cpu) = Avx512::detect() {
+                        let px: Vec<PackedGoldilocksAvx512> = xs
+                            .iter()
+                            .map(|&x| PackedGoldilocksAvx512::broadcast(cpu, x))
+                            .collect();
+                        assert_eq!(
+                            PackedGoldilocksAvx512::dot_constants(&px, ys).to_array(),
+                            [want; 8]
+                        );
+                        assert_eq!(
+                            PackedGoldilocksAvx512::dot_small(&px, &small).to_array(),
+                            [naive_dot(xs, &small_el); 8]
+                        );
+                    }
+                    if let Some(cpu) = Avx2::detect() {
+                        let px: Vec<PackedGoldilocksAvx2> = xs
+                            .iter()
+                            .map(|&x| PackedGoldilocksAvx2::broadcast(cpu, x))
+                            .collect();
+                        assert_eq!(
+                            PackedGoldilocksAvx2::dot_small(&px, &small).to_array(),
+                            [naive_dot(xs, &small_el); 4]
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

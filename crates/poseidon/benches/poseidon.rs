@@ -138,7 +138,9 @@ fn circom(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("poseidon-circom-t3-single");
     g.throughput(Throughput::Elements(1));
-    g.bench_function("zkaccel", |b| b.iter(|| ours.hash(black_box(&inputs[..2])).unwrap()));
+    g.bench_function("zkaccel", |b| {
+        b.iter(|| ours.hash(black_box(&inputs[..2])).unwrap())
+    });
     g.bench_function("light-poseidon", |b| {
         b.iter(|| theirs.hash(black_box(&inputs_ark[..2])).unwrap())
     });
@@ -147,7 +149,9 @@ fn circom(c: &mut Criterion) {
     let mut g = c.benchmark_group("poseidon-circom-t3-batch-1-thread");
     g.throughput(Throughput::Elements(BATCH as u64));
     g.sample_size(10);
-    g.bench_function("zkaccel", |b| b.iter(|| one_thread(|| ours.hash_many(&inputs).unwrap())));
+    g.bench_function("zkaccel", |b| {
+        b.iter(|| one_thread(|| ours.hash_many(&inputs).unwrap()))
+    });
     g.bench_function("light-poseidon", |b| {
         b.iter(|| {
             inputs_ark

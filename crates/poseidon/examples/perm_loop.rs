@@ -12,7 +12,11 @@ fn main() {
             h.permute(&mut s);
         }
     } else {
-        let k = if mode == "avx2" { BatchKernel::Avx2 } else { BatchKernel::Avx512 };
+        let k = if mode == "avx2" {
+            BatchKernel::Avx2
+        } else {
+            BatchKernel::Avx512
+        };
         let mut s = vec![Goldilocks::new_reduced(3); 12 * 1024];
         for _ in 0..n / 1024 {
             h.permutation().permute_many_using(k, &mut s).unwrap();

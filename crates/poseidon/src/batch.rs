@@ -129,6 +129,16 @@ impl PoseidonField for Goldilocks {
         }
     }
 
+    #[inline(always)]
+    fn dot_product(xs: &[Self], cs: &[Self]) -> Self {
+        Goldilocks::dot_product(xs, cs)
+    }
+
+    #[inline(always)]
+    fn mul_add(x: Self, c: Self, acc: Self) -> Self {
+        Goldilocks::mul_add(x, c, acc)
+    }
+
     fn kernels() -> Vec<BatchKernel> {
         let mut k = Vec::new();
         #[cfg(target_arch = "x86_64")]
@@ -247,7 +257,7 @@ mod x86 {
     use crate::permutation::{KernelConstants, Lanes};
 
     macro_rules! goldilocks_packing {
-        ($packed:ident, $cpu:ident, $width:expr) => {
+        ($packed:ident, $cpu:ident, $width:expr, { $($extra:tt)* }) => {
             impl Lanes for $packed {
                 type Constant = Goldilocks;
                 type Cpu = $cpu;
@@ -273,6 +283,7 @@ mod x86 {
                         }
                     }
                 }
+                $($extra)*
             }
             impl Packing for $packed {
                 const WIDTH: usize = $width;
@@ -290,8 +301,13 @@ mod x86 {
             }
         };
     }
-    goldilocks_packing!(PackedGoldilocksAvx2, Avx2, 4);
-    goldilocks_packing!(PackedGoldilocksAvx512, Avx512, 8);
+    goldilocks_packing!(PackedGoldilocksAvx2, Avx2, 4, {});
+    goldilocks_packing!(PackedGoldilocksAvx512, Avx512, 8, {
+        #[inline(always)]
+        fn dot_constants(_: Avx512, xs: &[Self], cs: &[Goldilocks]) -> Self {
+            PackedGoldilocksAvx512::dot_constants(xs, cs)
+        }
+    });
 
     impl<C: Fp256Config> Lanes for PackedFp256Ifma<C> {
         type Constant = PreparedFp256<C>;

@@ -36,6 +36,18 @@ pub trait PoseidonField: PrimeField {
         batch::dot_generic(xs, row)
     }
 
+    /// `Σ_j xs[j]·cs[j]`; fields with lazy reduction override it.
+    #[inline(always)]
+    fn dot_product(xs: &[Self], cs: &[Self]) -> Self {
+        batch::dot_generic(xs, cs)
+    }
+
+    /// `x·c + acc`; fields with lazy reduction override it.
+    #[inline(always)]
+    fn mul_add(x: Self, c: Self, acc: Self) -> Self {
+        x * c + acc
+    }
+
     /// The batch kernels this CPU can run for the field, fastest first.
     fn kernels() -> Vec<BatchKernel> {
         vec![BatchKernel::Interleaved]

@@ -35,6 +35,32 @@ pub trait Lanes: Copy + Add<Output = Self> + Mul<Output = Self> {
         }
         acc
     }
+
+    /// `Σ_j cs[j]·xs[j]` for arbitrary constants (the sparse partial-round row). The default
+    /// sums the products as a balanced tree, since this sum is on the partial rounds'
+    /// dependency chain.
+    #[inline(always)]
+    fn dot_constants(cpu: Self::Cpu, xs: &[Self], cs: &[Self::Constant]) -> Self {
+        let mut prods = [xs[0]; MAX_KERNEL_WIDTH];
+        for (p, (&x, c)) in prods.iter_mut().zip(xs.iter().zip(cs)) {
+            *p = Self::splat(cpu, c) * x;
+        }
+        let mut n = xs.len();
+        while n > 1 {
+            let half = n / 2;
+            for j in 0..half {
+                prods[j] = prods[j] + prods[n - half + j];
+            }
+            n -= half;
+        }
+        prods[0]
+    }
+
+    /// `acc + c·x`.
+    #[inline(always)]
+    fn mul_const_add(cpu: Self::Cpu, x: Self, c: &Self::Constant, acc: Self) -> Self {
+        acc + Self::splat(cpu, c) * x
+    }
 }
 
 /// A single field element as a lane.
@@ -71,6 +97,17 @@ impl<F: PoseidonField> Lanes for Scalar<F> {
         // layout.
         let xs = unsafe { core::slice::from_raw_parts(xs.as_ptr().cast::<F>(), xs.len()) };
         Self(F::dot_row(xs, row, small))
+    }
+    #[inline(always)]
+    fn dot_constants(_: (), xs: &[Self], cs: &[F]) -> Self {
+        // SAFETY: `Scalar<F>` is `repr(transparent)` over `F`, so the slices have the same
+        // layout.
+        let xs = unsafe { core::slice::from_raw_parts(xs.as_ptr().cast::<F>(), xs.len()) };
+        Self(F::dot_product(xs, cs))
+    }
+    #[inline(always)]
+    fn mul_const_add(_: (), x: Self, c: &F, acc: Self) -> Self {
+        Self(F::mul_add(x.0, *c, acc.0))
     }
 }
 
@@ -138,6 +175,8 @@ pub struct KernelConstants<C> {
     v: Vec<C>,
     /// Per partial round: its first column below the diagonal, `t − 1` entries.
     w_hat: Vec<C>,
+    /// Per partial round: `[M[0][0], ŵ…]`, the row that computes the new lane 0.
+    w_row: Vec<C>,
 }
 
 impl<F: PrimeField> KernelConstants<F> {
@@ -211,6 +250,12 @@ impl<F: PrimeField> KernelConstants<F> {
             init,
             scalars,
             m00: b.get(0, 0),
+            w_row: (0..rp)
+                .flat_map(|i| {
+                    core::iter::once(b.get(0, 0))
+                        .chain(w_hat[i * (t - 1)..(i + 1) * (t - 1)].iter().copied())
+                })
+                .collect(),
             v,
             w_hat,
         })
@@ -233,6 +278,7 @@ impl<F: PrimeField> KernelConstants<F> {
             m00: f(self.m00),
             v: m(&self.v),
             w_hat: m(&self.w_hat),
+            w_row: m(&self.w_row),
         }
     }
 }
@@ -285,10 +331,7 @@ fn full_round<L: Lanes, const W: usize>(
     }
     let small = k.mds_small.as_deref();
     for i in 0..t {
-        let row_small = match small {
-            Some(s) => Some(&s[i * t..(i + 1) * t]),
-            None => None,
-        };
+        let row_small = small.map(|s| &s[i * t..(i + 1) * t]);
         tmp[i] = L::dot_row(cpu, state, &k.mds[i * t..(i + 1) * t], row_small);
     }
     state.copy_from_slice(&tmp[..t]);
@@ -345,37 +388,30 @@ fn permute_lanes_width<L: Lanes, const W: usize>(
             tmp[c] = acc;
         }
         state[1..t].copy_from_slice(&tmp[1..t]);
-        let m00 = L::splat(cpu, &k.m00);
         for i in 0..k.partial_rounds {
             let mut s0 = pow_sbox(state[0], k.alpha);
             if i + 1 < k.partial_rounds {
                 s0 = s0 + L::splat(cpu, &k.scalars[i]);
             }
             let v = &k.v[i * (t - 1)..(i + 1) * (t - 1)];
-            let w = &k.w_hat[i * (t - 1)..(i + 1) * (t - 1)];
-            // d = M[0][0]·s0 + Σ ŵ_j·s_j, summed as a balanced tree: the partial rounds are a
-            // dependency chain, and a linear sum would put t − 1 additions on it.
-            tmp[0] = m00 * s0;
+            // d = M[0][0]·s0 + Σ ŵ_j·s_j
+            state[0] = s0;
+            let d = L::dot_constants(cpu, state, &k.w_row[i * t..(i + 1) * t]);
             for j in 1..t {
-                tmp[j] = L::splat(cpu, &w[j - 1]) * state[j];
+                state[j] = L::mul_const_add(cpu, s0, &v[j - 1], state[j]);
             }
-            let mut n = t;
-            while n > 1 {
-                let half = n / 2;
-                for j in 0..half {
-                    tmp[j] = tmp[j] + tmp[n - half + j];
-                }
-                n -= half;
-            }
-            for j in 1..t {
-                state[j] = state[j] + L::splat(cpu, &v[j - 1]) * s0;
-            }
-            state[0] = tmp[0];
+            state[0] = d;
         }
     }
     let second = k.half_full_rounds * t;
     for r in 0..k.half_full_rounds {
-        full_round::<L, W>(k, cpu, state, &mut tmp, &k.full[second + r * t..second + (r + 1) * t]);
+        full_round::<L, W>(
+            k,
+            cpu,
+            state,
+            &mut tmp,
+            &k.full[second + r * t..second + (r + 1) * t],
+        );
     }
 }
 

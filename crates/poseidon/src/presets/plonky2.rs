@@ -130,7 +130,7 @@ impl Plonky2Poseidon {
     pub fn hash_pad(&self, inputs: &[Goldilocks]) -> Digest {
         let mut padded = inputs.to_vec();
         padded.push(Goldilocks::ONE);
-        while (padded.len() + !1).is_multiple_of(RATE) {
+        while !(padded.len() + 1).is_multiple_of(RATE) {
             padded.push(Goldilocks::ZERO);
         }
         padded.push(Goldilocks::ONE);
