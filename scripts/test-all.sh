@@ -42,11 +42,15 @@ cargo test --workspace --locked
 step "docs (broken links are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked -q
 
+step "peers that need nightly features (plonky2), built with RUSTC_BOOTSTRAP=1 in peers/"
+bash scripts/test-peers.sh
+
 step "RTL: AMAZE designs (lint, Icarus, Verilator vs golden model, cycle-model calibration)"
 bash hw/amaze/run.sh "${AMZ_VECTORS:-1000}"
 
 step "zkaccel bench --quick (smoke run)"
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter goldilocks >/dev/null
+cargo run --release --locked -p zkaccel-cli -- bench --quick --filter poseidon >/dev/null
 
 echo
 echo "all checks passed"

@@ -15,7 +15,11 @@ use zkaccel_poseidon::{Plonky2Poseidon, PoseidonField};
 const BATCH: usize = 1024;
 
 fn one_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(f)
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(f)
 }
 
 fn bench(c: &mut Criterion) {
@@ -44,7 +48,11 @@ fn bench(c: &mut Criterion) {
     let kernel = Goldilocks::kernels()[0];
     let mut s = states.clone();
     g.bench_function(format!("zkaccel-{kernel}"), |b| {
-        b.iter(|| ours.permutation().permute_many_using(kernel, &mut s).unwrap())
+        b.iter(|| {
+            ours.permutation()
+                .permute_many_using(kernel, &mut s)
+                .unwrap()
+        })
     });
     let mut t = theirs.clone();
     g.bench_function("plonky2", |b| {
@@ -59,11 +67,16 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("poseidon-goldilocks12-batch-all-cores");
     g.throughput(Throughput::Elements(BATCH as u64));
     let mut s = states.clone();
-    g.bench_function("zkaccel", |b| b.iter(|| ours.permutation().permute_many(&mut s).unwrap()));
+    g.bench_function("zkaccel", |b| {
+        b.iter(|| ours.permutation().permute_many(&mut s).unwrap())
+    });
     let mut t = theirs.clone();
     g.bench_function("plonky2", |b| {
         use rayon::prelude::*;
-        b.iter(|| t.par_iter_mut().for_each(|x| *x = GoldilocksField::poseidon(*x)))
+        b.iter(|| {
+            t.par_iter_mut()
+                .for_each(|x| *x = GoldilocksField::poseidon(*x))
+        })
     });
     g.finish();
     let _ = one_thread(|| ());

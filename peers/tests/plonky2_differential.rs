@@ -36,7 +36,9 @@ fn permutation() {
     }
     for kernel in Goldilocks::kernels() {
         let mut many = states.clone();
-        ours.permutation().permute_many_using(kernel, &mut many).unwrap();
+        ours.permutation()
+            .permute_many_using(kernel, &mut many)
+            .unwrap();
         assert_eq!(many, want, "{kernel}");
     }
     // plonky2's PlonkyPermutation wrapper agrees too.
@@ -53,9 +55,21 @@ fn hashes() {
     for len in (0..40).chain([135, 200]) {
         let x = random(&mut rng, len);
         let xp: Vec<GoldilocksField> = x.iter().map(|&v| to_plonky2(v)).collect();
-        assert_eq!(ours.hash_no_pad(&x), digest_from_plonky2(PoseidonHash::hash_no_pad(&xp)), "len {len}");
-        assert_eq!(ours.hash_or_noop(&x), digest_from_plonky2(PoseidonHash::hash_or_noop(&xp)), "len {len}");
-        assert_eq!(ours.hash_pad(&x), digest_from_plonky2(PoseidonHash::hash_pad(&xp)), "len {len}");
+        assert_eq!(
+            ours.hash_no_pad(&x),
+            digest_from_plonky2(PoseidonHash::hash_no_pad(&xp)),
+            "len {len}"
+        );
+        assert_eq!(
+            ours.hash_or_noop(&x),
+            digest_from_plonky2(PoseidonHash::hash_or_noop(&xp)),
+            "len {len}"
+        );
+        assert_eq!(
+            ours.hash_pad(&x),
+            digest_from_plonky2(PoseidonHash::hash_pad(&xp)),
+            "len {len}"
+        );
     }
     for _ in 0..50 {
         let a: [Goldilocks; 4] = random(&mut rng, 4).try_into().unwrap();
@@ -76,13 +90,19 @@ fn packed_row_hashing() {
         ours.hash_or_noop_rows(&rows, width, &mut out).unwrap();
         for (row, d) in rows.chunks(width).zip(&out) {
             let xp: Vec<GoldilocksField> = row.iter().map(|&v| to_plonky2(v)).collect();
-            assert_eq!(*d, digest_from_plonky2(PoseidonHash::hash_or_noop(&xp)), "width {width}");
+            assert_eq!(
+                *d,
+                digest_from_plonky2(PoseidonHash::hash_or_noop(&xp)),
+                "width {width}"
+            );
         }
         let pairs: Vec<[Goldilocks; 4]> = out.clone();
         let mut parents = vec![[Goldilocks::new_reduced(0); 4]; n / 2];
-        ours.two_to_one_many(&pairs[..2 * (n / 2)], &mut parents).unwrap();
+        ours.two_to_one_many(&pairs[..2 * (n / 2)], &mut parents)
+            .unwrap();
         for (pair, p) in pairs.chunks(2).zip(&parents) {
-            let want = PoseidonHash::two_to_one(digest_to_plonky2(&pair[0]), digest_to_plonky2(&pair[1]));
+            let want =
+                PoseidonHash::two_to_one(digest_to_plonky2(&pair[0]), digest_to_plonky2(&pair[1]));
             assert_eq!(*p, digest_from_plonky2(want));
         }
     }

@@ -240,6 +240,96 @@ impl Bench {
     }
 }
 
+impl Bench {
+    fn poseidon(&mut self, rng: &mut StdRng) {
+        use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonField};
+        const N: usize = 1024;
+        let h = Plonky2Poseidon::get();
+        let states: Vec<Goldilocks> = random_vec(rng, 12 * N);
+        let mut one: [Goldilocks; 12] = states[..12].try_into().expect("12 elements");
+        self.add(
+            "poseidon-perm",
+            "goldilocks",
+            "plonky2 t=12, one at a time",
+            1,
+            || {
+                h.permute(black_box(&mut one));
+            },
+        );
+        let kernel = Goldilocks::kernels()[0];
+        let mut batch = states.clone();
+        self.add(
+            "poseidon-perm",
+            "goldilocks",
+            format!("plonky2 t=12, {kernel} batch"),
+            N,
+            || {
+                h.permutation()
+                    .permute_many_using(kernel, black_box(&mut batch))
+                    .expect("whole states");
+            },
+        );
+        let threads = rayon_threads();
+        let mut batch = states;
+        self.add(
+            "poseidon-perm",
+            "goldilocks",
+            format!("plonky2 t=12, {threads} threads"),
+            N,
+            || {
+                h.permutation()
+                    .permute_many(black_box(&mut batch))
+                    .expect("whole states");
+            },
+        );
+        let neptune = NeptunePoseidon::<zkaccel_bls12_381::Fr>::new(2, Default::default())
+            .expect("arity 2 is defined");
+        let children: Vec<zkaccel_bls12_381::Fr> = random_vec(rng, 2 * N);
+        self.add(
+            "poseidon-hash",
+            "bls12-381",
+            "neptune arity 2, one hash",
+            1,
+            || {
+                black_box(
+                    neptune
+                        .hash(black_box(&children[..2]))
+                        .expect("two children"),
+                );
+            },
+        );
+        self.add(
+            "poseidon-hash",
+            "bls12-381",
+            format!("neptune arity 2, batch, {threads} threads"),
+            N,
+            || {
+                black_box(neptune.hash_many(&children).expect("whole nodes"));
+            },
+        );
+        let circom = CircomPoseidon::get(3).expect("t = 3 is defined");
+        let inputs: Vec<zkaccel_bn254::Fr> = random_vec(rng, 2 * N);
+        self.add(
+            "poseidon-hash",
+            "bn254",
+            "circomlib t=3, one hash",
+            1,
+            || {
+                black_box(circom.hash(black_box(&inputs[..2])).expect("two inputs"));
+            },
+        );
+        self.add(
+            "poseidon-hash",
+            "bn254",
+            format!("circomlib t=3, batch, {threads} threads"),
+            N,
+            || {
+                black_box(circom.hash_many(&inputs).expect("whole inputs"));
+            },
+        );
+    }
+}
+
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
@@ -274,11 +364,12 @@ pub fn run(args: &BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     bench.fields_fp256::<zkaccel_bn254::FrConfig>(&mut rng, "bn254");
     bench.fields_fp256::<zkaccel_bls12_381::FrConfig>(&mut rng, "bls12-381");
     bench.mimc(&mut rng);
+    bench.poseidon(&mut rng);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&bench.rows)?);
     } else {
         println!(
-            "zkaccel bench{}: single-thread throughput on this machine",
+            "zkaccel bench{}: throughput on this machine (one thread unless a row says otherwise)",
             if args.quick { " --quick" } else { "" }
         );
         print_table(&bench.rows);

@@ -6,6 +6,7 @@ mod hw_cmd;
 mod inputs;
 mod mimc_cmd;
 mod model_cmd;
+mod poseidon_cmd;
 
 use std::process::ExitCode;
 
@@ -29,6 +30,9 @@ enum Command {
     /// MiMC cipher and hash (AMAZE): circomlib, gnark, ethsnarks and circomlib-sponge presets.
     #[command(subcommand)]
     Mimc(mimc_cmd::MimcCommand),
+    /// Poseidon hash (plonky2, neptune, circomlib presets) and parameter generation.
+    #[command(subcommand)]
+    Poseidon(poseidon_cmd::PoseidonCommand),
     /// Cycle-level models of the papers' accelerators.
     #[command(subcommand)]
     Model(model_cmd::ModelCommand),
@@ -43,6 +47,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Field(cmd) => field_cmd::run(&cmd),
         Command::Mimc(cmd) => mimc_cmd::run(&cmd),
+        Command::Poseidon(cmd) => poseidon_cmd::run(&cmd),
         Command::Hw(cmd) => hw_cmd::run(&cmd),
         Command::Model(cmd) => model_cmd::run(&cmd),
     };

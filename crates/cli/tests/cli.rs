@@ -216,3 +216,221 @@ fn mimc_algorithms_agree_on_the_command_line() {
     };
     assert_eq!(args("barrett"), args("montgomery"));
 }
+
+fn poseidon_vectors() -> serde_json::Value {
+    serde_json::from_str(include_str!("../../../vectors/poseidon.json")).unwrap()
+}
+
+fn last_line(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn poseidon_hash_matches_the_vectors_for_every_preset() {
+    let v = poseidon_vectors();
+    // circomlibjs poseidon([1..n]) for every n.
+    for case in v["circomlibjs_bn254"]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(16)
+    {
+        let inputs: Vec<&str> = case["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        let out = zkaccel()
+            .args(["poseidon", "hash", "--preset", "circomlib"])
+            .args(&inputs)
+            .output()
+            .unwrap();
+        assert_eq!(last_line(&out), case["output"].as_str().unwrap());
+    }
+    // neptune, every arity and strength, preimage x_i = i + 1.
+    for arity in [2, 4, 8, 11] {
+        for case in v["neptune_bls12_381"]["per_arity"][format!("arity{arity}")]
+            .as_array()
+            .unwrap()
+        {
+            let vec = &case["vectors"][0];
+            let pre: Vec<&str> = vec["preimage"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap())
+                .collect();
+            let out = zkaccel()
+                .args([
+                    "poseidon",
+                    "hash",
+                    "--preset",
+                    "neptune",
+                    "--arity",
+                    &arity.to_string(),
+                ])
+                .args(["--strength", case["strength"].as_str().unwrap()])
+                .args(&pre)
+                .output()
+                .unwrap();
+            assert_eq!(last_line(&out), vec["hash"].as_str().unwrap());
+        }
+    }
+    // plonky2 hash_no_pad, including 135 elements read from a file, in hex.
+    let dir = std::env::temp_dir().join(format!("zkaccel-poseidon-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for case in v["plonky2_goldilocks"]["hash_no_pad"].as_array().unwrap() {
+        let inputs: Vec<u64> = case["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().parse().unwrap())
+            .collect();
+        let file = dir.join("in.txt");
+        std::fs::write(
+            &file,
+            inputs
+                .iter()
+                .map(|x| format!("{x:#x}\n"))
+                .collect::<String>(),
+        )
+        .unwrap();
+        let out = zkaccel()
+            .args(["poseidon", "hash", "--preset", "plonky2", "--file"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let want: Vec<&str> = case["hash_no_pad"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        assert_eq!(last_line(&out), want.join(" "), "len {}", case["len"]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn poseidon_rejects_bad_input_with_a_clear_message() {
+    let p = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+    let out = zkaccel()
+        .args(["poseidon", "hash", "--preset", "circomlib", "1", p])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("value 2") && err.contains("not canonical"),
+        "{err}"
+    );
+    let out = zkaccel()
+        .args([
+            "poseidon", "hash", "--preset", "neptune", "--arity", "4", "1", "2",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("exactly 4 values"));
+    let out = zkaccel()
+        .args([
+            "poseidon",
+            "params",
+            "--field",
+            "bls12-381",
+            "--width",
+            "3",
+            "--alpha",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("not a permutation"));
+}
+
+#[test]
+fn poseidon_params_reproduce_circomlib_and_neptune_tables() {
+    let v = poseidon_vectors();
+    // circomlib t = 3 is the reference generator with R_P = 57.
+    let out = zkaccel()
+        .args([
+            "poseidon",
+            "params",
+            "--field",
+            "bn254",
+            "--width",
+            "3",
+            "--full-rounds",
+            "8",
+            "--partial-rounds",
+            "57",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        j["round_constants"].as_array().unwrap()[..6],
+        v["circomlibjs_bn254"]["t3_first_round_constants"]
+            .as_array()
+            .unwrap()[..]
+    );
+    assert_eq!(j["mds"], v["circomlibjs_bn254"]["t3_mds"]);
+    // neptune arity 2 (t = 3), standard.
+    let out = zkaccel()
+        .args([
+            "poseidon",
+            "params",
+            "--field",
+            "bls12-381",
+            "--width",
+            "3",
+            "--style",
+            "neptune",
+        ])
+        .output()
+        .unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let case = &v["neptune_bls12_381"]["per_arity"]["arity2"][0];
+    assert_eq!(j["partial_rounds"], 55);
+    assert_eq!(
+        j["round_constants"].as_array().unwrap()[..3],
+        case["round_constants_first_t"].as_array().unwrap()[..]
+    );
+    assert_eq!(j["mds"][0], case["mds_row0"]);
+    // Goldilocks t = 12, α = 7: the reference formula gives plonky2's (8, 22).
+    let out = zkaccel()
+        .args([
+            "poseidon",
+            "params",
+            "--field",
+            "goldilocks",
+            "--width",
+            "12",
+            "--alpha",
+            "7",
+        ])
+        .output()
+        .unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (j["full_rounds"].as_u64(), j["partial_rounds"].as_u64()),
+        (Some(8), Some(22))
+    );
+}

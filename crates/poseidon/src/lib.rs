@@ -4,7 +4,7 @@ mod batch;
 mod error;
 pub mod grain;
 mod matrix;
-mod mds_security;
+pub mod mds_security;
 mod params;
 mod permutation;
 pub mod presets;
