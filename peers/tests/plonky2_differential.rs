@@ -107,3 +107,38 @@ fn packed_row_hashing() {
         }
     }
 }
+
+#[test]
+fn merkle_tree_caps() {
+    use plonky2::hash::merkle_tree::MerkleTree as Plonky2Tree;
+    use zkaccel_merkle::{MerkleTree, Plonky2Hasher};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    for (log_n, width, cap_height) in [
+        (4, 135, 0),
+        (4, 135, 4),
+        (10, 135, 4),
+        (10, 1, 0),
+        (8, 4, 2),
+        (9, 7, 4),
+    ] {
+        let n = 1usize << log_n;
+        let leaves = random(&mut rng, n * width);
+        let theirs: Vec<Vec<GoldilocksField>> = leaves
+            .chunks(width)
+            .map(|row| row.iter().map(|&x| to_plonky2(x)).collect())
+            .collect();
+        let want: Vec<[Goldilocks; 4]> =
+            Plonky2Tree::<GoldilocksField, PoseidonHash>::new(theirs, cap_height)
+                .cap
+                .0
+                .into_iter()
+                .map(digest_from_plonky2)
+                .collect();
+        let ours = MerkleTree::new(Plonky2Hasher, leaves, width, cap_height).unwrap();
+        assert_eq!(
+            ours.cap(),
+            want.as_slice(),
+            "2^{log_n} x {width}, cap {cap_height}"
+        );
+    }
+}

@@ -4,6 +4,7 @@ mod bench;
 mod field_cmd;
 mod hw_cmd;
 mod inputs;
+mod merkle_cmd;
 mod mimc_cmd;
 mod model_cmd;
 mod poseidon_cmd;
@@ -33,6 +34,9 @@ enum Command {
     /// Poseidon hash (plonky2, neptune, circomlib presets) and parameter generation.
     #[command(subcommand)]
     Poseidon(poseidon_cmd::PoseidonCommand),
+    /// Poseidon Merkle trees: build (bounded memory), open, verify.
+    #[command(subcommand)]
+    Merkle(merkle_cmd::MerkleCommand),
     /// Cycle-level models of the papers' accelerators.
     #[command(subcommand)]
     Model(model_cmd::ModelCommand),
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         Command::Field(cmd) => field_cmd::run(&cmd),
         Command::Mimc(cmd) => mimc_cmd::run(&cmd),
         Command::Poseidon(cmd) => poseidon_cmd::run(&cmd),
+        Command::Merkle(cmd) => merkle_cmd::run(&cmd),
         Command::Hw(cmd) => hw_cmd::run(&cmd),
         Command::Model(cmd) => model_cmd::run(&cmd),
     };

@@ -434,3 +434,191 @@ fn poseidon_params_reproduce_circomlib_and_neptune_tables() {
         (Some(8), Some(22))
     );
 }
+
+#[test]
+fn merkle_build_matches_plonky2_and_neptune_vectors() {
+    let v = poseidon_vectors();
+    // plonky2: generated leaves without a seed follow the vectors' rule [i·1000003 + j]_j.
+    for case in v["plonky2_goldilocks"]["merkle_tree"].as_array().unwrap() {
+        let (n, w, h) = (
+            case["num_leaves"].as_u64().unwrap(),
+            case["leaf_len"].as_u64().unwrap(),
+            case["cap_height"].as_u64().unwrap(),
+        );
+        let out = zkaccel()
+            .args([
+                "merkle",
+                "build",
+                "--preset",
+                "plonky2",
+                "--leaves",
+                &n.to_string(),
+                "--leaf-width",
+                &w.to_string(),
+                "--cap-height",
+                &h.to_string(),
+            ])
+            .args(["--subtree-leaves", "64"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let got = String::from_utf8(out.stdout).unwrap();
+        let want: Vec<String> = case["cap"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                d.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_str().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(got.lines().collect::<Vec<_>>(), want, "{n} x {w}, cap {h}");
+    }
+    // neptune: leaves from a file, root written atomically to --output too.
+    let dir = std::env::temp_dir().join(format!("zkaccel-merkle-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for case in v["neptune_bls12_381"]["merkle_trees"].as_array().unwrap() {
+        let (arity, n) = (
+            case["arity"].as_u64().unwrap(),
+            case["num_leaves"].as_u64().unwrap(),
+        );
+        let input = dir.join("leaves.txt");
+        std::fs::write(
+            &input,
+            (0..n)
+                .map(|i| format!("{}\n", i * 1_000_003 + 7))
+                .collect::<String>(),
+        )
+        .unwrap();
+        let root_file = dir.join("root.txt");
+        let out = zkaccel()
+            .args([
+                "merkle",
+                "build",
+                "--preset",
+                "neptune",
+                "--arity",
+                &arity.to_string(),
+                "--input",
+            ])
+            .arg(&input)
+            .arg("--output")
+            .arg(&root_file)
+            .output()
+            .unwrap();
+        assert_eq!(last_line(&out), case["root"].as_str().unwrap());
+        assert_eq!(
+            std::fs::read_to_string(&root_file).unwrap().trim(),
+            case["root"].as_str().unwrap()
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merkle_open_verify_and_reject() {
+    let dir = std::env::temp_dir().join(format!("zkaccel-merkle-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cap, opening) = (dir.join("cap.txt"), dir.join("opening.json"));
+    let tree = [
+        "--preset",
+        "plonky2",
+        "--leaves",
+        "256",
+        "--leaf-width",
+        "9",
+        "--seed",
+        "5",
+        "--cap-height",
+        "2",
+    ];
+    let out = zkaccel()
+        .args(["merkle", "build"])
+        .args(tree)
+        .arg("--output")
+        .arg(&cap)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(&cap).unwrap().lines().count(), 4);
+    let out = zkaccel()
+        .args(["merkle", "open"])
+        .args(tree)
+        .args(["--index", "3,200,4"])
+        .arg("--output")
+        .arg(&opening)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ok = zkaccel()
+        .args(["merkle", "verify", "--opening"])
+        .arg(&opening)
+        .arg("--cap")
+        .arg(&cap)
+        .output()
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    // Tamper with one leaf element: rejected with a non-zero exit.
+    let mut o: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&opening).unwrap()).unwrap();
+    o["leaves"][1][0] = serde_json::json!("12345");
+    std::fs::write(&opening, o.to_string()).unwrap();
+    let bad = zkaccel()
+        .args(["merkle", "verify", "--opening"])
+        .arg(&opening)
+        .arg("--cap")
+        .arg(&cap)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8(bad.stderr)
+        .unwrap()
+        .contains("does not match"));
+    // A truncated proof is a clear error too.
+    o["proof"] = serde_json::json!("5a4b4d5001");
+    std::fs::write(&opening, o.to_string()).unwrap();
+    let bad = zkaccel()
+        .args(["merkle", "verify", "--opening"])
+        .arg(&opening)
+        .arg("--cap")
+        .arg(&cap)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8(bad.stderr)
+        .unwrap()
+        .contains("malformed proof"));
+    // A budget that cannot hold one subtree.
+    let out = zkaccel()
+        .args([
+            "merkle",
+            "build",
+            "--preset",
+            "plonky2",
+            "--leaves",
+            "65536",
+            "--leaf-width",
+            "135",
+            "--memory-budget",
+            "64K",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("over the budget"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

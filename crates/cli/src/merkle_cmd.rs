@@ -1,0 +1,483 @@
+//! `zkaccel merkle build|open|verify`.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Subcommand, ValueEnum};
+use rand::{Rng, SeedableRng};
+use serde_json::json;
+use zkaccel_bls12_381::Fr as Bls;
+use zkaccel_field::{Field, PrimeField};
+use zkaccel_merkle::{
+    build_streaming, verify, CircomHasher, MerkleError, MerkleProof, MerkleTree, NeptuneHasher,
+    Plonky2Hasher, StreamConfig, TreeHasher, DEFAULT_SUBTREE_LEAVES,
+};
+use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
+
+use crate::hw_cmd::write_atomically;
+use crate::inputs::{parse_one, Origin};
+use crate::poseidon_cmd::StrengthName;
+
+#[derive(Subcommand)]
+pub enum MerkleCommand {
+    /// Build a tree in bounded memory (AcclMT subtrees) and print its cap (root when
+    /// --cap-height is 0), one digest per line.
+    Build(BuildArgs),
+    /// Build a tree in memory and write an opening (leaves + multiproof) for some leaves.
+    Open(OpenArgs),
+    /// Check an opening against a cap file; exits non-zero on any mismatch.
+    Verify(VerifyArgs),
+}
+
+/// Tree presets.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum TreePreset {
+    /// plonky2 `MerkleTree` (Goldilocks rows hashed with hash_or_noop, binary, caps).
+    Plonky2,
+    /// neptune (BLS12-381, arity 2/4/8/11…, leaves are single elements).
+    Neptune,
+    /// circomlib Poseidon over BN254 (arity 1..16, leaves are single elements).
+    Circomlib,
+}
+
+#[derive(Args, Clone)]
+pub struct TreeArgs {
+    /// The standard to match.
+    #[arg(long, value_enum)]
+    preset: TreePreset,
+    /// Children per node (neptune, circomlib; plonky2 is binary).
+    #[arg(long, default_value_t = 2)]
+    arity: usize,
+    /// neptune: the strength.
+    #[arg(long, value_enum, default_value = "standard")]
+    strength: StrengthName,
+    /// Height of the cap (0 = a single root).
+    #[arg(long, default_value_t = 0)]
+    cap_height: usize,
+    /// Leaves: one per line, elements separated by commas or spaces, decimal or 0x hex.
+    #[arg(long, conflicts_with = "leaves")]
+    input: Option<PathBuf>,
+    /// Generate this many leaves instead (a power of the arity).
+    #[arg(long, requires = "leaf_width")]
+    leaves: Option<u64>,
+    /// Elements per generated leaf.
+    #[arg(long)]
+    leaf_width: Option<usize>,
+    /// Seed of generated leaves (ChaCha8); without it leaf i is [i·1000003 + j]_j.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    tree: TreeArgs,
+    /// Leaves per standard subtree.
+    #[arg(long, default_value_t = DEFAULT_SUBTREE_LEAVES)]
+    subtree_leaves: usize,
+    /// The most memory the build may hold (bytes; K, M, G suffixes).
+    #[arg(long, default_value = "1G")]
+    memory_budget: String,
+    /// Print a JSON object (cap, timing, memory) instead of the cap.
+    #[arg(long)]
+    json: bool,
+    /// Also write the output to this file (atomically).
+    #[arg(long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct OpenArgs {
+    #[command(flatten)]
+    tree: TreeArgs,
+    /// Leaf indices to open (repeat or separate with commas).
+    #[arg(long, value_delimiter = ',', required = true)]
+    index: Vec<u64>,
+    /// Where to write the opening (JSON, written atomically).
+    #[arg(long)]
+    output: PathBuf,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// The opening written by `zkaccel merkle open`.
+    #[arg(long)]
+    opening: PathBuf,
+    /// The cap as printed by `zkaccel merkle build` (one digest per line).
+    #[arg(long)]
+    cap: PathBuf,
+}
+
+fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mult) = match s.chars().last() {
+        Some('K' | 'k') => (&s[..s.len() - 1], 1u64 << 10),
+        Some('M' | 'm') => (&s[..s.len() - 1], 1 << 20),
+        Some('G' | 'g') => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| format!("invalid size {s:?}: expected bytes with an optional K, M or G"))
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), in bytes.
+fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+type Boxed = Box<dyn std::error::Error>;
+
+/// Rows of a leaf file, parsed lazily (the file is never held whole in memory).
+struct FileRows<F> {
+    path: PathBuf,
+    lines: std::io::Lines<BufReader<std::fs::File>>,
+    line_no: usize,
+    width: usize,
+    _f: core::marker::PhantomData<F>,
+}
+
+fn split_row(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+}
+
+fn is_blank(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty() || t.starts_with('#')
+}
+
+impl<F: PrimeField> FileRows<F> {
+    /// Opens the file and counts its rows and their width (first pass).
+    fn open(path: &Path) -> Result<(Self, u64), Boxed> {
+        let io = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+        let file = std::fs::File::open(path).map_err(io)?;
+        let (mut rows, mut width) = (0u64, None);
+        for (i, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(io)?;
+            if is_blank(&line) {
+                continue;
+            }
+            let w = split_row(&line).count();
+            match width {
+                None => width = Some(w),
+                Some(expected) if expected != w => {
+                    return Err(format!(
+                        "{}:{}: {w} elements, but the first leaf has {expected}",
+                        path.display(),
+                        i + 1
+                    )
+                    .into())
+                }
+                _ => {}
+            }
+            rows += 1;
+        }
+        let width = width.ok_or_else(|| format!("{}: no leaves", path.display()))?;
+        let file = std::fs::File::open(path).map_err(io)?;
+        Ok((
+            Self {
+                path: path.to_owned(),
+                lines: BufReader::new(file).lines(),
+                line_no: 0,
+                width,
+                _f: core::marker::PhantomData,
+            },
+            rows,
+        ))
+    }
+
+    fn fill(&mut self, out: &mut [F]) -> Result<(), MerkleError> {
+        for row in out.chunks_mut(self.width) {
+            let line = loop {
+                self.line_no += 1;
+                match self.lines.next() {
+                    Some(Ok(l)) if is_blank(&l) => continue,
+                    Some(Ok(l)) => break l,
+                    Some(Err(e)) => return Err(MerkleError::LeafSource(e.to_string())),
+                    None => {
+                        return Err(MerkleError::LeafSource(
+                            "the file changed while reading".into(),
+                        ))
+                    }
+                }
+            };
+            for (slot, v) in row.iter_mut().zip(split_row(&line)) {
+                *slot = parse_one(v, Origin::Line(self.path.clone(), self.line_no))
+                    .map_err(|e| MerkleError::LeafSource(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A leaf stream: a file, or generated rows.
+enum Leaves<F> {
+    File(FileRows<F>),
+    Generated {
+        width: usize,
+        seed: Option<u64>,
+        next: u64,
+        rng: Box<rand_chacha::ChaCha8Rng>,
+    },
+}
+
+impl<F: PrimeField> zkaccel_merkle::LeafSource<F> for Leaves<F> {
+    fn fill(&mut self, out: &mut [F]) -> Result<(), MerkleError> {
+        match self {
+            Leaves::File(f) => f.fill(out),
+            Leaves::Generated {
+                width,
+                seed,
+                next,
+                rng,
+            } => {
+                for row in out.chunks_mut(*width) {
+                    for (j, slot) in row.iter_mut().enumerate() {
+                        *slot = match seed {
+                            Some(_) => {
+                                let limbs: Vec<u64> = (0..F::NUM_BYTES.div_ceil(8) + 1)
+                                    .map(|_| rng.gen())
+                                    .collect();
+                                F::from_limbs_reduced(&limbs)
+                            }
+                            None => F::from_limbs_reduced(&[*next * 1_000_003 + j as u64]),
+                        };
+                    }
+                    *next += 1;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn leaves<F: PrimeField>(a: &TreeArgs) -> Result<(Leaves<F>, u64, usize), Boxed> {
+    match (&a.input, a.leaves) {
+        (Some(path), _) => {
+            let (rows, n) = FileRows::open(path)?;
+            let w = rows.width;
+            Ok((Leaves::File(rows), n, w))
+        }
+        (None, Some(n)) => {
+            let width = a.leaf_width.unwrap_or(1);
+            let rng = Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(a.seed.unwrap_or(0)));
+            Ok((
+                Leaves::Generated {
+                    width,
+                    seed: a.seed,
+                    next: 0,
+                    rng,
+                },
+                n,
+                width,
+            ))
+        }
+        (None, None) => Err("give --input FILE or --leaves N --leaf-width W".into()),
+    }
+}
+
+fn digest_line<H: TreeHasher>(d: &H::Digest) -> String {
+    H::digest_elements(d)
+        .iter()
+        .map(|e| e.to_decimal_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn build<H: TreeHasher>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
+    let (mut source, n, width) = leaves::<H::Element>(&a.tree)?;
+    let mut config = StreamConfig::new(n, width);
+    config.cap_height = a.tree.cap_height;
+    config.subtree_leaves = a.subtree_leaves;
+    config.memory_budget = parse_size(&a.memory_budget)?;
+    let bar = indicatif::ProgressBar::new(n);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} leaves, {per_sec}, eta {eta}",
+        )
+        .expect("valid template"),
+    );
+    let start = Instant::now();
+    let out = build_streaming(&hasher, config, &mut source, |done| bar.set_position(done))?;
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let cap: Vec<String> = out.cap.iter().map(digest_line::<H>).collect();
+    let text = if a.json {
+        let cap_json: Vec<Vec<String>> = out
+            .cap
+            .iter()
+            .map(|d| {
+                H::digest_elements(d)
+                    .iter()
+                    .map(|e| e.to_decimal_string())
+                    .collect()
+            })
+            .collect();
+        json!({
+            "preset": H::NAME, "arity": hasher.arity(), "num_leaves": n, "leaf_width": width,
+            "cap_height": a.tree.cap_height, "cap": cap_json, "seconds": seconds,
+            "leaves_per_second": n as f64 / seconds, "subtree_leaves": out.subtree_leaves,
+            "subtrees_per_batch": out.subtrees_per_batch, "buffer_bytes": out.buffer_bytes,
+            "memory_budget": config.memory_budget, "peak_rss_bytes": peak_rss_bytes(),
+        })
+        .to_string()
+            + "\n"
+    } else {
+        cap.iter().fold(String::new(), |mut s, l| {
+            let _ = writeln!(s, "{l}");
+            s
+        })
+    };
+    if let Some(path) = &a.output {
+        write_atomically(path, &text)?;
+    }
+    print!("{text}");
+    Ok(())
+}
+
+fn in_memory_tree<H: TreeHasher>(hasher: H, a: &TreeArgs) -> Result<MerkleTree<H>, Boxed> {
+    let (mut source, n, width) = leaves::<H::Element>(a)?;
+    let len = usize::try_from(n)
+        .ok()
+        .and_then(|n| n.checked_mul(width))
+        .ok_or("too many leaves to open in memory")?;
+    let mut flat = vec![H::Element::ZERO; len];
+    zkaccel_merkle::LeafSource::fill(&mut source, &mut flat)?;
+    Ok(MerkleTree::new(hasher, flat, width, a.cap_height)?)
+}
+
+fn open<H: TreeHasher>(hasher: H, a: &OpenArgs) -> Result<(), Boxed> {
+    let tree = in_memory_tree(hasher, &a.tree)?;
+    let proof = tree.prove(&a.index)?;
+    let rows: Vec<Vec<String>> = proof
+        .indices
+        .iter()
+        .map(|&i| {
+            tree.leaf(i)
+                .expect("proved index")
+                .iter()
+                .map(|e| e.to_decimal_string())
+                .collect()
+        })
+        .collect();
+    let opening = json!({
+        "preset": H::NAME, "arity": tree.hasher().arity(),
+        "strength": format!("{:?}", Strength::from(a.tree.strength)).to_lowercase(),
+        "cap_height": tree.cap_height(), "indices": proof.indices, "leaves": rows,
+        "proof": hex::encode(proof.to_bytes::<H>()),
+    });
+    write_atomically(&a.output, &(serde_json::to_string_pretty(&opening)? + "\n"))?;
+    println!("{}", a.output.display());
+    Ok(())
+}
+
+fn check<H: TreeHasher>(
+    hasher: H,
+    opening: &serde_json::Value,
+    cap_path: &Path,
+) -> Result<(), Boxed> {
+    let text = std::fs::read_to_string(cap_path)
+        .map_err(|e| format!("cannot read {}: {e}", cap_path.display()))?;
+    let mut cap = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !is_blank(l)) {
+        let elems: Vec<H::Element> = split_row(line)
+            .map(|v| parse_one(v, Origin::Line(cap_path.to_owned(), i + 1)))
+            .collect::<Result<_, _>>()?;
+        if elems.len() != H::DIGEST_ELEMENTS {
+            return Err(format!(
+                "{}:{}: a digest has {} elements",
+                cap_path.display(),
+                i + 1,
+                H::DIGEST_ELEMENTS
+            )
+            .into());
+        }
+        cap.push(H::digest_from_elements(&elems));
+    }
+    let bytes = hex::decode(opening["proof"].as_str().ok_or("opening without a proof")?)
+        .map_err(|e| format!("proof is not hex: {e}"))?;
+    let proof = MerkleProof::<H::Digest>::from_bytes::<H>(&bytes)?;
+    let rows: Vec<Vec<H::Element>> = opening["leaves"]
+        .as_array()
+        .ok_or("opening without leaves")?
+        .iter()
+        .enumerate()
+        .map(|(k, row)| {
+            row.as_array()
+                .ok_or_else(|| format!("leaf {k} is not a list"))?
+                .iter()
+                .map(|v| {
+                    let s = v
+                        .as_str()
+                        .ok_or_else(|| format!("leaf {k}: not a string"))?;
+                    parse_one(s, Origin::Option("leaves")).map_err(|e| e.to_string())
+                })
+                .collect::<Result<Vec<_>, String>>()
+        })
+        .collect::<Result<_, _>>()?;
+    let refs: Vec<&[H::Element]> = rows.iter().map(Vec::as_slice).collect();
+    verify(&hasher, &cap, &refs, &proof)?;
+    println!("ok: {} leaves verified", proof.indices.len());
+    Ok(())
+}
+
+macro_rules! with_hasher {
+    ($preset:expr, $arity:expr, $strength:expr, |$h:ident| $body:expr) => {
+        match $preset {
+            TreePreset::Plonky2 => {
+                if $arity != 2 {
+                    return Err("plonky2 trees are binary: drop --arity".into());
+                }
+                let $h = Plonky2Hasher;
+                $body
+            }
+            TreePreset::Neptune => {
+                let $h = NeptuneHasher(NeptunePoseidon::<Bls>::new($arity, $strength)?);
+                $body
+            }
+            TreePreset::Circomlib => {
+                let $h = CircomHasher(CircomPoseidon::for_inputs($arity)?);
+                $body
+            }
+        }
+    };
+}
+
+/// Runs a `merkle` subcommand.
+pub fn run(cmd: &MerkleCommand) -> Result<(), Boxed> {
+    match cmd {
+        MerkleCommand::Build(a) => {
+            with_hasher!(a.tree.preset, a.tree.arity, a.tree.strength.into(), |h| {
+                build(h, a)
+            })
+        }
+        MerkleCommand::Open(a) => {
+            with_hasher!(a.tree.preset, a.tree.arity, a.tree.strength.into(), |h| {
+                open(h, a)
+            })
+        }
+        MerkleCommand::Verify(a) => {
+            let text = std::fs::read_to_string(&a.opening)
+                .map_err(|e| format!("cannot read {}: {e}", a.opening.display()))?;
+            let o: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: not an opening: {e}", a.opening.display()))?;
+            let preset = match o["preset"].as_str() {
+                Some("plonky2") => TreePreset::Plonky2,
+                Some("neptune") => TreePreset::Neptune,
+                Some("circomlib") => TreePreset::Circomlib,
+                _ => return Err("opening names no known preset".into()),
+            };
+            let arity = o["arity"].as_u64().ok_or("opening without an arity")? as usize;
+            let strength: Strength = o["strength"].as_str().unwrap_or("standard").parse()?;
+            with_hasher!(preset, arity, strength, |h| check(h, &o, &a.cap))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Errors of tree construction and proof verification.
+
+use thiserror::Error;
+use zkaccel_field::FieldError;
+use zkaccel_poseidon::PoseidonError;
+
+/// What went wrong building a tree or checking a proof.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MerkleError {
+    /// The number of leaves is not a power of the arity (or is zero).
+    #[error("{leaves} leaves: a tree of arity {arity} needs a power of {arity} leaves")]
+    LeafCount {
+        /// Leaves supplied.
+        leaves: u64,
+        /// The arity.
+        arity: usize,
+    },
+    /// The cap is deeper than the tree.
+    #[error("cap height {cap_height} exceeds the tree depth {depth}")]
+    CapHeight {
+        /// Requested cap height.
+        cap_height: usize,
+        /// The tree's depth.
+        depth: usize,
+    },
+    /// Leaves of the wrong width for the hasher.
+    #[error("leaf width {width} is not accepted: {reason}")]
+    LeafWidth {
+        /// The width supplied.
+        width: usize,
+        /// Why it is rejected.
+        reason: &'static str,
+    },
+    /// A leaf index outside the tree.
+    #[error("leaf index {index} is out of range for {leaves} leaves")]
+    IndexOutOfRange {
+        /// The index.
+        index: u64,
+        /// The number of leaves.
+        leaves: u64,
+    },
+    /// The subtree size is smaller than the arity.
+    #[error("subtree size {0} is smaller than the arity")]
+    SubtreeSize(usize),
+    /// The construction cannot fit in the caller's memory budget.
+    #[error("building needs at least {needed} bytes, over the budget of {budget} bytes")]
+    MemoryBudget {
+        /// The least memory the build needs.
+        needed: u64,
+        /// The budget.
+        budget: u64,
+    },
+    /// A leaf source ended early or failed.
+    #[error("leaf source: {0}")]
+    LeafSource(String),
+    /// A proof's bytes are malformed.
+    #[error("malformed proof: {0}")]
+    MalformedProof(String),
+    /// A well-formed proof that does not lead to the expected cap.
+    #[error("proof does not match the commitment")]
+    Mismatch,
+    /// A field element could not be decoded.
+    #[error(transparent)]
+    Field(#[from] FieldError),
+    /// The hash rejected its parameters or inputs.
+    #[error(transparent)]
+    Poseidon(#[from] PoseidonError),
+}

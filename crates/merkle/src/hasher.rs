@@ -1,0 +1,217 @@
+//! The hash functions a tree is built with: how a leaf row becomes a digest, and how `arity`
+//! children become their parent — one at a time and in batches (the packed, multi-threaded
+//! kernels of `zkaccel-poseidon`).
+
+use zkaccel_bls12_381::Fr as Bls;
+use zkaccel_bn254::Fr as Bn;
+use zkaccel_field::{Field, PrimeField};
+use zkaccel_goldilocks::Goldilocks;
+use zkaccel_poseidon::presets::plonky2::Digest as Plonky2Digest;
+use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonField};
+
+use crate::error::MerkleError;
+
+/// A tree's hash functions.
+pub trait TreeHasher: Sync {
+    /// Leaf elements.
+    type Element: PrimeField;
+    /// A node.
+    type Digest: Copy + Eq + Send + Sync + core::fmt::Debug;
+
+    /// A short name used in proofs and on the command line.
+    const NAME: &'static str;
+    /// Identifies the hasher in serialised proofs.
+    const ID: u8;
+    /// Field elements per digest.
+    const DIGEST_ELEMENTS: usize;
+
+    /// Children per node.
+    fn arity(&self) -> usize;
+
+    /// Checks that leaves of this width can be hashed.
+    ///
+    /// # Errors
+    /// [`MerkleError::LeafWidth`] when they cannot.
+    fn check_leaf_width(&self, width: usize) -> Result<(), MerkleError>;
+
+    /// The digest of one leaf row.
+    fn hash_leaf(&self, row: &[Self::Element]) -> Self::Digest;
+
+    /// The digests of consecutive rows of `width` elements (`rows.len() = width·out.len()`).
+    fn hash_leaves(&self, rows: &[Self::Element], width: usize, out: &mut [Self::Digest]);
+
+    /// The parent of `arity` children.
+    fn compress(&self, children: &[Self::Digest]) -> Self::Digest;
+
+    /// The parents of consecutive groups of `arity` children
+    /// (`children.len() = arity·out.len()`).
+    fn compress_many(&self, children: &[Self::Digest], out: &mut [Self::Digest]);
+
+    /// The digest's field elements.
+    fn digest_elements(d: &Self::Digest) -> Vec<Self::Element>;
+
+    /// A digest from its field elements (exactly [`TreeHasher::DIGEST_ELEMENTS`]).
+    fn digest_from_elements(e: &[Self::Element]) -> Self::Digest;
+}
+
+/// plonky2's `MerkleTree`: leaves hashed with `hash_or_noop`, binary nodes `two_to_one`.
+#[derive(Debug, Clone, Copy)]
+pub struct Plonky2Hasher;
+
+impl TreeHasher for Plonky2Hasher {
+    type Element = Goldilocks;
+    type Digest = Plonky2Digest;
+    const NAME: &'static str = "plonky2";
+    const ID: u8 = 1;
+    const DIGEST_ELEMENTS: usize = 4;
+
+    fn arity(&self) -> usize {
+        2
+    }
+
+    fn check_leaf_width(&self, _width: usize) -> Result<(), MerkleError> {
+        Ok(())
+    }
+
+    fn hash_leaf(&self, row: &[Goldilocks]) -> Plonky2Digest {
+        Plonky2Poseidon::get().hash_or_noop(row)
+    }
+
+    fn hash_leaves(&self, rows: &[Goldilocks], width: usize, out: &mut [Plonky2Digest]) {
+        // Lengths are the caller's contract; an error here would be a bug in this crate.
+        Plonky2Poseidon::get()
+            .hash_or_noop_rows(rows, width, out)
+            .expect("rows.len() = width·out.len()");
+    }
+
+    fn compress(&self, children: &[Plonky2Digest]) -> Plonky2Digest {
+        Plonky2Poseidon::get().two_to_one(&children[0], &children[1])
+    }
+
+    fn compress_many(&self, children: &[Plonky2Digest], out: &mut [Plonky2Digest]) {
+        Plonky2Poseidon::get()
+            .two_to_one_many(children, out)
+            .expect("children.len() = 2·out.len()");
+    }
+
+    fn digest_elements(d: &Plonky2Digest) -> Vec<Goldilocks> {
+        d.to_vec()
+    }
+
+    fn digest_from_elements(e: &[Goldilocks]) -> Plonky2Digest {
+        [e[0], e[1], e[2], e[3]]
+    }
+}
+
+/// neptune's tree (Filecoin): leaves are field elements used as they are, nodes are neptune
+/// Merkle-domain hashes of `arity` children.
+#[derive(Debug, Clone)]
+pub struct NeptuneHasher<F: PoseidonField = Bls>(pub NeptunePoseidon<F>);
+
+impl<F: PoseidonField> TreeHasher for NeptuneHasher<F> {
+    type Element = F;
+    type Digest = F;
+    const NAME: &'static str = "neptune";
+    const ID: u8 = 2;
+    const DIGEST_ELEMENTS: usize = 1;
+
+    fn arity(&self) -> usize {
+        self.0.arity()
+    }
+
+    fn check_leaf_width(&self, width: usize) -> Result<(), MerkleError> {
+        single_element_leaves(width)
+    }
+
+    fn hash_leaf(&self, row: &[F]) -> F {
+        row[0]
+    }
+
+    fn hash_leaves(&self, rows: &[F], _width: usize, out: &mut [F]) {
+        out.copy_from_slice(rows);
+    }
+
+    fn compress(&self, children: &[F]) -> F {
+        self.0.hash(children).expect("arity children")
+    }
+
+    fn compress_many(&self, children: &[F], out: &mut [F]) {
+        let parents = self
+            .0
+            .hash_many(children)
+            .expect("arity·out.len() children");
+        out.copy_from_slice(&parents);
+    }
+
+    fn digest_elements(d: &F) -> Vec<F> {
+        vec![*d]
+    }
+
+    fn digest_from_elements(e: &[F]) -> F {
+        e[0]
+    }
+}
+
+/// A circomlib-Poseidon tree over BN254 (the usual circom Merkle gadget): leaves are field
+/// elements, a node is `poseidon(children)` with `t = arity + 1` (arity 1..16).
+#[derive(Debug, Clone, Copy)]
+pub struct CircomHasher(pub &'static CircomPoseidon);
+
+impl TreeHasher for CircomHasher {
+    type Element = Bn;
+    type Digest = Bn;
+    const NAME: &'static str = "circomlib";
+    const ID: u8 = 3;
+    const DIGEST_ELEMENTS: usize = 1;
+
+    fn arity(&self) -> usize {
+        self.0.width() - 1
+    }
+
+    fn check_leaf_width(&self, width: usize) -> Result<(), MerkleError> {
+        single_element_leaves(width)
+    }
+
+    fn hash_leaf(&self, row: &[Bn]) -> Bn {
+        row[0]
+    }
+
+    fn hash_leaves(&self, rows: &[Bn], _width: usize, out: &mut [Bn]) {
+        out.copy_from_slice(rows);
+    }
+
+    fn compress(&self, children: &[Bn]) -> Bn {
+        self.0.hash(children).expect("arity children")
+    }
+
+    fn compress_many(&self, children: &[Bn], out: &mut [Bn]) {
+        let parents = self
+            .0
+            .hash_many(children)
+            .expect("arity·out.len() children");
+        out.copy_from_slice(&parents);
+    }
+
+    fn digest_elements(d: &Bn) -> Vec<Bn> {
+        vec![*d]
+    }
+
+    fn digest_from_elements(e: &[Bn]) -> Bn {
+        e[0]
+    }
+}
+
+fn single_element_leaves(width: usize) -> Result<(), MerkleError> {
+    if width != 1 {
+        return Err(MerkleError::LeafWidth {
+            width,
+            reason: "leaves of neptune and circomlib trees are single field elements",
+        });
+    }
+    Ok(())
+}
+
+/// The zero digest (unused slots).
+pub(crate) fn zero_digest<H: TreeHasher>() -> H::Digest {
+    H::digest_from_elements(&vec![H::Element::ZERO; H::DIGEST_ELEMENTS])
+}

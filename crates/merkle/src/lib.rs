@@ -1,0 +1,16 @@
+#![doc = include_str!("../README.md")]
+
+mod error;
+pub mod hasher;
+mod proof;
+mod stream;
+mod tree;
+
+pub use error::MerkleError;
+pub use hasher::{CircomHasher, NeptuneHasher, Plonky2Hasher, TreeHasher};
+pub use proof::MerkleProof;
+pub use stream::{
+    build_streaming, LeafSource, StreamConfig, StreamOutput, DEFAULT_MEMORY_BUDGET,
+    DEFAULT_SUBTREE_LEAVES,
+};
+pub use tree::{exact_log, verify, MerkleTree};

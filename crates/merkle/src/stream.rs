@@ -1,0 +1,202 @@
+//! Trees larger than memory, the AcclMT way: the tree is cut into standard subtrees
+//! (`subtree_leaves` leaves each, 4096 by default), built a batch at a time from a leaf stream,
+//! and their roots are aggregated hierarchically (one small buffer per level above the
+//! subtrees, compressed as soon as it holds whole groups), so memory depends on the subtree
+//! size and the parallelism, not on the number of leaves.
+
+use zkaccel_field::{Field, PrimeField};
+
+use crate::error::MerkleError;
+use crate::hasher::{zero_digest, TreeHasher};
+use crate::tree::exact_log;
+
+/// AcclMT's standard subtree: 4096 leaves.
+pub const DEFAULT_SUBTREE_LEAVES: usize = 4096;
+/// The default memory budget: 1 GiB.
+pub const DEFAULT_MEMORY_BUDGET: u64 = 1 << 30;
+
+/// Where leaves come from: fills the next rows in order.
+pub trait LeafSource<F> {
+    /// Fills `out` (a whole number of rows) with the next leaves.
+    ///
+    /// # Errors
+    /// [`MerkleError::LeafSource`] when the source fails or runs out.
+    fn fill(&mut self, out: &mut [F]) -> Result<(), MerkleError>;
+}
+
+/// Any closure `(first_row_index, buffer)` is a source (e.g. generated leaves).
+impl<F, G: FnMut(u64, &mut [F]) -> Result<(), MerkleError>> LeafSource<F> for (u64, usize, G) {
+    fn fill(&mut self, out: &mut [F]) -> Result<(), MerkleError> {
+        let (next_row, width, generate) = self;
+        generate(*next_row, out)?;
+        *next_row += (out.len() / (*width).max(1)) as u64;
+        Ok(())
+    }
+}
+
+/// What to build.
+#[derive(Debug, Clone, Copy)]
+pub struct StreamConfig {
+    /// Number of leaves (a power of the arity).
+    pub num_leaves: u64,
+    /// Elements per leaf row.
+    pub leaf_width: usize,
+    /// Height of the cap to return (0 = the root alone).
+    pub cap_height: usize,
+    /// Leaves per standard subtree, rounded down to a power of the arity.
+    pub subtree_leaves: usize,
+    /// The most memory the build may hold, in bytes.
+    pub memory_budget: u64,
+}
+
+impl StreamConfig {
+    /// `num_leaves` rows of `leaf_width`, cap height 0, AcclMT's 4096-leaf subtrees, 1 GiB.
+    pub fn new(num_leaves: u64, leaf_width: usize) -> Self {
+        Self {
+            num_leaves,
+            leaf_width,
+            cap_height: 0,
+            subtree_leaves: DEFAULT_SUBTREE_LEAVES,
+            memory_budget: DEFAULT_MEMORY_BUDGET,
+        }
+    }
+}
+
+/// The result of a streaming build.
+#[derive(Debug, Clone)]
+pub struct StreamOutput<D> {
+    /// The cap (`arity^cap_height` digests).
+    pub cap: Vec<D>,
+    /// Subtrees built together per batch.
+    pub subtrees_per_batch: usize,
+    /// The leaves per subtree actually used (the whole tree when it is smaller).
+    pub subtree_leaves: usize,
+    /// The bytes the build's buffers held at most (the data, not the process).
+    pub buffer_bytes: u64,
+}
+
+/// Builds the cap of a tree whose leaves come from `source`, within `config.memory_budget`.
+/// `progress` is called with the number of leaves done after each batch.
+///
+/// # Errors
+/// [`MerkleError::LeafCount`], [`MerkleError::CapHeight`], [`MerkleError::LeafWidth`] and
+/// [`MerkleError::SubtreeSize`] for impossible shapes; [`MerkleError::MemoryBudget`] when even
+/// one subtree does not fit the budget; errors of the source.
+pub fn build_streaming<H: TreeHasher>(
+    hasher: &H,
+    config: StreamConfig,
+    source: &mut impl LeafSource<H::Element>,
+    mut progress: impl FnMut(u64),
+) -> Result<StreamOutput<H::Digest>, MerkleError> {
+    let arity = hasher.arity();
+    hasher.check_leaf_width(config.leaf_width)?;
+    if config.leaf_width == 0 {
+        return Err(MerkleError::LeafWidth {
+            width: 0,
+            reason: "rows must have at least one element",
+        });
+    }
+    let n = config.num_leaves;
+    let depth = exact_log(n, arity).ok_or(MerkleError::LeafCount { leaves: n, arity })?;
+    if config.cap_height > depth {
+        return Err(MerkleError::CapHeight {
+            cap_height: config.cap_height,
+            depth,
+        });
+    }
+    // The largest power of the arity not above the requested subtree size.
+    let mut sub_depth = 0;
+    let mut size = arity as u64;
+    while size <= config.subtree_leaves as u64 {
+        sub_depth += 1;
+        size *= arity as u64;
+    }
+    if sub_depth == 0 {
+        return Err(MerkleError::SubtreeSize(config.subtree_leaves));
+    }
+    let sub_depth = sub_depth.min(depth);
+    let sub_leaves = arity.pow(sub_depth as u32);
+    let cap_level = depth - config.cap_height; // level (from the leaves) of the cap
+
+    // Memory per subtree in flight: its rows, its leaf digests and the level above.
+    let digest_bytes = (H::DIGEST_ELEMENTS * H::Element::NUM_BYTES) as u64;
+    let elem_bytes = core::mem::size_of::<H::Element>() as u64;
+    let per_subtree = sub_leaves as u64
+        * (config.leaf_width as u64 * elem_bytes + digest_bytes + digest_bytes.div_ceil(2));
+    // Above the subtrees: one buffer of fewer than `arity` groups per level, and the cap.
+    let cap_len = (arity as u64).pow(config.cap_height as u32);
+    let fixed = (depth as u64 * arity as u64 * 2 + cap_len) * digest_bytes;
+    if per_subtree + fixed > config.memory_budget {
+        return Err(MerkleError::MemoryBudget {
+            needed: per_subtree + fixed,
+            budget: config.memory_budget,
+        });
+    }
+    let total_subtrees = n / sub_leaves as u64;
+    let threads = rayon::current_num_threads().max(1) as u64;
+    let batch = ((config.memory_budget - fixed) / per_subtree)
+        .min(4 * threads)
+        .min(total_subtrees)
+        .max(1) as usize;
+
+    let mut rows = vec![H::Element::ZERO; batch * sub_leaves * config.leaf_width];
+    let mut level = vec![zero_digest::<H>(); batch * sub_leaves];
+    let mut up = vec![zero_digest::<H>(); batch * sub_leaves / arity];
+    let mut cap: Vec<H::Digest> = Vec::with_capacity(cap_len as usize);
+    // pending[l]: nodes at level sub_depth + l waiting for their siblings.
+    let mut pending: Vec<Vec<H::Digest>> = vec![Vec::new(); depth - sub_depth + 1];
+    let mut done = 0u64;
+    while done < n {
+        let count = ((n - done) / sub_leaves as u64).min(batch as u64) as usize;
+        let m = count * sub_leaves;
+        let rows = &mut rows[..m * config.leaf_width];
+        source.fill(rows)?;
+        hasher.hash_leaves(rows, config.leaf_width, &mut level[..m]);
+        // Build the `count` subtrees together, level by level (they are contiguous).
+        let mut len = m;
+        if cap_level < sub_depth {
+            // The cap lies inside the subtrees: stop there.
+            for _ in 0..cap_level {
+                hasher.compress_many(&level[..len], &mut up[..len / arity]);
+                len /= arity;
+                level[..len].copy_from_slice(&up[..len]);
+            }
+            cap.extend_from_slice(&level[..len]);
+            done += m as u64;
+            progress(done);
+            continue;
+        }
+        for _ in 0..sub_depth {
+            hasher.compress_many(&level[..len], &mut up[..len / arity]);
+            len /= arity;
+            level[..len].copy_from_slice(&up[..len]);
+        }
+        // Hierarchical aggregation of the subtree roots.
+        pending[0].extend_from_slice(&level[..len]);
+        for l in 0..pending.len() {
+            let abs = sub_depth + l;
+            if abs == cap_level {
+                cap.append(&mut pending[l]);
+                break;
+            }
+            let whole = pending[l].len() / arity * arity;
+            if whole == 0 {
+                break;
+            }
+            let mut parents = vec![zero_digest::<H>(); whole / arity];
+            hasher.compress_many(&pending[l][..whole], &mut parents);
+            pending[l].drain(..whole);
+            pending[l + 1].extend_from_slice(&parents);
+        }
+        done += m as u64;
+        progress(done);
+    }
+    debug_assert_eq!(cap.len() as u64, cap_len);
+    let held = batch as u64 * per_subtree + fixed;
+    Ok(StreamOutput {
+        cap,
+        subtrees_per_batch: batch,
+        subtree_leaves: sub_leaves,
+        buffer_bytes: held,
+    })
+}

@@ -1,0 +1,249 @@
+//! In-memory trees: every level kept, so any leaf can be opened.
+
+use crate::error::MerkleError;
+use crate::hasher::TreeHasher;
+use crate::proof::MerkleProof;
+
+/// `log_arity(n)` when `n` is a power of `arity` (`n ≥ 1`).
+pub fn exact_log(n: u64, arity: usize) -> Option<usize> {
+    if n == 0 || arity < 2 {
+        return None;
+    }
+    let (mut m, mut d) = (n, 0);
+    while m > 1 {
+        if m % arity as u64 != 0 {
+            return None;
+        }
+        m /= arity as u64;
+        d += 1;
+    }
+    Some(d)
+}
+
+/// A Merkle tree with all its levels, from the leaf digests up to the cap.
+#[derive(Debug, Clone)]
+pub struct MerkleTree<H: TreeHasher> {
+    hasher: H,
+    leaf_width: usize,
+    leaves: Vec<H::Element>,
+    depth: usize,
+    cap_height: usize,
+    /// `levels[0]` = leaf digests, …, `levels[depth − cap_height]` = the cap.
+    levels: Vec<Vec<H::Digest>>,
+}
+
+impl<H: TreeHasher> MerkleTree<H> {
+    /// Builds the tree over `leaves` (rows of `leaf_width` elements, row-major) with a cap of
+    /// height `cap_height` (`arity^cap_height` digests; 0 = a single root).
+    ///
+    /// # Errors
+    /// [`MerkleError::LeafCount`] unless the number of rows is a power of the arity;
+    /// [`MerkleError::CapHeight`] when the cap is deeper than the tree;
+    /// [`MerkleError::LeafWidth`] for rows the hasher cannot take.
+    pub fn new(
+        hasher: H,
+        leaves: Vec<H::Element>,
+        leaf_width: usize,
+        cap_height: usize,
+    ) -> Result<Self, MerkleError> {
+        hasher.check_leaf_width(leaf_width)?;
+        let arity = hasher.arity();
+        let n = leaves.len().checked_div(leaf_width).unwrap_or(0);
+        if leaf_width == 0 || n * leaf_width != leaves.len() {
+            return Err(MerkleError::LeafWidth {
+                width: leaf_width,
+                reason: "the leaf data must be a whole number of non-empty rows",
+            });
+        }
+        let depth = exact_log(n as u64, arity).ok_or(MerkleError::LeafCount {
+            leaves: n as u64,
+            arity,
+        })?;
+        if cap_height > depth {
+            return Err(MerkleError::CapHeight { cap_height, depth });
+        }
+        let mut level = vec![crate::hasher::zero_digest::<H>(); n];
+        hasher.hash_leaves(&leaves, leaf_width, &mut level);
+        let mut levels = vec![level];
+        for _ in 0..depth - cap_height {
+            let below = levels.last().expect("at least the leaf level");
+            let mut up = vec![crate::hasher::zero_digest::<H>(); below.len() / arity];
+            hasher.compress_many(below, &mut up);
+            levels.push(up);
+        }
+        Ok(Self {
+            hasher,
+            leaf_width,
+            leaves,
+            depth,
+            cap_height,
+            levels,
+        })
+    }
+
+    /// The hasher.
+    pub fn hasher(&self) -> &H {
+        &self.hasher
+    }
+
+    /// Number of leaves.
+    pub fn num_leaves(&self) -> u64 {
+        self.levels[0].len() as u64
+    }
+
+    /// `log_arity(num_leaves)`.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// The cap height.
+    pub fn cap_height(&self) -> usize {
+        self.cap_height
+    }
+
+    /// The commitment: `arity^cap_height` digests (one root when the cap height is 0).
+    pub fn cap(&self) -> &[H::Digest] {
+        self.levels.last().expect("at least one level")
+    }
+
+    /// The digests at `level` (0 = leaf digests, up to `depth − cap_height` = the cap).
+    pub fn level(&self, level: usize) -> Option<&[H::Digest]> {
+        self.levels.get(level).map(Vec::as_slice)
+    }
+
+    /// Row `index` of the leaves.
+    pub fn leaf(&self, index: u64) -> Option<&[H::Element]> {
+        let i = usize::try_from(index).ok()?;
+        self.leaves
+            .get(i * self.leaf_width..(i + 1) * self.leaf_width)
+    }
+
+    /// The width of a leaf row.
+    pub fn leaf_width(&self) -> usize {
+        self.leaf_width
+    }
+
+    /// A proof for the leaves at `indices` (any order, duplicates ignored): the siblings
+    /// needed to recompute the cap, each sent once.
+    ///
+    /// # Errors
+    /// [`MerkleError::IndexOutOfRange`] for an index past the last leaf;
+    /// [`MerkleError::MalformedProof`] for an empty index list.
+    pub fn prove(&self, indices: &[u64]) -> Result<MerkleProof<H::Digest>, MerkleError> {
+        let n = self.num_leaves();
+        let mut known: Vec<u64> = indices.to_vec();
+        known.sort_unstable();
+        known.dedup();
+        if known.is_empty() {
+            return Err(MerkleError::MalformedProof("no leaf to open".into()));
+        }
+        if let Some(&bad) = known.iter().find(|&&i| i >= n) {
+            return Err(MerkleError::IndexOutOfRange {
+                index: bad,
+                leaves: n,
+            });
+        }
+        let arity = self.hasher.arity() as u64;
+        let leaf_indices = known.clone();
+        let mut siblings = Vec::new();
+        for level in &self.levels[..self.depth - self.cap_height] {
+            let mut parents: Vec<u64> = known.iter().map(|i| i / arity).collect();
+            parents.dedup();
+            let mut k = known.iter().peekable();
+            for &g in &parents {
+                for c in g * arity..(g + 1) * arity {
+                    if k.peek() == Some(&&c) {
+                        k.next();
+                    } else {
+                        siblings.push(level[c as usize]);
+                    }
+                }
+            }
+            known = parents;
+        }
+        Ok(MerkleProof {
+            hasher_id: H::ID,
+            arity: self.hasher.arity(),
+            depth: self.depth,
+            cap_height: self.cap_height,
+            indices: leaf_indices,
+            siblings,
+        })
+    }
+}
+
+/// Checks `proof` against a commitment `cap`, for the opened `leaves` (one row per index of
+/// the proof, in the proof's ascending index order).
+///
+/// # Errors
+/// [`MerkleError::MalformedProof`] when the proof does not fit this hasher or tree shape or the
+/// data given; [`MerkleError::Mismatch`] when it is well formed but leads to another cap.
+pub fn verify<H: TreeHasher>(
+    hasher: &H,
+    cap: &[H::Digest],
+    leaves: &[&[H::Element]],
+    proof: &MerkleProof<H::Digest>,
+) -> Result<(), MerkleError> {
+    let bad = |m: &str| Err(MerkleError::MalformedProof(m.into()));
+    let arity = hasher.arity();
+    if proof.hasher_id != H::ID || proof.arity != arity {
+        return bad("the proof is for another hash or arity");
+    }
+    if proof.cap_height > proof.depth || proof.depth > 64 {
+        return bad("cap deeper than the tree");
+    }
+    let Some(cap_len) = (arity as u64).checked_pow(proof.cap_height as u32) else {
+        return bad("cap size overflows");
+    };
+    if cap.len() as u64 != cap_len {
+        return bad("the cap has the wrong number of digests");
+    }
+    let Some(n) = (arity as u64).checked_pow(proof.depth as u32) else {
+        return bad("tree size overflows");
+    };
+    if leaves.len() != proof.indices.len() || proof.indices.is_empty() {
+        return bad("one leaf row per opened index is needed");
+    }
+    if !proof.indices.windows(2).all(|w| w[0] < w[1]) || proof.indices.last() >= Some(&n) {
+        return bad("indices must be increasing and inside the tree");
+    }
+    let mut known: Vec<(u64, H::Digest)> = proof
+        .indices
+        .iter()
+        .zip(leaves)
+        .map(|(&i, row)| (i, hasher.hash_leaf(row)))
+        .collect();
+    let mut siblings = proof.siblings.iter();
+    let mut children = Vec::with_capacity(arity);
+    for _ in 0..proof.depth - proof.cap_height {
+        let mut next: Vec<(u64, H::Digest)> = Vec::with_capacity(known.len());
+        let mut k = known.iter().peekable();
+        while let Some(&&(first, _)) = k.peek() {
+            let g = first / arity as u64;
+            children.clear();
+            for c in g * arity as u64..(g + 1) * arity as u64 {
+                match k.peek() {
+                    Some(&&(i, d)) if i == c => {
+                        children.push(d);
+                        k.next();
+                    }
+                    _ => match siblings.next() {
+                        Some(&s) => children.push(s),
+                        None => return bad("too few siblings"),
+                    },
+                }
+            }
+            next.push((g, hasher.compress(&children)));
+        }
+        known = next;
+    }
+    if siblings.next().is_some() {
+        return bad("too many siblings");
+    }
+    for (i, d) in known {
+        if cap[i as usize] != d {
+            return Err(MerkleError::Mismatch);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! Openings: single and multi-leaf proofs verify for every hasher, any change to the proof,
+//! the leaves or the cap is rejected, the encoding round-trips, and the decoder and verifier
+//! return `Err` (never panic) on arbitrary and mutated bytes. Also: the streaming build equals
+//! the in-memory tree, and budgets that cannot be met are typed errors.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use zkaccel_bls12_381::Fr as Bls;
+use zkaccel_bn254::Fr as Bn;
+use zkaccel_field::{Field, PrimeField};
+use zkaccel_goldilocks::Goldilocks;
+use zkaccel_merkle::{
+    build_streaming, verify, CircomHasher, MerkleError, MerkleProof, MerkleTree, NeptuneHasher,
+    Plonky2Hasher, StreamConfig, TreeHasher,
+};
+use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
+
+fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
+    let bytes: Vec<u8> = (0..64).map(|_| rng.gen()).collect();
+    F::from_bytes_le_reduced(&bytes)
+}
+
+fn plonky2_tree(n: usize, w: usize, cap: usize, seed: u64) -> MerkleTree<Plonky2Hasher> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let leaves = (0..n * w).map(|_| random(&mut rng)).collect();
+    MerkleTree::new(Plonky2Hasher, leaves, w, cap).unwrap()
+}
+
+fn rows<H: TreeHasher>(tree: &MerkleTree<H>, indices: &[u64]) -> Vec<Vec<H::Element>> {
+    indices
+        .iter()
+        .map(|&i| tree.leaf(i).unwrap().to_vec())
+        .collect()
+}
+
+fn check_roundtrip<H: TreeHasher>(tree: &MerkleTree<H>, indices: &[u64]) {
+    let proof = tree.prove(indices).unwrap();
+    let opened = rows(tree, &proof.indices);
+    let refs: Vec<&[H::Element]> = opened.iter().map(Vec::as_slice).collect();
+    verify(tree.hasher(), tree.cap(), &refs, &proof).unwrap();
+    let bytes = proof.to_bytes::<H>();
+    let decoded = MerkleProof::<H::Digest>::from_bytes::<H>(&bytes).unwrap();
+    assert_eq!(decoded, proof);
+    verify(tree.hasher(), tree.cap(), &refs, &decoded).unwrap();
+    // Any single-bit flip is rejected (decoding or verification), without a panic.
+    for byte in (0..bytes.len()).step_by(bytes.len() / 64 + 1) {
+        let mut bad = bytes.clone();
+        bad[byte] ^= 1 << (byte % 8);
+        let outcome = MerkleProof::<H::Digest>::from_bytes::<H>(&bad)
+            .and_then(|p| verify(tree.hasher(), tree.cap(), &refs, &p));
+        assert!(outcome.is_err(), "flip at byte {byte} accepted");
+    }
+    // A changed leaf is rejected.
+    let mut changed = opened.clone();
+    changed[0][0] += H::Element::ONE;
+    let refs2: Vec<&[H::Element]> = changed.iter().map(Vec::as_slice).collect();
+    assert_eq!(
+        verify(tree.hasher(), tree.cap(), &refs2, &proof),
+        Err(MerkleError::Mismatch)
+    );
+}
+
+#[test]
+fn plonky2_single_and_multi_proofs() {
+    for (w, cap) in [(1, 0), (4, 2), (135, 0), (9, 4)] {
+        let tree = plonky2_tree(64, w, cap, w as u64);
+        for i in [0u64, 1, 31, 63] {
+            let p = tree.prove(&[i]).unwrap();
+            assert_eq!(
+                p.siblings.len(),
+                6 - cap,
+                "a path has one sibling per level"
+            );
+            check_roundtrip(&tree, &[i]);
+        }
+        check_roundtrip(&tree, &[3, 2, 40, 41, 63, 2]);
+        // Opening every leaf needs no sibling at all.
+        let all: Vec<u64> = (0..64).collect();
+        assert!(tree.prove(&all).unwrap().siblings.is_empty());
+        check_roundtrip(&tree, &all);
+    }
+}
+
+#[test]
+fn arity_k_proofs() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    for arity in [2usize, 4, 8] {
+        let h = NeptuneHasher(NeptunePoseidon::<Bls>::new(arity, Strength::Standard).unwrap());
+        let n = arity.pow(3);
+        let leaves: Vec<Bls> = (0..n).map(|_| random(&mut rng)).collect();
+        let tree = MerkleTree::new(h, leaves, 1, 1).unwrap();
+        check_roundtrip(&tree, &[0]);
+        check_roundtrip(&tree, &[1, (n - 1) as u64, (n / 2) as u64]);
+    }
+    let h = CircomHasher(CircomPoseidon::get(5).unwrap());
+    let leaves: Vec<Bn> = (0..64).map(|_| random(&mut rng)).collect();
+    let tree = MerkleTree::new(h, leaves, 1, 0).unwrap();
+    check_roundtrip(&tree, &[7, 8, 9]);
+}
+
+#[test]
+fn bad_shapes_are_typed_errors() {
+    let g = |n: usize| vec![Goldilocks::ONE; n];
+    assert!(matches!(
+        MerkleTree::new(Plonky2Hasher, g(12), 4, 0),
+        Err(MerkleError::LeafCount { leaves: 3, .. })
+    ));
+    assert!(matches!(
+        MerkleTree::new(Plonky2Hasher, g(16), 4, 3),
+        Err(MerkleError::CapHeight { .. })
+    ));
+    assert!(matches!(
+        MerkleTree::new(Plonky2Hasher, g(10), 4, 0),
+        Err(MerkleError::LeafWidth { .. })
+    ));
+    let tree = plonky2_tree(8, 2, 0, 1);
+    assert!(matches!(
+        tree.prove(&[8]),
+        Err(MerkleError::IndexOutOfRange {
+            index: 8,
+            leaves: 8
+        })
+    ));
+    assert!(tree.prove(&[]).is_err());
+    let h = NeptuneHasher(NeptunePoseidon::<Bls>::new(2, Strength::Standard).unwrap());
+    assert!(matches!(
+        MerkleTree::new(h, vec![Bls::ONE; 8], 2, 0),
+        Err(MerkleError::LeafWidth { .. })
+    ));
+    // A proof checked against the wrong leaves count or cap size.
+    let p = tree.prove(&[1]).unwrap();
+    let row = tree.leaf(1).unwrap();
+    assert!(matches!(
+        verify(&Plonky2Hasher, tree.cap(), &[row, row], &p),
+        Err(MerkleError::MalformedProof(_))
+    ));
+    assert!(matches!(
+        verify(&Plonky2Hasher, &[], &[row], &p),
+        Err(MerkleError::MalformedProof(_))
+    ));
+}
+
+#[test]
+fn streaming_matches_in_memory_and_respects_the_budget() {
+    let tree = plonky2_tree(256, 7, 3, 4);
+    let leaves: Vec<Goldilocks> = (0..256)
+        .flat_map(|i| tree.leaf(i).unwrap().to_vec())
+        .collect();
+    for sub in [2usize, 8, 64, 256, 4096] {
+        for cap in [0usize, 3, 6, 8] {
+            let mut config = StreamConfig::new(256, 7);
+            config.cap_height = cap;
+            config.subtree_leaves = sub;
+            let mut source = (0u64, 7usize, |first: u64, out: &mut [Goldilocks]| {
+                let s = first as usize * 7;
+                out.copy_from_slice(&leaves[s..s + out.len()]);
+                Ok(())
+            });
+            let want = MerkleTree::new(Plonky2Hasher, leaves.clone(), 7, cap).unwrap();
+            let out = build_streaming(&Plonky2Hasher, config, &mut source, |_| {}).unwrap();
+            assert_eq!(out.cap, want.cap(), "subtree {sub}, cap {cap}");
+            assert!(out.buffer_bytes <= config.memory_budget);
+        }
+    }
+    let mut config = StreamConfig::new(1 << 20, 8);
+    config.memory_budget = 64 * 1024; // one 4096-leaf subtree of 8 elements needs 256 KiB
+    let mut source = (0u64, 8usize, |_: u64, _: &mut [Goldilocks]| Ok(()));
+    assert!(matches!(
+        build_streaming(&Plonky2Hasher, config, &mut source, |_| {}),
+        Err(MerkleError::MemoryBudget { .. })
+    ));
+    config.subtree_leaves = 1;
+    assert!(matches!(
+        build_streaming(&Plonky2Hasher, config, &mut source, |_| {}),
+        Err(MerkleError::SubtreeSize(1))
+    ));
+    // A failing source stops the build with its error.
+    let mut failing = (0u64, 8usize, |first: u64, _: &mut [Goldilocks]| {
+        if first > 0 {
+            Err(MerkleError::LeafSource("disk gone".into()))
+        } else {
+            Ok(())
+        }
+    });
+    let mut config = StreamConfig::new(1 << 14, 8);
+    config.memory_budget = 600 * 1024; // one subtree per batch: the second fill fails
+    assert_eq!(
+        build_streaming(&Plonky2Hasher, config, &mut failing, |_| {}).unwrap_err(),
+        MerkleError::LeafSource("disk gone".into())
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Arbitrary bytes: decoding and verifying return, never panic.
+    #[test]
+    fn decoder_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let tree = plonky2_tree(16, 4, 1, 2);
+        let row = tree.leaf(0).unwrap();
+        if let Ok(p) = MerkleProof::<[Goldilocks; 4]>::from_bytes::<Plonky2Hasher>(&bytes) {
+            let leaves = vec![row; p.indices.len().min(64)];
+            let _ = verify(&Plonky2Hasher, tree.cap(), &leaves, &p);
+        }
+    }
+
+    /// A valid header followed by arbitrary counts, indices and siblings.
+    #[test]
+    fn verifier_rejects_forged_proofs(
+        depth in 0u8..70, cap in 0u8..8, idx in proptest::collection::vec(any::<u64>(), 0..6),
+        nsib in 0u32..20, tail in proptest::collection::vec(any::<u8>(), 0..64),
+    ) {
+        let tree = plonky2_tree(16, 4, 1, 3);
+        let mut bytes = b"ZKMP".to_vec();
+        bytes.extend_from_slice(&[1, 1, 2, depth, cap, 4, 8]);
+        bytes.extend_from_slice(&(idx.len() as u32).to_le_bytes());
+        for i in &idx { bytes.extend_from_slice(&(i % 32).to_le_bytes()); }
+        bytes.extend_from_slice(&nsib.to_le_bytes());
+        for k in 0..nsib as u64 * 4 { bytes.extend_from_slice(&(k * 77).to_le_bytes()); }
+        bytes.extend_from_slice(&tail);
+        if let Ok(p) = MerkleProof::<[Goldilocks; 4]>::from_bytes::<Plonky2Hasher>(&bytes) {
+            let rows: Vec<&[Goldilocks]> = p.indices.iter().map(|_| tree.leaf(0).unwrap()).collect();
+            prop_assert!(verify(&Plonky2Hasher, tree.cap(), &rows, &p).is_err());
+        }
+    }
+}
