@@ -51,6 +51,7 @@ bash hw/amaze/run.sh "${AMZ_VECTORS:-1000}"
 step "zkaccel bench --quick (smoke run)"
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter goldilocks >/dev/null
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter poseidon >/dev/null
+cargo run --release --locked -p zkaccel-cli -- bench --quick --filter merkle >/dev/null
 
 echo
 echo "all checks passed"

@@ -330,6 +330,42 @@ impl Bench {
     }
 }
 
+impl Bench {
+    fn merkle(&mut self, rng: &mut StdRng) {
+        use zkaccel_merkle::{MerkleTree, NeptuneHasher, Plonky2Hasher};
+        const N: usize = 1 << 12;
+        const W: usize = 135;
+        let rows: Vec<Goldilocks> = random_vec(rng, N * W);
+        let threads = rayon_threads();
+        self.add(
+            "merkle-tree",
+            "goldilocks",
+            format!("plonky2 4096 x 135, cap 4, {threads} threads"),
+            N,
+            || {
+                black_box(
+                    MerkleTree::new(Plonky2Hasher, rows.clone(), W, 4).expect("power of two"),
+                );
+            },
+        );
+        let leaves: Vec<zkaccel_bls12_381::Fr> = random_vec(rng, N);
+        let hasher = NeptuneHasher(
+            zkaccel_poseidon::NeptunePoseidon::new(2, Default::default()).expect("arity 2"),
+        );
+        self.add(
+            "merkle-tree",
+            "bls12-381",
+            format!("neptune arity 2, 4096 leaves, {threads} threads"),
+            N,
+            || {
+                black_box(
+                    MerkleTree::new(hasher.clone(), leaves.clone(), 1, 0).expect("power of two"),
+                );
+            },
+        );
+    }
+}
+
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
@@ -365,6 +401,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     bench.fields_fp256::<zkaccel_bls12_381::FrConfig>(&mut rng, "bls12-381");
     bench.mimc(&mut rng);
     bench.poseidon(&mut rng);
+    bench.merkle(&mut rng);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&bench.rows)?);
     } else {
