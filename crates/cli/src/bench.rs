@@ -349,7 +349,7 @@ impl Bench {
             },
         );
         let leaves: Vec<zkaccel_bls12_381::Fr> = random_vec(rng, N);
-        let hasher = NeptuneHasher(
+        let hasher = NeptuneHasher::new(
             zkaccel_poseidon::NeptunePoseidon::new(2, Default::default()).expect("arity 2"),
         );
         self.add(

@@ -440,11 +440,11 @@ macro_rules! with_hasher {
                 $body
             }
             TreePreset::Neptune => {
-                let $h = NeptuneHasher(NeptunePoseidon::<Bls>::new($arity, $strength)?);
+                let $h = NeptuneHasher::new(NeptunePoseidon::<Bls>::new($arity, $strength)?);
                 $body
             }
             TreePreset::Circomlib => {
-                let $h = CircomHasher(CircomPoseidon::for_inputs($arity)?);
+                let $h = CircomHasher::new(CircomPoseidon::for_inputs($arity)?);
                 $body
             }
         }

@@ -7,7 +7,9 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::presets::plonky2::Digest as Plonky2Digest;
-use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonField};
+use zkaccel_poseidon::{
+    ArityHasher, CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonField,
+};
 
 use crate::error::MerkleError;
 
@@ -103,20 +105,44 @@ impl TreeHasher for Plonky2Hasher {
     }
 }
 
-/// neptune's tree (Filecoin): leaves are field elements used as they are, nodes are neptune
-/// Merkle-domain hashes of `arity` children.
+/// A tree over field elements with an arity-`k` Poseidon node hash: leaves are single field
+/// elements used as they are, nodes hash `arity` children. [`NeptuneHasher`] is neptune's
+/// (Filecoin's) tree builder; [`CircomHasher`] the usual circom Merkle gadget over BN254.
 #[derive(Debug, Clone)]
-pub struct NeptuneHasher<F: PoseidonField = Bls>(pub NeptunePoseidon<F>);
+pub struct FieldTreeHasher<A, F, const ID: u8> {
+    node: A,
+    _field: core::marker::PhantomData<F>,
+}
 
-impl<F: PoseidonField> TreeHasher for NeptuneHasher<F> {
+impl<A, F, const ID: u8> FieldTreeHasher<A, F, ID> {
+    /// Wraps the node hash.
+    pub fn new(node: A) -> Self {
+        Self {
+            node,
+            _field: core::marker::PhantomData,
+        }
+    }
+
+    /// The node hash.
+    pub fn node_hasher(&self) -> &A {
+        &self.node
+    }
+}
+
+/// neptune's tree (BLS12-381 by default).
+pub type NeptuneHasher<F = Bls> = FieldTreeHasher<NeptunePoseidon<F>, F, 2>;
+/// circomlib Poseidon nodes over BN254 (arity 1..16).
+pub type CircomHasher = FieldTreeHasher<&'static CircomPoseidon, Bn, 3>;
+
+impl<A: ArityHasher<F>, F: PoseidonField, const ID: u8> TreeHasher for FieldTreeHasher<A, F, ID> {
     type Element = F;
     type Digest = F;
-    const NAME: &'static str = "neptune";
-    const ID: u8 = 2;
+    const NAME: &'static str = A::NAME;
+    const ID: u8 = ID;
     const DIGEST_ELEMENTS: usize = 1;
 
     fn arity(&self) -> usize {
-        self.0.arity()
+        self.node.arity()
     }
 
     fn check_leaf_width(&self, width: usize) -> Result<(), MerkleError> {
@@ -132,13 +158,13 @@ impl<F: PoseidonField> TreeHasher for NeptuneHasher<F> {
     }
 
     fn compress(&self, children: &[F]) -> F {
-        self.0.hash(children).expect("arity children")
+        self.node.hash_node(children).expect("arity children")
     }
 
     fn compress_many(&self, children: &[F], out: &mut [F]) {
         let parents = self
-            .0
-            .hash_many(children)
+            .node
+            .hash_nodes(children)
             .expect("arity·out.len() children");
         out.copy_from_slice(&parents);
     }
@@ -148,55 +174,6 @@ impl<F: PoseidonField> TreeHasher for NeptuneHasher<F> {
     }
 
     fn digest_from_elements(e: &[F]) -> F {
-        e[0]
-    }
-}
-
-/// A circomlib-Poseidon tree over BN254 (the usual circom Merkle gadget): leaves are field
-/// elements, a node is `poseidon(children)` with `t = arity + 1` (arity 1..16).
-#[derive(Debug, Clone, Copy)]
-pub struct CircomHasher(pub &'static CircomPoseidon);
-
-impl TreeHasher for CircomHasher {
-    type Element = Bn;
-    type Digest = Bn;
-    const NAME: &'static str = "circomlib";
-    const ID: u8 = 3;
-    const DIGEST_ELEMENTS: usize = 1;
-
-    fn arity(&self) -> usize {
-        self.0.width() - 1
-    }
-
-    fn check_leaf_width(&self, width: usize) -> Result<(), MerkleError> {
-        single_element_leaves(width)
-    }
-
-    fn hash_leaf(&self, row: &[Bn]) -> Bn {
-        row[0]
-    }
-
-    fn hash_leaves(&self, rows: &[Bn], _width: usize, out: &mut [Bn]) {
-        out.copy_from_slice(rows);
-    }
-
-    fn compress(&self, children: &[Bn]) -> Bn {
-        self.0.hash(children).expect("arity children")
-    }
-
-    fn compress_many(&self, children: &[Bn], out: &mut [Bn]) {
-        let parents = self
-            .0
-            .hash_many(children)
-            .expect("arity·out.len() children");
-        out.copy_from_slice(&parents);
-    }
-
-    fn digest_elements(d: &Bn) -> Vec<Bn> {
-        vec![*d]
-    }
-
-    fn digest_from_elements(e: &[Bn]) -> Bn {
         e[0]
     }
 }

@@ -7,7 +7,7 @@ mod stream;
 mod tree;
 
 pub use error::MerkleError;
-pub use hasher::{CircomHasher, NeptuneHasher, Plonky2Hasher, TreeHasher};
+pub use hasher::{CircomHasher, FieldTreeHasher, NeptuneHasher, Plonky2Hasher, TreeHasher};
 pub use proof::MerkleProof;
 pub use stream::{
     build_streaming, LeafSource, StreamConfig, StreamOutput, DEFAULT_MEMORY_BUDGET,

@@ -85,14 +85,14 @@ fn plonky2_single_and_multi_proofs() {
 fn arity_k_proofs() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(9);
     for arity in [2usize, 4, 8] {
-        let h = NeptuneHasher(NeptunePoseidon::<Bls>::new(arity, Strength::Standard).unwrap());
+        let h = NeptuneHasher::new(NeptunePoseidon::<Bls>::new(arity, Strength::Standard).unwrap());
         let n = arity.pow(3);
         let leaves: Vec<Bls> = (0..n).map(|_| random(&mut rng)).collect();
         let tree = MerkleTree::new(h, leaves, 1, 1).unwrap();
         check_roundtrip(&tree, &[0]);
         check_roundtrip(&tree, &[1, (n - 1) as u64, (n / 2) as u64]);
     }
-    let h = CircomHasher(CircomPoseidon::get(5).unwrap());
+    let h = CircomHasher::new(CircomPoseidon::get(5).unwrap());
     let leaves: Vec<Bn> = (0..64).map(|_| random(&mut rng)).collect();
     let tree = MerkleTree::new(h, leaves, 1, 0).unwrap();
     check_roundtrip(&tree, &[7, 8, 9]);
@@ -122,7 +122,7 @@ fn bad_shapes_are_typed_errors() {
         })
     ));
     assert!(tree.prove(&[]).is_err());
-    let h = NeptuneHasher(NeptunePoseidon::<Bls>::new(2, Strength::Standard).unwrap());
+    let h = NeptuneHasher::new(NeptunePoseidon::<Bls>::new(2, Strength::Standard).unwrap());
     assert!(matches!(
         MerkleTree::new(h, vec![Bls::ONE; 8], 2, 0),
         Err(MerkleError::LeafWidth { .. })

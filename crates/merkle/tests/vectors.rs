@@ -86,7 +86,7 @@ fn neptune_roots() {
     for case in v["neptune_bls12_381"]["merkle_trees"].as_array().unwrap() {
         let arity = case["arity"].as_u64().unwrap() as usize;
         let n = case["num_leaves"].as_u64().unwrap();
-        let h = NeptuneHasher(NeptunePoseidon::<Bls>::new(arity, Strength::Standard).unwrap());
+        let h = NeptuneHasher::new(NeptunePoseidon::<Bls>::new(arity, Strength::Standard).unwrap());
         let leaves: Vec<Bls> = (0..n)
             .map(|i| Bls::from_u64_reduced(i * 1_000_003 + 7))
             .collect();

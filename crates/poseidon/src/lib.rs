@@ -77,3 +77,67 @@ pub trait PoseidonField: PrimeField {
         Ok(())
     }
 }
+
+/// A Poseidon hash that compresses `arity` field elements into one: the node hash of an
+/// arity-`k` Merkle tree (neptune's Merkle domain, circomlib's `poseidon`).
+pub trait ArityHasher<F>: Sync {
+    /// The preset's name.
+    const NAME: &'static str;
+    /// Children per node.
+    fn arity(&self) -> usize;
+    /// The parent of exactly `arity` children.
+    ///
+    /// # Errors
+    /// [`PoseidonError::InputLength`] for another number of children.
+    fn hash_node(&self, children: &[F]) -> Result<F, PoseidonError>;
+    /// The parents of consecutive groups of `arity` children, on all cores.
+    ///
+    /// # Errors
+    /// [`PoseidonError::InputLength`] when the length is not a multiple of the arity.
+    fn hash_nodes(&self, children: &[F]) -> Result<Vec<F>, PoseidonError>;
+}
+
+impl<F: PoseidonField> ArityHasher<F> for NeptunePoseidon<F> {
+    const NAME: &'static str = "neptune";
+    fn arity(&self) -> usize {
+        NeptunePoseidon::arity(self)
+    }
+    fn hash_node(&self, children: &[F]) -> Result<F, PoseidonError> {
+        self.hash(children)
+    }
+    fn hash_nodes(&self, children: &[F]) -> Result<Vec<F>, PoseidonError> {
+        self.hash_many(children)
+    }
+}
+
+impl ArityHasher<zkaccel_bn254::Fr> for CircomPoseidon {
+    const NAME: &'static str = "circomlib";
+    fn arity(&self) -> usize {
+        self.width() - 1
+    }
+    fn hash_node(
+        &self,
+        children: &[zkaccel_bn254::Fr],
+    ) -> Result<zkaccel_bn254::Fr, PoseidonError> {
+        self.hash(children)
+    }
+    fn hash_nodes(
+        &self,
+        children: &[zkaccel_bn254::Fr],
+    ) -> Result<Vec<zkaccel_bn254::Fr>, PoseidonError> {
+        self.hash_many(children)
+    }
+}
+
+impl<A: ArityHasher<F>, F> ArityHasher<F> for &A {
+    const NAME: &'static str = A::NAME;
+    fn arity(&self) -> usize {
+        (**self).arity()
+    }
+    fn hash_node(&self, children: &[F]) -> Result<F, PoseidonError> {
+        (**self).hash_node(children)
+    }
+    fn hash_nodes(&self, children: &[F]) -> Result<Vec<F>, PoseidonError> {
+        (**self).hash_nodes(children)
+    }
+}

@@ -1,0 +1,71 @@
+//! Merkle trees, ours vs the peer in one group on identical leaves, all cores:
+//! neptune 13 binary trees over BLS12-381 (neptune's CPU tree builder is behind its GPU
+//! features, so the peer is its `Poseidon::hash` in a level-by-level rayon loop, which is what
+//! that builder computes), 2^12 and 2^16 leaves. plonky2's `MerkleTree::new` is compared in
+//! `peers/` (it needs nightly features). Larger trees: `examples/neptune_compare.rs`.
+//! `cargo bench -p zkaccel-merkle --bench merkle`.
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use ff::PrimeField as _;
+use generic_array::typenum::U2;
+use neptune::poseidon::PoseidonConstants;
+use rand::Rng;
+use rayon::prelude::*;
+use zkaccel_bls12_381::Fr as Bls;
+use zkaccel_field::PrimeField;
+use zkaccel_field_testing::rng;
+use zkaccel_merkle::{MerkleTree, NeptuneHasher};
+use zkaccel_poseidon::{NeptunePoseidon, Strength};
+
+/// neptune's hash over a tree, level by level on all cores; returns the root.
+pub fn neptune_root(
+    constants: &PoseidonConstants<blstrs::Scalar, U2>,
+    leaves: &[blstrs::Scalar],
+) -> blstrs::Scalar {
+    let mut level = leaves.to_vec();
+    while level.len() > 1 {
+        level = level
+            .par_chunks(2)
+            .map(|c| neptune::poseidon::Poseidon::new_with_preimage(c, constants).hash())
+            .collect();
+    }
+    level[0]
+}
+
+fn bench(c: &mut Criterion) {
+    let mut r = rng();
+    let hasher = NeptuneHasher::new(NeptunePoseidon::<Bls>::new(2, Strength::Standard).unwrap());
+    let constants = PoseidonConstants::<blstrs::Scalar, U2>::new();
+    for log_n in [12, 16] {
+        let n = 1usize << log_n;
+        let leaves: Vec<Bls> = (0..n)
+            .map(|_| Bls::from_bytes_le_reduced(&(0..64).map(|_| r.gen()).collect::<Vec<u8>>()))
+            .collect();
+        let theirs: Vec<blstrs::Scalar> = leaves
+            .iter()
+            .map(|x| blstrs::Scalar::from_repr(x.to_bytes_le().try_into().unwrap()).unwrap())
+            .collect();
+        let ours_root = MerkleTree::new(hasher.clone(), leaves.clone(), 1, 0)
+            .unwrap()
+            .cap()[0];
+        let their_root = neptune_root(&constants, &theirs);
+        assert_eq!(
+            ours_root.to_bytes_le(),
+            their_root.to_repr().to_vec(),
+            "same root"
+        );
+
+        let mut g = c.benchmark_group(format!("merkle-neptune-arity2-2^{log_n}-all-cores"));
+        g.throughput(Throughput::Elements(n as u64));
+        g.sample_size(10);
+        g.bench_function("zkaccel", |b| {
+            b.iter(|| MerkleTree::new(hasher.clone(), leaves.clone(), 1, 0).unwrap())
+        });
+        g.bench_function("neptune", |b| b.iter(|| neptune_root(&constants, &theirs)));
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
