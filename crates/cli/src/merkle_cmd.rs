@@ -7,12 +7,14 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
 use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
 use serde_json::json;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_merkle::{
-    build_streaming, verify, CircomHasher, MerkleError, MerkleProof, MerkleTree, NeptuneHasher,
-    Plonky2Hasher, StreamConfig, TreeHasher, DEFAULT_SUBTREE_LEAVES,
+    build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, MerkleError,
+    MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
+    DEFAULT_SUBTREE_LEAVES,
 };
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
@@ -86,6 +88,10 @@ pub struct BuildArgs {
     /// Also write the output to this file (atomically).
     #[arg(long)]
     output: Option<PathBuf>,
+    /// Also keep the leaves and every level in this new directory (a tree store), for
+    /// `merkle open --store` later; written under a temporary name and renamed when complete.
+    #[arg(long)]
+    store: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -98,6 +104,10 @@ pub struct OpenArgs {
     /// Where to write the opening (JSON, written atomically).
     #[arg(long)]
     output: PathBuf,
+    /// Open from a tree store written by `merkle build --store` instead of rebuilding the
+    /// tree in memory (no --input or --leaves then).
+    #[arg(long, conflicts_with_all = ["input", "leaves"])]
+    store: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -225,34 +235,51 @@ enum Leaves<F> {
         width: usize,
         seed: Option<u64>,
         next: u64,
-        rng: Box<rand_chacha::ChaCha8Rng>,
     },
+}
+
+/// Rows generated per parallel task.
+const GENERATED_ROWS_PER_TASK: usize = 1024;
+
+/// Fills `out` with generated rows starting at row `first`: with a seed, the ChaCha8 stream
+/// (one `u64` per limb plus one, reduced), positioned at the row so that any split of the work
+/// gives the same leaves; without one, element `j` of row `i` is `i·1000003 + j`.
+fn generate_rows<F: PrimeField>(out: &mut [F], width: usize, first: u64, seed: Option<u64>) {
+    let limbs = F::NUM_BYTES.div_ceil(8) + 1;
+    let mut rng = seed.map(|s| {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
+        // Two 32-bit words per u64.
+        rng.set_word_pos(u128::from(first) * (width * limbs * 2) as u128);
+        rng
+    });
+    let mut buf = vec![0u64; limbs];
+    for (i, row) in out.chunks_mut(width).enumerate() {
+        let index = first + i as u64;
+        for (j, slot) in row.iter_mut().enumerate() {
+            *slot = match rng.as_mut() {
+                Some(rng) => {
+                    buf.iter_mut().for_each(|l| *l = rng.gen());
+                    F::from_limbs_reduced(&buf)
+                }
+                None => F::from_limbs_reduced(&[index * 1_000_003 + j as u64]),
+            };
+        }
+    }
 }
 
 impl<F: PrimeField> zkaccel_merkle::LeafSource<F> for Leaves<F> {
     fn fill(&mut self, out: &mut [F]) -> Result<(), MerkleError> {
         match self {
             Leaves::File(f) => f.fill(out),
-            Leaves::Generated {
-                width,
-                seed,
-                next,
-                rng,
-            } => {
-                for row in out.chunks_mut(*width) {
-                    for (j, slot) in row.iter_mut().enumerate() {
-                        *slot = match seed {
-                            Some(_) => {
-                                let limbs: Vec<u64> = (0..F::NUM_BYTES.div_ceil(8) + 1)
-                                    .map(|_| rng.gen())
-                                    .collect();
-                                F::from_limbs_reduced(&limbs)
-                            }
-                            None => F::from_limbs_reduced(&[*next * 1_000_003 + j as u64]),
-                        };
-                    }
-                    *next += 1;
-                }
+            Leaves::Generated { width, seed, next } => {
+                let (width, seed, first) = (*width, *seed, *next);
+                out.par_chunks_mut(GENERATED_ROWS_PER_TASK * width)
+                    .enumerate()
+                    .for_each(|(task, chunk)| {
+                        let row = first + (task * GENERATED_ROWS_PER_TASK) as u64;
+                        generate_rows(chunk, width, row, seed);
+                    });
+                *next += (out.len() / width) as u64;
                 Ok(())
             }
         }
@@ -268,13 +295,14 @@ fn leaves<F: PrimeField>(a: &TreeArgs) -> Result<(Leaves<F>, u64, usize), Boxed>
         }
         (None, Some(n)) => {
             let width = a.leaf_width.unwrap_or(1);
-            let rng = Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(a.seed.unwrap_or(0)));
+            if width == 0 {
+                return Err("--leaf-width must be at least 1".into());
+            }
             Ok((
                 Leaves::Generated {
                     width,
                     seed: a.seed,
                     next: 0,
-                    rng,
                 },
                 n,
                 width,
@@ -292,7 +320,7 @@ fn digest_line<H: TreeHasher>(d: &H::Digest) -> String {
         .join(" ")
 }
 
-fn build<H: TreeHasher>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
+fn build<H: TreeHasher + Clone>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
     let (mut source, n, width) = leaves::<H::Element>(&a.tree)?;
     let mut config = StreamConfig::new(n, width);
     config.cap_height = a.tree.cap_height;
@@ -306,7 +334,15 @@ fn build<H: TreeHasher>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
         .expect("valid template"),
     );
     let start = Instant::now();
-    let out = build_streaming(&hasher, config, &mut source, |done| bar.set_position(done))?;
+    let out = match &a.store {
+        Some(dir) => {
+            build_streaming_to_disk(&hasher, config, &mut source, dir, |done| {
+                bar.set_position(done)
+            })?
+            .0
+        }
+        None => build_streaming(&hasher, config, &mut source, |done| bar.set_position(done))?,
+    };
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let cap: Vec<String> = out.cap.iter().map(digest_line::<H>).collect();
@@ -354,24 +390,43 @@ fn in_memory_tree<H: TreeHasher>(hasher: H, a: &TreeArgs) -> Result<MerkleTree<H
     Ok(MerkleTree::new(hasher, flat, width, a.cap_height)?)
 }
 
-fn open<H: TreeHasher>(hasher: H, a: &OpenArgs) -> Result<(), Boxed> {
-    let tree = in_memory_tree(hasher, &a.tree)?;
-    let proof = tree.prove(&a.index)?;
-    let rows: Vec<Vec<String>> = proof
-        .indices
-        .iter()
-        .map(|&i| {
-            tree.leaf(i)
-                .expect("proved index")
+fn open<H: TreeHasher + Clone>(hasher: H, a: &OpenArgs) -> Result<(), Boxed> {
+    let arity = hasher.arity();
+    let decimal =
+        |row: &[H::Element]| -> Vec<String> { row.iter().map(|e| e.to_decimal_string()).collect() };
+    let (proof, rows, cap_height) = match &a.store {
+        Some(dir) => {
+            let tree = DiskTree::open(hasher, dir)?;
+            let proof = tree.prove(&a.index)?;
+            let rows = proof
+                .indices
                 .iter()
-                .map(|e| e.to_decimal_string())
-                .collect()
-        })
-        .collect();
+                .map(|&i| Ok(decimal(&tree.leaf(i)?)))
+                .collect::<Result<Vec<_>, MerkleError>>()?;
+            (proof, rows, tree.cap_height())
+        }
+        None => {
+            let tree = in_memory_tree(hasher, &a.tree)?;
+            let proof = tree.prove(&a.index)?;
+            let rows = proof
+                .indices
+                .iter()
+                .map(|&i| {
+                    tree.leaf(i)
+                        .map(decimal)
+                        .ok_or(MerkleError::IndexOutOfRange {
+                            index: i,
+                            leaves: tree.num_leaves(),
+                        })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            (proof, rows, tree.cap_height())
+        }
+    };
     let opening = json!({
-        "preset": H::NAME, "arity": tree.hasher().arity(),
+        "preset": H::NAME, "arity": arity,
         "strength": format!("{:?}", Strength::from(a.tree.strength)).to_lowercase(),
-        "cap_height": tree.cap_height(), "indices": proof.indices, "leaves": rows,
+        "cap_height": cap_height, "indices": proof.indices, "leaves": rows,
         "proof": hex::encode(proof.to_bytes::<H>()),
     });
     write_atomically(&a.output, &(serde_json::to_string_pretty(&opening)? + "\n"))?;

@@ -570,6 +570,52 @@ fn merkle_open_verify_and_reject() {
         "{}",
         String::from_utf8_lossy(&ok.stderr)
     );
+    // A tree store written by the streaming build gives the same opening, without the leaves
+    // being regenerated.
+    let (store, from_store) = (dir.join("store"), dir.join("from-store.json"));
+    let _ = std::fs::remove_dir_all(&store);
+    let out = zkaccel()
+        .args(["merkle", "build"])
+        .args(tree)
+        .args(["--subtree-leaves", "16", "--store"])
+        .arg(&store)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = zkaccel()
+        .args([
+            "merkle", "open", "--preset", "plonky2", "--index", "4,200,3", "--store",
+        ])
+        .arg(&store)
+        .arg("--output")
+        .arg(&from_store)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&from_store).unwrap(),
+        std::fs::read_to_string(&opening).unwrap()
+    );
+    // Building over an existing store is refused.
+    let out = zkaccel()
+        .args(["merkle", "build"])
+        .args(tree)
+        .arg("--store")
+        .arg(&store)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("already exists"));
     // Tamper with one leaf element: rejected with a non-zero exit.
     let mut o: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&opening).unwrap()).unwrap();

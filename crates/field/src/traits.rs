@@ -215,8 +215,15 @@ pub trait PrimeField: Field + Ord + FromStr<Err = FieldError> {
     /// The canonical little-endian encoding, [`PrimeField::NUM_BYTES`] long.
     fn to_bytes_le(&self) -> Vec<u8> {
         let mut out = vec![0u8; Self::NUM_BYTES];
-        limbs::to_bytes_le(self.to_canonical_limbs().as_ref(), &mut out);
+        self.write_bytes_le(&mut out);
         out
+    }
+
+    /// Writes the canonical little-endian encoding into `out` (exactly
+    /// [`PrimeField::NUM_BYTES`] long) without allocating.
+    fn write_bytes_le(&self, out: &mut [u8]) {
+        debug_assert_eq!(out.len(), Self::NUM_BYTES);
+        limbs::to_bytes_le(self.to_canonical_limbs().as_ref(), out);
     }
 
     /// The canonical big-endian encoding, [`PrimeField::NUM_BYTES`] long.

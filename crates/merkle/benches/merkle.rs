@@ -10,28 +10,15 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ff::PrimeField as _;
 use generic_array::typenum::U2;
 use neptune::poseidon::PoseidonConstants;
-use rand::Rng;
-use rayon::prelude::*;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::PrimeField;
 use zkaccel_field_testing::rng;
 use zkaccel_merkle::{MerkleTree, NeptuneHasher};
 use zkaccel_poseidon::{NeptunePoseidon, Strength};
 
-/// neptune's hash over a tree, level by level on all cores; returns the root.
-pub fn neptune_root(
-    constants: &PoseidonConstants<blstrs::Scalar, U2>,
-    leaves: &[blstrs::Scalar],
-) -> blstrs::Scalar {
-    let mut level = leaves.to_vec();
-    while level.len() > 1 {
-        level = level
-            .par_chunks(2)
-            .map(|c| neptune::poseidon::Poseidon::new_with_preimage(c, constants).hash())
-            .collect();
-    }
-    level[0]
-}
+#[path = "common/neptune_tree.rs"]
+mod neptune_tree;
+use neptune_tree::{neptune_root, random_leaves};
 
 fn bench(c: &mut Criterion) {
     let mut r = rng();
@@ -39,13 +26,7 @@ fn bench(c: &mut Criterion) {
     let constants = PoseidonConstants::<blstrs::Scalar, U2>::new();
     for log_n in [12, 16] {
         let n = 1usize << log_n;
-        let leaves: Vec<Bls> = (0..n)
-            .map(|_| Bls::from_bytes_le_reduced(&(0..64).map(|_| r.gen()).collect::<Vec<u8>>()))
-            .collect();
-        let theirs: Vec<blstrs::Scalar> = leaves
-            .iter()
-            .map(|x| blstrs::Scalar::from_repr(x.to_bytes_le().try_into().unwrap()).unwrap())
-            .collect();
+        let (leaves, theirs) = random_leaves(&mut r, n);
         let ours_root = MerkleTree::new(hasher.clone(), leaves.clone(), 1, 0)
             .unwrap()
             .cap()[0];

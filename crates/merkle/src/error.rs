@@ -53,6 +53,9 @@ pub enum MerkleError {
     /// A leaf source ended early or failed.
     #[error("leaf source: {0}")]
     LeafSource(String),
+    /// A tree store on disk cannot be written or read, or is not a whole store of this tree.
+    #[error("tree store: {0}")]
+    Store(String),
     /// A proof's bytes are malformed.
     #[error("malformed proof: {0}")]
     MalformedProof(String),

@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 
+mod disk;
 mod error;
 pub mod hasher;
 mod proof;
 mod stream;
 mod tree;
 
+pub use disk::{build_streaming_to_disk, DiskTree};
 pub use error::MerkleError;
 pub use hasher::{CircomHasher, FieldTreeHasher, NeptuneHasher, Plonky2Hasher, TreeHasher};
 pub use proof::MerkleProof;

@@ -86,6 +86,36 @@ pub fn build_streaming<H: TreeHasher>(
     hasher: &H,
     config: StreamConfig,
     source: &mut impl LeafSource<H::Element>,
+    progress: impl FnMut(u64),
+) -> Result<StreamOutput<H::Digest>, MerkleError> {
+    build_streaming_into(hasher, config, source, &mut (), progress)
+}
+
+/// Receives the leaf rows and, level by level in increasing node order, every digest a
+/// streaming build computes (level 0 = leaf digests, up to the cap).
+pub(crate) trait LevelSink<H: TreeHasher> {
+    /// The next leaf rows.
+    fn leaves(&mut self, rows: &[H::Element]) -> Result<(), MerkleError>;
+    /// The next digests of `level`.
+    fn level(&mut self, level: usize, digests: &[H::Digest]) -> Result<(), MerkleError>;
+}
+
+/// Keeps nothing.
+impl<H: TreeHasher> LevelSink<H> for () {
+    fn leaves(&mut self, _rows: &[H::Element]) -> Result<(), MerkleError> {
+        Ok(())
+    }
+    fn level(&mut self, _level: usize, _digests: &[H::Digest]) -> Result<(), MerkleError> {
+        Ok(())
+    }
+}
+
+/// [`build_streaming`], handing every level to `sink` as it is computed.
+pub(crate) fn build_streaming_into<H: TreeHasher>(
+    hasher: &H,
+    config: StreamConfig,
+    source: &mut impl LeafSource<H::Element>,
+    sink: &mut impl LevelSink<H>,
     mut progress: impl FnMut(u64),
 ) -> Result<StreamOutput<H::Digest>, MerkleError> {
     let arity = hasher.arity();
@@ -152,24 +182,28 @@ pub fn build_streaming<H: TreeHasher>(
         let rows = &mut rows[..m * config.leaf_width];
         source.fill(rows)?;
         hasher.hash_leaves(rows, config.leaf_width, &mut level[..m]);
+        sink.leaves(rows)?;
+        sink.level(0, &level[..m])?;
         // Build the `count` subtrees together, level by level (they are contiguous).
         let mut len = m;
         if cap_level < sub_depth {
             // The cap lies inside the subtrees: stop there.
-            for _ in 0..cap_level {
+            for l in 0..cap_level {
                 hasher.compress_many(&level[..len], &mut up[..len / arity]);
                 len /= arity;
                 level[..len].copy_from_slice(&up[..len]);
+                sink.level(l + 1, &level[..len])?;
             }
             cap.extend_from_slice(&level[..len]);
             done += m as u64;
             progress(done);
             continue;
         }
-        for _ in 0..sub_depth {
+        for l in 0..sub_depth {
             hasher.compress_many(&level[..len], &mut up[..len / arity]);
             len /= arity;
             level[..len].copy_from_slice(&up[..len]);
+            sink.level(l + 1, &level[..len])?;
         }
         // Hierarchical aggregation of the subtree roots.
         pending[0].extend_from_slice(&level[..len]);
@@ -185,6 +219,7 @@ pub fn build_streaming<H: TreeHasher>(
             }
             let mut parents = vec![zero_digest::<H>(); whole / arity];
             hasher.compress_many(&pending[l][..whole], &mut parents);
+            sink.level(abs + 1, &parents)?;
             pending[l].drain(..whole);
             pending[l + 1].extend_from_slice(&parents);
         }

@@ -130,46 +130,68 @@ impl<H: TreeHasher> MerkleTree<H> {
     /// [`MerkleError::IndexOutOfRange`] for an index past the last leaf;
     /// [`MerkleError::MalformedProof`] for an empty index list.
     pub fn prove(&self, indices: &[u64]) -> Result<MerkleProof<H::Digest>, MerkleError> {
-        let n = self.num_leaves();
-        let mut known: Vec<u64> = indices.to_vec();
-        known.sort_unstable();
-        known.dedup();
-        if known.is_empty() {
-            return Err(MerkleError::MalformedProof("no leaf to open".into()));
-        }
-        if let Some(&bad) = known.iter().find(|&&i| i >= n) {
-            return Err(MerkleError::IndexOutOfRange {
-                index: bad,
-                leaves: n,
-            });
-        }
+        let known = normalize_indices(indices, self.num_leaves())?;
         let arity = self.hasher.arity() as u64;
-        let leaf_indices = known.clone();
-        let mut siblings = Vec::new();
-        for level in &self.levels[..self.depth - self.cap_height] {
-            let mut parents: Vec<u64> = known.iter().map(|i| i / arity).collect();
-            parents.dedup();
-            let mut k = known.iter().peekable();
-            for &g in &parents {
-                for c in g * arity..(g + 1) * arity {
-                    if k.peek() == Some(&&c) {
-                        k.next();
-                    } else {
-                        siblings.push(level[c as usize]);
-                    }
-                }
-            }
-            known = parents;
-        }
+        let levels = self.depth - self.cap_height;
+        let siblings = collect_siblings(arity, levels, known.clone(), |l, i| {
+            Ok(self.levels[l][i as usize])
+        })?;
         Ok(MerkleProof {
             hasher_id: H::ID,
             arity: self.hasher.arity(),
             depth: self.depth,
             cap_height: self.cap_height,
-            indices: leaf_indices,
+            indices: known,
             siblings,
         })
     }
+}
+
+/// The opened indices sorted and deduplicated.
+///
+/// # Errors
+/// [`MerkleError::MalformedProof`] for none, [`MerkleError::IndexOutOfRange`] past `num_leaves`.
+pub(crate) fn normalize_indices(indices: &[u64], num_leaves: u64) -> Result<Vec<u64>, MerkleError> {
+    let mut known: Vec<u64> = indices.to_vec();
+    known.sort_unstable();
+    known.dedup();
+    if known.is_empty() {
+        return Err(MerkleError::MalformedProof("no leaf to open".into()));
+    }
+    if let Some(&bad) = known.iter().find(|&&i| i >= num_leaves) {
+        return Err(MerkleError::IndexOutOfRange {
+            index: bad,
+            leaves: num_leaves,
+        });
+    }
+    Ok(known)
+}
+
+/// The siblings of a multiproof for the sorted leaf indices `known`, in the canonical order
+/// (level by level from the leaves, increasing index): `node(level, index)` fetches one.
+pub(crate) fn collect_siblings<D>(
+    arity: u64,
+    levels: usize,
+    mut known: Vec<u64>,
+    mut node: impl FnMut(usize, u64) -> Result<D, MerkleError>,
+) -> Result<Vec<D>, MerkleError> {
+    let mut siblings = Vec::new();
+    for level in 0..levels {
+        let mut parents: Vec<u64> = known.iter().map(|i| i / arity).collect();
+        parents.dedup();
+        let mut k = known.iter().peekable();
+        for &g in &parents {
+            for c in g * arity..(g + 1) * arity {
+                if k.peek() == Some(&&c) {
+                    k.next();
+                } else {
+                    siblings.push(node(level, c)?);
+                }
+            }
+        }
+        known = parents;
+    }
+    Ok(siblings)
 }
 
 /// Checks `proof` against a commitment `cap`, for the opened `leaves` (one row per index of

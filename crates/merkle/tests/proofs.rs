@@ -10,8 +10,8 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
-    build_streaming, verify, CircomHasher, MerkleError, MerkleProof, MerkleTree, NeptuneHasher,
-    Plonky2Hasher, StreamConfig, TreeHasher,
+    build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, LeafSource,
+    MerkleError, MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
 };
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
@@ -223,4 +223,125 @@ proptest! {
             prop_assert!(verify(&Plonky2Hasher, tree.cap(), &rows, &p).is_err());
         }
     }
+}
+
+/// A source replaying the leaves of an in-memory tree.
+struct Replay<'a, H: TreeHasher>(&'a MerkleTree<H>, u64);
+
+impl<H: TreeHasher> LeafSource<H::Element> for Replay<'_, H> {
+    fn fill(&mut self, out: &mut [H::Element]) -> Result<(), MerkleError> {
+        for row in out.chunks_mut(self.0.leaf_width()) {
+            row.copy_from_slice(self.0.leaf(self.1).unwrap());
+            self.1 += 1;
+        }
+        Ok(())
+    }
+}
+
+fn replay<H: TreeHasher>(tree: &MerkleTree<H>) -> Replay<'_, H> {
+    Replay(tree, 0)
+}
+
+fn check_store<H: TreeHasher + Clone>(tree: &MerkleTree<H>, sub: usize, index_sets: &[&[u64]]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("store");
+    let mut config = StreamConfig::new(tree.num_leaves(), tree.leaf_width());
+    config.cap_height = tree.cap_height();
+    config.subtree_leaves = sub;
+    let (out, disk) =
+        build_streaming_to_disk(tree.hasher(), config, &mut replay(tree), &dir, |_| {}).unwrap();
+    assert_eq!(out.cap, tree.cap());
+    assert_eq!(disk.cap(), tree.cap());
+    let reopened = DiskTree::open(tree.hasher().clone(), &dir).unwrap();
+    assert_eq!(reopened.cap(), tree.cap());
+    for &indices in index_sets {
+        assert_eq!(
+            reopened.prove(indices).unwrap(),
+            tree.prove(indices).unwrap()
+        );
+        for &i in indices {
+            assert_eq!(reopened.leaf(i).unwrap(), tree.leaf(i).unwrap());
+        }
+    }
+    // Only the finished store is left behind.
+    let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(names.len(), 1);
+}
+
+#[test]
+fn disk_store_proves_like_the_in_memory_tree() {
+    for (sub, cap) in [(2usize, 0usize), (8, 2), (64, 6), (4096, 8)] {
+        let tree = plonky2_tree(256, 5, cap, 9);
+        check_store(
+            &tree,
+            sub,
+            &[&[0], &[255], &[3, 4, 200], &[17, 18, 19, 100, 254]],
+        );
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let h = NeptuneHasher::new(NeptunePoseidon::<Bls>::new(4, Strength::Standard).unwrap());
+    let leaves = (0..256).map(|_| random(&mut rng)).collect();
+    let tree = MerkleTree::new(h, leaves, 1, 1).unwrap();
+    check_store(&tree, 16, &[&[0, 1, 2, 3], &[5, 77, 255]]);
+}
+
+#[test]
+fn disk_store_errors_are_typed_and_leave_nothing_behind() {
+    let tree = plonky2_tree(64, 3, 1, 5);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("store");
+    let mut config = StreamConfig::new(64, 3);
+    config.cap_height = 1;
+    config.subtree_leaves = 8;
+    config.memory_budget = 2000; // two 8-leaf subtrees per batch
+                                 // A source failing mid-build leaves neither the store nor its temporary directory.
+    let mut failing = (0u64, 3usize, |first: u64, _: &mut [Goldilocks]| {
+        if first >= 16 {
+            Err(MerkleError::LeafSource("disk gone".into()))
+        } else {
+            Ok(())
+        }
+    });
+    assert_eq!(
+        build_streaming_to_disk(&Plonky2Hasher, config, &mut failing, &dir, |_| {}).unwrap_err(),
+        MerkleError::LeafSource("disk gone".into())
+    );
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    // An existing target is not overwritten.
+    build_streaming_to_disk(&Plonky2Hasher, config, &mut replay(&tree), &dir, |_| {}).unwrap();
+    assert!(matches!(
+        build_streaming_to_disk(&Plonky2Hasher, config, &mut replay(&tree), &dir, |_| {}),
+        Err(MerkleError::Store(_))
+    ));
+    assert_eq!(
+        DiskTree::open(Plonky2Hasher, &dir).unwrap().cap(),
+        tree.cap()
+    );
+    // Another hasher, a truncated level, a non-canonical element: typed errors, no panic.
+    let neptune = NeptuneHasher::new(NeptunePoseidon::<Bls>::new(2, Strength::Standard).unwrap());
+    assert!(matches!(
+        DiskTree::open(neptune, &dir),
+        Err(MerkleError::Store(_))
+    ));
+    let level = dir.join("level-01.bin");
+    let bytes = std::fs::read(&level).unwrap();
+    std::fs::write(&level, &bytes[..bytes.len() - 1]).unwrap();
+    assert!(matches!(
+        DiskTree::open(Plonky2Hasher, &dir),
+        Err(MerkleError::Store(_))
+    ));
+    let mut bad = bytes.clone();
+    bad[..8].fill(0xff); // node 0 of level 1 becomes ≥ p
+    std::fs::write(&level, &bad).unwrap();
+    let disk = DiskTree::open(Plonky2Hasher, &dir).unwrap();
+    assert!(matches!(disk.prove(&[2]), Err(MerkleError::Field(_))));
+    assert!(matches!(
+        disk.leaf(64),
+        Err(MerkleError::IndexOutOfRange { index: 64, .. })
+    ));
+    std::fs::remove_file(dir.join("tree.meta")).unwrap();
+    assert!(matches!(
+        DiskTree::open(Plonky2Hasher, &dir),
+        Err(MerkleError::Store(_))
+    ));
 }
