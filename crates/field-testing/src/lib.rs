@@ -276,6 +276,25 @@ pub fn check_prime_encodings<F: PrimeField>() {
         assert_eq!(F::from_bytes_le_reduced(&bytes), reduced);
     }
     assert_eq!(F::from_limbs_reduced(p.as_ref()), F::ZERO);
+    // Reducing integers of any length agrees with big-integer arithmetic.
+    let mut rng = crate::rng();
+    for len in 0..9 {
+        for _ in 0..20 {
+            let v: Vec<u64> = (0..len)
+                .map(|_| match rng.next_u64() % 4 {
+                    0 => u64::MAX,
+                    1 => 0,
+                    _ => rng.next_u64(),
+                })
+                .collect();
+            let got = F::from_limbs_reduced(&v);
+            assert_eq!(
+                to_big(got.to_canonical_limbs().as_ref()),
+                to_big(&v) % to_big(p.as_ref()),
+                "{v:?}"
+            );
+        }
+    }
     // A number far larger than the limbs is non-canonical too, not malformed.
     let huge = "9".repeat(200);
     assert!(matches!(

@@ -348,6 +348,23 @@ impl<C: Fp256Config> PrimeField for Fp256<C> {
         debug_assert!(Self::check_canonical(&v).is_ok());
         Self::from_canonical_const(v)
     }
+    /// Horner's rule in base 2^256: each 256-bit chunk is brought below `p` by subtraction
+    /// (`p > 2^250`, so at most 63 of them) and the accumulator is multiplied by `2^256 mod p`.
+    fn from_limbs_reduced(v: &[u64]) -> Self {
+        let radix = Self::from_canonical_const(C::MONT.r);
+        let mut acc = Self::ZERO;
+        let top = v.len().div_ceil(4);
+        for k in (0..top).rev() {
+            let mut chunk = [0u64; 4];
+            let part = &v[4 * k..v.len().min(4 * k + 4)];
+            chunk[..part.len()].copy_from_slice(part);
+            while limbs::cmp_padded(&chunk, &C::MODULUS) != Ordering::Less {
+                limbs::sub_assign(&mut chunk, &C::MODULUS);
+            }
+            acc = acc * radix + Self::from_canonical_const(chunk);
+        }
+        acc
+    }
 }
 
 /// `GENERATOR^((p−1)/2^bits)`, the arkworks convention (`TWO_ADIC_ROOT_OF_UNITY` is

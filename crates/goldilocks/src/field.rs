@@ -340,6 +340,14 @@ impl PrimeField for Goldilocks {
     fn from_canonical_limbs_unchecked(limbs: [u64; 1]) -> Self {
         Self(limbs[0])
     }
+    /// Horner's rule in base 2^64 with the 128-bit reduction (no big-integer division).
+    fn from_limbs_reduced(v: &[u64]) -> Self {
+        let mut acc = 0u64;
+        for &limb in v.iter().rev() {
+            acc = reduce128((u128::from(acc) << 64) | u128::from(limb));
+        }
+        Self(acc)
+    }
 }
 
 /// The generator of the order-`2^bits` subgroup: `7^((p−1)/2^bits)`.
