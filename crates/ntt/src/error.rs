@@ -1,0 +1,35 @@
+//! Errors of the transforms.
+
+use thiserror::Error;
+use zkaccel_field::FieldError;
+
+/// What is wrong with a transform's input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NttError {
+    /// The length is not a power of two.
+    #[error("length {len} is not a power of two")]
+    NotPowerOfTwo {
+        /// The length given.
+        len: usize,
+    },
+    /// The size needs a larger power-of-two subgroup than the field has (or than the plan
+    /// was made for).
+    #[error("a transform of size 2^{log_n} exceeds the limit 2^{max} ({reason})")]
+    TooLarge {
+        /// `log2` of the size asked for.
+        log_n: usize,
+        /// The largest `log2` size possible.
+        max: usize,
+        /// Whose limit: the field's two-adicity or the plan's size.
+        reason: &'static str,
+    },
+    /// A buffer or batch whose length does not fit the shape.
+    #[error("shape mismatch: {0}")]
+    Shape(String),
+    /// A coset shift that is zero (the coset would not be a coset).
+    #[error("the coset shift must be non-zero")]
+    ZeroShift,
+    /// A field-level failure (e.g. no root of unity of the size).
+    #[error(transparent)]
+    Field(#[from] FieldError),
+}

@@ -1,0 +1,179 @@
+//! The butterfly passes: radix-2 decimation in frequency (Gentleman–Sande, natural order in,
+//! bit-reversed out) and decimation in time (Cooley–Tukey, bit-reversed in, natural out), over
+//! "points" that are each a run of `width` contiguous elements, `stride` elements apart.
+//! Width 1 and stride 1 is one polynomial; width `m` and stride `m` is `m` polynomials stored
+//! index-major (one row per evaluation point); stride > width is a group of columns of a
+//! matrix (the four-step column pass). Every butterfly of a point pair uses one twiddle for
+//! the whole run, which is what makes batches and column passes vectorise.
+
+use zkaccel_field::{Field, TwoAdicField};
+
+use crate::error::NttError;
+
+/// Twiddles of every radix-2 stage up to size `2^log`: the stage of half-size `h` reads
+/// `ω_{2h}^j`, `j < h`, at `table[h − 1 + j]` (contiguous per stage, `2^log − 1` in all).
+#[derive(Debug, Clone)]
+pub(crate) struct StageTables<F> {
+    pub(crate) log: usize,
+    pub(crate) table: Vec<F>,
+}
+
+impl<F: TwoAdicField> StageTables<F> {
+    /// Tables for sizes up to `2^log` with the roots `ω` (forward) or `ω^{-1}` (inverse).
+    pub(crate) fn new(log: usize, inverse: bool) -> Result<Self, NttError> {
+        let mut table = Vec::with_capacity((1usize << log).saturating_sub(1));
+        for l in 1..=log {
+            let mut w = F::two_adic_generator(l)?;
+            if inverse {
+                w = w.inverse();
+            }
+            let h = 1usize << (l - 1);
+            let mut x = F::ONE;
+            for _ in 0..h {
+                table.push(x);
+                x *= w;
+            }
+        }
+        Ok(Self { log, table })
+    }
+}
+
+impl<F> StageTables<F> {
+    fn stage(&self, h: usize) -> &[F] {
+        &self.table[h - 1..2 * h - 1]
+    }
+}
+
+/// `a, b ← a + b, (a − b)·w` on two runs.
+#[inline(always)]
+fn dif_butterfly<F: Field>(a: &mut [F], b: &mut [F], w: F, unit: bool) {
+    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+        let (s, d) = (*x + *y, *x - *y);
+        *x = s;
+        *y = if unit { d } else { d * w };
+    }
+}
+
+/// `a, b ← a + b·w, a − b·w` on two runs.
+#[inline(always)]
+fn dit_butterfly<F: Field>(a: &mut [F], b: &mut [F], w: F, unit: bool) {
+    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+        let t = if unit { *y } else { *y * w };
+        let u = *x;
+        *x = u + t;
+        *y = u - t;
+    }
+}
+
+/// The stage of half-size `h` on contiguous points (`stride == width`).
+fn stage_contiguous<F: Field>(data: &mut [F], h: usize, width: usize, tw: &[F], dif: bool) {
+    for block in data.chunks_exact_mut(2 * h * width) {
+        let (lo, hi) = block.split_at_mut(h * width);
+        for (j, (a, b)) in lo
+            .chunks_exact_mut(width)
+            .zip(hi.chunks_exact_mut(width))
+            .enumerate()
+        {
+            if dif {
+                dif_butterfly(a, b, tw[j], j == 0);
+            } else {
+                dit_butterfly(a, b, tw[j], j == 0);
+            }
+        }
+    }
+}
+
+/// A raw pointer that may cross threads; users guarantee that concurrent tasks touch
+/// disjoint elements.
+#[derive(Clone, Copy)]
+pub(crate) struct SharedPtr<F>(pub(crate) *mut F);
+// SAFETY: only used to hand disjoint regions of one buffer to rayon tasks (see callers).
+unsafe impl<F: Send> Send for SharedPtr<F> {}
+// SAFETY: as above; the pointer itself is never dereferenced concurrently for one element.
+unsafe impl<F: Sync> Sync for SharedPtr<F> {}
+
+impl<F> SharedPtr<F> {
+    /// The pointer (a method, so closures capture the whole `Send` wrapper, not the field).
+    #[inline(always)]
+    pub(crate) fn get(self) -> *mut F {
+        self.0
+    }
+}
+
+/// A radix-2 transform of `2^log_n` points in place: DIF (natural → bit-reversed) or DIT
+/// (bit-reversed → natural).
+///
+/// # Safety
+/// For every `i < 2^log_n`, `data.add(i·stride) .. data.add(i·stride + width)` must be valid
+/// for reads and writes, `width ≤ stride`, and no other thread may access those elements
+/// during the call.
+pub(crate) unsafe fn radix2<F: Field>(
+    data: *mut F,
+    log_n: usize,
+    width: usize,
+    stride: usize,
+    tables: &StageTables<F>,
+    dif: bool,
+) {
+    debug_assert!(log_n <= tables.log && width <= stride);
+    let n = 1usize << log_n;
+    if n == 1 {
+        return;
+    }
+    if width == stride {
+        // SAFETY: the points are contiguous, so the region is `n·width` valid elements that
+        // this call owns exclusively (caller's contract).
+        let slice = unsafe { core::slice::from_raw_parts_mut(data, n * width) };
+        for s in 0..log_n {
+            let h = if dif { n >> (s + 1) } else { 1 << s };
+            stage_contiguous(slice, h, width, tables.stage(h), dif);
+        }
+        return;
+    }
+    for s in 0..log_n {
+        let h = if dif { n >> (s + 1) } else { 1 << s };
+        let tw = tables.stage(h);
+        for start in (0..n).step_by(2 * h) {
+            for (j, &w) in tw.iter().enumerate() {
+                // SAFETY: points `start + j` and `start + j + h` are distinct points below
+                // `n`, whose runs are valid and exclusively ours (caller's contract); runs of
+                // distinct points do not overlap because `width ≤ stride`.
+                let (a, b) = unsafe {
+                    (
+                        core::slice::from_raw_parts_mut(data.add((start + j) * stride), width),
+                        core::slice::from_raw_parts_mut(data.add((start + j + h) * stride), width),
+                    )
+                };
+                if dif {
+                    dif_butterfly(a, b, w, j == 0);
+                } else {
+                    dit_butterfly(a, b, w, j == 0);
+                }
+            }
+        }
+    }
+}
+
+/// Reverses the low `bits` bits of `i`.
+#[inline]
+pub fn reverse_bits(i: usize, bits: usize) -> usize {
+    if bits == 0 {
+        0
+    } else {
+        i.reverse_bits() >> (usize::BITS as usize - bits)
+    }
+}
+
+/// Permutes `2^log_n` contiguous points of `width` elements into bit-reversed order
+/// (an involution).
+pub fn bit_reverse_points<F: Copy>(data: &mut [F], log_n: usize, width: usize) {
+    let n = 1usize << log_n;
+    debug_assert_eq!(data.len(), n * width);
+    for i in 0..n {
+        let j = reverse_bits(i, log_n);
+        if i < j {
+            let (lo, hi) = data.split_at_mut(j * width);
+            lo[i * width..(i + 1) * width].swap_with_slice(&mut hi[..width]);
+        }
+    }
+}

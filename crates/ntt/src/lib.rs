@@ -1,0 +1,67 @@
+#![doc = include_str!("../README.md")]
+
+mod error;
+mod four_step;
+mod kernels;
+mod plan;
+
+pub use error::NttError;
+pub use kernels::{bit_reverse_points, reverse_bits};
+pub use plan::{Algorithm, Layout, NttPlan, Order, DEFAULT_CORE_LOG};
+
+use zkaccel_field::TwoAdicField;
+
+fn plan_for<F: TwoAdicField>(len: usize) -> Result<NttPlan<F>, NttError> {
+    if !len.is_power_of_two() {
+        return Err(NttError::NotPowerOfTwo { len });
+    }
+    NttPlan::new(len.trailing_zeros() as usize)
+}
+
+/// The forward transform of `values` in place with a plan made for its size
+/// (see [`NttPlan::forward`]; keep an [`NttPlan`] to transform many times).
+///
+/// # Errors
+/// [`NttError::NotPowerOfTwo`], [`NttError::TooLarge`].
+pub fn ntt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttError> {
+    plan_for(values.len())?.forward(values, order)
+}
+
+/// The inverse transform of `values` in place (see [`NttPlan::inverse`]).
+///
+/// # Errors
+/// As [`ntt`].
+pub fn intt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttError> {
+    plan_for(values.len())?.inverse(values, order)
+}
+
+/// Evaluations on the coset `F::GENERATOR·⟨ω_n⟩` (see [`NttPlan::coset_forward`]), the coset
+/// arkworks, bellman and Plonky3 use.
+///
+/// # Errors
+/// As [`ntt`].
+pub fn coset_ntt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttError> {
+    plan_for(values.len())?.coset_forward(values, F::GENERATOR, order)
+}
+
+/// Coefficients from evaluations on the coset `F::GENERATOR·⟨ω_n⟩`
+/// (see [`NttPlan::coset_inverse`]).
+///
+/// # Errors
+/// As [`ntt`].
+pub fn coset_intt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttError> {
+    plan_for(values.len())?.coset_inverse(values, F::GENERATOR, order)
+}
+
+/// The low-degree extension of `coefficients` onto `F::GENERATOR·⟨ω_{n·2^log_blowup}⟩`
+/// (see [`NttPlan::lde`]).
+///
+/// # Errors
+/// As [`ntt`] for the extended size.
+pub fn lde<F: TwoAdicField>(coefficients: &[F], log_blowup: usize) -> Result<Vec<F>, NttError> {
+    let big = coefficients
+        .len()
+        .checked_shl(log_blowup as u32)
+        .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
+    plan_for(big)?.lde(coefficients, log_blowup, F::GENERATOR)
+}

@@ -1,0 +1,404 @@
+//! [`NttPlan`]: the precomputed tables and the public transforms.
+
+use rayon::prelude::*;
+use zkaccel_field::TwoAdicField;
+
+use crate::error::NttError;
+use crate::four_step::{transform, Direction, Shape};
+use crate::kernels::{bit_reverse_points, StageTables};
+
+/// The order of a transform's input and output: `N`atural or bit-`R`eversed, input first
+/// (UniZK's NN, NR, RN and RR).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Natural in, natural out.
+    NN,
+    /// Natural in, bit-reversed out (plain DIF).
+    NR,
+    /// Bit-reversed in, natural out (plain DIT).
+    RN,
+    /// Bit-reversed in, bit-reversed out.
+    RR,
+}
+
+impl Order {
+    /// Whether the input is in bit-reversed order.
+    pub fn input_reversed(self) -> bool {
+        matches!(self, Order::RN | Order::RR)
+    }
+
+    /// Whether the output is in bit-reversed order.
+    pub fn output_reversed(self) -> bool {
+        matches!(self, Order::NR | Order::RR)
+    }
+}
+
+/// How the polynomials of a batch are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// One polynomial after another (`poly·n + i`).
+    PolynomialMajor,
+    /// One evaluation point (index) after another, all polynomials' values at that index
+    /// together (`i·count + poly`): Plonky2/Plonky3's row-major matrices, UniZK's index-major
+    /// layout. Transformed in place without a transpose.
+    IndexMajor,
+}
+
+/// The algorithm a plan runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Iterative radix-2 over the whole size (DIF or DIT as the order needs).
+    Radix2,
+    /// The four-step decomposition into sub-transforms of at most the core size; sizes up to
+    /// the core run radix-2 directly.
+    FourStep {
+        /// `log2` of the core size (12: the NTT paper's 4096 points; 5: UniZK's 32).
+        core_log: usize,
+    },
+}
+
+/// The default core: 4096 points, the NTT paper's core and a size whose working set stays
+/// in L1/L2 on current CPUs.
+pub const DEFAULT_CORE_LOG: usize = 12;
+
+/// Precomputed twiddles for transforms up to `2^max_log_n` points over `F`.
+///
+/// Memory: the stage tables hold `2·(2^t − 1)` elements for `t = min(max_log_n, core_log)`
+/// (`t = max_log_n` for [`Algorithm::Radix2`]) plus `2·max_log_n` roots; transforms run in
+/// place, coset and bit-reversal passes too; [`NttPlan::lde`] allocates its output.
+#[derive(Debug, Clone)]
+pub struct NttPlan<F> {
+    max_log_n: usize,
+    core_log: usize,
+    forward: Direction<F>,
+    inverse: Direction<F>,
+    parallel: bool,
+}
+
+impl<F: TwoAdicField> NttPlan<F> {
+    /// A four-step plan with the default core, multi-threaded.
+    ///
+    /// # Errors
+    /// [`NttError::TooLarge`] when `max_log_n` exceeds the field's two-adicity.
+    pub fn new(max_log_n: usize) -> Result<Self, NttError> {
+        Self::with_algorithm(
+            max_log_n,
+            Algorithm::FourStep {
+                core_log: DEFAULT_CORE_LOG,
+            },
+        )
+    }
+
+    /// A plan running `algorithm`.
+    ///
+    /// # Errors
+    /// [`NttError::TooLarge`] when `max_log_n` exceeds the field's two-adicity;
+    /// [`NttError::Shape`] for a zero core size.
+    pub fn with_algorithm(max_log_n: usize, algorithm: Algorithm) -> Result<Self, NttError> {
+        if max_log_n > F::TWO_ADICITY {
+            return Err(NttError::TooLarge {
+                log_n: max_log_n,
+                max: F::TWO_ADICITY,
+                reason: "the field's two-adicity",
+            });
+        }
+        let core_log = match algorithm {
+            Algorithm::Radix2 => max_log_n.max(1),
+            Algorithm::FourStep { core_log: 0 } => {
+                return Err(NttError::Shape(
+                    "the four-step core needs at least 2 points".into(),
+                ))
+            }
+            Algorithm::FourStep { core_log } => core_log,
+        };
+        let table_log = core_log.min(max_log_n);
+        let direction = |inverse: bool| -> Result<Direction<F>, NttError> {
+            let roots = (0..=max_log_n)
+                .map(|l| {
+                    let w = F::two_adic_generator(l)?;
+                    Ok(if inverse { w.inverse() } else { w })
+                })
+                .collect::<Result<_, NttError>>()?;
+            Ok(Direction {
+                tables: StageTables::new(table_log, inverse)?,
+                roots,
+            })
+        };
+        Ok(Self {
+            max_log_n,
+            core_log,
+            forward: direction(false)?,
+            inverse: direction(true)?,
+            parallel: true,
+        })
+    }
+
+    /// The same plan, single-threaded (`false`) or on all of rayon's threads (`true`).
+    pub fn parallel(mut self, parallel: bool) -> Self {
+        self.parallel = parallel;
+        self
+    }
+
+    /// The largest `log2` size this plan transforms.
+    pub fn max_log_n(&self) -> usize {
+        self.max_log_n
+    }
+
+    /// `log2` of the size up to which sub-transforms run radix-2 directly.
+    pub fn core_log(&self) -> usize {
+        self.core_log
+    }
+
+    fn check_len(&self, len: usize) -> Result<usize, NttError> {
+        if !len.is_power_of_two() {
+            return Err(NttError::NotPowerOfTwo { len });
+        }
+        let log_n = len.trailing_zeros() as usize;
+        if log_n > self.max_log_n {
+            return Err(NttError::TooLarge {
+                log_n,
+                max: self.max_log_n,
+                reason: if self.max_log_n == F::TWO_ADICITY {
+                    "the field's two-adicity"
+                } else {
+                    "the plan's size"
+                },
+            });
+        }
+        Ok(log_n)
+    }
+
+    /// Transforms `2^log_n` contiguous points of `width` elements.
+    fn run(&self, data: &mut [F], log_n: usize, width: usize, order: Order, inverse: bool) {
+        let dir = if inverse {
+            &self.inverse
+        } else {
+            &self.forward
+        };
+        let scale = inverse.then(|| F::from_u64_reduced(1u64 << log_n).inverse());
+        // DIF takes natural input to bit-reversed output, DIT the reverse; a permutation
+        // after covers the other two orders.
+        let (dif, permute_after) = match order {
+            Order::NR => (true, false),
+            Order::RN => (false, false),
+            Order::NN => (true, true),
+            Order::RR => (false, true),
+        };
+        let shape = Shape {
+            log_n,
+            width,
+            stride: width,
+        };
+        // SAFETY: `data` holds exactly `2^log_n` contiguous points of `width` elements (the
+        // callers checked the length), borrowed mutably for the call; the plan's tables cover
+        // `2^min(log_n, core_log)` and its roots `2^log_n`.
+        unsafe {
+            transform(
+                data.as_mut_ptr(),
+                shape,
+                dir,
+                self.core_log,
+                dif,
+                scale,
+                self.parallel,
+            );
+        }
+        if permute_after {
+            bit_reverse_points(data, log_n, width);
+        }
+    }
+
+    /// The forward transform in place: `values` (coefficients) become the evaluations on
+    /// the subgroup `⟨ω_n⟩`, `X[k] = Σ x[i]·ω_n^{ik}`, in the given orders.
+    ///
+    /// # Errors
+    /// [`NttError::NotPowerOfTwo`] or [`NttError::TooLarge`] for a bad length.
+    pub fn forward(&self, values: &mut [F], order: Order) -> Result<(), NttError> {
+        let log_n = self.check_len(values.len())?;
+        self.run(values, log_n, 1, order, false);
+        Ok(())
+    }
+
+    /// The inverse transform in place (evaluations to coefficients, with the `1/n` scale).
+    ///
+    /// # Errors
+    /// As [`NttPlan::forward`].
+    pub fn inverse(&self, values: &mut [F], order: Order) -> Result<(), NttError> {
+        let log_n = self.check_len(values.len())?;
+        self.run(values, log_n, 1, order, true);
+        Ok(())
+    }
+
+    /// Evaluations on the coset `shift·⟨ω_n⟩`: coefficient `i` is multiplied by `shift^i`
+    /// before the forward transform. A bit-reversed input is permuted to natural order first.
+    ///
+    /// # Errors
+    /// As [`NttPlan::forward`]; [`NttError::ZeroShift`].
+    pub fn coset_forward(&self, values: &mut [F], shift: F, order: Order) -> Result<(), NttError> {
+        let log_n = self.check_len(values.len())?;
+        check_shift(shift)?;
+        if order.input_reversed() {
+            bit_reverse_points(values, log_n, 1);
+        }
+        scale_by_powers(values, 1, shift, self.parallel);
+        let natural_in = if order.output_reversed() {
+            Order::NR
+        } else {
+            Order::NN
+        };
+        self.run(values, log_n, 1, natural_in, false);
+        Ok(())
+    }
+
+    /// Coefficients from evaluations on the coset `shift·⟨ω_n⟩` (the inverse of
+    /// [`NttPlan::coset_forward`]). A bit-reversed output is permuted at the end.
+    ///
+    /// # Errors
+    /// As [`NttPlan::coset_forward`].
+    pub fn coset_inverse(&self, values: &mut [F], shift: F, order: Order) -> Result<(), NttError> {
+        let log_n = self.check_len(values.len())?;
+        check_shift(shift)?;
+        let natural_out = if order.input_reversed() {
+            Order::RN
+        } else {
+            Order::NN
+        };
+        self.run(values, log_n, 1, natural_out, true);
+        scale_by_powers(values, 1, shift.inverse(), self.parallel);
+        if order.output_reversed() {
+            bit_reverse_points(values, log_n, 1);
+        }
+        Ok(())
+    }
+
+    /// The low-degree extension of a polynomial given by its `n` coefficients (natural
+    /// order): its `n·2^log_blowup` evaluations on the coset `shift·⟨ω_{n·2^log_blowup}⟩`,
+    /// in natural order. Allocates the output.
+    ///
+    /// # Errors
+    /// As [`NttPlan::coset_forward`] for the extended size.
+    pub fn lde(&self, coefficients: &[F], log_blowup: usize, shift: F) -> Result<Vec<F>, NttError> {
+        self.check_len(coefficients.len())?;
+        let big = coefficients
+            .len()
+            .checked_shl(log_blowup as u32)
+            .filter(|&b| b >> log_blowup == coefficients.len())
+            .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
+        self.check_len(big)?;
+        let mut out = vec![F::ZERO; big];
+        out[..coefficients.len()].copy_from_slice(coefficients);
+        self.coset_forward(&mut out, shift, Order::NN)?;
+        Ok(out)
+    }
+
+    /// The low-degree extension of a polynomial given by its evaluations on `⟨ω_n⟩` (natural
+    /// order), as Plonky3's `coset_lde_batch` computes it: an inverse transform, then
+    /// [`NttPlan::lde`].
+    ///
+    /// # Errors
+    /// As [`NttPlan::lde`].
+    pub fn lde_from_evaluations(
+        &self,
+        evaluations: &[F],
+        log_blowup: usize,
+        shift: F,
+    ) -> Result<Vec<F>, NttError> {
+        let mut coefficients = evaluations.to_vec();
+        self.inverse(&mut coefficients, Order::NN)?;
+        self.lde(&coefficients, log_blowup, shift)
+    }
+
+    fn batch_shape(&self, len: usize, count: usize) -> Result<usize, NttError> {
+        if count == 0 || !len.is_multiple_of(count) {
+            return Err(NttError::Shape(format!(
+                "{len} values are not {count} polynomials of equal length"
+            )));
+        }
+        self.check_len(len / count)
+    }
+
+    fn run_batch(
+        &self,
+        data: &mut [F],
+        count: usize,
+        layout: Layout,
+        order: Order,
+        inverse: bool,
+    ) -> Result<(), NttError> {
+        let log_n = self.batch_shape(data.len(), count)?;
+        match layout {
+            Layout::IndexMajor => self.run(data, log_n, count, order, inverse),
+            Layout::PolynomialMajor if self.parallel && count > 1 => {
+                let single = self.clone().parallel(count < rayon::current_num_threads());
+                data.par_chunks_mut(1 << log_n)
+                    .for_each(|p| single.run(p, log_n, 1, order, inverse));
+            }
+            Layout::PolynomialMajor => {
+                for p in data.chunks_mut(1 << log_n) {
+                    self.run(p, log_n, 1, order, inverse);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Forward transforms of `count` polynomials of equal power-of-two length stored in
+    /// `layout`.
+    ///
+    /// # Errors
+    /// [`NttError::Shape`] when `data.len()` is not `count` times a length; as
+    /// [`NttPlan::forward`] for that length.
+    pub fn forward_batch(
+        &self,
+        data: &mut [F],
+        count: usize,
+        layout: Layout,
+        order: Order,
+    ) -> Result<(), NttError> {
+        self.run_batch(data, count, layout, order, false)
+    }
+
+    /// Inverse transforms of a batch (see [`NttPlan::forward_batch`]).
+    ///
+    /// # Errors
+    /// As [`NttPlan::forward_batch`].
+    pub fn inverse_batch(
+        &self,
+        data: &mut [F],
+        count: usize,
+        layout: Layout,
+        order: Order,
+    ) -> Result<(), NttError> {
+        self.run_batch(data, count, layout, order, true)
+    }
+}
+
+fn check_shift<F: TwoAdicField>(shift: F) -> Result<(), NttError> {
+    if shift.is_zero() {
+        Err(NttError::ZeroShift)
+    } else {
+        Ok(())
+    }
+}
+
+/// Multiplies point `i` (of `width` elements) by `shift^i`.
+pub(crate) fn scale_by_powers<F: TwoAdicField>(
+    data: &mut [F],
+    width: usize,
+    shift: F,
+    parallel: bool,
+) {
+    const CHUNK: usize = 1 << 12;
+    let run = |(c, chunk): (usize, &mut [F])| {
+        let mut w = shift.exp_u64((c * CHUNK) as u64);
+        for point in chunk.chunks_mut(width) {
+            point.iter_mut().for_each(|x| *x *= w);
+            w *= shift;
+        }
+    };
+    if parallel {
+        data.par_chunks_mut(CHUNK * width).enumerate().for_each(run);
+    } else {
+        data.chunks_mut(CHUNK * width).enumerate().for_each(run);
+    }
+}

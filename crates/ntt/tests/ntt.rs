@@ -1,0 +1,295 @@
+//! One generic suite, run on every field: every order, algorithm and core size against the
+//! O(n²) definition; inverse ∘ forward = identity at sizes that exercise the four-step
+//! recursion; cosets and LDEs against direct evaluation; batches in both layouts against
+//! single transforms; typed errors for bad shapes.
+
+use rand::rngs::StdRng;
+use rand::RngCore;
+use zkaccel_bls12_381::Fr as Bls;
+use zkaccel_bn254::Fr as Bn;
+use zkaccel_field::{ExtensionField, TwoAdicField};
+use zkaccel_field_testing::{random_prime, rng};
+use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_ntt::{bit_reverse_points, lde, ntt, Algorithm, Layout, NttError, NttPlan, Order};
+
+trait Sample: TwoAdicField {
+    fn sample(rng: &mut StdRng) -> Self;
+}
+
+impl Sample for Goldilocks {
+    fn sample(rng: &mut StdRng) -> Self {
+        random_prime(rng as &mut dyn RngCore)
+    }
+}
+impl Sample for Goldilocks2 {
+    fn sample(rng: &mut StdRng) -> Self {
+        Goldilocks2::from_base_slice(&[Goldilocks::sample(rng), Goldilocks::sample(rng)]).unwrap()
+    }
+}
+impl Sample for Bn {
+    fn sample(rng: &mut StdRng) -> Self {
+        random_prime(rng as &mut dyn RngCore)
+    }
+}
+impl Sample for Bls {
+    fn sample(rng: &mut StdRng) -> Self {
+        random_prime(rng as &mut dyn RngCore)
+    }
+}
+
+fn random_vec<F: Sample>(rng: &mut StdRng, n: usize) -> Vec<F> {
+    (0..n).map(|_| F::sample(rng)).collect()
+}
+
+/// `Σ_i x[i]·(shift·ω^k)^i` for every `k`, with `ω` the size-n root or its inverse.
+fn naive<F: TwoAdicField>(x: &[F], inverse: bool, shift: F) -> Vec<F> {
+    let n = x.len();
+    let log_n = n.trailing_zeros() as usize;
+    let mut w = F::two_adic_generator(log_n).unwrap();
+    if inverse {
+        w = w.inverse();
+    }
+    (0..n)
+        .map(|k| {
+            let point = shift * w.exp_u64(k as u64);
+            x.iter().rev().fold(F::ZERO, |acc, &c| acc * point + c)
+        })
+        .collect()
+}
+
+fn reversed<F: Copy>(x: &[F]) -> Vec<F> {
+    let mut y = x.to_vec();
+    bit_reverse_points(&mut y, x.len().trailing_zeros() as usize, 1);
+    y
+}
+
+const ORDERS: [Order; 4] = [Order::NN, Order::NR, Order::RN, Order::RR];
+
+fn algorithms() -> Vec<Algorithm> {
+    let mut a = vec![Algorithm::Radix2];
+    a.extend([1, 2, 3, 12].map(|core_log| Algorithm::FourStep { core_log }));
+    a
+}
+
+/// `values` laid out in `order`'s input order, and the expected output in its output order.
+fn arrange<F: Copy>(order: Order, input: &[F], output: &[F]) -> (Vec<F>, Vec<F>) {
+    let i = if order.input_reversed() {
+        reversed(input)
+    } else {
+        input.to_vec()
+    };
+    let o = if order.output_reversed() {
+        reversed(output)
+    } else {
+        output.to_vec()
+    };
+    (i, o)
+}
+
+fn against_definition<F: Sample>() {
+    let mut rng = rng();
+    for log_n in 0..=7 {
+        let x = random_vec::<F>(&mut rng, 1 << log_n);
+        let n_inv = F::from_u64_reduced(1 << log_n).inverse();
+        let forward = naive(&x, false, F::ONE);
+        let inverse: Vec<F> = naive(&x, true, F::ONE).iter().map(|&v| v * n_inv).collect();
+        for algorithm in algorithms() {
+            let plan = NttPlan::<F>::with_algorithm(7, algorithm).unwrap();
+            for parallel in [false, true] {
+                let plan = plan.clone().parallel(parallel);
+                for order in ORDERS {
+                    let (mut got, want) = arrange(order, &x, &forward);
+                    plan.forward(&mut got, order).unwrap();
+                    assert_eq!(got, want, "forward 2^{log_n} {order:?} {algorithm:?}");
+                    let (mut got, want) = arrange(order, &x, &inverse);
+                    plan.inverse(&mut got, order).unwrap();
+                    assert_eq!(got, want, "inverse 2^{log_n} {order:?} {algorithm:?}");
+                }
+            }
+        }
+    }
+}
+
+fn roundtrip<F: Sample>(max_log: usize) {
+    let mut rng = rng();
+    for core_log in [2, 5, 12] {
+        let plan = NttPlan::<F>::with_algorithm(max_log, Algorithm::FourStep { core_log }).unwrap();
+        for log_n in [max_log - 2, max_log] {
+            let x = random_vec::<F>(&mut rng, 1 << log_n);
+            for order in ORDERS {
+                let mut y = x.clone();
+                plan.forward(&mut y, order).unwrap();
+                let back = match order {
+                    Order::NN => Order::NN,
+                    Order::NR => Order::RN,
+                    Order::RN => Order::NR,
+                    Order::RR => Order::RR,
+                };
+                plan.inverse(&mut y, back).unwrap();
+                assert_eq!(y, x, "2^{log_n} core 2^{core_log} {order:?}");
+            }
+        }
+        // The four-step plan agrees with plain radix-2.
+        let x = random_vec::<F>(&mut rng, 1 << max_log);
+        let radix2 = NttPlan::<F>::with_algorithm(max_log, Algorithm::Radix2).unwrap();
+        let (mut a, mut b) = (x.clone(), x);
+        plan.forward(&mut a, Order::NR).unwrap();
+        radix2.forward(&mut b, Order::NR).unwrap();
+        assert_eq!(a, b, "four-step core 2^{core_log} vs radix-2");
+    }
+}
+
+fn cosets_and_ldes<F: Sample>() {
+    let mut rng = rng();
+    let plan = NttPlan::<F>::with_algorithm(8, Algorithm::FourStep { core_log: 3 }).unwrap();
+    for log_n in [0, 1, 4, 6] {
+        let x = random_vec::<F>(&mut rng, 1 << log_n);
+        let shift = F::sample(&mut rng);
+        let on_coset = naive(&x, false, shift);
+        for order in ORDERS {
+            let (mut got, want) = arrange(order, &x, &on_coset);
+            plan.coset_forward(&mut got, shift, order).unwrap();
+            assert_eq!(got, want, "coset 2^{log_n} {order:?}");
+            let (mut back, want) = arrange(order, &on_coset, &x);
+            plan.coset_inverse(&mut back, shift, order).unwrap();
+            assert_eq!(back, want, "inverse coset 2^{log_n} {order:?}");
+        }
+        for log_blowup in [0, 1, 2] {
+            let mut padded = x.clone();
+            padded.resize(x.len() << log_blowup, F::ZERO);
+            let want = naive(&padded, false, shift);
+            assert_eq!(plan.lde(&x, log_blowup, shift).unwrap(), want);
+            let evaluations = naive(&x, false, F::ONE);
+            assert_eq!(
+                plan.lde_from_evaluations(&evaluations, log_blowup, shift)
+                    .unwrap(),
+                want
+            );
+        }
+    }
+    // The convenience functions use the multiplicative generator as the shift.
+    let x = random_vec::<F>(&mut rng, 16);
+    let mut padded = x.clone();
+    padded.resize(64, F::ZERO);
+    assert_eq!(lde(&x, 2).unwrap(), naive(&padded, false, F::GENERATOR));
+}
+
+fn batches<F: Sample>() {
+    let mut rng = rng();
+    for (log_n, count, core_log) in [(0, 3, 2), (3, 5, 2), (6, 4, 2), (7, 9, 12), (5, 40, 3)] {
+        let n = 1usize << log_n;
+        let polys: Vec<Vec<F>> = (0..count).map(|_| random_vec(&mut rng, n)).collect();
+        let plan = NttPlan::<F>::with_algorithm(8, Algorithm::FourStep { core_log }).unwrap();
+        for order in ORDERS {
+            for inverse in [false, true] {
+                let single: Vec<Vec<F>> = polys
+                    .iter()
+                    .map(|p| {
+                        let mut p = p.clone();
+                        if inverse {
+                            plan.inverse(&mut p, order).unwrap();
+                        } else {
+                            plan.forward(&mut p, order).unwrap();
+                        }
+                        p
+                    })
+                    .collect();
+                let mut poly_major: Vec<F> = polys.concat();
+                let mut index_major: Vec<F> = (0..n)
+                    .flat_map(|i| polys.iter().map(move |p| p[i]))
+                    .collect();
+                for (data, layout) in [
+                    (&mut poly_major, Layout::PolynomialMajor),
+                    (&mut index_major, Layout::IndexMajor),
+                ] {
+                    if inverse {
+                        plan.inverse_batch(data, count, layout, order).unwrap();
+                    } else {
+                        plan.forward_batch(data, count, layout, order).unwrap();
+                    }
+                }
+                assert_eq!(poly_major, single.concat(), "{order:?} 2^{log_n}×{count}");
+                let want: Vec<F> = (0..n)
+                    .flat_map(|i| single.iter().map(move |p| p[i]))
+                    .collect();
+                assert_eq!(index_major, want, "index-major {order:?} 2^{log_n}×{count}");
+            }
+        }
+    }
+}
+
+fn errors<F: Sample>() {
+    let plan = NttPlan::<F>::new(4).unwrap();
+    for len in [0usize, 3, 12] {
+        let mut v = vec![F::ONE; len];
+        assert_eq!(
+            plan.forward(&mut v, Order::NN),
+            Err(NttError::NotPowerOfTwo { len })
+        );
+        assert_eq!(ntt(&mut v, Order::NN), Err(NttError::NotPowerOfTwo { len }));
+    }
+    let mut v = vec![F::ONE; 32];
+    assert!(matches!(
+        plan.inverse(&mut v, Order::RR),
+        Err(NttError::TooLarge {
+            log_n: 5,
+            max: 4,
+            ..
+        })
+    ));
+    assert!(matches!(
+        plan.lde(&v[..16], 1, F::GENERATOR),
+        Err(NttError::TooLarge { log_n: 5, .. })
+    ));
+    assert!(matches!(
+        NttPlan::<F>::new(F::TWO_ADICITY + 1),
+        Err(NttError::TooLarge { .. })
+    ));
+    assert_eq!(
+        plan.coset_forward(&mut v[..8], F::ZERO, Order::NN),
+        Err(NttError::ZeroShift)
+    );
+    assert!(matches!(
+        plan.forward_batch(&mut v[..12], 5, Layout::IndexMajor, Order::NN),
+        Err(NttError::Shape(_))
+    ));
+    assert!(matches!(
+        plan.forward_batch(&mut v[..12], 0, Layout::PolynomialMajor, Order::NN),
+        Err(NttError::Shape(_))
+    ));
+    // Nothing was changed by a rejected call.
+    assert!(v.iter().all(|&x| x == F::ONE));
+}
+
+macro_rules! suite {
+    ($name:ident, $field:ty, $roundtrip_log:expr) => {
+        mod $name {
+            use super::*;
+            #[test]
+            fn against_the_definition() {
+                against_definition::<$field>();
+            }
+            #[test]
+            fn inverse_after_forward_is_identity() {
+                roundtrip::<$field>($roundtrip_log);
+            }
+            #[test]
+            fn cosets_and_low_degree_extensions() {
+                cosets_and_ldes::<$field>();
+            }
+            #[test]
+            fn batches_in_both_layouts() {
+                batches::<$field>();
+            }
+            #[test]
+            fn bad_shapes_are_typed_errors() {
+                errors::<$field>();
+            }
+        }
+    };
+}
+
+suite!(goldilocks, Goldilocks, 13);
+suite!(goldilocks2, Goldilocks2, 11);
+suite!(bn254, Bn, 11);
+suite!(bls12_381, Bls, 11);
