@@ -2,10 +2,12 @@
 
 mod error;
 mod four_step;
+mod groth16;
 mod kernels;
 mod plan;
 
 pub use error::NttError;
+pub use groth16::groth16_h;
 pub use kernels::{bit_reverse_points, reverse_bits};
 pub use plan::{Algorithm, Layout, NttPlan, Order, DEFAULT_CORE_LOG};
 

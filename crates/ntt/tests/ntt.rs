@@ -293,3 +293,41 @@ suite!(goldilocks, Goldilocks, 13);
 suite!(goldilocks2, Goldilocks2, 11);
 suite!(bn254, Bn, 11);
 suite!(bls12_381, Bls, 11);
+
+/// For satisfied constraints (`c = a∘b` on the domain), `A·B − C = H·Z` as polynomials:
+/// checked at a random point.
+fn groth16_identity<F: Sample>() {
+    let mut rng = rng();
+    let plan = NttPlan::<F>::new(8).unwrap();
+    for len in [1usize, 5, 64, 200] {
+        let m = len.next_power_of_two();
+        let a = random_vec::<F>(&mut rng, len);
+        let b = random_vec::<F>(&mut rng, len);
+        let c: Vec<F> = a.iter().zip(&b).map(|(x, y)| *x * *y).collect();
+        let h = zkaccel_ntt::groth16_h(&plan, &a, &b, &c).unwrap();
+        assert_eq!(h.len(), m - 1);
+        let coefficients = |v: &[F]| {
+            let mut v = v.to_vec();
+            v.resize(m, F::ZERO);
+            plan.inverse(&mut v, Order::NN).unwrap();
+            v
+        };
+        let eval = |p: &[F], x: F| p.iter().rev().fold(F::ZERO, |acc, &k| acc * x + k);
+        let x = F::sample(&mut rng);
+        let (pa, pb, pc) = (coefficients(&a), coefficients(&b), coefficients(&c));
+        let lhs = eval(&pa, x) * eval(&pb, x) - eval(&pc, x);
+        let z = x.exp_u64(m as u64) - F::ONE;
+        assert_eq!(lhs, eval(&h, x) * z, "{len} constraints");
+    }
+    assert!(matches!(
+        zkaccel_ntt::groth16_h(&plan, &[F::ONE], &[], &[F::ONE]),
+        Err(NttError::Shape(_))
+    ));
+}
+
+#[test]
+fn groth16_h_divides_exactly_for_satisfied_constraints() {
+    groth16_identity::<Goldilocks>();
+    groth16_identity::<Bn>();
+    groth16_identity::<Bls>();
+}
