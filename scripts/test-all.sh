@@ -52,6 +52,7 @@ step "zkaccel bench --quick (smoke run)"
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter goldilocks >/dev/null
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter poseidon >/dev/null
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter merkle >/dev/null
+cargo run --release --locked -p zkaccel-cli -- bench --quick --filter ntt >/dev/null
 
 echo
 echo "all checks passed"

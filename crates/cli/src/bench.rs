@@ -366,6 +366,34 @@ impl Bench {
     }
 }
 
+impl Bench {
+    fn ntt(&mut self, rng: &mut StdRng) {
+        use zkaccel_ntt::{NttPlan, Order};
+        const LOG_N: usize = 16;
+        let threads = rayon_threads();
+        let goldilocks: Vec<Goldilocks> = random_vec(rng, 1 << LOG_N);
+        let plan = NttPlan::<Goldilocks>::new(LOG_N).expect("2^16 fits Goldilocks");
+        let mut data = goldilocks.clone();
+        self.add(
+            "ntt",
+            "goldilocks",
+            format!("2^16 forward NN, {threads} threads"),
+            1 << LOG_N,
+            || plan.forward(&mut data, Order::NN).expect("power of two"),
+        );
+        let bn: Vec<zkaccel_bn254::Fr> = random_vec(rng, 1 << LOG_N);
+        let plan = NttPlan::<zkaccel_bn254::Fr>::new(LOG_N).expect("2^16 fits BN254");
+        let mut data = bn.clone();
+        self.add(
+            "ntt",
+            "bn254",
+            format!("2^16 forward NN, {threads} threads"),
+            1 << LOG_N,
+            || plan.forward(&mut data, Order::NN).expect("power of two"),
+        );
+    }
+}
+
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
@@ -402,6 +430,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     bench.mimc(&mut rng);
     bench.poseidon(&mut rng);
     bench.merkle(&mut rng);
+    bench.ntt(&mut rng);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&bench.rows)?);
     } else {

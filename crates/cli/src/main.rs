@@ -7,6 +7,7 @@ mod inputs;
 mod merkle_cmd;
 mod mimc_cmd;
 mod model_cmd;
+mod ntt_cmd;
 mod poseidon_cmd;
 
 use std::process::ExitCode;
@@ -37,6 +38,9 @@ enum Command {
     /// Poseidon Merkle trees: build (bounded memory), open, verify.
     #[command(subcommand)]
     Merkle(merkle_cmd::MerkleCommand),
+    /// Number-theoretic transform (forward/inverse, coset, NN/NR/RN/RR) of a file or of
+    /// random values; prints the time taken.
+    Ntt(ntt_cmd::NttArgs),
     /// Cycle-level models of the papers' accelerators.
     #[command(subcommand)]
     Model(model_cmd::ModelCommand),
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Command::Mimc(cmd) => mimc_cmd::run(&cmd),
         Command::Poseidon(cmd) => poseidon_cmd::run(&cmd),
         Command::Merkle(cmd) => merkle_cmd::run(&cmd),
+        Command::Ntt(args) => ntt_cmd::run(&args),
         Command::Hw(cmd) => hw_cmd::run(&cmd),
         Command::Model(cmd) => model_cmd::run(&cmd),
     };

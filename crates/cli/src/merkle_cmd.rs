@@ -6,8 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use rand::{Rng, SeedableRng};
-use rayon::prelude::*;
 use serde_json::json;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::{Field, PrimeField};
@@ -19,7 +17,7 @@ use zkaccel_merkle::{
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
 use crate::hw_cmd::write_atomically;
-use crate::inputs::{parse_one, Origin};
+use crate::inputs::{generate_rows, parse_one, Origin};
 use crate::poseidon_cmd::StrengthName;
 
 #[derive(Subcommand)]
@@ -238,48 +236,13 @@ enum Leaves<F> {
     },
 }
 
-/// Rows generated per parallel task.
-const GENERATED_ROWS_PER_TASK: usize = 1024;
-
-/// Fills `out` with generated rows starting at row `first`: with a seed, the ChaCha8 stream
-/// (one `u64` per limb plus one, reduced), positioned at the row so that any split of the work
-/// gives the same leaves; without one, element `j` of row `i` is `i·1000003 + j`.
-fn generate_rows<F: PrimeField>(out: &mut [F], width: usize, first: u64, seed: Option<u64>) {
-    let limbs = F::NUM_BYTES.div_ceil(8) + 1;
-    let mut rng = seed.map(|s| {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-        // Two 32-bit words per u64.
-        rng.set_word_pos(u128::from(first) * (width * limbs * 2) as u128);
-        rng
-    });
-    let mut buf = vec![0u64; limbs];
-    for (i, row) in out.chunks_mut(width).enumerate() {
-        let index = first + i as u64;
-        for (j, slot) in row.iter_mut().enumerate() {
-            *slot = match rng.as_mut() {
-                Some(rng) => {
-                    buf.iter_mut().for_each(|l| *l = rng.gen());
-                    F::from_limbs_reduced(&buf)
-                }
-                None => F::from_limbs_reduced(&[index * 1_000_003 + j as u64]),
-            };
-        }
-    }
-}
-
 impl<F: PrimeField> zkaccel_merkle::LeafSource<F> for Leaves<F> {
     fn fill(&mut self, out: &mut [F]) -> Result<(), MerkleError> {
         match self {
             Leaves::File(f) => f.fill(out),
             Leaves::Generated { width, seed, next } => {
-                let (width, seed, first) = (*width, *seed, *next);
-                out.par_chunks_mut(GENERATED_ROWS_PER_TASK * width)
-                    .enumerate()
-                    .for_each(|(task, chunk)| {
-                        let row = first + (task * GENERATED_ROWS_PER_TASK) as u64;
-                        generate_rows(chunk, width, row, seed);
-                    });
-                *next += (out.len() / width) as u64;
+                generate_rows(out, *width, *next, *seed);
+                *next += (out.len() / *width) as u64;
                 Ok(())
             }
         }

@@ -668,3 +668,113 @@ fn merkle_open_verify_and_reject() {
         .contains("over the budget"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn ntt_transforms_files_and_random_values() {
+    use zkaccel_field::{Field, PrimeField, TwoAdicField};
+    use zkaccel_goldilocks::Goldilocks;
+    let dir = std::env::temp_dir().join(format!("zkaccel-ntt-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (input, output, back) = (
+        dir.join("in.txt"),
+        dir.join("out.txt"),
+        dir.join("back.txt"),
+    );
+    let x: Vec<Goldilocks> = (0..8u64)
+        .map(|i| Goldilocks::from_u64_reduced(i * i * 1_000_003 + 7))
+        .collect();
+    let lines: Vec<String> = x.iter().map(|v| v.to_hex_string()).collect();
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+    // The coset forward transform equals direct evaluation at g·ω^k.
+    let out = zkaccel()
+        .args(["ntt", "--field", "goldilocks", "--coset", "--input"])
+        .arg(&input)
+        .arg("--output")
+        .arg(&output)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8(out.stdout).unwrap().contains("ms"));
+    let omega = Goldilocks::two_adic_generator(3).unwrap();
+    let want: Vec<String> = (0..8u64)
+        .map(|k| {
+            let point = Goldilocks::GENERATOR * omega.exp_u64(k);
+            x.iter()
+                .rev()
+                .fold(Goldilocks::ZERO, |acc, &c| acc * point + c)
+                .to_decimal_string()
+        })
+        .collect();
+    let got = std::fs::read_to_string(&output).unwrap();
+    assert_eq!(got.lines().collect::<Vec<_>>(), want);
+    // The inverse coset transform with bit-reversed orders round-trips through the forward
+    // one with the matching orders.
+    for (fwd, inv) in [("nr", "rn"), ("rr", "rr")] {
+        let run = |args: &[&str], from: &std::path::Path, to: &std::path::Path| {
+            let out = zkaccel()
+                .args(["ntt", "--field", "goldilocks"])
+                .args(args)
+                .arg("--input")
+                .arg(from)
+                .arg("--output")
+                .arg(to)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        run(&["--order", fwd], &input, &output);
+        run(&["--inverse", "--order", inv], &output, &back);
+        let decimal: Vec<String> = x.iter().map(|v| v.to_decimal_string()).collect();
+        assert_eq!(
+            std::fs::read_to_string(&back)
+                .unwrap()
+                .lines()
+                .collect::<Vec<_>>(),
+            decimal
+        );
+    }
+    // Random input, JSON report.
+    let out = zkaccel()
+        .args([
+            "ntt", "--field", "bn254", "--random", "10", "--seed", "3", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["log_n"], 10);
+    assert!(report["seconds"].as_f64().unwrap() >= 0.0);
+    // Bad input: a count that is not a power of two; a non-canonical value; too large.
+    std::fs::write(&input, "1\n2\n3\n").unwrap();
+    let out = zkaccel()
+        .args(["ntt", "--field", "goldilocks", "--input"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("not a power of two"));
+    std::fs::write(&input, "1\n18446744069414584321\n").unwrap();
+    let out = zkaccel()
+        .args(["ntt", "--field", "goldilocks", "--input"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stderr).unwrap().contains(":2"));
+    let out = zkaccel()
+        .args(["ntt", "--field", "bn254", "--random", "29"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,176 @@
+//! `zkaccel ntt`: one transform of a file or of random values, timed.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use serde_json::json;
+use zkaccel_bls12_381::Fr as Bls;
+use zkaccel_bn254::Fr as Bn;
+use zkaccel_field::{PrimeField, TwoAdicField};
+use zkaccel_goldilocks::Goldilocks;
+use zkaccel_ntt::{Algorithm, NttPlan, Order, DEFAULT_CORE_LOG};
+
+use crate::hw_cmd::write_atomically;
+use crate::inputs::{generate_rows, read_values};
+
+type Boxed = Box<dyn std::error::Error>;
+
+/// Fields with an NTT.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum NttField {
+    /// p = 2^64 − 2^32 + 1 (two-adicity 32).
+    Goldilocks,
+    /// BN254 Fr (two-adicity 28).
+    Bn254,
+    /// BLS12-381 Fr (two-adicity 32).
+    #[value(name = "bls12-381")]
+    Bls12381,
+}
+
+/// Input and output orders.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum OrderName {
+    /// Natural in, natural out.
+    Nn,
+    /// Natural in, bit-reversed out.
+    Nr,
+    /// Bit-reversed in, natural out.
+    Rn,
+    /// Bit-reversed in, bit-reversed out.
+    Rr,
+}
+
+impl From<OrderName> for Order {
+    fn from(o: OrderName) -> Self {
+        match o {
+            OrderName::Nn => Order::NN,
+            OrderName::Nr => Order::NR,
+            OrderName::Rn => Order::RN,
+            OrderName::Rr => Order::RR,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct NttArgs {
+    /// The field.
+    #[arg(long, value_enum)]
+    field: NttField,
+    /// Coefficients from evaluations instead of evaluations from coefficients.
+    #[arg(long)]
+    inverse: bool,
+    /// On the coset shifted by the field's multiplicative generator.
+    #[arg(long)]
+    coset: bool,
+    /// Input and output orders.
+    #[arg(long, value_enum, default_value = "nn")]
+    order: OrderName,
+    /// Values, one per line (decimal or 0x hex); the count must be a power of two.
+    #[arg(long, conflicts_with = "random", required_unless_present = "random")]
+    input: Option<PathBuf>,
+    /// Transform 2^LOG_N random values instead (ChaCha8, --seed).
+    #[arg(long, value_name = "LOG_N")]
+    random: Option<usize>,
+    /// Seed of the random values.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write the result here, one value per line in decimal (atomically).
+    #[arg(long)]
+    output: Option<PathBuf>,
+    /// `log2` of the four-step core (sub-transforms of at most 2^K points).
+    #[arg(long, default_value_t = DEFAULT_CORE_LOG)]
+    core_log: usize,
+    /// Plain radix-2 over the whole size instead of the four-step decomposition.
+    #[arg(long)]
+    radix2: bool,
+    /// Print a JSON object instead of the one-line summary.
+    #[arg(long)]
+    json: bool,
+}
+
+fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs) -> Result<(), Boxed> {
+    let values: Vec<F> = match (&a.input, a.random) {
+        (Some(path), _) => read_values(&[], Some(path))?,
+        (None, Some(log_n)) => {
+            if log_n > F::TWO_ADICITY {
+                return Err(format!(
+                    "--random {log_n}: {} supports transforms up to 2^{}",
+                    F::NAME,
+                    F::TWO_ADICITY
+                )
+                .into());
+            }
+            let mut v = vec![F::ZERO; 1 << log_n];
+            generate_rows(&mut v, 1, 0, Some(a.seed));
+            v
+        }
+        (None, None) => return Err("give --input FILE or --random LOG_N".into()),
+    };
+    let len = values.len();
+    if !len.is_power_of_two() {
+        return Err(zkaccel_ntt::NttError::NotPowerOfTwo { len }.into());
+    }
+    let log_n = len.trailing_zeros() as usize;
+    let algorithm = if a.radix2 {
+        Algorithm::Radix2
+    } else {
+        Algorithm::FourStep {
+            core_log: a.core_log,
+        }
+    };
+    let plan = NttPlan::<F>::with_algorithm(log_n, algorithm)?;
+    let order = Order::from(a.order);
+    let mut data = values;
+    let start = Instant::now();
+    match (a.inverse, a.coset) {
+        (false, false) => plan.forward(&mut data, order)?,
+        (true, false) => plan.inverse(&mut data, order)?,
+        (false, true) => plan.coset_forward(&mut data, F::GENERATOR, order)?,
+        (true, true) => plan.coset_inverse(&mut data, F::GENERATOR, order)?,
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(path) = &a.output {
+        let mut text = String::with_capacity(len * (F::NUM_BYTES * 5 / 2 + 1));
+        for v in &data {
+            let _ = writeln!(text, "{}", v.to_decimal_string());
+        }
+        write_atomically(path, &text)?;
+    }
+    let kind = format!(
+        "{}{}",
+        if a.coset { "coset " } else { "" },
+        if a.inverse { "inverse" } else { "forward" }
+    );
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "field": F::NAME, "log_n": log_n, "transform": kind,
+                "order": format!("{:?}", order), "algorithm": format!("{algorithm:?}"),
+                "threads": rayon::current_num_threads(), "seconds": seconds,
+                "output": a.output.as_ref().map(|p| p.display().to_string()),
+            })
+        );
+    } else {
+        println!(
+            "{} NTT ({kind}, {:?}) of 2^{log_n} {} elements: {:.3} ms on {} threads",
+            F::NAME,
+            order,
+            F::NAME,
+            seconds * 1e3,
+            rayon::current_num_threads()
+        );
+    }
+    Ok(())
+}
+
+/// Runs `zkaccel ntt`.
+pub fn run(a: &NttArgs) -> Result<(), Boxed> {
+    match a.field {
+        NttField::Goldilocks => transform::<Goldilocks>(a),
+        NttField::Bn254 => transform::<Bn>(a),
+        NttField::Bls12381 => transform::<Bls>(a),
+    }
+}
