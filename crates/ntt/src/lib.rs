@@ -8,7 +8,7 @@ mod plan;
 
 pub use error::NttError;
 pub use groth16::groth16_h;
-pub use kernels::{bit_reverse_points, reverse_bits};
+pub use kernels::{bit_reverse, reverse_bits};
 pub use plan::{Algorithm, Layout, NttPlan, Order, DEFAULT_CORE_LOG};
 
 use zkaccel_field::TwoAdicField;

@@ -10,7 +10,7 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{ExtensionField, TwoAdicField};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
-use zkaccel_ntt::{bit_reverse_points, lde, ntt, Algorithm, Layout, NttError, NttPlan, Order};
+use zkaccel_ntt::{bit_reverse, lde, ntt, Algorithm, Layout, NttError, NttPlan, Order};
 
 trait Sample: TwoAdicField {
     fn sample(rng: &mut StdRng) -> Self;
@@ -57,9 +57,9 @@ fn naive<F: TwoAdicField>(x: &[F], inverse: bool, shift: F) -> Vec<F> {
         .collect()
 }
 
-fn reversed<F: Copy>(x: &[F]) -> Vec<F> {
+fn reversed<F: Copy + Send + Sync>(x: &[F]) -> Vec<F> {
     let mut y = x.to_vec();
-    bit_reverse_points(&mut y, x.len().trailing_zeros() as usize, 1);
+    bit_reverse(&mut y, 1).unwrap();
     y
 }
 
@@ -72,7 +72,7 @@ fn algorithms() -> Vec<Algorithm> {
 }
 
 /// `values` laid out in `order`'s input order, and the expected output in its output order.
-fn arrange<F: Copy>(order: Order, input: &[F], output: &[F]) -> (Vec<F>, Vec<F>) {
+fn arrange<F: Copy + Send + Sync>(order: Order, input: &[F], output: &[F]) -> (Vec<F>, Vec<F>) {
     let i = if order.input_reversed() {
         reversed(input)
     } else {
@@ -330,4 +330,36 @@ fn groth16_h_divides_exactly_for_satisfied_constraints() {
     groth16_identity::<Goldilocks>();
     groth16_identity::<Bn>();
     groth16_identity::<Bls>();
+}
+
+/// The bit-reversal permutation against its definition (bits reversed one at a time), for
+/// sizes on both sides of the blocked path and for wide points; bad shapes are errors.
+#[test]
+fn bit_reversal_permutes_points() {
+    let rev =
+        |i: usize, bits: usize| (0..bits).fold(0, |r, k| r | ((i >> k) & 1) << (bits - 1 - k));
+    for log_n in 0..=15 {
+        for width in [1usize, 3] {
+            let n = 1usize << log_n;
+            let mut v: Vec<u32> = (0..(n * width) as u32).collect();
+            bit_reverse(&mut v, width).unwrap();
+            for (i, point) in v.chunks(width).enumerate() {
+                let j = rev(i, log_n);
+                let want: Vec<u32> = (0..width).map(|k| (j * width + k) as u32).collect();
+                assert_eq!(point, &want[..], "2^{log_n} width {width} point {i}");
+            }
+        }
+    }
+    assert_eq!(
+        bit_reverse(&mut [0u8; 12], 4),
+        Err(NttError::NotPowerOfTwo { len: 3 })
+    );
+    assert!(matches!(
+        bit_reverse(&mut [0u8; 10], 4),
+        Err(NttError::Shape(_))
+    ));
+    assert!(matches!(
+        bit_reverse(&mut [0u8; 10], 0),
+        Err(NttError::Shape(_))
+    ));
 }
