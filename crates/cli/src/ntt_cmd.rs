@@ -8,9 +8,9 @@ use clap::{Args, ValueEnum};
 use serde_json::json;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
-use zkaccel_field::{PrimeField, TwoAdicField};
+use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_ntt::{Algorithm, NttPlan, Order, DEFAULT_CORE_LOG};
+use zkaccel_ntt::{Algorithm, NttField, NttPlan, Order, DEFAULT_CORE_LOG};
 
 use crate::hw_cmd::write_atomically;
 use crate::inputs::{generate_rows, read_values};
@@ -90,7 +90,7 @@ pub struct NttArgs {
     json: bool,
 }
 
-fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs) -> Result<(), Boxed> {
+fn transform<F: PrimeField + NttField>(a: &NttArgs) -> Result<(), Boxed> {
     let values: Vec<F> = match (&a.input, a.random) {
         (Some(path), _) => read_values(&[], Some(path))?,
         (None, Some(log_n)) => {

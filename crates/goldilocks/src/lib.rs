@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod butterflies;
 mod extension;
 mod field;
 #[cfg(target_arch = "x86_64")]

@@ -338,3 +338,41 @@ mod simd {
         }
     }
 }
+
+/// The NTT butterflies (SIMD when present) against the scalar formulas, for lengths around
+/// the 4- and 8-lane boundaries.
+#[test]
+fn butterflies_match_their_definition() {
+    use zkaccel_goldilocks::butterflies::*;
+    let mut rng = rng();
+    for len in 0..40 {
+        let lo: Vec<Goldilocks> = (0..len).map(|_| sample(&mut rng)).collect();
+        let hi: Vec<Goldilocks> = (0..len).map(|_| sample(&mut rng)).collect();
+        let tw: Vec<Goldilocks> = (0..len).map(|_| sample(&mut rng)).collect();
+        let w = sample(&mut rng);
+        for dif in [false, true] {
+            for same in [false, true] {
+                let (mut a, mut b) = (lo.clone(), hi.clone());
+                match (dif, same) {
+                    (true, false) => dif_butterflies(&mut a, &mut b, &tw),
+                    (false, false) => dit_butterflies(&mut a, &mut b, &tw),
+                    (true, true) => dif_butterflies_same(&mut a, &mut b, w),
+                    (false, true) => dit_butterflies_same(&mut a, &mut b, w),
+                }
+                for j in 0..len {
+                    let t = if same { w } else { tw[j] };
+                    let (x, y) = if dif {
+                        (lo[j] + hi[j], (lo[j] - hi[j]) * t)
+                    } else {
+                        (lo[j] + hi[j] * t, lo[j] - hi[j] * t)
+                    };
+                    assert_eq!(
+                        (a[j], b[j]),
+                        (x, y),
+                        "len {len} pair {j} dif {dif} same {same}"
+                    );
+                }
+            }
+        }
+    }
+}

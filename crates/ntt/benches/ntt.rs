@@ -14,10 +14,10 @@ use p3_matrix::dense::RowMajorMatrix;
 use rand::RngCore;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
-use zkaccel_field::{PrimeField, TwoAdicField};
+use zkaccel_field::PrimeField;
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_ntt::{groth16_h, NttPlan, Order};
+use zkaccel_ntt::{groth16_h, NttField, NttPlan, Order};
 
 type P3 = p3_goldilocks::Goldilocks;
 
@@ -113,7 +113,7 @@ fn to_ark<F: PrimeField, A: ArkPrimeField>(x: &F) -> A {
     A::from_le_bytes_mod_order(&x.to_bytes_le())
 }
 
-fn field256<F: PrimeField + TwoAdicField, A: ArkPrimeField>(c: &mut Criterion, name: &str) {
+fn field256<F: PrimeField + NttField, A: ArkPrimeField>(c: &mut Criterion, name: &str) {
     let mut r = rng();
     for log_n in logs() {
         let n = 1usize << log_n;

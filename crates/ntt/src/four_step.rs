@@ -15,7 +15,9 @@
 //! what keeps them cache- and SIMD-friendly.
 
 use rayon::prelude::*;
-use zkaccel_field::{Field, TwoAdicField};
+use zkaccel_field::Field;
+
+use crate::field::NttField;
 
 use crate::kernels::{radix2, reverse_bits, SharedPtr, StageTables};
 
@@ -59,7 +61,7 @@ unsafe fn scale_points<F: Field>(data: *mut F, shape: Shape, s: F) {
 /// For every `i < 2^log_n`, `data.add(i·stride) .. data.add(i·stride + width)` is valid for
 /// reads and writes, `width ≤ stride`, nobody else touches those elements during the call,
 /// and `dir` holds tables up to `2^core_log` and roots up to `2^log_n`.
-pub(crate) unsafe fn transform<F: TwoAdicField>(
+pub(crate) unsafe fn transform<F: NttField>(
     data: *mut F,
     shape: Shape,
     dir: &Direction<F>,

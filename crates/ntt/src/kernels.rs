@@ -6,7 +6,9 @@
 //! matrix (the four-step column pass). Every butterfly of a point pair uses one twiddle for
 //! the whole run, which is what makes batches and column passes vectorise.
 
-use zkaccel_field::{Field, TwoAdicField};
+use zkaccel_field::TwoAdicField;
+
+use crate::field::NttField;
 
 use crate::error::NttError;
 
@@ -44,41 +46,44 @@ impl<F> StageTables<F> {
     }
 }
 
-/// `a, b ← a + b, (a − b)·w` on two runs.
-#[inline(always)]
-fn dif_butterfly<F: Field>(a: &mut [F], b: &mut [F], w: F, unit: bool) {
-    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
-        let (s, d) = (*x + *y, *x - *y);
-        *x = s;
-        *y = if unit { d } else { d * w };
-    }
-}
+/// Runs shorter than this use the scalar loop with the unit-twiddle shortcut.
+const SIMD_RUN: usize = 8;
 
-/// `a, b ← a + b·w, a − b·w` on two runs.
+/// One butterfly of two runs with twiddle `w` (`unit` when `w = 1`).
 #[inline(always)]
-fn dit_butterfly<F: Field>(a: &mut [F], b: &mut [F], w: F, unit: bool) {
-    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
-        let t = if unit { *y } else { *y * w };
-        let u = *x;
-        *x = u + t;
-        *y = u - t;
+fn butterfly_runs<F: NttField>(a: &mut [F], b: &mut [F], w: F, unit: bool, dif: bool) {
+    if unit {
+        for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+            let (s, d) = (*x + *y, *x - *y);
+            *x = s;
+            *y = d;
+        }
+    } else if dif {
+        F::dif_butterflies_same(a, b, w);
+    } else {
+        F::dit_butterflies_same(a, b, w);
     }
 }
 
 /// The stage of half-size `h` on contiguous points (`stride == width`).
-fn stage_contiguous<F: Field>(data: &mut [F], h: usize, width: usize, tw: &[F], dif: bool) {
+fn stage_contiguous<F: NttField>(data: &mut [F], h: usize, width: usize, tw: &[F], dif: bool) {
     for block in data.chunks_exact_mut(2 * h * width) {
         let (lo, hi) = block.split_at_mut(h * width);
+        if width == 1 && h >= SIMD_RUN {
+            // One polynomial: a twiddle per pair, contiguous — the SIMD case.
+            if dif {
+                F::dif_butterflies(lo, hi, tw);
+            } else {
+                F::dit_butterflies(lo, hi, tw);
+            }
+            continue;
+        }
         for (j, (a, b)) in lo
             .chunks_exact_mut(width)
             .zip(hi.chunks_exact_mut(width))
             .enumerate()
         {
-            if dif {
-                dif_butterfly(a, b, tw[j], j == 0);
-            } else {
-                dit_butterfly(a, b, tw[j], j == 0);
-            }
+            butterfly_runs(a, b, tw[j], j == 0, dif);
         }
     }
 }
@@ -107,7 +112,7 @@ impl<F> SharedPtr<F> {
 /// For every `i < 2^log_n`, `data.add(i·stride) .. data.add(i·stride + width)` must be valid
 /// for reads and writes, `width ≤ stride`, and no other thread may access those elements
 /// during the call.
-pub(crate) unsafe fn radix2<F: Field>(
+pub(crate) unsafe fn radix2<F: NttField>(
     data: *mut F,
     log_n: usize,
     width: usize,
@@ -144,11 +149,7 @@ pub(crate) unsafe fn radix2<F: Field>(
                         core::slice::from_raw_parts_mut(data.add((start + j + h) * stride), width),
                     )
                 };
-                if dif {
-                    dif_butterfly(a, b, w, j == 0);
-                } else {
-                    dit_butterfly(a, b, w, j == 0);
-                }
+                butterfly_runs(a, b, w, j == 0, dif);
             }
         }
     }

@@ -7,12 +7,12 @@ use rand::rngs::StdRng;
 use rand::RngCore;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
-use zkaccel_field::{ExtensionField, TwoAdicField};
+use zkaccel_field::ExtensionField;
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
-use zkaccel_ntt::{bit_reverse, lde, ntt, Algorithm, Layout, NttError, NttPlan, Order};
+use zkaccel_ntt::{bit_reverse, lde, ntt, Algorithm, Layout, NttError, NttField, NttPlan, Order};
 
-trait Sample: TwoAdicField {
+trait Sample: NttField {
     fn sample(rng: &mut StdRng) -> Self;
 }
 
@@ -42,7 +42,7 @@ fn random_vec<F: Sample>(rng: &mut StdRng, n: usize) -> Vec<F> {
 }
 
 /// `Σ_i x[i]·(shift·ω^k)^i` for every `k`, with `ω` the size-n root or its inverse.
-fn naive<F: TwoAdicField>(x: &[F], inverse: bool, shift: F) -> Vec<F> {
+fn naive<F: NttField>(x: &[F], inverse: bool, shift: F) -> Vec<F> {
     let n = x.len();
     let log_n = n.trailing_zeros() as usize;
     let mut w = F::two_adic_generator(log_n).unwrap();
