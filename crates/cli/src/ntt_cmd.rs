@@ -19,7 +19,7 @@ type Boxed = Box<dyn std::error::Error>;
 
 /// Fields with an NTT.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum NttField {
+pub enum FieldName {
     /// p = 2^64 − 2^32 + 1 (two-adicity 32).
     Goldilocks,
     /// BN254 Fr (two-adicity 28).
@@ -57,7 +57,7 @@ impl From<OrderName> for Order {
 pub struct NttArgs {
     /// The field.
     #[arg(long, value_enum)]
-    field: NttField,
+    field: FieldName,
     /// Coefficients from evaluations instead of evaluations from coefficients.
     #[arg(long)]
     inverse: bool,
@@ -169,8 +169,8 @@ fn transform<F: PrimeField + NttField>(a: &NttArgs) -> Result<(), Boxed> {
 /// Runs `zkaccel ntt`.
 pub fn run(a: &NttArgs) -> Result<(), Boxed> {
     match a.field {
-        NttField::Goldilocks => transform::<Goldilocks>(a),
-        NttField::Bn254 => transform::<Bn>(a),
-        NttField::Bls12381 => transform::<Bls>(a),
+        FieldName::Goldilocks => transform::<Goldilocks>(a),
+        FieldName::Bn254 => transform::<Bn>(a),
+        FieldName::Bls12381 => transform::<Bls>(a),
     }
 }
