@@ -278,22 +278,16 @@ impl<F: NttField> NttPlan<F> {
     /// # Errors
     /// As [`NttPlan::coset_forward`] for the extended size.
     pub fn lde(&self, coefficients: &[F], log_blowup: usize, shift: F) -> Result<Vec<F>, NttError> {
-        self.check_len(coefficients.len())?;
-        let big = coefficients
-            .len()
-            .checked_shl(log_blowup as u32)
-            .filter(|&b| b >> log_blowup == coefficients.len())
-            .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
-        self.check_len(big)?;
-        let mut out = vec![F::ZERO; big];
-        out[..coefficients.len()].copy_from_slice(coefficients);
-        self.coset_forward(&mut out, shift, Order::NN)?;
-        Ok(out)
+        let log_n = self.check_len(coefficients.len())?;
+        let mut reversed = coefficients.to_vec();
+        bit_reverse_points(&mut reversed, log_n, 1);
+        self.lde_from_reversed(reversed, log_n, log_blowup, shift)
     }
 
     /// The low-degree extension of a polynomial given by its evaluations on `⟨ω_n⟩` (natural
     /// order), as Plonky3's `coset_lde_batch` computes it: an inverse transform, then
-    /// [`NttPlan::lde`].
+    /// [`NttPlan::lde`]'s extension. No bit-reversal pass runs: the inverse transform leaves
+    /// the coefficients bit-reversed, which is where the forward DIT wants them.
     ///
     /// # Errors
     /// As [`NttPlan::lde`].
@@ -303,9 +297,47 @@ impl<F: NttField> NttPlan<F> {
         log_blowup: usize,
         shift: F,
     ) -> Result<Vec<F>, NttError> {
+        let log_n = self.check_len(evaluations.len())?;
         let mut coefficients = evaluations.to_vec();
-        self.inverse(&mut coefficients, Order::NN)?;
-        self.lde(&coefficients, log_blowup, shift)
+        self.run(&mut coefficients, log_n, 1, Order::NR, true);
+        self.lde_from_reversed(coefficients, log_n, log_blowup, shift)
+    }
+
+    /// The extension from coefficients in bit-reversed order: coefficient `i` (at position
+    /// `rev(i)`) times `shift^i` goes to position `rev(i)·2^k` of the big buffer (which is
+    /// `rev_big(i)`; the rest are the zero coefficients), and one forward DIT (RN) gives the
+    /// natural-order evaluations.
+    fn lde_from_reversed(
+        &self,
+        reversed: Vec<F>,
+        log_n: usize,
+        log_blowup: usize,
+        shift: F,
+    ) -> Result<Vec<F>, NttError> {
+        check_shift(shift)?;
+        let n = reversed.len();
+        let big = n
+            .checked_shl(log_blowup as u32)
+            .filter(|&b| b >> log_blowup == n)
+            .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
+        let log_big = self.check_len(big)?;
+        let powers = bit_reversed_powers(shift, log_n);
+        let mut out = vec![F::ZERO; big];
+        let spread = 1usize << log_blowup;
+        let place = |((block, &c), &w): ((&mut [F], &F), &F)| block[0] = c * w;
+        if self.parallel {
+            out.par_chunks_mut(spread)
+                .zip(&reversed)
+                .zip(&powers)
+                .for_each(place);
+        } else {
+            out.chunks_mut(spread)
+                .zip(&reversed)
+                .zip(&powers)
+                .for_each(place);
+        }
+        self.run(&mut out, log_big, 1, Order::RN, false);
+        Ok(out)
     }
 
     fn batch_shape(&self, len: usize, count: usize) -> Result<usize, NttError> {
@@ -379,6 +411,27 @@ fn check_shift<F: NttField>(shift: F) -> Result<(), NttError> {
     } else {
         Ok(())
     }
+}
+
+/// `shift^rev(p)` at position `p`, for `p < 2^log_n` (`rev` on `log_n` bits): built by
+/// doubling, since `rev_l(2q + b) = b·2^(l−1) + rev_(l−1)(q)`.
+fn bit_reversed_powers<F: NttField>(shift: F, log_n: usize) -> Vec<F> {
+    let mut table = Vec::with_capacity(1 << log_n);
+    table.push(F::ONE);
+    let mut step = shift; // s^(2^(l−1)) for the table of l bits
+    for _ in 0..log_n {
+        // From l−1 to l bits: the new low bit of the position weighs 2^(l−1) in the reversed
+        // index. Built in place from the back.
+        let len = table.len();
+        table.resize(2 * len, F::ZERO);
+        for q in (0..len).rev() {
+            let x = table[q];
+            table[2 * q] = x;
+            table[2 * q + 1] = x * step;
+        }
+        step = step.square();
+    }
+    table
 }
 
 /// Multiplies point `i` (of `width` elements) by `shift^i`.

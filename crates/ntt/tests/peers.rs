@@ -12,7 +12,7 @@ use p3_matrix::dense::RowMajorMatrix;
 use rand::RngCore;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
-use zkaccel_field::{ExtensionField, PrimeField, TwoAdicField};
+use zkaccel_field::{ExtensionField, PrimeField};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_ntt::{lde, Layout, NttField, NttPlan, Order};
