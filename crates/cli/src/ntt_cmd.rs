@@ -12,22 +12,11 @@ use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_ntt::{Algorithm, NttField, NttPlan, Order, DEFAULT_CORE_LOG};
 
+use crate::field_cmd::FieldName;
 use crate::hw_cmd::write_atomically;
 use crate::inputs::{generate_rows, read_values};
 
 type Boxed = Box<dyn std::error::Error>;
-
-/// Fields with an NTT.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FieldName {
-    /// p = 2^64 − 2^32 + 1 (two-adicity 32).
-    Goldilocks,
-    /// BN254 Fr (two-adicity 28).
-    Bn254,
-    /// BLS12-381 Fr (two-adicity 32).
-    #[value(name = "bls12-381")]
-    Bls12381,
-}
 
 /// Input and output orders.
 #[derive(Debug, Clone, Copy, ValueEnum)]
