@@ -58,6 +58,21 @@ fn butterfly_runs<F: NttField>(a: &mut [F], b: &mut [F], w: F, unit: bool, dif: 
             *x = s;
             *y = d;
         }
+    } else if a.len() < SIMD_RUN {
+        // Short runs (the last DIF / first DIT stages of one polynomial): inline scalar code,
+        // no kernel dispatch per pair.
+        for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+            if dif {
+                let (s, d) = (*x + *y, *x - *y);
+                *x = s;
+                *y = d * w;
+            } else {
+                let t = *y * w;
+                let u = *x;
+                *x = u + t;
+                *y = u - t;
+            }
+        }
     } else if dif {
         F::dif_butterflies_same(a, b, w);
     } else {
