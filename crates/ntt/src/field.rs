@@ -30,6 +30,22 @@ pub trait NttField: TwoAdicField {
         }
     }
 
+    /// `a[i] ← a[i]·b[i]` (equal lengths).
+    #[inline]
+    fn mul_slices(a: &mut [Self], b: &[Self]) {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x *= *y;
+        }
+    }
+
+    /// `a[i] ← a[i]·w`.
+    #[inline]
+    fn mul_by_constant(a: &mut [Self], w: Self) {
+        for x in a.iter_mut() {
+            *x *= w;
+        }
+    }
+
     /// DIF butterflies with one twiddle `w` for the whole run.
     #[inline]
     fn dif_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
@@ -54,6 +70,15 @@ pub trait NttField: TwoAdicField {
 
 impl NttField for Goldilocks {
     #[inline]
+    fn mul_slices(a: &mut [Self], b: &[Self]) {
+        #[cfg(target_arch = "x86_64")]
+        zkaccel_goldilocks::x86_64::mul_assign_slices(a, &b[..a.len()]);
+        #[cfg(not(target_arch = "x86_64"))]
+        for (x, y) in a.iter_mut().zip(b) {
+            *x *= *y;
+        }
+    }
+    #[inline]
     fn dif_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
         butterflies::dif_butterflies(lo, hi, tw)
     }
@@ -73,4 +98,55 @@ impl NttField for Goldilocks {
 
 impl NttField for Goldilocks2 {}
 
-impl<C: Fp256Config> NttField for Fp256<C> {}
+/// The 256-bit fields: additions one element at a time, the twiddle products eight at a time
+/// with AVX-512 IFMA when present ([`Fp256::mul_assign_slices`], scalar otherwise).
+impl<C: Fp256Config> NttField for Fp256<C> {
+    #[inline]
+    fn mul_slices(a: &mut [Self], b: &[Self]) {
+        Fp256::mul_assign_slices(a, &b[..a.len()]);
+    }
+    #[inline]
+    fn mul_by_constant(a: &mut [Self], w: Self) {
+        mul_by(a, w);
+    }
+    #[inline]
+    fn dif_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
+        add_sub(lo, hi);
+        Fp256::mul_assign_slices(hi, &tw[..hi.len()]);
+    }
+    #[inline]
+    fn dit_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
+        Fp256::mul_assign_slices(hi, &tw[..hi.len()]);
+        add_sub(lo, hi);
+    }
+    #[inline]
+    fn dif_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
+        add_sub(lo, hi);
+        mul_by(hi, w);
+    }
+    #[inline]
+    fn dit_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
+        mul_by(hi, w);
+        add_sub(lo, hi);
+    }
+}
+
+/// `lo, hi ← lo + hi, lo − hi`.
+#[inline(always)]
+fn add_sub<F: TwoAdicField>(lo: &mut [F], hi: &mut [F]) {
+    for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+        let (s, d) = (*x + *y, *x - *y);
+        *x = s;
+        *y = d;
+    }
+}
+
+/// `v[i] ← v[i]·w`, through the slice kernel in chunks.
+#[inline(always)]
+fn mul_by<C: Fp256Config>(v: &mut [Fp256<C>], w: Fp256<C>) {
+    const CHUNK: usize = 32;
+    let ws = [w; CHUNK];
+    for chunk in v.chunks_mut(CHUNK) {
+        Fp256::mul_assign_slices(chunk, &ws[..chunk.len()]);
+    }
+}

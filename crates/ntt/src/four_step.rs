@@ -191,13 +191,27 @@ pub(crate) unsafe fn transform<F: NttField>(
             };
             let base = omega.exp_u64(reverse_bits(r, l1) as u64);
             let twiddle = || {
-                let mut w = scale.unwrap_or(F::ONE);
-                for c in 0..n2 {
-                    // SAFETY: point `c` of row `r`.
-                    let run =
-                        unsafe { core::slice::from_raw_parts_mut(row.add(c * stride), width) };
-                    run.iter_mut().for_each(|x| *x *= w);
-                    w *= base;
+                // The row's twiddles `scale·base^c`, by doubling with slice products.
+                let mut tw = Vec::with_capacity(n2);
+                tw.push(scale.unwrap_or(F::ONE));
+                let mut step = base;
+                while tw.len() < n2 {
+                    let k = tw.len();
+                    tw.extend_from_within(..k);
+                    F::mul_by_constant(&mut tw[k..], step);
+                    step = step.square();
+                }
+                if width == stride && width == 1 {
+                    // SAFETY: the row's `n2` contiguous points, exclusively ours.
+                    let run = unsafe { core::slice::from_raw_parts_mut(row, n2) };
+                    F::mul_slices(run, &tw);
+                } else {
+                    for (c, &w) in tw.iter().enumerate() {
+                        // SAFETY: point `c` of row `r`.
+                        let run =
+                            unsafe { core::slice::from_raw_parts_mut(row.add(c * stride), width) };
+                        F::mul_by_constant(run, w);
+                    }
                 }
             };
             if !dif {
