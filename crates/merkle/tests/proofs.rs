@@ -191,7 +191,9 @@ fn streaming_matches_in_memory_and_respects_the_budget() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    // 256 cases in CI; `PROPTEST_CASES=1000000 cargo test --release -p zkaccel-merkle --test
+    // proofs` fuzzes longer locally.
+    #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
 
     /// Arbitrary bytes: decoding and verifying return, never panic.
     #[test]
@@ -223,6 +225,14 @@ proptest! {
             prop_assert!(verify(&Plonky2Hasher, tree.cap(), &rows, &p).is_err());
         }
     }
+}
+
+/// Cases per fuzz property: `PROPTEST_CASES` when set, else 256.
+fn fuzz_cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
 }
 
 /// A source replaying the leaves of an in-memory tree.
