@@ -599,3 +599,180 @@ slice_kernel!(
     /// `a[i] ← a[i] − b[i]`, on the widest SIMD the CPU has.
     sub_assign_slices, sub_assign_slices_with, SubOp
 );
+
+// ------------------------------------------------------------------------------------------
+// 8-point butterfly blocks for NTTs (the stages whose pairs are closer than a register)
+// ------------------------------------------------------------------------------------------
+
+/// Transposes the 8×8 matrix of 64-bit words held row-wise in `r`.
+#[inline(always)]
+unsafe fn transpose8x8(r: [__m512i; 8]) -> [__m512i; 8] {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        // Pairs of rows, one word at a time: [a0 b0 a2 b2 a4 b4 a6 b6], [a1 b1 a3 b3 …].
+        let mut s = [_mm512_setzero_si512(); 8];
+        for p in 0..4 {
+            s[2 * p] = _mm512_unpacklo_epi64(r[2 * p], r[2 * p + 1]);
+            s[2 * p + 1] = _mm512_unpackhi_epi64(r[2 * p], r[2 * p + 1]);
+        }
+        // Quads, two words at a time: [a0 b0 c0 d0 a4 b4 c4 d4], [a2 b2 c2 d2 a6 b6 c6 d6], …
+        let lo2 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+        let hi2 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+        let mut q = [_mm512_setzero_si512(); 8];
+        for half in 0..2 {
+            for odd in 0..2 {
+                let (x, y) = (s[4 * half + odd], s[4 * half + 2 + odd]);
+                q[4 * half + odd] = _mm512_permutex2var_epi64(x, lo2, y);
+                q[4 * half + 2 + odd] = _mm512_permutex2var_epi64(x, hi2, y);
+            }
+        }
+        // Octets, four words at a time: column k of the input.
+        let lo4 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0);
+        let hi4 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+        let mut out = [_mm512_setzero_si512(); 8];
+        // q[0] holds columns 0 (low) and 4 (high) of rows 0–3, q[4] of rows 4–7; q[1]: 1 and 5;
+        // q[2]: 2 and 6; q[3]: 3 and 7.
+        for c in 0..4 {
+            out[c] = _mm512_permutex2var_epi64(q[c], lo4, q[4 + c]);
+            out[c + 4] = _mm512_permutex2var_epi64(q[c], hi4, q[4 + c]);
+        }
+        out
+    }
+}
+
+/// The last three DIF stages (half-sizes 4, 2, 1) on every block of eight consecutive
+/// elements of `data` (`data.len()` a multiple of 64 uses AVX-512 throughout; the rest runs
+/// scalar): `tw4 = [ω_8^j]_{j<4}` and `tw2 = [ω_4^j]_{j<2}` (or their inverses).
+///
+/// # Panics
+/// When `tw4` or `tw2` are too short.
+pub fn dif_last_three_stages(data: &mut [Goldilocks], tw4: &[Goldilocks], tw2: &[Goldilocks]) {
+    let (tw4, tw2) = (&tw4[..4], &tw2[..2]);
+    let whole = if Avx512::detect().is_some() {
+        data.len() / 64 * 64
+    } else {
+        0
+    };
+    if let Some(cpu) = Avx512::detect() {
+        // SAFETY: the token proves AVX-512F.
+        unsafe { blocks_avx512::<true>(cpu, &mut data[..whole], tw4, tw2) };
+    }
+    for block in data[whole..].chunks_exact_mut(8) {
+        block8_scalar::<true>(block, tw4, tw2);
+    }
+}
+
+/// The first three DIT stages (half-sizes 1, 2, 4) on every block of eight consecutive
+/// elements (see [`dif_last_three_stages`]).
+///
+/// # Panics
+/// When `tw4` or `tw2` are too short.
+pub fn dit_first_three_stages(data: &mut [Goldilocks], tw4: &[Goldilocks], tw2: &[Goldilocks]) {
+    let (tw4, tw2) = (&tw4[..4], &tw2[..2]);
+    let whole = if Avx512::detect().is_some() {
+        data.len() / 64 * 64
+    } else {
+        0
+    };
+    if let Some(cpu) = Avx512::detect() {
+        // SAFETY: the token proves AVX-512F.
+        unsafe { blocks_avx512::<false>(cpu, &mut data[..whole], tw4, tw2) };
+    }
+    for block in data[whole..].chunks_exact_mut(8) {
+        block8_scalar::<false>(block, tw4, tw2);
+    }
+}
+
+/// The three stages on one block of eight, one element at a time (the reference).
+fn block8_scalar<const DIF: bool>(x: &mut [Goldilocks], tw4: &[Goldilocks], tw2: &[Goldilocks]) {
+    let mut bf = |a: usize, b: usize, w: Goldilocks| {
+        let (u, v) = (x[a], x[b]);
+        if DIF {
+            x[a] = u + v;
+            x[b] = (u - v) * w;
+        } else {
+            let t = v * w;
+            x[a] = u + t;
+            x[b] = u - t;
+        }
+    };
+    let one = Goldilocks(1);
+    let stages: [usize; 3] = if DIF { [4, 2, 1] } else { [1, 2, 4] };
+    for h in stages {
+        for s in (0..8).step_by(2 * h) {
+            for j in 0..h {
+                let w = match h {
+                    4 => tw4[j],
+                    2 => tw2[j],
+                    _ => one,
+                };
+                bf(s + j, s + j + h, w);
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f")]
+fn blocks_avx512<const DIF: bool>(
+    cpu: Avx512,
+    data: &mut [Goldilocks],
+    tw4: &[Goldilocks],
+    tw2: &[Goldilocks],
+) {
+    // (Loops, not closures: closures would not inherit this function's target features.)
+    let zero = PackedGoldilocksAvx512::broadcast(cpu, Goldilocks(0));
+    let mut w4 = [zero; 4];
+    for (w, &t) in w4.iter_mut().zip(tw4) {
+        *w = PackedGoldilocksAvx512::broadcast(cpu, t);
+    }
+    let w2 = [
+        PackedGoldilocksAvx512::broadcast(cpu, tw2[0]),
+        PackedGoldilocksAvx512::broadcast(cpu, tw2[1]),
+    ];
+    for tile in data.chunks_exact_mut(64) {
+        // SAFETY: AVX-512F is present (the token); the tile is 64 words, read and written as
+        // eight rows of eight.
+        unsafe {
+            let p = tile.as_mut_ptr().cast::<__m512i>();
+            let mut rows = [_mm512_setzero_si512(); 8];
+            for (i, row) in rows.iter_mut().enumerate() {
+                *row = _mm512_loadu_si512(p.add(i).cast());
+            }
+            let cols = transpose8x8(rows);
+            let mut x = [zero; 8];
+            for (v, &c) in x.iter_mut().zip(&cols) {
+                *v = PackedGoldilocksAvx512(c);
+            }
+            let stages: [usize; 3] = if DIF { [4, 2, 1] } else { [1, 2, 4] };
+            for h in stages {
+                let mut s = 0;
+                while s < 8 {
+                    for j in 0..h {
+                        let (a, b) = (x[s + j], x[s + j + h]);
+                        let (u, v) = if h == 1 || j == 0 {
+                            (a + b, a - b)
+                        } else if DIF {
+                            let w = if h == 4 { w4[j] } else { w2[j] };
+                            (a + b, (a - b) * w)
+                        } else {
+                            let w = if h == 4 { w4[j] } else { w2[j] };
+                            let t = b * w;
+                            (a + t, a - t)
+                        };
+                        x[s + j] = u;
+                        x[s + j + h] = v;
+                    }
+                    s += 2 * h;
+                }
+            }
+            let mut packed = [_mm512_setzero_si512(); 8];
+            for (slot, v) in packed.iter_mut().zip(&x) {
+                *slot = v.0;
+            }
+            let back = transpose8x8(packed);
+            for (i, row) in back.iter().enumerate() {
+                _mm512_storeu_si512(p.add(i).cast(), *row);
+            }
+        }
+    }
+}

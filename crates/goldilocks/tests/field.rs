@@ -376,3 +376,60 @@ fn butterflies_match_their_definition() {
         }
     }
 }
+
+/// The 8-point NTT blocks (transposed AVX-512 when present) against the radix-2 stages
+/// written out one butterfly at a time.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn eight_point_blocks_match_the_radix2_stages() {
+    use zkaccel_goldilocks::x86_64::{dif_last_three_stages, dit_first_three_stages};
+    let mut rng = rng();
+    for inverse in [false, true] {
+        let root = |bits: usize| {
+            let w = Goldilocks::two_adic_generator(bits).unwrap();
+            if inverse {
+                w.inverse()
+            } else {
+                w
+            }
+        };
+        let (w8, w4) = (root(3), root(2));
+        let tw4 = [Goldilocks::ONE, w8, w8 * w8, w8 * w8 * w8];
+        let tw2 = [Goldilocks::ONE, w4];
+        for blocks in [0usize, 1, 7, 8, 9, 16, 23] {
+            let x: Vec<Goldilocks> = (0..8 * blocks).map(|_| sample(&mut rng)).collect();
+            for dif in [true, false] {
+                let mut want = x.clone();
+                for b in want.chunks_exact_mut(8) {
+                    let stages: [usize; 3] = if dif { [4, 2, 1] } else { [1, 2, 4] };
+                    for h in stages {
+                        let tw: &[Goldilocks] = match h {
+                            4 => &tw4,
+                            2 => &tw2,
+                            _ => &[Goldilocks::ONE],
+                        };
+                        for s in (0..8).step_by(2 * h) {
+                            for j in 0..h {
+                                let (u, v) = (b[s + j], b[s + j + h]);
+                                if dif {
+                                    b[s + j] = u + v;
+                                    b[s + j + h] = (u - v) * tw[j];
+                                } else {
+                                    b[s + j] = u + v * tw[j];
+                                    b[s + j + h] = u - v * tw[j];
+                                }
+                            }
+                        }
+                    }
+                }
+                let mut got = x.clone();
+                if dif {
+                    dif_last_three_stages(&mut got, &tw4, &tw2);
+                } else {
+                    dit_first_three_stages(&mut got, &tw4, &tw2);
+                }
+                assert_eq!(got, want, "{blocks} blocks, dif {dif}, inverse {inverse}");
+            }
+        }
+    }
+}

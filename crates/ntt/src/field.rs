@@ -46,6 +46,24 @@ pub trait NttField: TwoAdicField {
         }
     }
 
+    /// The last three DIF stages (half-sizes 4, 2, 1) on every block of eight consecutive
+    /// elements, with `tw4 = [ω_8^j]_{j<4}` and `tw2 = [ω_4^j]_{j<2}` (or the inverses).
+    #[inline]
+    fn dif_last_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
+        for block in data.chunks_exact_mut(8) {
+            three_stages(block, tw4, tw2, true);
+        }
+    }
+
+    /// The first three DIT stages (half-sizes 1, 2, 4) on every block of eight consecutive
+    /// elements (see [`NttField::dif_last_three_stages`]).
+    #[inline]
+    fn dit_first_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
+        for block in data.chunks_exact_mut(8) {
+            three_stages(block, tw4, tw2, false);
+        }
+    }
+
     /// DIF butterflies with one twiddle `w` for the whole run.
     #[inline]
     fn dif_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
@@ -69,6 +87,16 @@ pub trait NttField: TwoAdicField {
 }
 
 impl NttField for Goldilocks {
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn dif_last_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
+        zkaccel_goldilocks::x86_64::dif_last_three_stages(data, tw4, tw2)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn dit_first_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
+        zkaccel_goldilocks::x86_64::dit_first_three_stages(data, tw4, tw2)
+    }
     #[inline]
     fn mul_slices(a: &mut [Self], b: &[Self]) {
         #[cfg(target_arch = "x86_64")]
@@ -148,5 +176,31 @@ fn mul_by<C: Fp256Config>(v: &mut [Fp256<C>], w: Fp256<C>) {
     let ws = [w; CHUNK];
     for chunk in v.chunks_mut(CHUNK) {
         Fp256::mul_assign_slices(chunk, &ws[..chunk.len()]);
+    }
+}
+
+/// Three radix-2 stages on one block of eight (DIF: half-sizes 4, 2, 1; DIT: 1, 2, 4).
+#[inline(always)]
+fn three_stages<F: TwoAdicField>(x: &mut [F], tw4: &[F], tw2: &[F], dif: bool) {
+    let stages: [usize; 3] = if dif { [4, 2, 1] } else { [1, 2, 4] };
+    for h in stages {
+        for s in (0..8).step_by(2 * h) {
+            for j in 0..h {
+                let (u, v) = (x[s + j], x[s + j + h]);
+                let w = match (h, j) {
+                    (_, 0) | (1, _) => None,
+                    (4, j) => Some(tw4[j]),
+                    (_, j) => Some(tw2[j]),
+                };
+                if dif {
+                    x[s + j] = u + v;
+                    x[s + j + h] = w.map_or(u - v, |w| (u - v) * w);
+                } else {
+                    let t = w.map_or(v, |w| v * w);
+                    x[s + j] = u + t;
+                    x[s + j + h] = u - t;
+                }
+            }
+        }
     }
 }

@@ -144,6 +144,25 @@ pub(crate) unsafe fn radix2<F: NttField>(
         // SAFETY: the points are contiguous, so the region is `n·width` valid elements that
         // this call owns exclusively (caller's contract).
         let slice = unsafe { core::slice::from_raw_parts_mut(data, n * width) };
+        if width == 1 && log_n >= 3 {
+            // One polynomial: the three stages whose pairs lie within blocks of eight run
+            // together as 8-point blocks (transposed SIMD where the field has it).
+            let (tw4, tw2) = (tables.stage(4), tables.stage(2));
+            if dif {
+                for s in 0..log_n - 3 {
+                    let h = n >> (s + 1);
+                    stage_contiguous(slice, h, 1, tables.stage(h), true);
+                }
+                F::dif_last_three_stages(slice, tw4, tw2);
+            } else {
+                F::dit_first_three_stages(slice, tw4, tw2);
+                for s in 3..log_n {
+                    let h = 1 << s;
+                    stage_contiguous(slice, h, 1, tables.stage(h), false);
+                }
+            }
+            return;
+        }
         for s in 0..log_n {
             let h = if dif { n >> (s + 1) } else { 1 << s };
             stage_contiguous(slice, h, width, tables.stage(h), dif);
