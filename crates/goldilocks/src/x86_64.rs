@@ -600,6 +600,55 @@ slice_kernel!(
     sub_assign_slices, sub_assign_slices_with, SubOp
 );
 
+/// `a[i] ← a[i] · w`, on the widest SIMD the CPU has.
+pub fn mul_assign_constant(a: &mut [Goldilocks], w: Goldilocks) {
+    mul_assign_constant_with(backend(), a, w)
+}
+
+/// [`mul_assign_constant`] on a chosen backend, for tests and benches; a backend the CPU
+/// lacks falls back to the next narrower one.
+pub fn mul_assign_constant_with(backend: Backend, a: &mut [Goldilocks], w: Goldilocks) {
+    if backend == Backend::Avx512 {
+        if let Some(cpu) = Avx512::detect() {
+            // SAFETY: the token proves AVX-512F is present.
+            return unsafe { scale_avx512(cpu, a, w) };
+        }
+    }
+    if backend != Backend::Scalar {
+        if let Some(cpu) = Avx2::detect() {
+            // SAFETY: the token proves AVX2 is present.
+            return unsafe { scale_avx2(cpu, a, w) };
+        }
+    }
+    a.iter_mut().for_each(|x| *x *= w);
+}
+
+#[target_feature(enable = "avx512f")]
+fn scale_avx512(cpu: Avx512, a: &mut [Goldilocks], w: Goldilocks) {
+    let pw = PackedGoldilocksAvx512::broadcast(cpu, w);
+    let mut chunks = a.chunks_exact_mut(8);
+    for x in &mut chunks {
+        let px = PackedGoldilocksAvx512::from_array(cpu, (&*x).try_into().expect("chunk of 8"));
+        x.copy_from_slice(&(px * pw).to_array());
+    }
+    for x in chunks.into_remainder() {
+        *x *= w;
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn scale_avx2(cpu: Avx2, a: &mut [Goldilocks], w: Goldilocks) {
+    let pw = PackedGoldilocksAvx2::broadcast(cpu, w);
+    let mut chunks = a.chunks_exact_mut(4);
+    for x in &mut chunks {
+        let px = PackedGoldilocksAvx2::from_array(cpu, (&*x).try_into().expect("chunk of 4"));
+        x.copy_from_slice(&(px * pw).to_array());
+    }
+    for x in chunks.into_remainder() {
+        *x *= w;
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // 8-point butterfly blocks for NTTs (the stages whose pairs are closer than a register)
 // ------------------------------------------------------------------------------------------

@@ -229,6 +229,13 @@ mod simd {
                     );
                 }
             }
+            for &w in &b[..50] {
+                let mut out = a.clone();
+                mul_assign_constant_with(backend, &mut out, w);
+                for (i, (&got, &x)) in out.iter().zip(&a).enumerate() {
+                    assert_eq!(got, x * w, "{backend:?} constant {i} {:?}", w.as_raw_u64());
+                }
+            }
         }
     }
 

@@ -106,6 +106,14 @@ impl NttField for Goldilocks {
             *x *= *y;
         }
     }
+    fn mul_by_constant(a: &mut [Self], w: Self) {
+        #[cfg(target_arch = "x86_64")]
+        zkaccel_goldilocks::x86_64::mul_assign_constant(a, w);
+        #[cfg(not(target_arch = "x86_64"))]
+        for x in a.iter_mut() {
+            *x *= w;
+        }
+    }
     #[inline]
     fn dif_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
         butterflies::dif_butterflies(lo, hi, tw)

@@ -19,7 +19,7 @@ use zkaccel_field::Field;
 
 use crate::field::NttField;
 
-use crate::kernels::{radix2, reverse_bits, SharedPtr, StageTables};
+use crate::kernels::{dit_from_stage, radix2, reverse_bits, SharedPtr, StageTables};
 
 /// The tables of one direction (forward or inverse).
 #[derive(Debug, Clone)]
@@ -119,67 +119,6 @@ pub(crate) unsafe fn transform<F: NttField>(
     let (n1, n2) = (1usize << l1, 1usize << l2);
     let omega = dir.roots[log_n];
     let ptr = SharedPtr(data);
-
-    let columns = |parallel: bool| {
-        if width == stride {
-            // Neighbouring columns are contiguous: transform groups of them as wide points.
-            let per_column = n1 * width * core::mem::size_of::<F>();
-            let tasks = if parallel {
-                4 * rayon::current_num_threads()
-            } else {
-                1
-            };
-            let group = (COLUMN_GROUP_BYTES / per_column.max(1))
-                .next_power_of_two()
-                .min((n2 / tasks).max(8))
-                .clamp(1, n2);
-            let run = |g: usize| {
-                let sub = Shape {
-                    log_n: l1,
-                    width: group * width,
-                    stride: n2 * width,
-                };
-                // SAFETY: group `g` owns columns `g·group .. (g+1)·group` of every row: a
-                // region disjoint from every other group's, inside this call's points.
-                unsafe {
-                    transform(
-                        ptr.get().add(g * group * width),
-                        sub,
-                        dir,
-                        core_log,
-                        dif,
-                        None,
-                        false,
-                    )
-                };
-            };
-            if parallel {
-                (0..n2 / group).into_par_iter().for_each(run);
-            } else {
-                (0..n2 / group).for_each(run);
-            }
-        } else {
-            for c in 0..n2 {
-                let sub = Shape {
-                    log_n: l1,
-                    width,
-                    stride: n2 * stride,
-                };
-                // SAFETY: column `c` of this call's points, sequentially.
-                unsafe {
-                    transform(
-                        ptr.get().add(c * stride),
-                        sub,
-                        dir,
-                        core_log,
-                        dif,
-                        None,
-                        false,
-                    )
-                };
-            }
-        }
-    };
     let rows = |parallel: bool| {
         let run = |r: usize| {
             // SAFETY: row `r` is the points `r·n2 .. (r+1)·n2`, disjoint from other rows.
@@ -190,38 +129,15 @@ pub(crate) unsafe fn transform<F: NttField>(
                 stride,
             };
             let base = omega.exp_u64(reverse_bits(r, l1) as u64);
-            let twiddle = || {
-                // The row's twiddles `scale·base^c`, by doubling with slice products.
-                let mut tw = Vec::with_capacity(n2);
-                tw.push(scale.unwrap_or(F::ONE));
-                let mut step = base;
-                while tw.len() < n2 {
-                    let k = tw.len();
-                    tw.extend_from_within(..k);
-                    F::mul_by_constant(&mut tw[k..], step);
-                    step = step.square();
+            // SAFETY: the row's points, exclusively ours.
+            unsafe {
+                if !dif {
+                    transform(row, sub, dir, core_log, dif, None, false);
                 }
-                if width == stride && width == 1 {
-                    // SAFETY: the row's `n2` contiguous points, exclusively ours.
-                    let run = unsafe { core::slice::from_raw_parts_mut(row, n2) };
-                    F::mul_slices(run, &tw);
-                } else {
-                    for (c, &w) in tw.iter().enumerate() {
-                        // SAFETY: point `c` of row `r`.
-                        let run =
-                            unsafe { core::slice::from_raw_parts_mut(row.add(c * stride), width) };
-                        F::mul_by_constant(run, w);
-                    }
+                twiddle_row(row, sub, base, scale);
+                if dif {
+                    transform(row, sub, dir, core_log, dif, None, false);
                 }
-            };
-            if !dif {
-                // SAFETY: the row's points, exclusively ours.
-                unsafe { transform(row, sub, dir, core_log, dif, None, false) };
-            }
-            twiddle();
-            if dif {
-                // SAFETY: as above.
-                unsafe { transform(row, sub, dir, core_log, dif, None, false) };
             }
         };
         if parallel {
@@ -231,10 +147,209 @@ pub(crate) unsafe fn transform<F: NttField>(
         }
     };
     if dif {
-        columns(parallel);
+        // SAFETY: forwarded contract.
+        unsafe { column_pass(data, l1, shape, dir, core_log, dif, parallel) };
         rows(parallel);
     } else {
         rows(parallel);
-        columns(parallel);
+        // SAFETY: forwarded contract.
+        unsafe { column_pass(data, l1, shape, dir, core_log, dif, parallel) };
     }
+}
+
+/// Multiplies point `c` of a row (`2^shape.log_n` points) by `scale·base^c`.
+///
+/// # Safety
+/// As [`transform`], for the row's points.
+unsafe fn twiddle_row<F: NttField>(row: *mut F, shape: Shape, base: F, scale: Option<F>) {
+    let Shape {
+        log_n,
+        width,
+        stride,
+    } = shape;
+    let n = 1usize << log_n;
+    // The row's twiddles `scale·base^c`, by doubling with slice products.
+    let mut tw = Vec::with_capacity(n);
+    tw.push(scale.unwrap_or(F::ONE));
+    let mut step = base;
+    while tw.len() < n {
+        let k = tw.len();
+        tw.extend_from_within(..k);
+        F::mul_by_constant(&mut tw[k..], step);
+        step = step.square();
+    }
+    if width == stride && width == 1 {
+        // SAFETY: the row's `n` contiguous points, exclusively ours (caller's contract).
+        let run = unsafe { core::slice::from_raw_parts_mut(row, n) };
+        F::mul_slices(run, &tw);
+    } else {
+        for (c, &w) in tw.iter().enumerate() {
+            // SAFETY: point `c` of the row.
+            let run = unsafe { core::slice::from_raw_parts_mut(row.add(c * stride), width) };
+            F::mul_by_constant(run, w);
+        }
+    }
+}
+
+/// The column pass of a four-step split of `shape` into `2^l1` rows: every column (one
+/// point per row, `2^(log_n − l1)` columns) transformed as `2^l1` points.
+///
+/// # Safety
+/// As [`transform`].
+unsafe fn column_pass<F: NttField>(
+    data: *mut F,
+    l1: usize,
+    shape: Shape,
+    dir: &Direction<F>,
+    core_log: usize,
+    dif: bool,
+    parallel: bool,
+) {
+    let Shape {
+        log_n,
+        width,
+        stride,
+    } = shape;
+    let (n1, n2) = (1usize << l1, 1usize << (log_n - l1));
+    let ptr = SharedPtr(data);
+    if width == stride {
+        // Neighbouring columns are contiguous: transform groups of them as wide points.
+        let per_column = n1 * width * core::mem::size_of::<F>();
+        let tasks = if parallel {
+            4 * rayon::current_num_threads()
+        } else {
+            1
+        };
+        let group = (COLUMN_GROUP_BYTES / per_column.max(1))
+            .next_power_of_two()
+            .min((n2 / tasks).max(8))
+            .clamp(1, n2);
+        let run = |g: usize| {
+            let sub = Shape {
+                log_n: l1,
+                width: group * width,
+                stride: n2 * width,
+            };
+            // SAFETY: group `g` owns columns `g·group .. (g+1)·group` of every row: a
+            // region disjoint from every other group's, inside this call's points.
+            unsafe {
+                transform(
+                    ptr.get().add(g * group * width),
+                    sub,
+                    dir,
+                    core_log,
+                    dif,
+                    None,
+                    false,
+                )
+            };
+        };
+        if parallel {
+            (0..n2 / group).into_par_iter().for_each(run);
+        } else {
+            (0..n2 / group).for_each(run);
+        }
+    } else {
+        for c in 0..n2 {
+            let sub = Shape {
+                log_n: l1,
+                width,
+                stride: n2 * stride,
+            };
+            // SAFETY: column `c` of this call's points, sequentially.
+            unsafe {
+                transform(
+                    ptr.get().add(c * stride),
+                    sub,
+                    dir,
+                    core_log,
+                    dif,
+                    None,
+                    false,
+                )
+            };
+        }
+    }
+}
+
+/// The forward DIT (bit-reversed → natural) of the `out.len() = src.len()·2^log_blowup`
+/// points whose input is `src[j]·factors[j]` at position `j·2^log_blowup` and zero
+/// elsewhere: the spread, zero-padded coefficients of a low-degree extension. On such input
+/// the first `log_blowup` stages only copy each value over its block of `2^log_blowup`, so
+/// they are replaced by that fill, which also runs inside the four-step row pass: no
+/// separate placement pass, no butterflies on zeros.
+///
+/// Callers pass power-of-two lengths with `out.len() = src.len() << log_blowup`,
+/// `factors.len() = src.len()`, and `dir` covering `out.len()` (checked in debug builds).
+pub(crate) fn extend_dit<F: NttField>(
+    out: &mut [F],
+    src: &[F],
+    factors: &[F],
+    log_blowup: usize,
+    dir: &Direction<F>,
+    core_log: usize,
+    parallel: bool,
+) {
+    let k = log_blowup;
+    debug_assert!(src.len().is_power_of_two() && factors.len() == src.len());
+    debug_assert_eq!(out.len(), src.len() << k);
+    let log_n = out.len().trailing_zeros() as usize;
+    let fill = |dst: &mut [F], s: &[F], f: &[F]| {
+        for (block, (&x, &y)) in dst.chunks_exact_mut(1 << k).zip(s.iter().zip(f)) {
+            block.fill(x * y);
+        }
+    };
+    if log_n <= core_log {
+        fill(out, src, factors);
+        dit_from_stage(out, k, &dir.tables);
+        return;
+    }
+    let shape = Shape {
+        log_n,
+        width: 1,
+        stride: 1,
+    };
+    if k > core_log {
+        // A blowup beyond a whole row: place the values and run the plain transform.
+        out.fill(F::ZERO);
+        for (j, (&x, &y)) in src.iter().zip(factors).enumerate() {
+            out[j << k] = x * y;
+        }
+        // SAFETY: `out` is `2^log_n` contiguous elements, borrowed mutably for the call.
+        unsafe {
+            transform(
+                out.as_mut_ptr(),
+                shape,
+                dir,
+                core_log,
+                false,
+                None,
+                parallel,
+            )
+        };
+        return;
+    }
+    let (l1, l2) = (log_n - core_log, core_log);
+    let per_row = 1usize << (l2 - k);
+    let omega = dir.roots[log_n];
+    let row_shape = Shape {
+        log_n: l2,
+        width: 1,
+        stride: 1,
+    };
+    let run = |(r, row): (usize, &mut [F])| {
+        let part = r * per_row..(r + 1) * per_row;
+        fill(row, &src[part.clone()], &factors[part]);
+        dit_from_stage(row, k, &dir.tables);
+        let base = omega.exp_u64(reverse_bits(r, l1) as u64);
+        // SAFETY: `row` is `2^l2` contiguous elements, borrowed mutably here.
+        unsafe { twiddle_row(row.as_mut_ptr(), row_shape, base, None) };
+    };
+    if parallel {
+        out.par_chunks_mut(1 << l2).enumerate().for_each(run);
+    } else {
+        out.chunks_mut(1 << l2).enumerate().for_each(run);
+    }
+    // SAFETY: `out` is `2^log_n` contiguous elements, borrowed mutably for the call.
+    unsafe { column_pass(out.as_mut_ptr(), l1, shape, dir, core_log, false, parallel) };
 }

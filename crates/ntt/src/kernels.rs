@@ -140,52 +140,165 @@ pub(crate) unsafe fn radix2<F: NttField>(
     if n == 1 {
         return;
     }
-    if width == stride {
-        // SAFETY: the points are contiguous, so the region is `n·width` valid elements that
-        // this call owns exclusively (caller's contract).
-        let slice = unsafe { core::slice::from_raw_parts_mut(data, n * width) };
-        if width == 1 && log_n >= 3 {
-            // One polynomial: the three stages whose pairs lie within blocks of eight run
-            // together as 8-point blocks (transposed SIMD where the field has it).
-            let (tw4, tw2) = (tables.stage(4), tables.stage(2));
-            if dif {
-                for s in 0..log_n - 3 {
-                    let h = n >> (s + 1);
-                    stage_contiguous(slice, h, 1, tables.stage(h), true);
-                }
-                F::dif_last_three_stages(slice, tw4, tw2);
-            } else {
-                F::dit_first_three_stages(slice, tw4, tw2);
-                for s in 3..log_n {
-                    let h = 1 << s;
-                    stage_contiguous(slice, h, 1, tables.stage(h), false);
-                }
+    if width == 1 && stride == 1 && log_n >= 3 {
+        // SAFETY: the points are `n` contiguous elements that this call owns exclusively
+        // (caller's contract).
+        let slice = unsafe { core::slice::from_raw_parts_mut(data, n) };
+        // One polynomial: a twiddle per pair (SIMD over pairs); the three stages whose
+        // pairs lie within blocks of eight run together as 8-point blocks (transposed SIMD
+        // where the field has it).
+        if dif {
+            for s in 0..log_n - 3 {
+                let h = n >> (s + 1);
+                stage_contiguous(slice, h, 1, tables.stage(h), true);
             }
-            return;
-        }
-        for s in 0..log_n {
-            let h = if dif { n >> (s + 1) } else { 1 << s };
-            stage_contiguous(slice, h, width, tables.stage(h), dif);
+            F::dif_last_three_stages(slice, tables.stage(4), tables.stage(2));
+        } else {
+            dit_from_stage(slice, 0, tables);
         }
         return;
     }
-    for s in 0..log_n {
-        let h = if dif { n >> (s + 1) } else { 1 << s };
-        let tw = tables.stage(h);
-        for start in (0..n).step_by(2 * h) {
-            for (j, &w) in tw.iter().enumerate() {
-                // SAFETY: points `start + j` and `start + j + h` are distinct points below
-                // `n`, whose runs are valid and exclusively ours (caller's contract); runs of
-                // distinct points do not overlap because `width ≤ stride`.
-                let (a, b) = unsafe {
-                    (
-                        core::slice::from_raw_parts_mut(data.add((start + j) * stride), width),
-                        core::slice::from_raw_parts_mut(data.add((start + j + h) * stride), width),
-                    )
-                };
-                butterfly_runs(a, b, w, j == 0, dif);
+    // Wide points (an index-major batch, a group of matrix columns): three stages per pass
+    // over the data (radix-8 blocks of runs), single stages for the rest.
+    let mut s = 0;
+    while s < log_n {
+        let (h, stages) = match (log_n - s >= 3, dif) {
+            (true, true) => (n >> (s + 3), 3),
+            (true, false) => (1 << s, 3),
+            (false, true) => (n >> (s + 1), 1),
+            (false, false) => (1 << s, 1),
+        };
+        // SAFETY: forwarded contract; `h·2^stages ≤ n` by construction.
+        unsafe {
+            if stages == 3 {
+                three_stages_of_runs(data, n, h, width, stride, tables, dif);
+            } else {
+                stage_of_runs(data, n, h, width, stride, tables.stage(h), dif);
             }
         }
+        s += stages;
+    }
+}
+
+/// The stage of half-size `h` over `n` points of runs.
+///
+/// # Safety
+/// As [`radix2`], with `2h ≤ n`.
+unsafe fn stage_of_runs<F: NttField>(
+    data: *mut F,
+    n: usize,
+    h: usize,
+    width: usize,
+    stride: usize,
+    tw: &[F],
+    dif: bool,
+) {
+    for start in (0..n).step_by(2 * h) {
+        for (j, &w) in tw.iter().enumerate() {
+            // SAFETY: points `start + j` and `start + j + h` are distinct points below
+            // `n`, whose runs are valid and exclusively ours (caller's contract); runs of
+            // distinct points do not overlap because `width ≤ stride`.
+            let (a, b) = unsafe {
+                (
+                    core::slice::from_raw_parts_mut(data.add((start + j) * stride), width),
+                    core::slice::from_raw_parts_mut(data.add((start + j + h) * stride), width),
+                )
+            };
+            butterfly_runs(a, b, w, j == 0, dif);
+        }
+    }
+}
+
+/// Bytes of each run a radix-8 block processes at a time (eight of them stay in L1).
+const RUN_CHUNK_BYTES: usize = 512;
+
+/// The three stages of half-sizes `h`, `2h`, `4h` (DIT in that order, DIF in the reverse)
+/// over `n` points of runs, as radix-8 blocks: the eight points `p, p+h, …, p+7h` are
+/// loaded once per chunk of their runs and go through all twelve butterflies, so a pass
+/// over the data does three stages. That matters for column groups, whose power-of-two row
+/// stride keeps them from staying in cache from one stage to the next.
+///
+/// # Safety
+/// As [`radix2`], with `8h ≤ n`.
+unsafe fn three_stages_of_runs<F: NttField>(
+    data: *mut F,
+    n: usize,
+    h: usize,
+    width: usize,
+    stride: usize,
+    tables: &StageTables<F>,
+    dif: bool,
+) {
+    let (t1, t2, t4) = (tables.stage(h), tables.stage(2 * h), tables.stage(4 * h));
+    let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SIMD_RUN);
+    for start in (0..n).step_by(8 * h) {
+        for j in 0..h {
+            let unit = j == 0;
+            let w1 = t1[j];
+            let w2 = [t2[j], t2[j + h]];
+            let w4 = [t4[j], t4[j + h], t4[j + 2 * h], t4[j + 3 * h]];
+            let base = start + j;
+            for c in (0..width).step_by(chunk) {
+                let len = chunk.min(width - c);
+                // SAFETY: points `base + m·h`, `m < 8`, are distinct points below `n`
+                // (`start + 8h ≤ n`), and each run chunk `c .. c + len` lies inside its
+                // point's run; distinct points' runs do not overlap (`width ≤ stride`).
+                let run = |m: usize| unsafe { data.add((base + m * h) * stride + c) };
+                let pair = |x: usize, y: usize, w: F, unit: bool| {
+                    // SAFETY: as above; `x ≠ y`, so the two chunks are disjoint, and no
+                    // other reference to them is alive.
+                    let (a, b) = unsafe {
+                        (
+                            core::slice::from_raw_parts_mut(run(x), len),
+                            core::slice::from_raw_parts_mut(run(y), len),
+                        )
+                    };
+                    butterfly_runs(a, b, w, unit, dif);
+                };
+                let stage1 = || {
+                    for m in [0, 2, 4, 6] {
+                        pair(m, m + 1, w1, unit);
+                    }
+                };
+                let stage2 = || {
+                    for m in [0, 1, 4, 5] {
+                        pair(m, m + 2, w2[m & 1], unit && m & 1 == 0);
+                    }
+                };
+                let stage4 = || {
+                    for (m, &w) in w4.iter().enumerate() {
+                        pair(m, m + 4, w, unit && m == 0);
+                    }
+                };
+                if dif {
+                    stage4();
+                    stage2();
+                    stage1();
+                } else {
+                    stage1();
+                    stage2();
+                    stage4();
+                }
+            }
+        }
+    }
+}
+
+/// Decimation-in-time stages `first .. log2(len)` of one contiguous polynomial whose stages
+/// below `first` are already done (`first = 0`: the whole bit-reversed → natural transform).
+pub(crate) fn dit_from_stage<F: NttField>(slice: &mut [F], first: usize, tables: &StageTables<F>) {
+    let log_n = slice.len().trailing_zeros() as usize;
+    debug_assert!(slice.len().is_power_of_two() && log_n <= tables.log);
+    let mut first = first;
+    if first == 0 && log_n >= 3 {
+        // The three stages whose pairs lie within blocks of eight run together as 8-point
+        // blocks (transposed SIMD where the field has it).
+        F::dit_first_three_stages(slice, tables.stage(4), tables.stage(2));
+        first = 3;
+    }
+    for s in first..log_n {
+        let h = 1 << s;
+        stage_contiguous(slice, h, 1, tables.stage(h), false);
     }
 }
 

@@ -4,7 +4,7 @@ use crate::field::NttField;
 use rayon::prelude::*;
 
 use crate::error::NttError;
-use crate::four_step::{transform, Direction, Shape};
+use crate::four_step::{extend_dit, transform, Direction, Shape};
 use crate::kernels::{bit_reverse_points, StageTables};
 
 /// The order of a transform's input and output: `N`atural or bit-`R`eversed, input first
@@ -170,12 +170,30 @@ impl<F: NttField> NttPlan<F> {
 
     /// Transforms `2^log_n` contiguous points of `width` elements.
     fn run(&self, data: &mut [F], log_n: usize, width: usize, order: Order, inverse: bool) {
+        let scale = inverse.then(|| Self::inverse_size(log_n));
+        self.run_scaled(data, log_n, width, order, inverse, scale);
+    }
+
+    /// `1/2^log_n`, the inverse transform's scale.
+    fn inverse_size(log_n: usize) -> F {
+        F::from_u64_reduced(1u64 << log_n).inverse()
+    }
+
+    /// As [`NttPlan::run`], multiplying every output by `scale` (none: the unscaled sum).
+    fn run_scaled(
+        &self,
+        data: &mut [F],
+        log_n: usize,
+        width: usize,
+        order: Order,
+        inverse: bool,
+        scale: Option<F>,
+    ) {
         let dir = if inverse {
             &self.inverse
         } else {
             &self.forward
         };
-        let scale = inverse.then(|| F::from_u64_reduced(1u64 << log_n).inverse());
         // DIF takes natural input to bit-reversed output, DIT the reverse; a permutation
         // after covers the other two orders.
         let (dif, permute_after) = match order {
@@ -281,7 +299,7 @@ impl<F: NttField> NttPlan<F> {
         let log_n = self.check_len(coefficients.len())?;
         let mut reversed = coefficients.to_vec();
         bit_reverse_points(&mut reversed, log_n, 1);
-        self.lde_from_reversed(reversed, log_n, log_blowup, shift)
+        self.lde_from_reversed(&reversed, log_n, log_blowup, shift, F::ONE)
     }
 
     /// The low-degree extension of a polynomial given by its evaluations on `⟨ω_n⟩` (natural
@@ -298,21 +316,31 @@ impl<F: NttField> NttPlan<F> {
         shift: F,
     ) -> Result<Vec<F>, NttError> {
         let log_n = self.check_len(evaluations.len())?;
+        check_shift(shift)?;
         let mut coefficients = evaluations.to_vec();
-        self.run(&mut coefficients, log_n, 1, Order::NR, true);
-        self.lde_from_reversed(coefficients, log_n, log_blowup, shift)
+        // The inverse transform's `1/n` goes into the extension's shift powers.
+        self.run_scaled(&mut coefficients, log_n, 1, Order::NR, true, None);
+        self.lde_from_reversed(
+            &coefficients,
+            log_n,
+            log_blowup,
+            shift,
+            Self::inverse_size(log_n),
+        )
     }
 
-    /// The extension from coefficients in bit-reversed order: coefficient `i` (at position
-    /// `rev(i)`) times `shift^i` goes to position `rev(i)·2^k` of the big buffer (which is
-    /// `rev_big(i)`; the rest are the zero coefficients), and one forward DIT (RN) gives the
-    /// natural-order evaluations.
+    /// The extension from `factor` times the coefficients in bit-reversed order:
+    /// coefficient `i` (at position `rev(i)`) times `factor·shift^i` goes to position
+    /// `rev(i)·2^k` of the big buffer (which is `rev_big(i)`; the rest are the zero
+    /// coefficients), and one forward DIT (RN) gives the natural-order evaluations; its first
+    /// `k` stages on the zeros are a fill (see [`extend_dit`]).
     fn lde_from_reversed(
         &self,
-        reversed: Vec<F>,
+        reversed: &[F],
         log_n: usize,
         log_blowup: usize,
         shift: F,
+        factor: F,
     ) -> Result<Vec<F>, NttError> {
         check_shift(shift)?;
         let n = reversed.len();
@@ -320,23 +348,18 @@ impl<F: NttField> NttPlan<F> {
             .checked_shl(log_blowup as u32)
             .filter(|&b| b >> log_blowup == n)
             .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
-        let log_big = self.check_len(big)?;
-        let powers = bit_reversed_powers(shift, log_n);
+        self.check_len(big)?;
+        let factors = bit_reversed_powers(shift, factor, log_n);
         let mut out = vec![F::ZERO; big];
-        let spread = 1usize << log_blowup;
-        let place = |((block, &c), &w): ((&mut [F], &F), &F)| block[0] = c * w;
-        if self.parallel {
-            out.par_chunks_mut(spread)
-                .zip(&reversed)
-                .zip(&powers)
-                .for_each(place);
-        } else {
-            out.chunks_mut(spread)
-                .zip(&reversed)
-                .zip(&powers)
-                .for_each(place);
-        }
-        self.run(&mut out, log_big, 1, Order::RN, false);
+        extend_dit(
+            &mut out,
+            reversed,
+            &factors,
+            log_blowup,
+            &self.forward,
+            self.core_log,
+            self.parallel,
+        );
         Ok(out)
     }
 
@@ -413,11 +436,11 @@ fn check_shift<F: NttField>(shift: F) -> Result<(), NttError> {
     }
 }
 
-/// `shift^rev(p)` at position `p`, for `p < 2^log_n` (`rev` on `log_n` bits): built by
-/// doubling, since `rev_l(2q + b) = b·2^(l−1) + rev_(l−1)(q)`.
-fn bit_reversed_powers<F: NttField>(shift: F, log_n: usize) -> Vec<F> {
+/// `first·shift^rev(p)` at position `p`, for `p < 2^log_n` (`rev` on `log_n` bits): built
+/// by doubling, since `rev_l(2q + b) = b·2^(l−1) + rev_(l−1)(q)`.
+fn bit_reversed_powers<F: NttField>(shift: F, first: F, log_n: usize) -> Vec<F> {
     let mut table = Vec::with_capacity(1 << log_n);
-    table.push(F::ONE);
+    table.push(first);
     let mut step = shift; // s^(2^(l−1)) for the table of l bits
     for _ in 0..log_n {
         // From l−1 to l bits: the new low bit of the position weighs 2^(l−1) in the reversed

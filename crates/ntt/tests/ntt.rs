@@ -141,7 +141,14 @@ fn roundtrip<F: Sample>(max_log: usize) {
 
 fn cosets_and_ldes<F: Sample>() {
     let mut rng = rng();
-    let plan = NttPlan::<F>::with_algorithm(8, Algorithm::FourStep { core_log: 3 }).unwrap();
+    let plan = NttPlan::<F>::with_algorithm(10, Algorithm::FourStep { core_log: 3 }).unwrap();
+    // The extension's fill replaces the first `log_blowup` stages: check it inside one
+    // row, spanning a whole row, beyond a row (blowup > core) and on the radix-2 plan.
+    let plans = [
+        plan.clone(),
+        plan.clone().parallel(false),
+        NttPlan::<F>::with_algorithm(10, Algorithm::Radix2).unwrap(),
+    ];
     for log_n in [0, 1, 4, 6] {
         let x = random_vec::<F>(&mut rng, 1 << log_n);
         let shift = F::sample(&mut rng);
@@ -154,17 +161,21 @@ fn cosets_and_ldes<F: Sample>() {
             plan.coset_inverse(&mut back, shift, order).unwrap();
             assert_eq!(back, want, "inverse coset 2^{log_n} {order:?}");
         }
-        for log_blowup in [0, 1, 2] {
+        for log_blowup in (0..=4).filter(|b| log_n + b <= 10) {
             let mut padded = x.clone();
             padded.resize(x.len() << log_blowup, F::ZERO);
             let want = naive(&padded, false, shift);
-            assert_eq!(plan.lde(&x, log_blowup, shift).unwrap(), want);
             let evaluations = naive(&x, false, F::ONE);
-            assert_eq!(
-                plan.lde_from_evaluations(&evaluations, log_blowup, shift)
-                    .unwrap(),
-                want
-            );
+            for (p, plan) in plans.iter().enumerate() {
+                let what = format!("lde 2^{log_n} blowup 2^{log_blowup} plan {p}");
+                assert_eq!(plan.lde(&x, log_blowup, shift).unwrap(), want, "{what}");
+                assert_eq!(
+                    plan.lde_from_evaluations(&evaluations, log_blowup, shift)
+                        .unwrap(),
+                    want,
+                    "{what} from evaluations"
+                );
+            }
         }
     }
     // The convenience functions use the multiplicative generator as the shift.
