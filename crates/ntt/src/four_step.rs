@@ -273,46 +273,42 @@ unsafe fn column_pass<F: NttField>(
 }
 
 /// The forward DIT (bit-reversed → natural) of the `out.len() = src.len()·2^log_blowup`
-/// points whose input is `src[j]·factors[j]` at position `j·2^log_blowup` and zero
-/// elsewhere: the spread, zero-padded coefficients of a low-degree extension. On such input
-/// the first `log_blowup` stages only copy each value over its block of `2^log_blowup`, so
-/// they are replaced by that fill, which also runs inside the four-step row pass: no
-/// separate placement pass, no butterflies on zeros.
+/// points whose input is `src[j]·factor·shift^rev(j)` (`rev` on `log2(src.len())` bits) at
+/// position `j·2^log_blowup` and zero elsewhere: the spread, zero-padded and shifted
+/// coefficients of a low-degree extension, given bit-reversed. On such input the first
+/// `log_blowup` stages only copy each value over its block of `2^log_blowup`, so they are
+/// replaced by that fill, which runs inside the four-step row pass: no separate placement
+/// pass, no butterflies on zeros. The shift powers are not tabulated: a row of the split
+/// reads consecutive `j = r·m + t`, whose reversal is `rev(t)·2^l1 + rev(r)`, so one table of
+/// `m` powers and one constant per row cover them.
 ///
-/// Callers pass power-of-two lengths with `out.len() = src.len() << log_blowup`,
-/// `factors.len() = src.len()`, and `dir` covering `out.len()` (checked in debug builds).
+/// Callers pass power-of-two lengths with `out.len() = src.len() << log_blowup` and `dir`
+/// covering `out.len()` (checked in debug builds).
+#[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
 pub(crate) fn extend_dit<F: NttField>(
     out: &mut [F],
     src: &[F],
-    factors: &[F],
+    shift: F,
+    factor: F,
     log_blowup: usize,
     dir: &Direction<F>,
     core_log: usize,
     parallel: bool,
 ) {
     let k = log_blowup;
-    debug_assert!(src.len().is_power_of_two() && factors.len() == src.len());
+    debug_assert!(src.len().is_power_of_two());
     debug_assert_eq!(out.len(), src.len() << k);
     let log_n = out.len().trailing_zeros() as usize;
-    let fill = |dst: &mut [F], s: &[F], f: &[F]| {
-        for (block, (&x, &y)) in dst.chunks_exact_mut(1 << k).zip(s.iter().zip(f)) {
-            block.fill(x * y);
-        }
-    };
-    if log_n <= core_log {
-        fill(out, src, factors);
-        dit_from_stage(out, k, &dir.tables);
-        return;
-    }
     let shape = Shape {
         log_n,
         width: 1,
         stride: 1,
     };
-    if k > core_log {
+    if log_n > core_log && k > core_log {
         // A blowup beyond a whole row: place the values and run the plain transform.
+        let factors = bit_reversed_powers(shift, factor, log_n - k);
         out.fill(F::ZERO);
-        for (j, (&x, &y)) in src.iter().zip(factors).enumerate() {
+        for (j, (&x, &y)) in src.iter().zip(&factors).enumerate() {
             out[j << k] = x * y;
         }
         // SAFETY: `out` is `2^log_n` contiguous elements, borrowed mutably for the call.
@@ -329,8 +325,11 @@ pub(crate) fn extend_dit<F: NttField>(
         };
         return;
     }
-    let (l1, l2) = (log_n - core_log, core_log);
+    // One row when the whole transform fits the core, else the four-step rows.
+    let l1 = log_n.saturating_sub(core_log);
+    let l2 = log_n - l1;
     let per_row = 1usize << (l2 - k);
+    let within = bit_reversed_powers(shift.exp_power_of_2(l1), factor, l2 - k);
     let omega = dir.roots[log_n];
     let row_shape = Shape {
         log_n: l2,
@@ -338,18 +337,49 @@ pub(crate) fn extend_dit<F: NttField>(
         stride: 1,
     };
     let run = |(r, row): (usize, &mut [F])| {
-        let part = r * per_row..(r + 1) * per_row;
-        fill(row, &src[part.clone()], &factors[part]);
+        let mut values = src[r * per_row..(r + 1) * per_row].to_vec();
+        F::mul_slices(&mut values, &within);
+        if l1 > 0 {
+            F::mul_by_constant(&mut values, shift.exp_u64(reverse_bits(r, l1) as u64));
+        }
+        for (block, &x) in row.chunks_exact_mut(1 << k).zip(&values) {
+            block.fill(x);
+        }
         dit_from_stage(row, k, &dir.tables);
-        let base = omega.exp_u64(reverse_bits(r, l1) as u64);
-        // SAFETY: `row` is `2^l2` contiguous elements, borrowed mutably here.
-        unsafe { twiddle_row(row.as_mut_ptr(), row_shape, base, None) };
+        if l1 > 0 {
+            let base = omega.exp_u64(reverse_bits(r, l1) as u64);
+            // SAFETY: `row` is `2^l2` contiguous elements, borrowed mutably here.
+            unsafe { twiddle_row(row.as_mut_ptr(), row_shape, base, None) };
+        }
     };
-    if parallel {
+    if parallel && l1 > 0 {
         out.par_chunks_mut(1 << l2).enumerate().for_each(run);
     } else {
         out.chunks_mut(1 << l2).enumerate().for_each(run);
     }
-    // SAFETY: `out` is `2^log_n` contiguous elements, borrowed mutably for the call.
-    unsafe { column_pass(out.as_mut_ptr(), l1, shape, dir, core_log, false, parallel) };
+    if l1 > 0 {
+        // SAFETY: `out` is `2^log_n` contiguous elements, borrowed mutably for the call.
+        unsafe { column_pass(out.as_mut_ptr(), l1, shape, dir, core_log, false, parallel) };
+    }
+}
+
+/// `first·shift^rev(p)` at position `p`, for `p < 2^log_n` (`rev` on `log_n` bits): built
+/// by doubling, since `rev_l(2q + b) = b·2^(l−1) + rev_(l−1)(q)`.
+pub(crate) fn bit_reversed_powers<F: NttField>(shift: F, first: F, log_n: usize) -> Vec<F> {
+    let mut table = Vec::with_capacity(1 << log_n);
+    table.push(first);
+    let mut step = shift; // s^(2^(l−1)) for the table of l bits
+    for _ in 0..log_n {
+        // From l−1 to l bits: the new low bit of the position weighs 2^(l−1) in the reversed
+        // index. Built in place from the back.
+        let len = table.len();
+        table.resize(2 * len, F::ZERO);
+        for q in (0..len).rev() {
+            let x = table[q];
+            table[2 * q] = x;
+            table[2 * q + 1] = x * step;
+        }
+        step = step.square();
+    }
+    table
 }

@@ -5,6 +5,7 @@ mod field;
 mod four_step;
 mod groth16;
 mod kernels;
+mod memory;
 mod plan;
 
 pub use error::NttError;

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use crate::error::NttError;
 use crate::four_step::{extend_dit, transform, Direction, Shape};
 use crate::kernels::{bit_reverse_points, StageTables};
+use crate::memory::zeroed;
 
 /// The order of a transform's input and output: `N`atural or bit-`R`eversed, input first
 /// (UniZK's NN, NR, RN and RR).
@@ -299,7 +300,7 @@ impl<F: NttField> NttPlan<F> {
         let log_n = self.check_len(coefficients.len())?;
         let mut reversed = coefficients.to_vec();
         bit_reverse_points(&mut reversed, log_n, 1);
-        self.lde_from_reversed(&reversed, log_n, log_blowup, shift, F::ONE)
+        self.lde_from_reversed(&reversed, log_blowup, shift, F::ONE)
     }
 
     /// The low-degree extension of a polynomial given by its evaluations on `⟨ω_n⟩` (natural
@@ -320,13 +321,7 @@ impl<F: NttField> NttPlan<F> {
         let mut coefficients = evaluations.to_vec();
         // The inverse transform's `1/n` goes into the extension's shift powers.
         self.run_scaled(&mut coefficients, log_n, 1, Order::NR, true, None);
-        self.lde_from_reversed(
-            &coefficients,
-            log_n,
-            log_blowup,
-            shift,
-            Self::inverse_size(log_n),
-        )
+        self.lde_from_reversed(&coefficients, log_blowup, shift, Self::inverse_size(log_n))
     }
 
     /// The extension from `factor` times the coefficients in bit-reversed order:
@@ -337,7 +332,6 @@ impl<F: NttField> NttPlan<F> {
     fn lde_from_reversed(
         &self,
         reversed: &[F],
-        log_n: usize,
         log_blowup: usize,
         shift: F,
         factor: F,
@@ -349,12 +343,12 @@ impl<F: NttField> NttPlan<F> {
             .filter(|&b| b >> log_blowup == n)
             .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
         self.check_len(big)?;
-        let factors = bit_reversed_powers(shift, factor, log_n);
-        let mut out = vec![F::ZERO; big];
+        let mut out = zeroed(big);
         extend_dit(
             &mut out,
             reversed,
-            &factors,
+            shift,
+            factor,
             log_blowup,
             &self.forward,
             self.core_log,
@@ -434,27 +428,6 @@ fn check_shift<F: NttField>(shift: F) -> Result<(), NttError> {
     } else {
         Ok(())
     }
-}
-
-/// `first·shift^rev(p)` at position `p`, for `p < 2^log_n` (`rev` on `log_n` bits): built
-/// by doubling, since `rev_l(2q + b) = b·2^(l−1) + rev_(l−1)(q)`.
-fn bit_reversed_powers<F: NttField>(shift: F, first: F, log_n: usize) -> Vec<F> {
-    let mut table = Vec::with_capacity(1 << log_n);
-    table.push(first);
-    let mut step = shift; // s^(2^(l−1)) for the table of l bits
-    for _ in 0..log_n {
-        // From l−1 to l bits: the new low bit of the position weighs 2^(l−1) in the reversed
-        // index. Built in place from the back.
-        let len = table.len();
-        table.resize(2 * len, F::ZERO);
-        for q in (0..len).rev() {
-            let x = table[q];
-            table[2 * q] = x;
-            table[2 * q + 1] = x * step;
-        }
-        step = step.square();
-    }
-    table
 }
 
 /// Multiplies point `i` (of `width` elements) by `shift^i`.
