@@ -14,6 +14,8 @@
 //! transforms of neighbouring columns run together as one transform of wider points, which is
 //! what keeps them cache- and SIMD-friendly.
 
+use core::mem::MaybeUninit;
+
 use rayon::prelude::*;
 use zkaccel_field::Field;
 
@@ -282,11 +284,13 @@ unsafe fn column_pass<F: NttField>(
 /// reads consecutive `j = r·m + t`, whose reversal is `rev(t)·2^l1 + rev(r)`, so one table of
 /// `m` powers and one constant per row cover them.
 ///
-/// Callers pass power-of-two lengths with `out.len() = src.len() << log_blowup` and `dir`
-/// covering `out.len()` (checked in debug builds).
+/// `out` may start uninitialised: every element is written before it is read, row by row
+/// inside the (parallel) row pass, so a fresh output buffer is first touched there and is
+/// never zeroed. Callers pass power-of-two lengths with `out.len() = src.len() << log_blowup`
+/// and `dir` covering `out.len()` (checked in debug builds).
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
 pub(crate) fn extend_dit<F: NttField>(
-    out: &mut [F],
+    out: &mut [MaybeUninit<F>],
     src: &[F],
     shift: F,
     factor: F,
@@ -307,7 +311,7 @@ pub(crate) fn extend_dit<F: NttField>(
     if log_n > core_log && k > core_log {
         // A blowup beyond a whole row: place the values and run the plain transform.
         let factors = bit_reversed_powers(shift, factor, log_n - k);
-        out.fill(F::ZERO);
+        let out = fill_uninit(out, F::ZERO);
         for (j, (&x, &y)) in src.iter().zip(&factors).enumerate() {
             out[j << k] = x * y;
         }
@@ -336,15 +340,20 @@ pub(crate) fn extend_dit<F: NttField>(
         width: 1,
         stride: 1,
     };
-    let run = |(r, row): (usize, &mut [F])| {
+    let run = |(r, row): (usize, &mut [MaybeUninit<F>])| {
         let mut values = src[r * per_row..(r + 1) * per_row].to_vec();
         F::mul_slices(&mut values, &within);
         if l1 > 0 {
             F::mul_by_constant(&mut values, shift.exp_u64(reverse_bits(r, l1) as u64));
         }
         for (block, &x) in row.chunks_exact_mut(1 << k).zip(&values) {
-            block.fill(x);
+            for slot in block {
+                slot.write(x);
+            }
         }
+        // SAFETY: the blocks of `2^k` tile the row (`per_row << k = 2^l2`), so every element
+        // of it was written just above.
+        let row = unsafe { assume_init_mut(row) };
         dit_from_stage(row, k, &dir.tables);
         if l1 > 0 {
             let base = omega.exp_u64(reverse_bits(r, l1) as u64);
@@ -358,9 +367,39 @@ pub(crate) fn extend_dit<F: NttField>(
         out.chunks_mut(1 << l2).enumerate().for_each(run);
     }
     if l1 > 0 {
-        // SAFETY: `out` is `2^log_n` contiguous elements, borrowed mutably for the call.
-        unsafe { column_pass(out.as_mut_ptr(), l1, shape, dir, core_log, false, parallel) };
+        // SAFETY: `out` is `2^log_n` contiguous elements, borrowed mutably for the call, and
+        // the row pass initialised all of them.
+        unsafe {
+            column_pass(
+                out.as_mut_ptr().cast(),
+                l1,
+                shape,
+                dir,
+                core_log,
+                false,
+                parallel,
+            )
+        };
     }
+}
+
+/// Writes `value` over all of `slots` and returns them as initialised.
+fn fill_uninit<F: Copy>(slots: &mut [MaybeUninit<F>], value: F) -> &mut [F] {
+    for slot in slots.iter_mut() {
+        slot.write(value);
+    }
+    // SAFETY: every element was written just above.
+    unsafe { assume_init_mut(slots) }
+}
+
+/// `slots` as initialised values.
+///
+/// # Safety
+/// Every element of `slots` must have been written.
+unsafe fn assume_init_mut<F>(slots: &mut [MaybeUninit<F>]) -> &mut [F] {
+    // SAFETY: `MaybeUninit<F>` has `F`'s layout, and the caller guarantees that every
+    // element is initialised.
+    unsafe { &mut *(slots as *mut [MaybeUninit<F>] as *mut [F]) }
 }
 
 /// `first·shift^rev(p)` at position `p`, for `p < 2^log_n` (`rev` on `log_n` bits): built

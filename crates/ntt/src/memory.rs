@@ -1,23 +1,19 @@
 //! Large output buffers.
 
-use zkaccel_field::Field;
-
 /// Bytes of one transparent huge page on x86-64 and AArch64 Linux.
 #[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 1 << 21;
 
-/// A zeroed buffer of `len` elements. On Linux a large one is advised to be backed by
-/// transparent huge pages (`madvise(MADV_HUGEPAGE)`, where the system leaves THP to
-/// `madvise`): a low-degree extension writes its whole output once, and with 4 KiB pages
+/// An empty buffer with room for `len` elements. On Linux a large one is advised to be
+/// backed by transparent huge pages (`madvise(MADV_HUGEPAGE)`, where the system leaves THP
+/// to `madvise`): a low-degree extension writes its whole output once, and with 4 KiB pages
 /// about a tenth of its time went to page faults (measured at 2^23 Goldilocks elements).
-/// The advice is only a hint; it changes no contents and is ignored where unsupported.
-/// The advice is given before the zeros are written, so the first touch of each page
-/// already faults in a huge one.
-pub(crate) fn zeroed<F: Field>(len: usize) -> Vec<F> {
+/// The advice is given before any element is written, so the first touch of each page
+/// already faults in a huge one; it is only a hint, and is ignored where unsupported.
+pub(crate) fn with_capacity_for_pages<F>(len: usize) -> Vec<F> {
     let mut buffer = Vec::with_capacity(len);
     #[cfg(target_os = "linux")]
     advise_huge_pages(&mut buffer);
-    buffer.resize(len, F::ZERO);
     buffer
 }
 

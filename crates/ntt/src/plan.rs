@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use crate::error::NttError;
 use crate::four_step::{extend_dit, transform, Direction, Shape};
 use crate::kernels::{bit_reverse_points, StageTables};
-use crate::memory::zeroed;
+use crate::memory::with_capacity_for_pages;
 
 /// The order of a transform's input and output: `N`atural or bit-`R`eversed, input first
 /// (UniZK's NN, NR, RN and RR).
@@ -343,9 +343,9 @@ impl<F: NttField> NttPlan<F> {
             .filter(|&b| b >> log_blowup == n)
             .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
         self.check_len(big)?;
-        let mut out = zeroed(big);
+        let mut out = with_capacity_for_pages(big);
         extend_dit(
-            &mut out,
+            &mut out.spare_capacity_mut()[..big],
             reversed,
             shift,
             factor,
@@ -354,6 +354,8 @@ impl<F: NttField> NttPlan<F> {
             self.core_log,
             self.parallel,
         );
+        // SAFETY: `extend_dit` wrote all `big` elements of the spare capacity.
+        unsafe { out.set_len(big) };
         Ok(out)
     }
 
