@@ -138,6 +138,11 @@ pub fn check_inverse_and_pow<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
 /// The generator generates: given the factorisation of `|F*|` as (prime, exponent) pairs, checks
 /// the factorisation itself, then that `GENERATOR^(|F*|/q) ≠ 1` for every prime `q`.
 pub fn check_generator<F: Field>(factors: &[(u128, u32)]) {
+    check_is_generator(F::GENERATOR, factors);
+}
+
+/// `g` generates `F*` (another library's convention, say), checked as [`check_generator`].
+pub fn check_is_generator<F: Field>(g: F, factors: &[(u128, u32)]) {
     let order = to_big(&F::multiplicative_group_order());
     let mut product = BigUint::from(1u8);
     for &(q, e) in factors {
@@ -149,7 +154,7 @@ pub fn check_generator<F: Field>(factors: &[(u128, u32)]) {
     for &(q, _) in factors {
         let e = &order / BigUint::from(q);
         assert_ne!(
-            F::GENERATOR.exp_limbs(&e.to_u64_digits()),
+            g.exp_limbs(&e.to_u64_digits()),
             F::ONE,
             "generator has order dividing |F*|/{q}"
         );

@@ -284,7 +284,9 @@ pub trait TwoAdicField: Field {
     const TWO_ADICITY: usize;
 
     /// A generator of the subgroup of order `2^bits`: the field's `2^TWO_ADICITY`-th root
-    /// raised to `2^(TWO_ADICITY - bits)`, the convention arkworks, Plonky2 and Plonky3 share.
+    /// raised to `2^(TWO_ADICITY - bits)`, the convention arkworks and Plonky3 share (plonky2
+    /// derives its roots the same way, but from another `2^TWO_ADICITY`-th root for
+    /// Goldilocks).
     ///
     /// # Errors
     /// [`FieldError::TwoAdicityExceeded`] when `bits > TWO_ADICITY`.

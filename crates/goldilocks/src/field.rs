@@ -350,6 +350,35 @@ impl PrimeField for Goldilocks {
     }
 }
 
+impl Goldilocks {
+    /// plonky2's `MULTIPLICATIVE_GROUP_GENERATOR` for Goldilocks, which is also its coset
+    /// shift (`Field::coset_shift`). A convention, like Plonky3's 7 ([`Field::GENERATOR`]):
+    /// the two libraries picked different generators, so their roots of unity and coset
+    /// domains differ. Checked against plonky2 in the peers' differential tests.
+    pub const PLONKY2_GENERATOR: Self = Self(14_293_326_489_335_486_720);
+
+    /// plonky2's generator of the order-`2^bits` subgroup (its `primitive_root_of_unity`):
+    /// `PLONKY2_GENERATOR^((p−1)/2^bits)`.
+    ///
+    /// # Errors
+    /// [`FieldError::TwoAdicityExceeded`] when `bits > 32`.
+    pub fn plonky2_two_adic_generator(bits: usize) -> Result<Self, FieldError> {
+        check_two_adic_bits(bits)?;
+        Ok(Self::PLONKY2_GENERATOR.exp_u64((ORDER - 1) >> bits))
+    }
+}
+
+fn check_two_adic_bits(bits: usize) -> Result<(), FieldError> {
+    if bits > Goldilocks::TWO_ADICITY {
+        return Err(FieldError::TwoAdicityExceeded {
+            field: Goldilocks::NAME,
+            requested: bits,
+            max: Goldilocks::TWO_ADICITY,
+        });
+    }
+    Ok(())
+}
+
 /// The generator of the order-`2^bits` subgroup: `7^((p−1)/2^bits)`.
 fn two_adic_root(bits: usize) -> Goldilocks {
     Goldilocks::GENERATOR.exp_u64((ORDER - 1) >> bits)
@@ -359,13 +388,7 @@ impl TwoAdicField for Goldilocks {
     const TWO_ADICITY: usize = 32;
 
     fn two_adic_generator(bits: usize) -> Result<Self, FieldError> {
-        if bits > Self::TWO_ADICITY {
-            return Err(FieldError::TwoAdicityExceeded {
-                field: Self::NAME,
-                requested: bits,
-                max: Self::TWO_ADICITY,
-            });
-        }
+        check_two_adic_bits(bits)?;
         Ok(two_adic_root(bits))
     }
 }

@@ -84,6 +84,28 @@ fn arithmetic_matches_plonky3() {
     }
 }
 
+/// plonky2's convention (pinned against plonky2 itself in `peers/tests/plonky2_ntt.rs`): its
+/// generator generates, and its subgroup generators are that generator's powers, of exact
+/// order `2^bits`, distinct from Plonky3's from 8 points on.
+#[test]
+fn plonky2_generator_and_roots() {
+    zkaccel_field_testing::check_is_generator(Goldilocks::PLONKY2_GENERATOR, FACTORS);
+    for bits in 0..=32 {
+        let w = Goldilocks::plonky2_two_adic_generator(bits).unwrap();
+        assert_eq!(w.exp_power_of_2(bits), Goldilocks::ONE);
+        if bits > 0 {
+            assert_eq!(
+                w.exp_power_of_2(bits - 1),
+                -Goldilocks::ONE,
+                "order 2^{bits}"
+            );
+        }
+        let plonky3 = Goldilocks::two_adic_generator(bits).unwrap();
+        assert_eq!(w == plonky3, bits <= 2, "2^{bits}");
+    }
+    assert!(Goldilocks::plonky2_two_adic_generator(33).is_err());
+}
+
 #[test]
 fn roots_and_generators_match_plonky3() {
     assert_eq!(from_p3(P3::GENERATOR), Goldilocks::GENERATOR);

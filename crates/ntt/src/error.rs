@@ -29,6 +29,13 @@ pub enum NttError {
     /// A coset shift that is zero (the coset would not be a coset).
     #[error("the coset shift must be non-zero")]
     ZeroShift,
+    /// A root of unity given for the plan's convention that does not generate the field's
+    /// whole power-of-two subgroup.
+    #[error("the root given does not have order 2^{two_adicity}")]
+    NotPrimitiveRoot {
+        /// The field's two-adicity `s`: the root must have order exactly `2^s`.
+        two_adicity: usize,
+    },
     /// A field-level failure (e.g. no root of unity of the size).
     #[error(transparent)]
     Field(#[from] FieldError),

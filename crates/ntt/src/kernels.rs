@@ -21,11 +21,16 @@ pub(crate) struct StageTables<F> {
 }
 
 impl<F: TwoAdicField> StageTables<F> {
-    /// Tables for sizes up to `2^log` with the roots `ω` (forward) or `ω^{-1}` (inverse).
-    pub(crate) fn new(log: usize, inverse: bool) -> Result<Self, NttError> {
+    /// Tables for sizes up to `2^log` with the roots `ω` (forward) or `ω^{-1}` (inverse),
+    /// `root(l)` being the generator of the order-`2^l` subgroup.
+    pub(crate) fn new(
+        log: usize,
+        inverse: bool,
+        root: impl Fn(usize) -> Result<F, NttError>,
+    ) -> Result<Self, NttError> {
         let mut table = Vec::with_capacity((1usize << log).saturating_sub(1));
         for l in 1..=log {
-            let mut w = F::two_adic_generator(l)?;
+            let mut w = root(l)?;
             if inverse {
                 w = w.inverse();
             }

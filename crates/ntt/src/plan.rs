@@ -96,6 +96,39 @@ impl<F: NttField> NttPlan<F> {
     /// [`NttError::TooLarge`] when `max_log_n` exceeds the field's two-adicity;
     /// [`NttError::Shape`] for a zero core size.
     pub fn with_algorithm(max_log_n: usize, algorithm: Algorithm) -> Result<Self, NttError> {
+        Self::build(max_log_n, algorithm, |l| Ok(F::two_adic_generator(l)?))
+    }
+
+    /// A plan running `algorithm` whose roots of unity derive from `root`, a generator of the
+    /// field's whole order-`2^TWO_ADICITY` subgroup: the size-`2^l` root is
+    /// `root^(2^(TWO_ADICITY − l))`. For libraries whose convention differs from the field's
+    /// [`two_adic_generator`](zkaccel_field::TwoAdicField::two_adic_generator): plonky2
+    /// derives Goldilocks' roots from another multiplicative generator than Plonky3 does
+    /// (`Goldilocks::plonky2_two_adic_generator(32)` gives its root), so its transforms list
+    /// the same evaluations in another order.
+    ///
+    /// # Errors
+    /// As [`NttPlan::with_algorithm`], and [`NttError::NotPrimitiveRoot`] when `root` does not
+    /// have order exactly `2^TWO_ADICITY`.
+    pub fn with_two_adic_root(
+        max_log_n: usize,
+        algorithm: Algorithm,
+        root: F,
+    ) -> Result<Self, NttError> {
+        let s = F::TWO_ADICITY;
+        // Order exactly 2^s ⇔ root^(2^(s−1)) = −1 (then root^(2^s) = 1).
+        if s == 0 || root.exp_power_of_2(s - 1) != F::NEG_ONE {
+            return Err(NttError::NotPrimitiveRoot { two_adicity: s });
+        }
+        Self::build(max_log_n, algorithm, |l| Ok(root.exp_power_of_2(s - l)))
+    }
+
+    /// The plan with the size-`2^l` subgroup generators `root(l)`, `l ≤ TWO_ADICITY`.
+    fn build(
+        max_log_n: usize,
+        algorithm: Algorithm,
+        root: impl Fn(usize) -> Result<F, NttError>,
+    ) -> Result<Self, NttError> {
         if max_log_n > F::TWO_ADICITY {
             return Err(NttError::TooLarge {
                 log_n: max_log_n,
@@ -116,12 +149,12 @@ impl<F: NttField> NttPlan<F> {
         let direction = |inverse: bool| -> Result<Direction<F>, NttError> {
             let roots = (0..=max_log_n)
                 .map(|l| {
-                    let w = F::two_adic_generator(l)?;
+                    let w = root(l)?;
                     Ok(if inverse { w.inverse() } else { w })
                 })
                 .collect::<Result<_, NttError>>()?;
             Ok(Direction {
-                tables: StageTables::new(table_log, inverse)?,
+                tables: StageTables::new(table_log, inverse, &root)?,
                 roots,
             })
         };

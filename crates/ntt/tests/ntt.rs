@@ -43,9 +43,13 @@ fn random_vec<F: Sample>(rng: &mut StdRng, n: usize) -> Vec<F> {
 
 /// `Σ_i x[i]·(shift·ω^k)^i` for every `k`, with `ω` the size-n root or its inverse.
 fn naive<F: NttField>(x: &[F], inverse: bool, shift: F) -> Vec<F> {
+    let log_n = x.len().trailing_zeros() as usize;
+    naive_with_root(x, F::two_adic_generator(log_n).unwrap(), inverse, shift)
+}
+
+/// [`naive`] with the size-n root `w` given.
+fn naive_with_root<F: NttField>(x: &[F], mut w: F, inverse: bool, shift: F) -> Vec<F> {
     let n = x.len();
-    let log_n = n.trailing_zeros() as usize;
-    let mut w = F::two_adic_generator(log_n).unwrap();
     if inverse {
         w = w.inverse();
     }
@@ -229,6 +233,38 @@ fn batches<F: Sample>() {
     }
 }
 
+/// A plan on another convention's roots (`root^3`, also of order `2^s`, as plonky2's are a
+/// power of Plonky3's) transforms by those roots, in every algorithm; a root of smaller
+/// order is a typed error.
+fn other_roots<F: Sample>() {
+    let mut rng = rng();
+    let s = F::TWO_ADICITY;
+    let top = F::two_adic_generator(s).unwrap();
+    let root = top * top * top;
+    for algorithm in algorithms() {
+        let plan = NttPlan::<F>::with_two_adic_root(7, algorithm, root).unwrap();
+        for log_n in [0, 1, 3, 6, 7] {
+            let x = random_vec::<F>(&mut rng, 1 << log_n);
+            let w = root.exp_power_of_2(s - log_n);
+            let mut got = x.clone();
+            plan.forward(&mut got, Order::NN).unwrap();
+            assert_eq!(got, naive_with_root(&x, w, false, F::ONE), "2^{log_n}");
+            let shift = F::sample(&mut rng);
+            let mut got = x.clone();
+            plan.coset_forward(&mut got, shift, Order::NN).unwrap();
+            assert_eq!(got, naive_with_root(&x, w, false, shift), "coset 2^{log_n}");
+            plan.coset_inverse(&mut got, shift, Order::NN).unwrap();
+            assert_eq!(got, x, "coset inverse 2^{log_n}");
+        }
+    }
+    for bad in [F::ONE, F::NEG_ONE, top.square(), F::ZERO] {
+        assert_eq!(
+            NttPlan::<F>::with_two_adic_root(4, Algorithm::Radix2, bad).err(),
+            Some(NttError::NotPrimitiveRoot { two_adicity: s })
+        );
+    }
+}
+
 fn errors<F: Sample>() {
     let plan = NttPlan::<F>::new(4).unwrap();
     for len in [0usize, 3, 12] {
@@ -291,6 +327,10 @@ macro_rules! suite {
             #[test]
             fn batches_in_both_layouts() {
                 batches::<$field>();
+            }
+            #[test]
+            fn another_convention_of_roots() {
+                other_roots::<$field>();
             }
             #[test]
             fn bad_shapes_are_typed_errors() {
