@@ -14,14 +14,6 @@ use zkaccel_poseidon::{Plonky2Poseidon, PoseidonField};
 
 const BATCH: usize = 1024;
 
-fn one_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap()
-        .install(f)
-}
-
 fn bench(c: &mut Criterion) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let ours = Plonky2Poseidon::get();
@@ -79,7 +71,6 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
-    let _ = one_thread(|| ());
 }
 
 criterion_group!(benches, bench);

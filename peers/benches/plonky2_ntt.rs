@@ -14,6 +14,7 @@ use plonky2::field::goldilocks_field::GoldilocksField;
 use plonky2::field::polynomial::{PolynomialCoeffs, PolynomialValues};
 use plonky2::field::types::Field as _;
 use rand::{Rng, SeedableRng};
+use zkaccel_field_testing::bench::on_threads;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_ntt::{Algorithm, NttPlan, Order, DEFAULT_CORE_LOG};
 use zkaccel_peers::to_plonky2;
@@ -26,18 +27,6 @@ fn logs() -> Vec<usize> {
         .ok()
         .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![16, 20])
-}
-
-fn on_threads<R: Send>(one: bool, f: impl FnOnce() -> R + Send) -> R {
-    if one {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .expect("a one-thread pool")
-            .install(f)
-    } else {
-        f()
-    }
 }
 
 const MODES: [(&str, bool); 2] = [("1-thread", true), ("all-cores", false)];

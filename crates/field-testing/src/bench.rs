@@ -115,3 +115,22 @@ pub fn fp256_mul_vs_arkworks<C: zkaccel_fp256::Fp256Config, A: ark_ff::PrimeFiel
     }
     g.finish();
 }
+
+/// Runs `f` on one thread (`one`) or on rayon's default pool. The one-thread pool is built
+/// once, so iterations do not time its creation (tens of microseconds, which would blur the
+/// ratios of small inputs).
+pub fn on_threads<R: Send>(one: bool, f: impl FnOnce() -> R + Send) -> R {
+    static ONE_THREAD: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    if one {
+        ONE_THREAD
+            .get_or_init(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .expect("a one-thread pool")
+            })
+            .install(f)
+    } else {
+        f()
+    }
+}

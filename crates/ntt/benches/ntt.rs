@@ -17,6 +17,7 @@ use rand::RngCore;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
+use zkaccel_field_testing::bench::on_threads;
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_ntt::{groth16_h, NttField, NttPlan, Order};
@@ -34,19 +35,6 @@ fn logs() -> Vec<usize> {
         .ok()
         .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![16, 20])
-}
-
-/// Runs `f` on one thread or on rayon's default pool.
-fn on_threads<R: Send>(one: bool, f: impl FnOnce() -> R + Send) -> R {
-    if one {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .expect("a one-thread pool")
-            .install(f)
-    } else {
-        f()
-    }
 }
 
 const MODES: [(&str, bool); 2] = [("1-thread", true), ("all-cores", false)];

@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
+use zkaccel_field_testing::bench::on_threads;
 use zkaccel_field_testing::rng;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonField, Strength};
@@ -36,11 +37,7 @@ fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
 }
 
 fn one_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("a one-thread pool")
-        .install(f)
+    on_threads(true, f)
 }
 
 fn goldilocks(c: &mut Criterion) {
