@@ -308,7 +308,12 @@ pub(crate) fn extend_dit<F: NttField>(
         width: 1,
         stride: 1,
     };
-    if log_n > core_log && k > core_log {
+    // One row when the whole transform fits the core, else the four-step rows. The columns
+    // stay within the core (a longer column pass would recurse into strided four-step
+    // transforms); rows beyond it run from the plan's longer stage tables.
+    let l1 = log_n.saturating_sub(core_log).min(core_log);
+    let l2 = log_n - l1;
+    if k > l2 {
         // A blowup beyond a whole row: place the values and run the plain transform.
         let factors = bit_reversed_powers(shift, factor, log_n - k);
         let out = fill_uninit(out, F::ZERO);
@@ -329,9 +334,6 @@ pub(crate) fn extend_dit<F: NttField>(
         };
         return;
     }
-    // One row when the whole transform fits the core, else the four-step rows.
-    let l1 = log_n.saturating_sub(core_log);
-    let l2 = log_n - l1;
     let per_row = 1usize << (l2 - k);
     let within = bit_reversed_powers(shift.exp_power_of_2(l1), factor, l2 - k);
     let omega = dir.roots[log_n];

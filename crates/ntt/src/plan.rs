@@ -64,8 +64,9 @@ pub const DEFAULT_CORE_LOG: usize = 12;
 
 /// Precomputed twiddles for transforms up to `2^max_log_n` points over `F`.
 ///
-/// Memory: the stage tables hold `2·(2^t − 1)` elements for `t = min(max_log_n, core_log)`
-/// (`t = max_log_n` for [`Algorithm::Radix2`]) plus `2·max_log_n` roots; transforms run in
+/// Memory: the stage tables hold `2·(2^t − 1)` elements for
+/// `t = min(max_log_n, max(core_log, max_log_n − core_log))` (`t = max_log_n` for
+/// [`Algorithm::Radix2`]) plus `2·max_log_n` roots; transforms run in
 /// place, coset and bit-reversal passes too; [`NttPlan::lde`] allocates its output.
 #[derive(Debug, Clone)]
 pub struct NttPlan<F> {
@@ -145,7 +146,12 @@ impl<F: NttField> NttPlan<F> {
             }
             Algorithm::FourStep { core_log } => core_log,
         };
-        let table_log = core_log.min(max_log_n);
+        // Stage tables up to the core, or up to the longer factor of the split of the
+        // largest size (`max_log_n − core_log` when that exceeds the core): the LDE's row
+        // pass keeps its columns within the core and so runs longer rows.
+        let table_log = core_log
+            .max(max_log_n.saturating_sub(core_log))
+            .min(max_log_n);
         let direction = |inverse: bool| -> Result<Direction<F>, NttError> {
             let roots = (0..=max_log_n)
                 .map(|l| {
