@@ -33,12 +33,13 @@ synth_xilinx -family xcup -top amz_cipher_top -flatten
 tee -q -o $build/synth_$design.xcup.txt stat" >/dev/null
   g="$build/synth_$design.generic.txt"
   x="$build/synth_$design.xcup.txt"
-  # `stat -width` lists multipliers as $mul_<product width> <count>.
-  muls=$(grep -E '^\s+\$mul_' "$g" | awk '{s+=$2} END {print s+0}')
-  mulbits=$(grep -E '^\s+\$mul_' "$g" | awk '{split($1,a,"_"); n+=a[2]*$2} END {print n+0}')
-  luts=$(grep -E '^\s+LUT[1-6]' "$x" | awk '{s+=$2} END {print s+0}')
-  ffs=$(grep -E '^\s+FD[RSCP]E' "$x" | awk '{s+=$2} END {print s+0}')
-  dsps=$(grep -E '^\s+DSP48E2' "$x" | awk '{s+=$2} END {print s+0}')
-  carry=$(grep -E '^\s+CARRY[48]' "$x" | awk '{s+=$2} END {print s+0}')
+  # `stat -width` lists multipliers as $mul_<product width> <count>; a design may have none
+# (AMZ-3: Russian peasant), so an empty grep is not an error under pipefail.
+  muls=$({ grep -E '^\s+\$mul_' "$g" || true; } | awk '{s+=$2} END {print s+0}')
+  mulbits=$({ grep -E '^\s+\$mul_' "$g" || true; } | awk '{split($1,a,"_"); n+=a[2]*$2} END {print n+0}')
+  luts=$({ grep -E '^\s+LUT[1-6]' "$x" || true; } | awk '{s+=$2} END {print s+0}')
+  ffs=$({ grep -E '^\s+FD[RSCP]E' "$x" || true; } | awk '{s+=$2} END {print s+0}')
+  dsps=$({ grep -E '^\s+DSP48E2' "$x" || true; } | awk '{s+=$2} END {print s+0}')
+  carry=$({ grep -E '^\s+CARRY[48]' "$x" || true; } | awk '{s+=$2} END {print s+0}')
   printf '%-8s %8s %12s %8s %8s %8s %8s\n' "$design" "$muls" "$mulbits" "$luts" "$ffs" "$dsps" "$carry"
 done < "$here/designs.txt"
