@@ -14,7 +14,7 @@ use plonky2::field::goldilocks_field::GoldilocksField;
 use plonky2::field::polynomial::{PolynomialCoeffs, PolynomialValues};
 use plonky2::field::types::Field as _;
 use rand::{Rng, SeedableRng};
-use zkaccel_field_testing::bench::on_threads;
+use zkaccel_field_testing::bench::{logs_from_env, on_threads, MODES};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_ntt::{Algorithm, NttPlan, Order, DEFAULT_CORE_LOG};
 use zkaccel_peers::to_plonky2;
@@ -23,13 +23,8 @@ const LOG_BLOWUP: usize = 3;
 const MAX_LDE_LOG: usize = 22;
 
 fn logs() -> Vec<usize> {
-    std::env::var("ZKACCEL_NTT_LOGS")
-        .ok()
-        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![16, 20])
+    logs_from_env("ZKACCEL_NTT_LOGS", &[16, 20])
 }
-
-const MODES: [(&str, bool); 2] = [("1-thread", true), ("all-cores", false)];
 
 fn bench(c: &mut Criterion) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);

@@ -134,3 +134,14 @@ pub fn on_threads<R: Send>(one: bool, f: impl FnOnce() -> R + Send) -> R {
         f()
     }
 }
+
+/// The thread modes a bench group is run in: one thread, and rayon's default pool.
+pub const MODES: [(&str, bool); 2] = [("1-thread", true), ("all-cores", false)];
+
+/// `log2` sizes from the comma-separated environment variable `var`, else `default`.
+pub fn logs_from_env(var: &str, default: &[usize]) -> Vec<usize> {
+    std::env::var(var)
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| default.to_vec())
+}

@@ -17,7 +17,7 @@ use rand::RngCore;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
-use zkaccel_field_testing::bench::on_threads;
+use zkaccel_field_testing::bench::{logs_from_env, on_threads, MODES};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_ntt::{groth16_h, NttField, NttPlan, Order};
@@ -31,13 +31,8 @@ const MAX_LOG_LDE: usize = 22;
 const H_LOGS: [usize; 2] = [16, 20];
 
 fn logs() -> Vec<usize> {
-    std::env::var("ZKACCEL_NTT_LOGS")
-        .ok()
-        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![16, 20])
+    logs_from_env("ZKACCEL_NTT_LOGS", &[16, 20])
 }
-
-const MODES: [(&str, bool); 2] = [("1-thread", true), ("all-cores", false)];
 
 fn goldilocks(c: &mut Criterion) {
     let mut r = rng();
