@@ -68,15 +68,22 @@ fn scalar<T: Twiddle, const DIF: bool>(
     from: usize,
 ) {
     for j in from..lo.len() {
-        let (x, y, w) = (lo[j], hi[j], tw.at(j));
-        if DIF {
-            lo[j] = x + y;
-            hi[j] = (x - y) * w;
-        } else {
-            let t = y * w;
-            lo[j] = x + t;
-            hi[j] = x - t;
-        }
+        (lo[j], hi[j]) = butterfly::<DIF>(lo[j], hi[j], tw.at(j));
+    }
+}
+
+/// One scalar butterfly: DIF `(x + y, (x − y)·w)`, DIT `(x + y·w, x − y·w)`.
+#[inline(always)]
+pub(crate) fn butterfly<const DIF: bool>(
+    x: Goldilocks,
+    y: Goldilocks,
+    w: Goldilocks,
+) -> (Goldilocks, Goldilocks) {
+    if DIF {
+        (x + y, (x - y) * w)
+    } else {
+        let t = y * w;
+        (x + t, x - t)
     }
 }
 

@@ -735,15 +735,7 @@ pub fn dit_first_three_stages(data: &mut [Goldilocks], tw4: &[Goldilocks], tw2: 
 /// The three stages on one block of eight, one element at a time (the reference).
 fn block8_scalar<const DIF: bool>(x: &mut [Goldilocks], tw4: &[Goldilocks], tw2: &[Goldilocks]) {
     let mut bf = |a: usize, b: usize, w: Goldilocks| {
-        let (u, v) = (x[a], x[b]);
-        if DIF {
-            x[a] = u + v;
-            x[b] = (u - v) * w;
-        } else {
-            let t = v * w;
-            x[a] = u + t;
-            x[b] = u - t;
-        }
+        (x[a], x[b]) = crate::butterflies::butterfly::<DIF>(x[a], x[b], w);
     };
     let one = Goldilocks(1);
     let stages: [usize; 3] = if DIF { [4, 2, 1] } else { [1, 2, 4] };
