@@ -429,6 +429,181 @@ impl PackedGoldilocksAvx512 {
     }
 }
 
+/// Proof that the running CPU has AVX-512F and AVX-512 IFMA (52-bit multiply-add). Obtain it
+/// with [`Avx512Ifma::detect`].
+#[derive(Debug, Clone, Copy)]
+pub struct Avx512Ifma(());
+
+impl Avx512Ifma {
+    /// `Some` when the CPU supports AVX-512F and AVX-512 IFMA.
+    #[inline]
+    pub fn detect() -> Option<Self> {
+        (std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512ifma"))
+        .then_some(Self(()))
+    }
+
+    /// The AVX-512F token this one implies.
+    #[inline(always)]
+    pub fn avx512(self) -> Avx512 {
+        Avx512(())
+    }
+}
+
+const MASK52: u64 = (1 << 52) - 1;
+
+/// A constant split for [`Accumulator52`]: `value = lo + hi·2^52` with `lo < 2^52`, `hi < 2^12`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split52Constant {
+    /// The element as stored (any `u64`).
+    pub value: u64,
+    lo: u64,
+    hi: u64,
+}
+
+impl Split52Constant {
+    /// Splits `c`.
+    #[inline]
+    pub fn new(c: Goldilocks) -> Self {
+        Self {
+            value: c.0,
+            lo: c.0 & MASK52,
+            hi: c.0 >> 52,
+        }
+    }
+}
+
+/// Eight lanes split as `x = lo + hi·2^52` (`lo < 2^52`, `hi < 2^12`), the form the 52-bit
+/// multiply-adds read. Split a value once and use it in many products.
+#[derive(Debug, Clone, Copy)]
+pub struct Split52 {
+    lo: __m512i,
+    hi: __m512i,
+}
+
+impl PackedGoldilocksAvx512 {
+    /// The lanes split for [`Accumulator52::add_product`].
+    #[inline(always)]
+    pub fn split52(self, _cpu: Avx512Ifma) -> Split52 {
+        // SAFETY: `_cpu` proves AVX-512F.
+        unsafe {
+            Split52 {
+                lo: _mm512_and_si512(self.0, _mm512_set1_epi64(MASK52 as i64)),
+                hi: _mm512_srli_epi64::<52>(self.0),
+            }
+        }
+    }
+}
+
+/// A sum of products `Σ c_j·x_j` (constants times lanes) kept unreduced in three accumulators
+/// of weights `2^0, 2^52, 2^104`, each product costing seven 52-bit multiply-adds
+/// (`vpmadd52luq`/`vpmadd52huq`) and no carry handling; [`Accumulator52::reduce`] ends the sum.
+/// At most [`Accumulator52::MAX_TERMS`] products.
+#[derive(Debug, Clone, Copy)]
+pub struct Accumulator52 {
+    a0: __m512i,
+    a1: __m512i,
+    a2: __m512i,
+}
+
+impl Accumulator52 {
+    /// The most products one sum may hold (so that every accumulator stays below `2^64`).
+    pub const MAX_TERMS: usize = 1024;
+
+    /// The empty sum.
+    #[inline(always)]
+    pub fn new(_cpu: Avx512Ifma) -> Self {
+        // SAFETY: `_cpu` proves AVX-512F.
+        let z = unsafe { _mm512_setzero_si512() };
+        Self {
+            a0: z,
+            a1: z,
+            a2: z,
+        }
+    }
+
+    /// Adds `c·x` in every lane.
+    #[inline(always)]
+    pub fn add_product(&mut self, x: &Split52, c: &Split52Constant) {
+        // SAFETY: an `Accumulator52` exists only if AVX-512F and IFMA were detected. The
+        // 104-bit product `x_lo·c_lo` lands in `a0` (bits 0–51) and `a1` (bits 52–103); the
+        // cross products (below 2^64) in `a1` and `a2`; `x_hi·c_hi < 2^24` in `a2`.
+        unsafe {
+            let c_lo = _mm512_set1_epi64(c.lo as i64);
+            let c_hi = _mm512_set1_epi64(c.hi as i64);
+            self.a0 = _mm512_madd52lo_epu64(self.a0, x.lo, c_lo);
+            self.a1 = _mm512_madd52hi_epu64(self.a1, x.lo, c_lo);
+            self.a1 = _mm512_madd52lo_epu64(self.a1, x.lo, c_hi);
+            self.a1 = _mm512_madd52lo_epu64(self.a1, x.hi, c_lo);
+            self.a2 = _mm512_madd52hi_epu64(self.a2, x.lo, c_hi);
+            self.a2 = _mm512_madd52hi_epu64(self.a2, x.hi, c_lo);
+            self.a2 = _mm512_madd52lo_epu64(self.a2, x.hi, c_hi);
+        }
+    }
+
+    /// The sum, reduced to one word per lane (below `2^64`, possibly non-canonical).
+    #[inline(always)]
+    pub fn reduce(self) -> PackedGoldilocksAvx512 {
+        // SAFETY: as in `add_product`. With `n ≤ MAX_TERMS` products, `a0 < n·2^52`,
+        // `a1 < 3n·2^52 < 2^64` and `a2 < n·2^25`. The value is
+        // `a0 + a1·2^52 + a2·2^104`; with `h = a1 >> 12`:
+        // `a1·2^52 = (a1 << 52) + h·2^64`, `h·2^64 ≡ (h mod 2^32)·ε − (h >> 32)` (as
+        // `2^64 ≡ ε`, `2^96 ≡ −1`) and `a2·2^104 ≡ −a2·2^8`.
+        unsafe {
+            let eps = _mm512_set1_epi64(EPSILON as i64);
+            let x = _mm512_slli_epi64::<52>(self.a1);
+            let s1 = _mm512_add_epi64(self.a0, x);
+            let s1 = _mm512_mask_add_epi64(s1, _mm512_cmplt_epu64_mask(s1, x), s1, eps);
+            let h = _mm512_srli_epi64::<12>(self.a1);
+            let y = _mm512_mul_epu32(h, eps);
+            // y ≤ (2^32 − 1)^2, so one correction keeps the sum below 2^64.
+            let s2 = _mm512_add_epi64(s1, y);
+            let s2 = _mm512_mask_add_epi64(s2, _mm512_cmplt_epu64_mask(s2, y), s2, eps);
+            let z = _mm512_add_epi64(_mm512_srli_epi64::<32>(h), _mm512_slli_epi64::<8>(self.a2));
+            // z < 2^60, so one borrow correction suffices.
+            let d = _mm512_sub_epi64(s2, z);
+            PackedGoldilocksAvx512(_mm512_mask_sub_epi64(
+                d,
+                _mm512_cmplt_epu64_mask(s2, z),
+                d,
+                eps,
+            ))
+        }
+    }
+}
+
+impl PackedGoldilocksAvx512 {
+    /// [`PackedGoldilocksAvx512::dot_small`] with 52-bit multiply-adds: each term is two
+    /// fused multiply-adds of the lanes' 32-bit halves. Needs every constant below `2^20` (so
+    /// that a half times a constant fits 52 bits) and their sum below `2^32`.
+    #[inline(always)]
+    pub fn dot_small_ifma(_cpu: Avx512Ifma, xs: &[Self], cs: &[u32]) -> Self {
+        debug_assert!(cs.iter().all(|&c| c < 1 << 20));
+        debug_assert!(cs.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32);
+        // SAFETY: `_cpu` proves AVX-512F and IFMA; accumulators stay below 2^64 as in
+        // `dot_small`, and each product is below 2^52 so `madd52lo` adds it exactly.
+        unsafe {
+            let mask32 = _mm512_set1_epi64(EPSILON as i64);
+            let mut lo = _mm512_setzero_si512();
+            let mut hi = _mm512_setzero_si512();
+            for (x, &c) in xs.iter().zip(cs) {
+                let c = _mm512_set1_epi64(c as i64);
+                lo = _mm512_madd52lo_epu64(lo, _mm512_and_si512(x.0, mask32), c);
+                hi = _mm512_madd52lo_epu64(hi, _mm512_srli_epi64::<32>(x.0), c);
+            }
+            let low = _mm512_add_epi64(lo, _mm512_slli_epi64::<32>(hi));
+            let carry = _mm512_cmplt_epu64_mask(low, lo);
+            let high = _mm512_mask_add_epi64(
+                _mm512_srli_epi64::<32>(hi),
+                carry,
+                _mm512_srli_epi64::<32>(hi),
+                _mm512_set1_epi64(1),
+            );
+            Self(reduce128_avx512(high, low))
+        }
+    }
+}
+
 impl PackedGoldilocksAvx2 {
     /// `Σ_j cs[j]·xs[j]` for small constants whose sum is below 2^32; see
     /// [`PackedGoldilocksAvx512::dot_small`].

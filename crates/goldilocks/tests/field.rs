@@ -318,6 +318,40 @@ mod simd {
         out
     }
 
+    /// The 52-bit accumulator at its largest sum: `MAX_TERMS` products of words near `2^64`
+    /// (every accumulator near its bound), and small-constant dots with the largest constants.
+    #[test]
+    fn ifma_sums_at_their_bounds() {
+        let Some(cpu) = Avx512Ifma::detect() else {
+            return;
+        };
+        let n = Accumulator52::MAX_TERMS;
+        for (xw, cw) in [
+            (u64::MAX, u64::MAX),
+            (u64::MAX, (1 << 52) - 1),
+            ((1 << 52) - 1, u64::MAX),
+        ] {
+            let x = Goldilocks::new_reduced(xw);
+            let c = Goldilocks::new_reduced(cw);
+            let px = PackedGoldilocksAvx512::broadcast(cpu.avx512(), x).split52(cpu);
+            let mut acc = Accumulator52::new(cpu);
+            for _ in 0..n {
+                acc.add_product(&px, &Split52Constant::new(c));
+            }
+            let want = x * c * Goldilocks::new_reduced(n as u64);
+            assert_eq!(acc.reduce().to_array(), [want; 8], "{xw:#x}·{cw:#x}");
+        }
+        // Sixteen constants just below 2^20 whose sum stays below 2^32.
+        let cs = [(1u32 << 20) - 1; 16];
+        let x = Goldilocks::new_reduced(u64::MAX);
+        let px = [PackedGoldilocksAvx512::broadcast(cpu.avx512(), x); 16];
+        let want = x * Goldilocks::new_reduced(16 * ((1 << 20) - 1));
+        assert_eq!(
+            PackedGoldilocksAvx512::dot_small_ifma(cpu, &px, &cs).to_array(),
+            [want; 8]
+        );
+    }
+
     #[test]
     fn dot_kernels_match_naive() {
         let mut rng = rng();
@@ -349,6 +383,21 @@ mod simd {
                         );
                         assert_eq!(
                             PackedGoldilocksAvx512::dot_small(&px, &small).to_array(),
+                            [naive_dot(xs, &small_el); 8]
+                        );
+                    }
+                    if let Some(cpu) = Avx512Ifma::detect() {
+                        let px: Vec<PackedGoldilocksAvx512> = xs
+                            .iter()
+                            .map(|&x| PackedGoldilocksAvx512::broadcast(cpu.avx512(), x))
+                            .collect();
+                        let mut acc = Accumulator52::new(cpu);
+                        for (x, &y) in px.iter().zip(ys) {
+                            acc.add_product(&x.split52(cpu), &Split52Constant::new(y));
+                        }
+                        assert_eq!(acc.reduce().to_array(), [want; 8]);
+                        assert_eq!(
+                            PackedGoldilocksAvx512::dot_small_ifma(cpu, &px, &small).to_array(),
                             [naive_dot(xs, &small_el); 8]
                         );
                     }

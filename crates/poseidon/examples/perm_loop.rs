@@ -1,4 +1,4 @@
-//! Permutes Goldilocks states in a loop (for profiling): `perm_loop [single|avx512|avx2]`.
+//! Permutes Goldilocks states in a loop (for profiling): `perm_loop [single|avx512|avx2|ifma]`.
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::{BatchKernel, Plonky2Poseidon};
 fn main() {
@@ -12,10 +12,10 @@ fn main() {
             h.permute(&mut s);
         }
     } else {
-        let k = if mode == "avx2" {
-            BatchKernel::Avx2
-        } else {
-            BatchKernel::Avx512
+        let k = match mode.as_str() {
+            "avx2" => BatchKernel::Avx2,
+            "ifma" => BatchKernel::Ifma,
+            _ => BatchKernel::Avx512,
         };
         let mut s = vec![Goldilocks::new_reduced(3); 12 * 1024];
         for _ in 0..n / 1024 {

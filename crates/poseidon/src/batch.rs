@@ -97,7 +97,8 @@ pub enum BatchKernel {
     Avx512,
     /// Goldilocks, 4 lanes of AVX2.
     Avx2,
-    /// 256-bit fields, 8 lanes of AVX-512 IFMA (radix 2^52).
+    /// 8 lanes of AVX-512 with IFMA's 52-bit multiply-adds: 256-bit fields in radix 2^52;
+    /// Goldilocks with fused small-constant products and linear-form partial rounds.
     Ifma,
     /// Portable: [`INTERLEAVE`] states advanced together.
     Interleaved,
@@ -143,7 +144,10 @@ impl PoseidonField for Goldilocks {
         let mut k = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
-            use zkaccel_goldilocks::x86_64::{Avx2, Avx512};
+            use zkaccel_goldilocks::x86_64::{Avx2, Avx512, Avx512Ifma};
+            if Avx512Ifma::detect().is_some() {
+                k.push(BatchKernel::Ifma);
+            }
             if Avx512::detect().is_some() {
                 k.push(BatchKernel::Avx512);
             }
@@ -153,6 +157,18 @@ impl PoseidonField for Goldilocks {
         }
         k.push(BatchKernel::Interleaved);
         k
+    }
+
+    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+        let kernels = Self::kernels();
+        // The IFMA kernel converts the constants first (about a permutation's time): not
+        // worth it for fewer than four groups of eight.
+        let kernel = match kernels[..] {
+            [BatchKernel::Ifma, next, ..] if states.len() < 32 * p.width() => next,
+            _ => kernels[0],
+        };
+        // Every listed kernel is available, so this cannot fail.
+        let _ = Self::permute_many_using(p, kernel, states);
     }
 
     fn permute_many_using(
@@ -166,9 +182,16 @@ impl PoseidonField for Goldilocks {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            use zkaccel_goldilocks::x86_64::{Avx2, Avx512};
+            use zkaccel_goldilocks::x86_64::{Avx2, Avx512, Avx512Ifma, Split52Constant};
             let k = p.kernel_constants();
             let rest = match kernel {
+                BatchKernel::Ifma => {
+                    let cpu =
+                        Avx512Ifma::detect().ok_or_else(|| unavailable(kernel, Self::NAME))?;
+                    let k = k.map(Split52Constant::new);
+                    // SAFETY: `cpu` proves AVX-512F and IFMA.
+                    unsafe { x86::permute_goldilocks_ifma(&k, cpu, states) }
+                }
                 BatchKernel::Avx512 => {
                     let cpu = Avx512::detect().ok_or_else(|| unavailable(kernel, Self::NAME))?;
                     // SAFETY: `cpu` proves AVX-512F.
@@ -249,12 +272,19 @@ pub(crate) fn dot_generic<F: Field>(xs: &[F], row: &[F]) -> F {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use core::ops::{Add, Mul};
     use zkaccel_fp256::{Fp256, Fp256Config, Ifma, PackedFp256Ifma, PreparedFp256};
-    use zkaccel_goldilocks::x86_64::{Avx2, Avx512, PackedGoldilocksAvx2, PackedGoldilocksAvx512};
+
+    use zkaccel_goldilocks::x86_64::{
+        Accumulator52, Avx2, Avx512, Avx512Ifma, PackedGoldilocksAvx2, PackedGoldilocksAvx512,
+        Split52, Split52Constant,
+    };
     use zkaccel_goldilocks::Goldilocks;
 
     use super::{permute_packed, Packing};
-    use crate::permutation::{KernelConstants, Lanes};
+    use crate::permutation::{
+        partial_rounds_linear, KernelConstants, Lanes, LinearLanes, MAX_KERNEL_WIDTH,
+    };
 
     macro_rules! goldilocks_packing {
         ($packed:ident, $cpu:ident, $width:expr, { $($extra:tt)* }) => {
@@ -308,6 +338,121 @@ mod x86 {
             PackedGoldilocksAvx512::dot_constants(xs, cs)
         }
     });
+
+    /// Goldilocks in 8 lanes of AVX-512 with the 52-bit multiply-adds of IFMA: the MDS layer's
+    /// small products are fused multiply-adds, and the partial rounds run in linear form
+    /// ([`partial_rounds_linear`]) with one reduction per sum.
+    #[derive(Debug, Clone, Copy)]
+    #[repr(transparent)]
+    pub(super) struct GoldilocksIfma(PackedGoldilocksAvx512);
+
+    impl Add for GoldilocksIfma {
+        type Output = Self;
+        #[inline(always)]
+        fn add(self, rhs: Self) -> Self {
+            Self(self.0 + rhs.0)
+        }
+    }
+
+    impl Mul for GoldilocksIfma {
+        type Output = Self;
+        #[inline(always)]
+        fn mul(self, rhs: Self) -> Self {
+            Self(self.0 * rhs.0)
+        }
+    }
+
+    impl Lanes for GoldilocksIfma {
+        type Constant = Split52Constant;
+        type Cpu = Avx512Ifma;
+        #[inline(always)]
+        fn splat(cpu: Avx512Ifma, c: &Split52Constant) -> Self {
+            Self(PackedGoldilocksAvx512::broadcast(
+                cpu.avx512(),
+                Goldilocks::new_reduced(c.value),
+            ))
+        }
+        #[inline(always)]
+        fn dot_row(
+            cpu: Avx512Ifma,
+            xs: &[Self],
+            row: &[Split52Constant],
+            small: Option<&[u32]>,
+        ) -> Self {
+            // SAFETY: `GoldilocksIfma` is `repr(transparent)` over `PackedGoldilocksAvx512`,
+            // so the slices have the same layout.
+            let lanes = unsafe {
+                core::slice::from_raw_parts(xs.as_ptr().cast::<PackedGoldilocksAvx512>(), xs.len())
+            };
+            match small {
+                Some(cs) => Self(PackedGoldilocksAvx512::dot_small_ifma(cpu, lanes, cs)),
+                None => {
+                    let mut acc = Accumulator52::new(cpu);
+                    for (x, c) in lanes.iter().zip(row) {
+                        acc.add_product(&x.split52(cpu), c);
+                    }
+                    Self(acc.reduce())
+                }
+            }
+        }
+        #[inline(always)]
+        fn partial_rounds<const W: usize>(
+            k: &KernelConstants<Split52Constant>,
+            cpu: Avx512Ifma,
+            state: &mut [Self],
+            tmp: &mut [Self; MAX_KERNEL_WIDTH],
+        ) {
+            partial_rounds_linear::<Self, W>(k, cpu, state, tmp);
+        }
+    }
+
+    impl LinearLanes for GoldilocksIfma {
+        type Split = Split52;
+        type Accumulator = Accumulator52;
+        #[inline(always)]
+        fn split(self, cpu: Avx512Ifma) -> Split52 {
+            self.0.split52(cpu)
+        }
+        #[inline(always)]
+        fn accumulator(cpu: Avx512Ifma) -> Accumulator52 {
+            Accumulator52::new(cpu)
+        }
+        #[inline(always)]
+        fn accumulate(acc: &mut Accumulator52, x: &Split52, c: &Split52Constant) {
+            acc.add_product(x, c);
+        }
+        #[inline(always)]
+        fn reduce(acc: Accumulator52) -> Self {
+            Self(acc.reduce())
+        }
+    }
+
+    impl Packing for GoldilocksIfma {
+        const WIDTH: usize = 8;
+        type Scalar = Goldilocks;
+        #[inline(always)]
+        fn gather(cpu: Avx512Ifma, states: &[Goldilocks], t: usize, i: usize) -> Self {
+            Self(PackedGoldilocksAvx512::from_array(
+                cpu.avx512(),
+                core::array::from_fn(|j| states[j * t + i]),
+            ))
+        }
+        #[inline(always)]
+        fn scatter(self, states: &mut [Goldilocks], t: usize, i: usize) {
+            self.0.scatter(states, t, i);
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F and IFMA (guaranteed by the token).
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub(super) unsafe fn permute_goldilocks_ifma<'a>(
+        k: &KernelConstants<Split52Constant>,
+        cpu: Avx512Ifma,
+        states: &'a mut [Goldilocks],
+    ) -> &'a mut [Goldilocks] {
+        permute_packed::<GoldilocksIfma>(k, cpu, states)
+    }
 
     impl<C: Fp256Config> Lanes for PackedFp256Ifma<C> {
         type Constant = PreparedFp256<C>;

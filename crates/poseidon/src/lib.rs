@@ -16,8 +16,9 @@ pub use error::PoseidonError;
 pub use matrix::Matrix;
 pub use params::{check_alpha, PoseidonParams};
 pub use permutation::{
-    permute_lanes, permute_textbook, Interleaved, KernelConstants, Lanes, Poseidon, Scalar,
-    MAX_KERNEL_WIDTH,
+    partial_rounds_linear, partial_rounds_sparse, permute_lanes, permute_textbook, Interleaved,
+    KernelConstants, Lanes, LinearLanes, LinearPartial, Poseidon, Scalar, MAX_KERNEL_WIDTH,
+    MAX_LINEAR_PARTIAL_ROUNDS,
 };
 pub use presets::circomlib::CircomPoseidon;
 pub use presets::neptune::{HashType, NeptunePoseidon, Strength};

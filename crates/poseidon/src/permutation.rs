@@ -24,7 +24,7 @@ pub trait Lanes: Copy + Add<Output = Self> + Mul<Output = Self> {
     fn splat(cpu: Self::Cpu, c: &Self::Constant) -> Self;
 
     /// `Σ_j row[j]·xs[j]`. `small` holds the same row as integers when every entry of the
-    /// matrix is small (their row sums below 2^32); packings with a cheap small-constant
+    /// matrix is small (below 2^20, row sums below 2^32); packings with a cheap small-constant
     /// product use it.
     #[inline(always)]
     fn dot_row(cpu: Self::Cpu, xs: &[Self], row: &[Self::Constant], small: Option<&[u32]>) -> Self {
@@ -60,6 +60,19 @@ pub trait Lanes: Copy + Add<Output = Self> + Mul<Output = Self> {
     #[inline(always)]
     fn mul_const_add(cpu: Self::Cpu, x: Self, c: &Self::Constant, acc: Self) -> Self {
         acc + Self::splat(cpu, c) * x
+    }
+
+    /// All partial rounds (after the first full half, before the second); `W` as in
+    /// [`permute_lanes`]. The default is [`partial_rounds_sparse`]; packings with cheap long
+    /// dot products override it with the linear form (see [`KernelConstants::linear_partial`]).
+    #[inline(always)]
+    fn partial_rounds<const W: usize>(
+        k: &KernelConstants<Self::Constant>,
+        cpu: Self::Cpu,
+        state: &mut [Self],
+        tmp: &mut [Self; MAX_KERNEL_WIDTH],
+    ) {
+        partial_rounds_sparse::<Self, W>(k, cpu, state, tmp);
     }
 }
 
@@ -177,6 +190,38 @@ pub struct KernelConstants<C> {
     w_hat: Vec<C>,
     /// Per partial round: `[M[0][0], ŵ…]`, the row that computes the new lane 0.
     w_row: Vec<C>,
+    /// Linear form, per partial round `i`: the coefficients of lanes `1..t` of the state
+    /// entering the partial rounds in lane 0's new value `d_i`, `t − 1` entries.
+    lin_x: Vec<C>,
+    /// Linear form: the coefficient of `s0_q` (round `q`'s S-box output plus its scalar) in
+    /// `d_i`, for `q < i`; row `i` starts at `i(i−1)/2`.
+    lin_s: Vec<C>,
+}
+
+/// The partial rounds written as linear forms of their inputs, for kernels whose long dot
+/// products are cheap (one reduction per sum).
+///
+/// Let `x` be the state entering the partial rounds plus [`LinearPartial::first`], and `s0_i`
+/// the S-box output of round `i` plus `scalars[i]` (none after the last round), the S-box input
+/// being `x_0` for round 0 and `d_{i−1}` after. Then
+/// `d_i = m00·s0_i + Σ_{r≥1} x_coeffs[i][r−1]·x_r + Σ_{q<i} s0_coeffs[i][q]·s0_q`, the output
+/// lane 0 is `d_{R−1}` and lane `c ≥ 1` is `Σ_{r≥1} init[r−1][c−1]·x_r + Σ_q v[q][c−1]·s0_q`.
+#[derive(Debug, Clone, Copy)]
+pub struct LinearPartial<'a, C> {
+    /// Added to the whole state first.
+    pub first: &'a [C],
+    /// Added to `S(·)` in rounds `0..R−1`.
+    pub scalars: &'a [C],
+    /// `M[0][0]`.
+    pub m00: &'a C,
+    /// `R × (t−1)`, row-major.
+    pub x_coeffs: &'a [C],
+    /// Triangular: row `i` (`i` entries) starts at `i(i−1)/2`.
+    pub s0_coeffs: &'a [C],
+    /// `(t−1) × (t−1)`, row-major (row = input lane − 1).
+    pub init: &'a [C],
+    /// `R × (t−1)`, row-major.
+    pub v: &'a [C],
 }
 
 impl<F: PrimeField> KernelConstants<F> {
@@ -238,6 +283,7 @@ impl<F: PrimeField> KernelConstants<F> {
             }
             init = m_hat.entries().to_vec();
         }
+        let (lin_x, lin_s) = linear_partial_coefficients(t, rp, &init, &v, &w_hat);
         Ok(Self {
             width: t,
             alpha: p.alpha,
@@ -258,6 +304,8 @@ impl<F: PrimeField> KernelConstants<F> {
                 .collect(),
             v,
             w_hat,
+            lin_x,
+            lin_s,
         })
     }
 
@@ -279,8 +327,36 @@ impl<F: PrimeField> KernelConstants<F> {
             v: m(&self.v),
             w_hat: m(&self.w_hat),
             w_row: m(&self.w_row),
+            lin_x: m(&self.lin_x),
+            lin_s: m(&self.lin_s),
         }
     }
+}
+
+/// The coefficients of [`LinearPartial`]: with `s^(0) = x·diag(1, INIT)` and
+/// `s^(i)_c = s^(0)_c + Σ_{q<i} v_q[c]·s0_q`, `d_i = m00·s0_i + Σ_c ŵ_i[c]·s^(i)_c` expands to
+/// `x_coeffs[i][r] = Σ_c INIT[r][c]·ŵ_i[c]` and `s0_coeffs[i][q] = Σ_c ŵ_i[c]·v_q[c]`.
+fn linear_partial_coefficients<F: PrimeField>(
+    t: usize,
+    rp: usize,
+    init: &[F],
+    v: &[F],
+    w_hat: &[F],
+) -> (Vec<F>, Vec<F>) {
+    let n = t - 1;
+    let mut lin_x = Vec::with_capacity(rp * n);
+    let mut lin_s = Vec::with_capacity(rp * rp.saturating_sub(1) / 2);
+    for i in 0..rp {
+        let w = &w_hat[i * n..(i + 1) * n];
+        for r in 0..n {
+            lin_x.push((0..n).fold(F::ZERO, |acc, c| acc + init[r * n + c] * w[c]));
+        }
+        for q in 0..i {
+            let vq = &v[q * n..(q + 1) * n];
+            lin_s.push((0..n).fold(F::ZERO, |acc, c| acc + vq[c] * w[c]));
+        }
+    }
+    (lin_x, lin_s)
 }
 
 impl<C> KernelConstants<C> {
@@ -293,16 +369,40 @@ impl<C> KernelConstants<C> {
     pub fn partial_scalars(&self) -> &[C] {
         &self.scalars
     }
+
+    /// Number of partial rounds `R_P`.
+    pub fn partial_rounds(&self) -> usize {
+        self.partial_rounds
+    }
+
+    /// The S-box exponent `α`.
+    pub fn alpha(&self) -> u64 {
+        self.alpha
+    }
+
+    /// The partial rounds as linear forms (empty slices when `R_P = 0`).
+    pub fn linear_partial(&self) -> LinearPartial<'_, C> {
+        LinearPartial {
+            first: &self.first,
+            scalars: &self.scalars,
+            m00: &self.m00,
+            x_coeffs: &self.lin_x,
+            s0_coeffs: &self.lin_s,
+            init: &self.init,
+            v: &self.v,
+        }
+    }
 }
 
-/// The entries as `u32` when every row sums to less than 2^32 (canonical values).
+/// The entries as `u32` when every entry is below 2^20 and every row sums to less than 2^32
+/// (canonical values).
 fn small_entries<F: PrimeField>(entries: &[F], width: usize) -> Option<Vec<u32>> {
     let small: Vec<u32> = entries
         .iter()
         .map(|e| {
             let l = e.to_canonical_limbs();
             let l = l.as_ref();
-            (l[1..].iter().all(|&w| w == 0) && l[0] < 1 << 32).then_some(l[0] as u32)
+            (l[1..].iter().all(|&w| w == 0) && l[0] < 1 << 20).then_some(l[0] as u32)
         })
         .collect::<Option<_>>()?;
     small
@@ -376,32 +476,7 @@ fn permute_lanes_width<L: Lanes, const W: usize>(
         full_round::<L, W>(k, cpu, state, &mut tmp, &k.full[r * t..(r + 1) * t]);
     }
     if k.partial_rounds > 0 {
-        for i in 0..t {
-            state[i] = state[i] + L::splat(cpu, &k.first[i]);
-        }
-        // s ← s·diag(1, INIT)
-        for c in 1..t {
-            let mut acc = state[1] * L::splat(cpu, &k.init[c - 1]);
-            for r in 2..t {
-                acc = acc + state[r] * L::splat(cpu, &k.init[(r - 1) * (t - 1) + c - 1]);
-            }
-            tmp[c] = acc;
-        }
-        state[1..t].copy_from_slice(&tmp[1..t]);
-        for i in 0..k.partial_rounds {
-            let mut s0 = pow_sbox(state[0], k.alpha);
-            if i + 1 < k.partial_rounds {
-                s0 = s0 + L::splat(cpu, &k.scalars[i]);
-            }
-            let v = &k.v[i * (t - 1)..(i + 1) * (t - 1)];
-            // d = M[0][0]·s0 + Σ ŵ_j·s_j
-            state[0] = s0;
-            let d = L::dot_constants(cpu, state, &k.w_row[i * t..(i + 1) * t]);
-            for j in 1..t {
-                state[j] = L::mul_const_add(cpu, s0, &v[j - 1], state[j]);
-            }
-            state[0] = d;
-        }
+        L::partial_rounds::<W>(k, cpu, state, &mut tmp);
     }
     let second = k.half_full_rounds * t;
     for r in 0..k.half_full_rounds {
@@ -412,6 +487,146 @@ fn permute_lanes_width<L: Lanes, const W: usize>(
             &mut tmp,
             &k.full[second + r * t..second + (r + 1) * t],
         );
+    }
+}
+
+/// The partial rounds in sparse form: per round one S-box, one dot product for lane 0 and
+/// `t − 1` multiply-adds.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // index loops mirror the round equations
+pub fn partial_rounds_sparse<L: Lanes, const W: usize>(
+    k: &KernelConstants<L::Constant>,
+    cpu: L::Cpu,
+    state: &mut [L],
+    tmp: &mut [L; MAX_KERNEL_WIDTH],
+) {
+    let t = width::<W>(k.width);
+    for i in 0..t {
+        state[i] = state[i] + L::splat(cpu, &k.first[i]);
+    }
+    // s ← s·diag(1, INIT)
+    for c in 1..t {
+        let mut acc = state[1] * L::splat(cpu, &k.init[c - 1]);
+        for r in 2..t {
+            acc = acc + state[r] * L::splat(cpu, &k.init[(r - 1) * (t - 1) + c - 1]);
+        }
+        tmp[c] = acc;
+    }
+    state[1..t].copy_from_slice(&tmp[1..t]);
+    for i in 0..k.partial_rounds {
+        let mut s0 = pow_sbox(state[0], k.alpha);
+        if i + 1 < k.partial_rounds {
+            s0 = s0 + L::splat(cpu, &k.scalars[i]);
+        }
+        let v = &k.v[i * (t - 1)..(i + 1) * (t - 1)];
+        // d = M[0][0]·s0 + Σ ŵ_j·s_j
+        state[0] = s0;
+        let d = L::dot_constants(cpu, state, &k.w_row[i * t..(i + 1) * t]);
+        for j in 1..t {
+            state[j] = L::mul_const_add(cpu, s0, &v[j - 1], state[j]);
+        }
+        state[0] = d;
+    }
+}
+
+/// Lanes whose sums of constant products can be accumulated unreduced: the operations of
+/// [`partial_rounds_linear`].
+pub trait LinearLanes: Lanes {
+    /// A lane value prepared once for many products.
+    type Split: Copy;
+    /// An unreduced sum of products.
+    type Accumulator: Copy;
+    /// Prepares `self` for [`LinearLanes::accumulate`].
+    fn split(self, cpu: Self::Cpu) -> Self::Split;
+    /// The empty sum.
+    fn accumulator(cpu: Self::Cpu) -> Self::Accumulator;
+    /// `acc += c·x`.
+    fn accumulate(acc: &mut Self::Accumulator, x: &Self::Split, c: &Self::Constant);
+    /// The sum.
+    fn reduce(acc: Self::Accumulator) -> Self;
+}
+
+impl<F: PoseidonField> LinearLanes for Scalar<F> {
+    type Split = F;
+    type Accumulator = F;
+    #[inline(always)]
+    fn split(self, _: ()) -> F {
+        self.0
+    }
+    #[inline(always)]
+    fn accumulator(_: ()) -> F {
+        F::ZERO
+    }
+    #[inline(always)]
+    fn accumulate(acc: &mut F, x: &F, c: &F) {
+        *acc = F::mul_add(*x, *c, *acc);
+    }
+    #[inline(always)]
+    fn reduce(acc: F) -> Self {
+        Self(acc)
+    }
+}
+
+/// The most partial rounds [`partial_rounds_linear`] handles (it keeps every round's S-box
+/// output); beyond, it runs [`partial_rounds_sparse`].
+pub const MAX_LINEAR_PARTIAL_ROUNDS: usize = 64;
+
+/// The partial rounds in linear form ([`LinearPartial`]): lane 0's value after each round is
+/// one sum of products of the round's inputs, reduced once, so that only the S-box and that
+/// reduction lie on the dependency chain from round to round.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // index loops mirror the round equations
+pub fn partial_rounds_linear<L: LinearLanes, const W: usize>(
+    k: &KernelConstants<L::Constant>,
+    cpu: L::Cpu,
+    state: &mut [L],
+    tmp: &mut [L; MAX_KERNEL_WIDTH],
+) {
+    let rp = k.partial_rounds;
+    if rp > MAX_LINEAR_PARTIAL_ROUNDS {
+        return partial_rounds_sparse::<L, W>(k, cpu, state, tmp);
+    }
+    let t = width::<W>(k.width);
+    let n = t - 1;
+    let lin = k.linear_partial();
+    for i in 0..t {
+        state[i] = state[i] + L::splat(cpu, &lin.first[i]);
+    }
+    // Every sum is built in "push" order: a term joins its sum as soon as its lane value
+    // exists, so no sum is a long chain of dependent multiply-adds, and the only chain from
+    // round to round is S-box → `m00` term → reduction.
+    let empty = L::accumulator(cpu);
+    let mut lane0_sums = [empty; MAX_LINEAR_PARTIAL_ROUNDS];
+    let mut out_sums = [empty; MAX_KERNEL_WIDTH];
+    for r in 1..t {
+        let x = state[r].split(cpu);
+        for i in 0..rp {
+            L::accumulate(&mut lane0_sums[i], &x, &lin.x_coeffs[i * n + r - 1]);
+        }
+        for c in 1..t {
+            L::accumulate(&mut out_sums[c], &x, &lin.init[(r - 1) * n + c - 1]);
+        }
+    }
+    let mut lane0 = state[0];
+    for q in 0..rp {
+        let mut s0 = pow_sbox(lane0, k.alpha);
+        if q + 1 < rp {
+            s0 = s0 + L::splat(cpu, &lin.scalars[q]);
+        }
+        let s = s0.split(cpu);
+        let mut sum = lane0_sums[q];
+        L::accumulate(&mut sum, &s, lin.m00);
+        lane0 = L::reduce(sum);
+        for i in q + 1..rp {
+            L::accumulate(&mut lane0_sums[i], &s, &lin.s0_coeffs[i * (i - 1) / 2 + q]);
+        }
+        for c in 1..t {
+            L::accumulate(&mut out_sums[c], &s, &lin.v[q * n + c - 1]);
+        }
+    }
+    state[0] = lane0;
+    for c in 1..t {
+        state[c] = L::reduce(out_sums[c]);
     }
 }
 

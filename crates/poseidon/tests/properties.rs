@@ -1,6 +1,6 @@
-//! Algebraic properties: the optimised (sparse partial-round) permutation equals the textbook
-//! definition on random parameters and states, every batch kernel equals the single-state
-//! permutation, and bad parameters are typed errors.
+//! Algebraic properties: the optimised (sparse and linear partial-round) permutations equal the
+//! textbook definition on random parameters and states, every batch kernel equals the
+//! single-state permutation, and bad parameters are typed errors.
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -10,7 +10,8 @@ use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::reference::reference_params;
 use zkaccel_poseidon::{
-    check_alpha, Matrix, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonField, PoseidonParams,
+    check_alpha, partial_rounds_linear, permute_lanes, KernelConstants, Lanes, LinearLanes, Matrix,
+    Plonky2Poseidon, Poseidon, PoseidonError, PoseidonField, PoseidonParams, MAX_KERNEL_WIDTH,
 };
 
 fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
@@ -63,8 +64,95 @@ fn check_fast_equals_textbook<F: PoseidonField>(
     assert_eq!(par, want, "multi-threaded, t = {t}");
 }
 
+/// A scalar lane that runs the partial rounds in linear form, as a packing from outside the
+/// crate would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LinearScalar<F>(F);
+
+impl<F: PoseidonField> core::ops::Add for LinearScalar<F> {
+    type Output = Self;
+    fn add(self, rhs: Self) -> Self {
+        Self(self.0 + rhs.0)
+    }
+}
+
+impl<F: PoseidonField> core::ops::Mul for LinearScalar<F> {
+    type Output = Self;
+    fn mul(self, rhs: Self) -> Self {
+        Self(self.0 * rhs.0)
+    }
+}
+
+impl<F: PoseidonField> Lanes for LinearScalar<F> {
+    type Constant = F;
+    type Cpu = ();
+    fn splat(_: (), c: &F) -> Self {
+        Self(*c)
+    }
+    fn partial_rounds<const W: usize>(
+        k: &KernelConstants<F>,
+        cpu: (),
+        state: &mut [Self],
+        tmp: &mut [Self; MAX_KERNEL_WIDTH],
+    ) {
+        partial_rounds_linear::<Self, W>(k, cpu, state, tmp);
+    }
+}
+
+impl<F: PoseidonField> LinearLanes for LinearScalar<F> {
+    type Split = F;
+    type Accumulator = F;
+    fn split(self, _: ()) -> F {
+        self.0
+    }
+    fn accumulator(_: ()) -> F {
+        F::ZERO
+    }
+    fn accumulate(acc: &mut F, x: &F, c: &F) {
+        *acc += *x * *c;
+    }
+    fn reduce(acc: F) -> Self {
+        Self(acc)
+    }
+}
+
+fn check_linear_equals_textbook<F: PoseidonField>(
+    seed: u64,
+    t: usize,
+    alpha: u64,
+    rf: usize,
+    rp: usize,
+) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let p = Poseidon::new(random_params::<F>(&mut rng, t, alpha, rf, rp)).unwrap();
+    for _ in 0..3 {
+        let state: Vec<F> = (0..t).map(|_| random(&mut rng)).collect();
+        let mut want = state.clone();
+        p.permute_textbook(&mut want).unwrap();
+        let mut lanes: Vec<LinearScalar<F>> = state.into_iter().map(LinearScalar).collect();
+        permute_lanes::<LinearScalar<F>>(p.kernel_constants(), (), &mut lanes);
+        let got: Vec<F> = lanes.into_iter().map(|l| l.0).collect();
+        assert_eq!(got, want, "linear form, t = {t}, R_P = {rp}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn goldilocks_linear_equals_textbook(seed: u64, t in 2usize..14, rp in 0usize..70) {
+        check_linear_equals_textbook::<Goldilocks>(seed, t, 7, 4, rp);
+    }
+
+    #[test]
+    fn bn254_linear_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..30) {
+        check_linear_equals_textbook::<Bn>(seed, t, 5, 4, rp);
+    }
+
+    #[test]
+    fn bls12_381_linear_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..30) {
+        check_linear_equals_textbook::<Bls>(seed, t, 5, 2, rp);
+    }
 
     #[test]
     fn goldilocks_fast_equals_textbook(seed: u64, t in 2usize..14, rp in 0usize..12) {
@@ -84,13 +172,14 @@ proptest! {
 
 #[test]
 fn plonky2_kernels_on_edge_words() {
-    // Non-canonical-looking extremes: p − 1 everywhere, 2^63 + j, zeros.
+    // Extremes: p − 1 everywhere, 2^63 + j, non-canonical words near 2^64, zeros.
     let h = Plonky2Poseidon::get().permutation();
     let p = zkaccel_goldilocks::ORDER;
-    let states: Vec<Goldilocks> = (0..12 * 24)
-        .map(|i| match (i / 12) % 3 {
+    let states: Vec<Goldilocks> = (0..12 * 32)
+        .map(|i| match (i / 12) % 4 {
             0 => Goldilocks::new_reduced(p - 1),
             1 => Goldilocks::new_reduced((1 << 63) + (i as u64 % 12)),
+            2 => Goldilocks::new_reduced(u64::MAX - (i as u64 % 12)),
             _ => Goldilocks::ZERO,
         })
         .collect();
