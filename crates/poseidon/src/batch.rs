@@ -443,6 +443,108 @@ mod x86 {
         }
     }
 
+    /// Two groups of [`GoldilocksIfma`] advanced together, so that one group's work fills the
+    /// other's latency on the partial rounds' round-to-round chain.
+    #[derive(Debug, Clone, Copy)]
+    pub(super) struct GoldilocksIfmaPair(GoldilocksIfma, GoldilocksIfma);
+
+    impl Add for GoldilocksIfmaPair {
+        type Output = Self;
+        #[inline(always)]
+        fn add(self, rhs: Self) -> Self {
+            Self(self.0 + rhs.0, self.1 + rhs.1)
+        }
+    }
+
+    impl Mul for GoldilocksIfmaPair {
+        type Output = Self;
+        #[inline(always)]
+        fn mul(self, rhs: Self) -> Self {
+            Self(self.0 * rhs.0, self.1 * rhs.1)
+        }
+    }
+
+    impl Lanes for GoldilocksIfmaPair {
+        type Constant = Split52Constant;
+        type Cpu = Avx512Ifma;
+        #[inline(always)]
+        fn splat(cpu: Avx512Ifma, c: &Split52Constant) -> Self {
+            let v = GoldilocksIfma::splat(cpu, c);
+            Self(v, v)
+        }
+        #[inline(always)]
+        fn dot_row(
+            cpu: Avx512Ifma,
+            xs: &[Self],
+            row: &[Split52Constant],
+            small: Option<&[u32]>,
+        ) -> Self {
+            let mut first = [xs[0].0; MAX_KERNEL_WIDTH];
+            let mut second = [xs[0].1; MAX_KERNEL_WIDTH];
+            for (j, x) in xs.iter().enumerate() {
+                first[j] = x.0;
+                second[j] = x.1;
+            }
+            let n = xs.len();
+            Self(
+                GoldilocksIfma::dot_row(cpu, &first[..n], row, small),
+                GoldilocksIfma::dot_row(cpu, &second[..n], row, small),
+            )
+        }
+        #[inline(always)]
+        fn partial_rounds<const W: usize>(
+            k: &KernelConstants<Split52Constant>,
+            cpu: Avx512Ifma,
+            state: &mut [Self],
+            tmp: &mut [Self; MAX_KERNEL_WIDTH],
+        ) {
+            partial_rounds_linear::<Self, W>(k, cpu, state, tmp);
+        }
+    }
+
+    impl LinearLanes for GoldilocksIfmaPair {
+        type Split = (Split52, Split52);
+        type Accumulator = (Accumulator52, Accumulator52);
+        #[inline(always)]
+        fn split(self, cpu: Avx512Ifma) -> (Split52, Split52) {
+            (self.0.split(cpu), self.1.split(cpu))
+        }
+        #[inline(always)]
+        fn accumulator(cpu: Avx512Ifma) -> (Accumulator52, Accumulator52) {
+            (Accumulator52::new(cpu), Accumulator52::new(cpu))
+        }
+        #[inline(always)]
+        fn accumulate(
+            acc: &mut (Accumulator52, Accumulator52),
+            x: &(Split52, Split52),
+            c: &Split52Constant,
+        ) {
+            acc.0.add_product(&x.0, c);
+            acc.1.add_product(&x.1, c);
+        }
+        #[inline(always)]
+        fn reduce(acc: (Accumulator52, Accumulator52)) -> Self {
+            Self(GoldilocksIfma::reduce(acc.0), GoldilocksIfma::reduce(acc.1))
+        }
+    }
+
+    impl Packing for GoldilocksIfmaPair {
+        const WIDTH: usize = 16;
+        type Scalar = Goldilocks;
+        #[inline(always)]
+        fn gather(cpu: Avx512Ifma, states: &[Goldilocks], t: usize, i: usize) -> Self {
+            Self(
+                GoldilocksIfma::gather(cpu, states, t, i),
+                GoldilocksIfma::gather(cpu, &states[8 * t..], t, i),
+            )
+        }
+        #[inline(always)]
+        fn scatter(self, states: &mut [Goldilocks], t: usize, i: usize) {
+            self.0.scatter(states, t, i);
+            self.1.scatter(&mut states[8 * t..], t, i);
+        }
+    }
+
     /// # Safety
     /// The CPU must support AVX-512F and IFMA (guaranteed by the token).
     #[target_feature(enable = "avx512f,avx512ifma")]
@@ -451,7 +553,8 @@ mod x86 {
         cpu: Avx512Ifma,
         states: &'a mut [Goldilocks],
     ) -> &'a mut [Goldilocks] {
-        permute_packed::<GoldilocksIfma>(k, cpu, states)
+        let rest = permute_packed::<GoldilocksIfmaPair>(k, cpu, states);
+        permute_packed::<GoldilocksIfma>(k, cpu, rest)
     }
 
     impl<C: Fp256Config> Lanes for PackedFp256Ifma<C> {
