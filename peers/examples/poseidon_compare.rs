@@ -1,0 +1,99 @@
+//! zkaccel against plonky2 1.1.0 on plonky2's Poseidon (Goldilocks, width 12), one thread, on
+//! the same 1024 random states: rounds alternate between the two so that both see the same
+//! machine load, and time is the thread's on-CPU time (`/proc/thread-self/schedstat`) when
+//! the system provides it, else wall time. Prints each side's best and median time per
+//! permutation and the median of the per-round ratios. Use it when the machine is too busy
+//! for criterion's wall-clock samples. `RUSTC_BOOTSTRAP=1 cargo run --release --example
+//! poseidon_compare -- [ROUNDS]`.
+
+use std::time::Instant;
+
+use plonky2::field::goldilocks_field::GoldilocksField;
+use plonky2::hash::poseidon::Poseidon;
+use rand::{Rng, SeedableRng};
+use zkaccel_goldilocks::Goldilocks;
+use zkaccel_peers::to_plonky2;
+use zkaccel_poseidon::{Plonky2Poseidon, PoseidonField};
+
+const BATCH: usize = 1024;
+/// Batches per timed sample (about 0.1 s each).
+const REPEAT: usize = 100;
+
+/// Nanoseconds this thread has run on a CPU, when the kernel reports it.
+fn cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Seconds per permutation of one sample of `f` (which runs `REPEAT` batches).
+fn sample(f: &mut impl FnMut()) -> f64 {
+    let (c0, t0) = (cpu_ns(), Instant::now());
+    f();
+    let wall = t0.elapsed().as_secs_f64();
+    let secs = match (c0, cpu_ns()) {
+        (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
+        _ => wall,
+    };
+    secs / (REPEAT * BATCH) as f64
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .map(|a| a.parse().expect("a number of rounds"))
+        .unwrap_or(15);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let h = Plonky2Poseidon::get().permutation();
+    let kernel = Goldilocks::kernels()[0];
+    let states: Vec<Goldilocks> = (0..12 * BATCH)
+        .map(|_| Goldilocks::new_reduced(rng.gen_range(0..zkaccel_goldilocks::ORDER)))
+        .collect();
+    let mut theirs: Vec<[GoldilocksField; 12]> = states
+        .chunks(12)
+        .map(|s| core::array::from_fn(|i| to_plonky2(s[i])))
+        .collect();
+    let mut ours = states;
+    let mut run_ours = || {
+        for _ in 0..REPEAT {
+            h.permute_many_using(kernel, &mut ours).unwrap();
+        }
+    };
+    let mut run_theirs = || {
+        for _ in 0..REPEAT {
+            for s in theirs.iter_mut() {
+                *s = GoldilocksField::poseidon(*s);
+            }
+        }
+    };
+    run_ours();
+    run_theirs();
+    let (mut a, mut b, mut r) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let x = sample(&mut run_ours);
+        let y = sample(&mut run_theirs);
+        a.push(x);
+        b.push(y);
+        r.push(y / x);
+    }
+    let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    println!(
+        "zkaccel-{kernel}: best {:.1} ns, median {:.1} ns per permutation",
+        best(&a) * 1e9,
+        median(&mut a.clone()) * 1e9
+    );
+    println!(
+        "plonky2: best {:.1} ns, median {:.1} ns per permutation",
+        best(&b) * 1e9,
+        median(&mut b.clone()) * 1e9
+    );
+    println!(
+        "ratio (plonky2 / zkaccel): median of rounds {:.2}x, of bests {:.2}x",
+        median(&mut r),
+        best(&b) / best(&a)
+    );
+}
