@@ -357,6 +357,24 @@ unsafe fn reduce128_avx512(hi: __m512i, lo: __m512i) -> __m512i {
     }
 }
 
+/// Reduces `lo + hi·2^32` (two 64-bit words per lane): `(hi >> 32)·2^64 + (lo + (hi << 32))`
+/// with the carry of the low sum, then the 128-bit reduction.
+#[inline(always)]
+unsafe fn reduce_lo_hi32_avx512(lo: __m512i, hi: __m512i) -> __m512i {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let low = _mm512_add_epi64(lo, _mm512_slli_epi64::<32>(hi));
+        let carry = _mm512_cmplt_epu64_mask(low, lo);
+        let high = _mm512_mask_add_epi64(
+            _mm512_srli_epi64::<32>(hi),
+            carry,
+            _mm512_srli_epi64::<32>(hi),
+            _mm512_set1_epi64(1),
+        );
+        reduce128_avx512(high, low)
+    }
+}
+
 impl PackedGoldilocksAvx512 {
     /// `Σ_j cs[j]·xs[j]` for small constants whose sum is below 2^32 (checked in debug builds):
     /// two 32×32-bit products per term accumulate without reduction, and one reduction ends
@@ -374,16 +392,7 @@ impl PackedGoldilocksAvx512 {
                 lo = _mm512_add_epi64(lo, _mm512_mul_epu32(x.0, c));
                 hi = _mm512_add_epi64(hi, _mm512_mul_epu32(_mm512_srli_epi64::<32>(x.0), c));
             }
-            // value = lo + hi·2^32 = (hi >> 32)·2^64 + (lo + (hi << 32)).
-            let low = _mm512_add_epi64(lo, _mm512_slli_epi64::<32>(hi));
-            let carry = _mm512_cmplt_epu64_mask(low, lo);
-            let high = _mm512_mask_add_epi64(
-                _mm512_srli_epi64::<32>(hi),
-                carry,
-                _mm512_srli_epi64::<32>(hi),
-                _mm512_set1_epi64(1),
-            );
-            Self(reduce128_avx512(high, low))
+            Self(reduce_lo_hi32_avx512(lo, hi))
         }
     }
 }
@@ -591,15 +600,7 @@ impl PackedGoldilocksAvx512 {
                 lo = _mm512_madd52lo_epu64(lo, _mm512_and_si512(x.0, mask32), c);
                 hi = _mm512_madd52lo_epu64(hi, _mm512_srli_epi64::<32>(x.0), c);
             }
-            let low = _mm512_add_epi64(lo, _mm512_slli_epi64::<32>(hi));
-            let carry = _mm512_cmplt_epu64_mask(low, lo);
-            let high = _mm512_mask_add_epi64(
-                _mm512_srli_epi64::<32>(hi),
-                carry,
-                _mm512_srli_epi64::<32>(hi),
-                _mm512_set1_epi64(1),
-            );
-            Self(reduce128_avx512(high, low))
+            Self(reduce_lo_hi32_avx512(lo, hi))
         }
     }
 }

@@ -140,33 +140,21 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn goldilocks_linear_equals_textbook(seed: u64, t in 2usize..14, rp in 0usize..70) {
+    fn goldilocks_fast_equals_textbook(seed: u64, t in 2usize..14, rp in 0usize..70) {
+        check_fast_equals_textbook::<Goldilocks>(seed, t, 7, 4, rp % 12);
         check_linear_equals_textbook::<Goldilocks>(seed, t, 7, 4, rp);
     }
 
     #[test]
-    fn bn254_linear_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..30) {
+    fn bn254_fast_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..30) {
+        check_fast_equals_textbook::<Bn>(seed, t, 5, 4, rp % 8);
         check_linear_equals_textbook::<Bn>(seed, t, 5, 4, rp);
     }
 
     #[test]
-    fn bls12_381_linear_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..30) {
+    fn bls12_381_fast_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..30) {
+        check_fast_equals_textbook::<Bls>(seed, t, 5, 2, rp % 8);
         check_linear_equals_textbook::<Bls>(seed, t, 5, 2, rp);
-    }
-
-    #[test]
-    fn goldilocks_fast_equals_textbook(seed: u64, t in 2usize..14, rp in 0usize..12) {
-        check_fast_equals_textbook::<Goldilocks>(seed, t, 7, 4, rp);
-    }
-
-    #[test]
-    fn bn254_fast_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..8) {
-        check_fast_equals_textbook::<Bn>(seed, t, 5, 4, rp);
-    }
-
-    #[test]
-    fn bls12_381_fast_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..8) {
-        check_fast_equals_textbook::<Bls>(seed, t, 5, 2, rp);
     }
 }
 
