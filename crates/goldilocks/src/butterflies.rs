@@ -6,6 +6,7 @@
 //! `lo, hi ← lo + hi·w, lo − hi·w`.
 
 use crate::Goldilocks;
+use zkaccel_field::Field as _;
 
 /// Where the twiddle of pair `j` comes from.
 trait Twiddle: Copy {
@@ -187,4 +188,207 @@ pub fn dif_butterflies_same(lo: &mut [Goldilocks], hi: &mut [Goldilocks], w: Gol
 /// When the runs differ in length.
 pub fn dit_butterflies_same(lo: &mut [Goldilocks], hi: &mut [Goldilocks], w: Goldilocks) {
     run::<Same, false>(lo, hi, Same(w))
+}
+
+/// The twiddles of three radix-2 stages on eight runs (a radix-8 block): `[w1, w2₀, w2₁, w4₀,
+/// w4₁, w4₂, w4₃]`, where the stage of half-size `h` pairs runs `m` and `m + h` with twiddle
+/// `w_h[m mod h]`.
+pub type ThreeStageTwiddles = [Goldilocks; 7];
+
+/// The arithmetic a radix-8 block needs (scalars and packed lanes alike).
+trait Lanes:
+    Copy + core::ops::Add<Output = Self> + core::ops::Sub<Output = Self> + core::ops::Mul<Output = Self>
+{
+}
+impl<V> Lanes for V where
+    V: Copy + core::ops::Add<Output = V> + core::ops::Sub<Output = V> + core::ops::Mul<Output = V>
+{
+}
+
+/// One butterfly between points `a` and `b` of a block; `w = None` is the twiddle one.
+#[inline(always)]
+fn block_butterfly<V: Lanes, const DIF: bool>(v: &mut [V; 8], a: usize, b: usize, w: Option<V>) {
+    let (x, y) = (v[a], v[b]);
+    if DIF {
+        let d = x - y;
+        v[a] = x + y;
+        v[b] = match w {
+            Some(w) => d * w,
+            None => d,
+        };
+    } else {
+        let t = match w {
+            Some(w) => y * w,
+            None => y,
+        };
+        v[a] = x + t;
+        v[b] = x - t;
+    }
+}
+
+/// The stage of half-size `h ∈ {1, 2, 4}` of a radix-8 block; slot `i` of `w` holds pair
+/// `m`'s twiddle at `h − 1 + m mod h`, and with `UNIT` the twiddle of `m mod h = 0` is one.
+#[inline(always)]
+fn block_stage<V: Lanes, const DIF: bool, const UNIT: bool>(v: &mut [V; 8], w: &[V; 7], h: usize) {
+    for m in 0..8 {
+        if m & h == 0 {
+            let slot = m % h;
+            let tw = if UNIT && slot == 0 {
+                None
+            } else {
+                Some(w[h - 1 + slot])
+            };
+            block_butterfly::<V, DIF>(v, m, m + h, tw);
+        }
+    }
+}
+
+/// One radix-8 block on values `v` (eight points), in registers: DIT stages of half-sizes 1, 2,
+/// 4 or DIF stages 4, 2, 1. With `UNIT`, the twiddles `w1`, `w2₀`, `w4₀` are one and their
+/// products are skipped.
+#[inline(always)]
+fn radix8<V: Lanes, const DIF: bool, const UNIT: bool>(v: &mut [V; 8], w: &[V; 7]) {
+    if DIF {
+        block_stage::<V, DIF, UNIT>(v, w, 4);
+        block_stage::<V, DIF, UNIT>(v, w, 2);
+        block_stage::<V, DIF, UNIT>(v, w, 1);
+    } else {
+        block_stage::<V, DIF, UNIT>(v, w, 1);
+        block_stage::<V, DIF, UNIT>(v, w, 2);
+        block_stage::<V, DIF, UNIT>(v, w, 4);
+    }
+}
+
+/// Radix-8 blocks on element `from..` of eight runs, one element at a time.
+#[inline(always)]
+fn three_stages_scalar<const DIF: bool, const UNIT: bool>(
+    runs: &mut [&mut [Goldilocks]; 8],
+    w: &ThreeStageTwiddles,
+    from: usize,
+) {
+    for j in from..runs[0].len() {
+        let mut v: [Goldilocks; 8] = core::array::from_fn(|m| runs[m][j]);
+        radix8::<Goldilocks, DIF, UNIT>(&mut v, w);
+        for (run, x) in runs.iter_mut().zip(v) {
+            run[j] = x;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn three_stages_avx512<const DIF: bool, const UNIT: bool>(
+    cpu: crate::x86_64::Avx512,
+    runs: &mut [&mut [Goldilocks]; 8],
+    w: &ThreeStageTwiddles,
+) {
+    use crate::x86_64::PackedGoldilocksAvx512 as P;
+    let wv = [
+        P::broadcast(cpu, w[0]),
+        P::broadcast(cpu, w[1]),
+        P::broadcast(cpu, w[2]),
+        P::broadcast(cpu, w[3]),
+        P::broadcast(cpu, w[4]),
+        P::broadcast(cpu, w[5]),
+        P::broadcast(cpu, w[6]),
+    ];
+    let whole = runs[0].len() / 8 * 8;
+    for j in (0..whole).step_by(8) {
+        let mut v = [P::broadcast(cpu, Goldilocks::ZERO); 8];
+        for (x, run) in v.iter_mut().zip(runs.iter()) {
+            *x = P::from_array(cpu, run[j..j + 8].try_into().expect("8 lanes"));
+        }
+        radix8::<P, DIF, UNIT>(&mut v, &wv);
+        for (x, run) in v.iter().zip(runs.iter_mut()) {
+            run[j..j + 8].copy_from_slice(&x.to_array());
+        }
+    }
+    three_stages_scalar::<DIF, UNIT>(runs, w, whole);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn three_stages_avx2<const DIF: bool, const UNIT: bool>(
+    cpu: crate::x86_64::Avx2,
+    runs: &mut [&mut [Goldilocks]; 8],
+    w: &ThreeStageTwiddles,
+) {
+    use crate::x86_64::PackedGoldilocksAvx2 as P;
+    let wv = [
+        P::broadcast(cpu, w[0]),
+        P::broadcast(cpu, w[1]),
+        P::broadcast(cpu, w[2]),
+        P::broadcast(cpu, w[3]),
+        P::broadcast(cpu, w[4]),
+        P::broadcast(cpu, w[5]),
+        P::broadcast(cpu, w[6]),
+    ];
+    let whole = runs[0].len() / 4 * 4;
+    for j in (0..whole).step_by(4) {
+        let mut v = [P::broadcast(cpu, Goldilocks::ZERO); 8];
+        for (x, run) in v.iter_mut().zip(runs.iter()) {
+            *x = P::from_array(cpu, run[j..j + 4].try_into().expect("4 lanes"));
+        }
+        radix8::<P, DIF, UNIT>(&mut v, &wv);
+        for (x, run) in v.iter().zip(runs.iter_mut()) {
+            run[j..j + 4].copy_from_slice(&x.to_array());
+        }
+    }
+    three_stages_scalar::<DIF, UNIT>(runs, w, whole);
+}
+
+fn three_stages_on<const DIF: bool, const UNIT: bool>(
+    runs: &mut [&mut [Goldilocks]; 8],
+    w: &ThreeStageTwiddles,
+) {
+    let len = runs[0].len();
+    assert!(runs.iter().all(|r| r.len() == len), "runs of equal length");
+    #[cfg(target_arch = "x86_64")]
+    if len >= 4 {
+        if let Some(cpu) = crate::x86_64::Avx512::detect().filter(|_| len >= 8) {
+            // SAFETY: the token proves AVX-512F is present.
+            return unsafe { three_stages_avx512::<DIF, UNIT>(cpu, runs, w) };
+        }
+        if let Some(cpu) = crate::x86_64::Avx2::detect() {
+            // SAFETY: the token proves AVX2 is present.
+            return unsafe { three_stages_avx2::<DIF, UNIT>(cpu, runs, w) };
+        }
+    }
+    three_stages_scalar::<DIF, UNIT>(runs, w, 0)
+}
+
+/// Three DIT stages (half-sizes 1, 2, 4) across eight equal-length runs, elementwise: for
+/// every `j`, the eight points `runs[0][j] … runs[7][j]` go through one radix-8 block with the
+/// twiddles `w` (see [`ThreeStageTwiddles`]), kept in registers between the stages. `unit`
+/// says that `w1`, `w2₀` and `w4₀` are one (their products are then skipped).
+///
+/// # Panics
+/// When the runs differ in length.
+pub fn dit_three_stages_same(
+    runs: &mut [&mut [Goldilocks]; 8],
+    w: &ThreeStageTwiddles,
+    unit: bool,
+) {
+    if unit {
+        three_stages_on::<false, true>(runs, w)
+    } else {
+        three_stages_on::<false, false>(runs, w)
+    }
+}
+
+/// Three DIF stages (half-sizes 4, 2, 1) across eight equal-length runs, as
+/// [`dit_three_stages_same`].
+///
+/// # Panics
+/// When the runs differ in length.
+pub fn dif_three_stages_same(
+    runs: &mut [&mut [Goldilocks]; 8],
+    w: &ThreeStageTwiddles,
+    unit: bool,
+) {
+    if unit {
+        three_stages_on::<true, true>(runs, w)
+    } else {
+        three_stages_on::<true, false>(runs, w)
+    }
 }

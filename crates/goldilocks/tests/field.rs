@@ -455,6 +455,66 @@ fn butterflies_match_their_definition() {
     }
 }
 
+/// The radix-8 blocks across eight runs (SIMD when present) against the twelve butterflies
+/// written out pair by pair, for lengths around the 4- and 8-lane boundaries, with and without
+/// the unit twiddles.
+#[test]
+fn three_stages_across_runs_match_their_butterflies() {
+    use zkaccel_goldilocks::butterflies::{dif_three_stages_same, dit_three_stages_same};
+    let mut rng = rng();
+    // (half-size, first point, slot of w) of every butterfly, DIT order; DIF runs it reversed.
+    let pairs: Vec<(usize, usize, usize)> =
+        [(1, [0, 2, 4, 6]), (2, [0, 1, 4, 5]), (4, [0, 1, 2, 3])]
+            .iter()
+            .flat_map(|&(h, ms)| ms.map(|m| (h, m, h - 1 + m % h)))
+            .collect();
+    for len in 0..40 {
+        let runs: Vec<Vec<Goldilocks>> = (0..8)
+            .map(|_| (0..len).map(|_| sample(&mut rng)).collect())
+            .collect();
+        for unit in [false, true] {
+            let mut w: [Goldilocks; 7] = core::array::from_fn(|_| sample(&mut rng));
+            if unit {
+                (w[0], w[1], w[3]) = (Goldilocks::ONE, Goldilocks::ONE, Goldilocks::ONE);
+            }
+            for dif in [false, true] {
+                let mut got = runs.clone();
+                {
+                    let mut views: [&mut [Goldilocks]; 8] = got
+                        .iter_mut()
+                        .map(|r| r.as_mut_slice())
+                        .collect::<Vec<_>>()
+                        .try_into()
+                        .expect("eight runs");
+                    if dif {
+                        dif_three_stages_same(&mut views, &w, unit);
+                    } else {
+                        dit_three_stages_same(&mut views, &w, unit);
+                    }
+                }
+                for j in 0..len {
+                    let mut v: Vec<Goldilocks> = runs.iter().map(|r| r[j]).collect();
+                    let order: Vec<_> = if dif {
+                        pairs.iter().rev().collect()
+                    } else {
+                        pairs.iter().collect()
+                    };
+                    for &(h, m, slot) in order {
+                        let (x, y, t) = (v[m], v[m + h], w[slot]);
+                        (v[m], v[m + h]) = if dif {
+                            (x + y, (x - y) * t)
+                        } else {
+                            (x + y * t, x - y * t)
+                        };
+                    }
+                    let out: Vec<Goldilocks> = got.iter().map(|r| r[j]).collect();
+                    assert_eq!(out, v, "len {len} element {j} dif {dif} unit {unit}");
+                }
+            }
+        }
+    }
+}
+
 /// The 8-point NTT blocks (transposed AVX-512 when present) against the radix-2 stages
 /// written out one butterfly at a time.
 #[cfg(target_arch = "x86_64")]

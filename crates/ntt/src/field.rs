@@ -5,6 +5,8 @@ use zkaccel_field::TwoAdicField;
 use zkaccel_fp256::{Fp256, Fp256Config};
 use zkaccel_goldilocks::{butterflies, Goldilocks, Goldilocks2};
 
+use crate::kernels::butterfly_runs;
+
 /// A field the transforms run over: a [`TwoAdicField`] whose butterfly runs may be SIMD.
 /// Implementing it with no methods gives the portable kernels.
 pub trait NttField: TwoAdicField {
@@ -43,6 +45,26 @@ pub trait NttField: TwoAdicField {
     fn mul_by_constant(a: &mut [Self], w: Self) {
         for x in a.iter_mut() {
             *x *= w;
+        }
+    }
+
+    /// Three radix-2 stages across eight equal-length runs, elementwise: for every `j` the
+    /// points `runs[0][j] … runs[7][j]` go through one radix-8 block (DIT half-sizes 1, 2, 4,
+    /// or DIF 4, 2, 1), where the stage of half-size `h` pairs runs `m` and `m + h` with
+    /// twiddle `w[h − 1 + m mod h]` (so `w = [w1, w2₀, w2₁, w4₀, …, w4₃]`). `unit` says that
+    /// `w[0]`, `w[1]` and `w[3]` are one. The default runs the twelve butterflies run by run;
+    /// a field may keep the eight points in registers instead.
+    #[inline]
+    fn three_stages_same(runs: &mut [&mut [Self]; 8], w: &[Self; 7], unit: bool, dif: bool) {
+        let order: [usize; 3] = if dif { [4, 2, 1] } else { [1, 2, 4] };
+        for h in order {
+            for m in (0..8).filter(|m| m & h == 0) {
+                let slot = m % h;
+                let [a, b] = runs
+                    .get_disjoint_mut([m, m + h])
+                    .expect("distinct runs of a block");
+                butterfly_runs(a, b, w[h - 1 + slot], unit && slot == 0, dif);
+            }
         }
     }
 
@@ -129,6 +151,14 @@ impl NttField for Goldilocks {
     #[inline]
     fn dit_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
         butterflies::dit_butterflies_same(lo, hi, w)
+    }
+    #[inline]
+    fn three_stages_same(runs: &mut [&mut [Self]; 8], w: &[Self; 7], unit: bool, dif: bool) {
+        if dif {
+            butterflies::dif_three_stages_same(runs, w, unit)
+        } else {
+            butterflies::dit_three_stages_same(runs, w, unit)
+        }
     }
 }
 

@@ -56,7 +56,7 @@ const SIMD_RUN: usize = 8;
 
 /// One butterfly of two runs with twiddle `w` (`unit` when `w = 1`).
 #[inline(always)]
-fn butterfly_runs<F: NttField>(a: &mut [F], b: &mut [F], w: F, unit: bool, dif: bool) {
+pub(crate) fn butterfly_runs<F: NttField>(a: &mut [F], b: &mut [F], w: F, unit: bool, dif: bool) {
     if unit {
         for (x, y) in a.iter_mut().zip(b.iter_mut()) {
             let (s, d) = (*x + *y, *x - *y);
@@ -238,52 +238,29 @@ unsafe fn three_stages_of_runs<F: NttField>(
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SIMD_RUN);
     for start in (0..n).step_by(8 * h) {
         for j in 0..h {
-            let unit = j == 0;
-            let w1 = t1[j];
-            let w2 = [t2[j], t2[j + h]];
-            let w4 = [t4[j], t4[j + h], t4[j + 2 * h], t4[j + 3 * h]];
+            let w = [
+                t1[j],
+                t2[j],
+                t2[j + h],
+                t4[j],
+                t4[j + h],
+                t4[j + 2 * h],
+                t4[j + 3 * h],
+            ];
             let base = start + j;
             for c in (0..width).step_by(chunk) {
                 let len = chunk.min(width - c);
-                // SAFETY: points `base + m·h`, `m < 8`, are distinct points below `n`
-                // (`start + 8h ≤ n`), and each run chunk `c .. c + len` lies inside its
-                // point's run; distinct points' runs do not overlap (`width ≤ stride`).
-                let run = |m: usize| unsafe { data.add((base + m * h) * stride + c) };
-                let pair = |x: usize, y: usize, w: F, unit: bool| {
-                    // SAFETY: as above; `x ≠ y`, so the two chunks are disjoint, and no
-                    // other reference to them is alive.
-                    let (a, b) = unsafe {
-                        (
-                            core::slice::from_raw_parts_mut(run(x), len),
-                            core::slice::from_raw_parts_mut(run(y), len),
-                        )
-                    };
-                    butterfly_runs(a, b, w, unit, dif);
-                };
-                let stage1 = || {
-                    for m in [0, 2, 4, 6] {
-                        pair(m, m + 1, w1, unit);
+                let mut runs: [&mut [F]; 8] = core::array::from_fn(|m| {
+                    // SAFETY: points `base + m·h`, `m < 8`, are distinct points below `n`
+                    // (`start + 8h ≤ n`), and each run chunk `c .. c + len` lies inside its
+                    // point's run; distinct points' runs do not overlap (`width ≤ stride`),
+                    // so the eight slices are disjoint and no other reference to them is
+                    // alive.
+                    unsafe {
+                        core::slice::from_raw_parts_mut(data.add((base + m * h) * stride + c), len)
                     }
-                };
-                let stage2 = || {
-                    for m in [0, 1, 4, 5] {
-                        pair(m, m + 2, w2[m & 1], unit && m & 1 == 0);
-                    }
-                };
-                let stage4 = || {
-                    for (m, &w) in w4.iter().enumerate() {
-                        pair(m, m + 4, w, unit && m == 0);
-                    }
-                };
-                if dif {
-                    stage4();
-                    stage2();
-                    stage1();
-                } else {
-                    stage1();
-                    stage2();
-                    stage4();
-                }
+                });
+                F::three_stages_same(&mut runs, &w, j == 0, dif);
             }
         }
     }
