@@ -261,14 +261,23 @@ fn radix8<V: Lanes, const DIF: bool, const UNIT: bool>(v: &mut [V; 8], w: &[V; 7
 
 /// Radix-8 blocks on element `from..` of eight runs, one element at a time.
 #[inline(always)]
-fn three_stages_scalar<const DIF: bool, const UNIT: bool>(
+fn three_stages_scalar<T: Twiddle, const DIF: bool, const UNIT: bool>(
     runs: &mut [&mut [Goldilocks]; 8],
-    w: &ThreeStageTwiddles,
+    tw: &[T; 7],
     from: usize,
 ) {
     for j in from..runs[0].len() {
         let mut v: [Goldilocks; 8] = core::array::from_fn(|m| runs[m][j]);
-        radix8::<Goldilocks, DIF, UNIT>(&mut v, w);
+        let w = [
+            tw[0].at(j),
+            tw[1].at(j),
+            tw[2].at(j),
+            tw[3].at(j),
+            tw[4].at(j),
+            tw[5].at(j),
+            tw[6].at(j),
+        ];
+        radix8::<Goldilocks, DIF, UNIT>(&mut v, &w);
         for (run, x) in runs.iter_mut().zip(v) {
             run[j] = x;
         }
@@ -277,69 +286,69 @@ fn three_stages_scalar<const DIF: bool, const UNIT: bool>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn three_stages_avx512<const DIF: bool, const UNIT: bool>(
+fn three_stages_avx512<T: Twiddle, const DIF: bool, const UNIT: bool>(
     cpu: crate::x86_64::Avx512,
     runs: &mut [&mut [Goldilocks]; 8],
-    w: &ThreeStageTwiddles,
+    tw: &[T; 7],
 ) {
     use crate::x86_64::PackedGoldilocksAvx512 as P;
-    let wv = [
-        P::broadcast(cpu, w[0]),
-        P::broadcast(cpu, w[1]),
-        P::broadcast(cpu, w[2]),
-        P::broadcast(cpu, w[3]),
-        P::broadcast(cpu, w[4]),
-        P::broadcast(cpu, w[5]),
-        P::broadcast(cpu, w[6]),
-    ];
     let whole = runs[0].len() / 8 * 8;
     for j in (0..whole).step_by(8) {
         let mut v = [P::broadcast(cpu, Goldilocks::ZERO); 8];
         for (x, run) in v.iter_mut().zip(runs.iter()) {
             *x = P::from_array(cpu, run[j..j + 8].try_into().expect("8 lanes"));
         }
-        radix8::<P, DIF, UNIT>(&mut v, &wv);
+        let w = [
+            tw[0].avx512(cpu, j),
+            tw[1].avx512(cpu, j),
+            tw[2].avx512(cpu, j),
+            tw[3].avx512(cpu, j),
+            tw[4].avx512(cpu, j),
+            tw[5].avx512(cpu, j),
+            tw[6].avx512(cpu, j),
+        ];
+        radix8::<P, DIF, UNIT>(&mut v, &w);
         for (x, run) in v.iter().zip(runs.iter_mut()) {
             run[j..j + 8].copy_from_slice(&x.to_array());
         }
     }
-    three_stages_scalar::<DIF, UNIT>(runs, w, whole);
+    three_stages_scalar::<T, DIF, UNIT>(runs, tw, whole);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn three_stages_avx2<const DIF: bool, const UNIT: bool>(
+fn three_stages_avx2<T: Twiddle, const DIF: bool, const UNIT: bool>(
     cpu: crate::x86_64::Avx2,
     runs: &mut [&mut [Goldilocks]; 8],
-    w: &ThreeStageTwiddles,
+    tw: &[T; 7],
 ) {
     use crate::x86_64::PackedGoldilocksAvx2 as P;
-    let wv = [
-        P::broadcast(cpu, w[0]),
-        P::broadcast(cpu, w[1]),
-        P::broadcast(cpu, w[2]),
-        P::broadcast(cpu, w[3]),
-        P::broadcast(cpu, w[4]),
-        P::broadcast(cpu, w[5]),
-        P::broadcast(cpu, w[6]),
-    ];
     let whole = runs[0].len() / 4 * 4;
     for j in (0..whole).step_by(4) {
         let mut v = [P::broadcast(cpu, Goldilocks::ZERO); 8];
         for (x, run) in v.iter_mut().zip(runs.iter()) {
             *x = P::from_array(cpu, run[j..j + 4].try_into().expect("4 lanes"));
         }
-        radix8::<P, DIF, UNIT>(&mut v, &wv);
+        let w = [
+            tw[0].avx2(cpu, j),
+            tw[1].avx2(cpu, j),
+            tw[2].avx2(cpu, j),
+            tw[3].avx2(cpu, j),
+            tw[4].avx2(cpu, j),
+            tw[5].avx2(cpu, j),
+            tw[6].avx2(cpu, j),
+        ];
+        radix8::<P, DIF, UNIT>(&mut v, &w);
         for (x, run) in v.iter().zip(runs.iter_mut()) {
             run[j..j + 4].copy_from_slice(&x.to_array());
         }
     }
-    three_stages_scalar::<DIF, UNIT>(runs, w, whole);
+    three_stages_scalar::<T, DIF, UNIT>(runs, tw, whole);
 }
 
-fn three_stages_on<const DIF: bool, const UNIT: bool>(
+fn three_stages_on<T: Twiddle, const DIF: bool, const UNIT: bool>(
     runs: &mut [&mut [Goldilocks]; 8],
-    w: &ThreeStageTwiddles,
+    tw: &[T; 7],
 ) {
     let len = runs[0].len();
     assert!(runs.iter().all(|r| r.len() == len), "runs of equal length");
@@ -347,14 +356,31 @@ fn three_stages_on<const DIF: bool, const UNIT: bool>(
     if len >= 4 {
         if let Some(cpu) = crate::x86_64::Avx512::detect().filter(|_| len >= 8) {
             // SAFETY: the token proves AVX-512F is present.
-            return unsafe { three_stages_avx512::<DIF, UNIT>(cpu, runs, w) };
+            return unsafe { three_stages_avx512::<T, DIF, UNIT>(cpu, runs, tw) };
         }
         if let Some(cpu) = crate::x86_64::Avx2::detect() {
             // SAFETY: the token proves AVX2 is present.
-            return unsafe { three_stages_avx2::<DIF, UNIT>(cpu, runs, w) };
+            return unsafe { three_stages_avx2::<T, DIF, UNIT>(cpu, runs, tw) };
         }
     }
-    three_stages_scalar::<DIF, UNIT>(runs, w, 0)
+    three_stages_scalar::<T, DIF, UNIT>(runs, tw, 0)
+}
+
+/// One twiddle per slot, the same for every element of the runs.
+fn same_twiddles(w: &ThreeStageTwiddles) -> [Same; 7] {
+    w.map(Same)
+}
+
+/// The slot twiddle tables, checked to cover the runs.
+fn per_element_twiddles<'a>(
+    runs: &[&mut [Goldilocks]; 8],
+    tw: &[&'a [Goldilocks]; 7],
+) -> [&'a [Goldilocks]; 7] {
+    assert!(
+        tw.iter().all(|t| t.len() >= runs[0].len()),
+        "a twiddle per element in every slot"
+    );
+    *tw
 }
 
 /// Three DIT stages (half-sizes 1, 2, 4) across eight equal-length runs, elementwise: for
@@ -370,9 +396,9 @@ pub fn dit_three_stages_same(
     unit: bool,
 ) {
     if unit {
-        three_stages_on::<false, true>(runs, w)
+        three_stages_on::<_, false, true>(runs, &same_twiddles(w))
     } else {
-        three_stages_on::<false, false>(runs, w)
+        three_stages_on::<_, false, false>(runs, &same_twiddles(w))
     }
 }
 
@@ -387,8 +413,29 @@ pub fn dif_three_stages_same(
     unit: bool,
 ) {
     if unit {
-        three_stages_on::<true, true>(runs, w)
+        three_stages_on::<_, true, true>(runs, &same_twiddles(w))
     } else {
-        three_stages_on::<true, false>(runs, w)
+        three_stages_on::<_, true, false>(runs, &same_twiddles(w))
     }
+}
+
+/// Three DIT stages across eight equal-length runs with a twiddle per element: as
+/// [`dit_three_stages_same`], with slot `i`'s twiddle for element `j` at `tw[i][j]` (the
+/// stages of one polynomial, whose runs are consecutive pieces of it).
+///
+/// # Panics
+/// When the runs differ in length or a twiddle table is shorter than them.
+pub fn dit_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 7]) {
+    let tw = per_element_twiddles(runs, tw);
+    three_stages_on::<_, false, false>(runs, &tw)
+}
+
+/// Three DIF stages across eight equal-length runs with a twiddle per element, as
+/// [`dit_three_stages`].
+///
+/// # Panics
+/// When the runs differ in length or a twiddle table is shorter than them.
+pub fn dif_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 7]) {
+    let tw = per_element_twiddles(runs, tw);
+    three_stages_on::<_, true, false>(runs, &tw)
 }

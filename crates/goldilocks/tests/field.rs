@@ -456,11 +456,13 @@ fn butterflies_match_their_definition() {
 }
 
 /// The radix-8 blocks across eight runs (SIMD when present) against the twelve butterflies
-/// written out pair by pair, for lengths around the 4- and 8-lane boundaries, with and without
-/// the unit twiddles.
+/// written out pair by pair, for lengths around the 4- and 8-lane boundaries: one twiddle per
+/// slot with and without the unit twiddles, and a twiddle per element.
 #[test]
 fn three_stages_across_runs_match_their_butterflies() {
-    use zkaccel_goldilocks::butterflies::{dif_three_stages_same, dit_three_stages_same};
+    use zkaccel_goldilocks::butterflies::{
+        dif_three_stages, dif_three_stages_same, dit_three_stages, dit_three_stages_same,
+    };
     let mut rng = rng();
     // (half-size, first point, slot of w) of every butterfly, DIT order; DIF runs it reversed.
     let pairs: Vec<(usize, usize, usize)> =
@@ -472,11 +474,21 @@ fn three_stages_across_runs_match_their_butterflies() {
         let runs: Vec<Vec<Goldilocks>> = (0..8)
             .map(|_| (0..len).map(|_| sample(&mut rng)).collect())
             .collect();
-        for unit in [false, true] {
-            let mut w: [Goldilocks; 7] = core::array::from_fn(|_| sample(&mut rng));
-            if unit {
-                (w[0], w[1], w[3]) = (Goldilocks::ONE, Goldilocks::ONE, Goldilocks::ONE);
-            }
+        // `None`: one twiddle per slot (`Some(unit)` says whether slots 0, 1, 3 are one);
+        // otherwise a table per slot.
+        for unit in [Some(false), Some(true), None] {
+            let tables: Vec<Vec<Goldilocks>> = (0..7)
+                .map(|i| {
+                    let same = sample(&mut rng);
+                    (0..len)
+                        .map(|_| match unit {
+                            Some(true) if [0, 1, 3].contains(&i) => Goldilocks::ONE,
+                            Some(_) => same,
+                            None => sample(&mut rng),
+                        })
+                        .collect()
+                })
+                .collect();
             for dif in [false, true] {
                 let mut got = runs.clone();
                 {
@@ -486,10 +498,14 @@ fn three_stages_across_runs_match_their_butterflies() {
                         .collect::<Vec<_>>()
                         .try_into()
                         .expect("eight runs");
-                    if dif {
-                        dif_three_stages_same(&mut views, &w, unit);
-                    } else {
-                        dit_three_stages_same(&mut views, &w, unit);
+                    let slices: [&[Goldilocks]; 7] = core::array::from_fn(|i| tables[i].as_slice());
+                    let same: [Goldilocks; 7] =
+                        core::array::from_fn(|i| tables[i].first().copied().unwrap_or_default());
+                    match (unit, dif) {
+                        (Some(u), true) => dif_three_stages_same(&mut views, &same, u),
+                        (Some(u), false) => dit_three_stages_same(&mut views, &same, u),
+                        (None, true) => dif_three_stages(&mut views, &slices),
+                        (None, false) => dit_three_stages(&mut views, &slices),
                     }
                 }
                 for j in 0..len {
@@ -500,7 +516,7 @@ fn three_stages_across_runs_match_their_butterflies() {
                         pairs.iter().collect()
                     };
                     for &(h, m, slot) in order {
-                        let (x, y, t) = (v[m], v[m + h], w[slot]);
+                        let (x, y, t) = (v[m], v[m + h], tables[slot][j]);
                         (v[m], v[m + h]) = if dif {
                             (x + y, (x - y) * t)
                         } else {
@@ -508,7 +524,7 @@ fn three_stages_across_runs_match_their_butterflies() {
                         };
                     }
                     let out: Vec<Goldilocks> = got.iter().map(|r| r[j]).collect();
-                    assert_eq!(out, v, "len {len} element {j} dif {dif} unit {unit}");
+                    assert_eq!(out, v, "len {len} element {j} dif {dif} unit {unit:?}");
                 }
             }
         }

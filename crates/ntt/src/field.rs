@@ -56,16 +56,29 @@ pub trait NttField: TwoAdicField {
     /// a field may keep the eight points in registers instead.
     #[inline]
     fn three_stages_same(runs: &mut [&mut [Self]; 8], w: &[Self; 7], unit: bool, dif: bool) {
-        let order: [usize; 3] = if dif { [4, 2, 1] } else { [1, 2, 4] };
-        for h in order {
-            for m in (0..8).filter(|m| m & h == 0) {
-                let slot = m % h;
-                let [a, b] = runs
-                    .get_disjoint_mut([m, m + h])
-                    .expect("distinct runs of a block");
-                butterfly_runs(a, b, w[h - 1 + slot], unit && slot == 0, dif);
+        for_each_block_pair(runs, dif, |a, b, slot| {
+            butterfly_runs(
+                a,
+                b,
+                w[slot],
+                unit && (slot == 0 || slot == 1 || slot == 3),
+                dif,
+            )
+        });
+    }
+
+    /// [`NttField::three_stages_same`] with a twiddle per element: slot `i`'s twiddle for
+    /// element `j` is `tw[i][j]` (each table at least as long as the runs). This is three
+    /// stages of one polynomial, whose runs are consecutive pieces of it.
+    #[inline]
+    fn three_stages(runs: &mut [&mut [Self]; 8], tw: &[&[Self]; 7], dif: bool) {
+        for_each_block_pair(runs, dif, |a, b, slot| {
+            if dif {
+                Self::dif_butterflies(a, b, tw[slot]);
+            } else {
+                Self::dit_butterflies(a, b, tw[slot]);
             }
-        }
+        });
     }
 
     /// The last three DIF stages (half-sizes 4, 2, 1) on every block of eight consecutive
@@ -160,6 +173,14 @@ impl NttField for Goldilocks {
             butterflies::dit_three_stages_same(runs, w, unit)
         }
     }
+    #[inline]
+    fn three_stages(runs: &mut [&mut [Self]; 8], tw: &[&[Self]; 7], dif: bool) {
+        if dif {
+            butterflies::dif_three_stages(runs, tw)
+        } else {
+            butterflies::dit_three_stages(runs, tw)
+        }
+    }
 }
 
 impl NttField for Goldilocks2 {}
@@ -194,6 +215,25 @@ impl<C: Fp256Config> NttField for Fp256<C> {
     fn dit_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
         mul_by(hi, w);
         add_sub(lo, hi);
+    }
+}
+
+/// The twelve butterflies of a radix-8 block across eight runs, in stage order (DIT half-sizes
+/// 1, 2, 4; DIF 4, 2, 1): `pair(lo, hi, slot)` for runs `m` and `m + h`, with the twiddle slot
+/// `h − 1 + m mod h`.
+fn for_each_block_pair<F>(
+    runs: &mut [&mut [F]; 8],
+    dif: bool,
+    mut pair: impl FnMut(&mut [F], &mut [F], usize),
+) {
+    let order: [usize; 3] = if dif { [4, 2, 1] } else { [1, 2, 4] };
+    for h in order {
+        for m in (0..8).filter(|m| m & h == 0) {
+            let [a, b] = runs
+                .get_disjoint_mut([m, m + h])
+                .expect("distinct runs of a block");
+            pair(a, b, h - 1 + m % h);
+        }
     }
 }
 

@@ -153,9 +153,16 @@ pub(crate) unsafe fn radix2<F: NttField>(
         // pairs lie within blocks of eight run together as 8-point blocks (transposed SIMD
         // where the field has it).
         if dif {
-            for s in 0..log_n - 3 {
-                let h = n >> (s + 1);
-                stage_contiguous(slice, h, 1, tables.stage(h), true);
+            let mut s = 0;
+            while s < log_n - 3 {
+                if log_n - 3 - s >= 3 && n >> (s + 3) >= SIMD_RUN {
+                    three_stages_contiguous(slice, n >> (s + 3), tables, true);
+                    s += 3;
+                } else {
+                    let h = n >> (s + 1);
+                    stage_contiguous(slice, h, 1, tables.stage(h), true);
+                    s += 1;
+                }
             }
             F::dif_last_three_stages(slice, tables.stage(4), tables.stage(2));
         } else {
@@ -278,9 +285,42 @@ pub(crate) fn dit_from_stage<F: NttField>(slice: &mut [F], first: usize, tables:
         F::dit_first_three_stages(slice, tables.stage(4), tables.stage(2));
         first = 3;
     }
-    for s in first..log_n {
+    let mut s = first;
+    while s < log_n {
         let h = 1 << s;
-        stage_contiguous(slice, h, 1, tables.stage(h), false);
+        if log_n - s >= 3 && h >= SIMD_RUN {
+            three_stages_contiguous(slice, h, tables, false);
+            s += 3;
+        } else {
+            stage_contiguous(slice, h, 1, tables.stage(h), false);
+            s += 1;
+        }
+    }
+}
+
+/// The three stages of half-sizes `h, 2h, 4h` of one contiguous polynomial as radix-8 blocks
+/// of eight runs of `h` points (DIT from `h` up, DIF from `4h` down).
+fn three_stages_contiguous<F: NttField>(
+    data: &mut [F],
+    h: usize,
+    tables: &StageTables<F>,
+    dif: bool,
+) {
+    let (t1, t2, t4) = (tables.stage(h), tables.stage(2 * h), tables.stage(4 * h));
+    let tw: [&[F]; 7] = [
+        &t1[..h],
+        &t2[..h],
+        &t2[h..2 * h],
+        &t4[..h],
+        &t4[h..2 * h],
+        &t4[2 * h..3 * h],
+        &t4[3 * h..4 * h],
+    ];
+    for block in data.chunks_exact_mut(8 * h) {
+        let mut pieces = block.chunks_exact_mut(h);
+        let mut runs: [&mut [F]; 8] =
+            core::array::from_fn(|_| pieces.next().expect("eight runs of a block"));
+        F::three_stages(&mut runs, &tw, dif);
     }
 }
 
