@@ -37,6 +37,11 @@ fn matches_arkworks() {
 }
 
 #[test]
+fn lazy_chains_agree_with_canonical_arithmetic() {
+    zkaccel_field_testing::check_fp256_lazy_chains::<FrConfig>();
+}
+
+#[test]
 fn multiplication_kernels_and_algorithms_agree() {
     zkaccel_field_testing::check_fp256_kernels::<FrConfig>();
 }

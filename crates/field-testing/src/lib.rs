@@ -382,6 +382,55 @@ pub fn check_against_arkworks<F: PrimeField + TwoAdicField, A: ArkPrimeField>() 
     }
 }
 
+/// Lazily reduced chains ([`zkaccel_fp256::LazyFp256`]) agree with the canonical operations,
+/// checked by big-integer arithmetic: long chains of squares, products and additions of
+/// canonical elements (`p − 1` among them, which pushes the lazy values towards `2p`) from
+/// edge and random starts. Lazy reduction is offered exactly when `4p < 2^256`.
+pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
+    use zkaccel_fp256::{Fp256, LazyFp256};
+    let p = to_big(&C::MODULUS);
+    let fits = &p * 4u32 < BigUint::from(1u8) << 256;
+    assert_eq!(LazyFp256::<C>::SUPPORTED, fits);
+    if !fits {
+        assert!(LazyFp256::new(Fp256::<C>::ONE).is_none());
+        return;
+    }
+    let mut rng = rng();
+    let mut starts = vec![
+        Fp256::<C>::ZERO,
+        Fp256::<C>::ONE,
+        Fp256::<C>::NEG_ONE,
+        -Fp256::<C>::TWO,
+    ];
+    starts.extend((0..32).map(|_| random_prime::<Fp256<C>>(&mut rng)));
+    let canonical = |x: Fp256<C>| to_big(&x.to_canonical_u256());
+    for &start in &starts {
+        let mut lazy = LazyFp256::new(start).expect("4p < 2^256");
+        let (mut exact, mut expected) = (start, canonical(start));
+        for step in 0..300 {
+            let c = if step % 3 == 0 {
+                Fp256::<C>::NEG_ONE
+            } else {
+                random_prime::<Fp256<C>>(&mut rng)
+            };
+            lazy = lazy.add_canonical(c);
+            exact += c;
+            expected = (expected + canonical(c)) % &p;
+            // Equal representations: `reduce` gives the canonical Montgomery form only if the
+            // lazy value stayed below 2p.
+            assert_eq!(lazy.reduce(), exact, "sum, step {step}");
+            assert_eq!(canonical(exact), expected, "sum, step {step}");
+            let square = lazy * lazy;
+            let cube = square * lazy;
+            lazy = cube * square;
+            exact = exact * exact * exact * exact * exact;
+            expected = expected.modpow(&BigUint::from(5u8), &p);
+            assert_eq!(lazy.reduce(), exact, "x^5, step {step}");
+            assert_eq!(canonical(exact), expected, "x^5, step {step}");
+        }
+    }
+}
+
 /// Every multiplication path of a 256-bit field agrees on random and edge inputs: the run-time
 /// chosen kernel, the assembly and portable kernels, and the papers' reference algorithms
 /// (CIOS, Algorithm 1 of the NTT paper, Barrett, Russian peasant).

@@ -125,6 +125,14 @@ pub(crate) fn mont_mul_using(backend: MulBackend, a: &U256, b: &U256, p: &U256, 
 /// fifth word because `t + a·b_i + m·p` never carries out of the top limb.
 #[inline(always)]
 pub(crate) fn mont_mul_portable(a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {
+    reduce_once(mont_mul_unreduced(a, b, p, inv), p)
+}
+
+/// The CIOS loop without its final subtraction: `a·b·2^{-256} + j·p` for `j ∈ {0, 1}`, below
+/// `a·b/2^256 + p`. For `a, b < 2p` with `4p < 2^256` that is below `2p`, and every
+/// intermediate stays below `3p + 2^64 < 2^256`, so the no-carry shortcut still holds.
+#[inline(always)]
+pub(crate) fn mont_mul_unreduced(a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {
     let mut t = [0u64; 4];
     for &bi in b.iter() {
         let (t0, mut carry_a) = mac(t[0], a[0], bi, 0);
@@ -139,12 +147,13 @@ pub(crate) fn mont_mul_portable(a: &U256, b: &U256, p: &U256, inv: u64) -> U256 
         }
         t[3] = carry_a + carry_m;
     }
-    reduce_once(t, p)
+    t
 }
 
-/// `t − p` if `t ≥ p`, else `t`; for `t < 2p`.
+/// `t − p` if `t ≥ p`, else `t`; for `t < 2p` this is `t mod p`, and for `t < 3p` it is below
+/// `2p`.
 #[inline(always)]
-fn reduce_once(t: U256, p: &U256) -> U256 {
+pub(crate) fn reduce_once(t: U256, p: &U256) -> U256 {
     let (d0, b) = sbb(t[0], p[0], 0);
     let (d1, b) = sbb(t[1], p[1], b);
     let (d2, b) = sbb(t[2], p[2], b);

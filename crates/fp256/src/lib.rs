@@ -5,6 +5,7 @@ mod arith;
 mod asm;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
+mod lazy;
 
 use core::cmp::Ordering;
 use core::fmt;
@@ -22,6 +23,7 @@ use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdi
 pub use arith::{BatchBackend, MulBackend};
 #[cfg(target_arch = "x86_64")]
 pub use ifma::{Ifma, PackedFp256Ifma, PreparedFp256};
+pub use lazy::LazyFp256;
 
 /// The facts that define a 256-bit prime field; everything else is derived from them.
 pub trait Fp256Config:

@@ -8,7 +8,7 @@
 //! instruction sequence in radix 2^52, converting in and out of that form once per cipher.
 
 use zkaccel_field::PrimeField;
-use zkaccel_fp256::{Fp256, Fp256Config};
+use zkaccel_fp256::{Fp256, Fp256Config, LazyFp256};
 use zkaccel_goldilocks::Goldilocks;
 
 use crate::params::MimcParams;
@@ -20,6 +20,13 @@ pub const SCALAR_LANES: usize = 4;
 /// A field with a batch MiMC kernel. The default is the interleaved portable kernel; fields
 /// with a faster SIMD kernel override [`MimcField::encrypt_many`].
 pub trait MimcField: PrimeField {
+    /// One cipher `E_k(x)`, a single dependent chain. The default is the textbook loop;
+    /// fields with a lower-latency form of the chain override it.
+    #[inline]
+    fn encrypt_one(params: &MimcParams<Self>, x: Self, k: Self) -> Self {
+        encrypt_textbook(params, x, k)
+    }
+
     /// `xs[i] ← E_{ks[i]}(xs[i])` for every `i`. `xs` and `ks` have equal lengths (callers
     /// check).
     fn encrypt_many(params: &MimcParams<Self>, xs: &mut [Self], ks: &[Self]) {
@@ -28,6 +35,18 @@ pub trait MimcField: PrimeField {
 }
 
 impl MimcField for Goldilocks {}
+
+/// `E_k(x)` one round after the other with the field's own operations.
+#[inline(always)]
+pub fn encrypt_textbook<F: PrimeField>(params: &MimcParams<F>, x: F, k: F) -> F {
+    let d = params.exponent();
+    let mut x = x;
+    // (k + c_i) does not depend on x, so only one addition sits on the critical path.
+    for &c in params.constants() {
+        x = pow_sbox(x + (k + c), d);
+    }
+    x + k
+}
 
 /// The portable kernel: [`SCALAR_LANES`] independent ciphers advanced round by round.
 pub fn encrypt_many_interleaved<F: PrimeField>(params: &MimcParams<F>, xs: &mut [F], ks: &[F]) {
@@ -47,15 +66,26 @@ pub fn encrypt_many_interleaved<F: PrimeField>(params: &MimcParams<F>, xs: &mut 
         }
     }
     for (x, &k) in cx.into_remainder().iter_mut().zip(ck.remainder()) {
-        let mut v = *x;
-        for &c in params.constants() {
-            v = pow_sbox(v + (k + c), d);
-        }
-        *x = v + k;
+        *x = encrypt_textbook(params, *x, k);
     }
 }
 
 impl<C: Fp256Config> MimcField for Fp256<C> {
+    /// With `4p < 2^256` the chain runs on [`LazyFp256`] values (no final subtraction per
+    /// product), compiled for BMI2/ADX when the CPU has them so the chain stays in registers.
+    fn encrypt_one(params: &MimcParams<Self>, x: Self, k: Self) -> Self {
+        let Some(lazy_x) = LazyFp256::new(x) else {
+            return encrypt_textbook(params, x, k);
+        };
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
+        {
+            // SAFETY: BMI2 and ADX were detected just above.
+            return unsafe { encrypt_lazy_adx(params, lazy_x, k) };
+        }
+        encrypt_lazy(params, lazy_x, k)
+    }
+
     fn encrypt_many(params: &MimcParams<Self>, xs: &mut [Self], ks: &[Self]) {
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = zkaccel_fp256::Ifma::detect() {
@@ -67,6 +97,36 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
         }
         encrypt_many_interleaved(params, xs, ks);
     }
+}
+
+/// `E_k(x)` on lazily reduced values: each round adds the canonical `k + c_i` (one conditional
+/// subtraction) and runs the S-box's products without final subtractions.
+#[inline(always)]
+fn encrypt_lazy<C: Fp256Config>(
+    params: &MimcParams<Fp256<C>>,
+    x: LazyFp256<C>,
+    k: Fp256<C>,
+) -> Fp256<C> {
+    let d = params.exponent();
+    let mut x = x;
+    for &c in params.constants() {
+        x = pow_sbox(x.add_canonical(k + c), d);
+    }
+    x.reduce() + k
+}
+
+/// [`encrypt_lazy`] compiled with `mulx`/`adcx`/`adox` available.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,adx")]
+unsafe fn encrypt_lazy_adx<C: Fp256Config>(
+    params: &MimcParams<Fp256<C>>,
+    x: LazyFp256<C>,
+    k: Fp256<C>,
+) -> Fp256<C> {
+    encrypt_lazy(params, x, k)
 }
 
 #[cfg(target_arch = "x86_64")]

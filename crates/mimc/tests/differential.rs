@@ -121,3 +121,34 @@ fn goldilocks_cipher_runs_generic_kernels() {
     sorted.dedup();
     assert_eq!(sorted.len(), expected.len());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+    /// One cipher on the field's fast path (lazily reduced on BN254, textbook on BLS12-381,
+    /// whose `4p` exceeds 2^256) equals the textbook loop, for the presets' exponents and a
+    /// square-and-multiply one, with a key of `p − 1` among the random ones.
+    #[test]
+    fn single_cipher_fast_path_equals_the_textbook_loop(seed in any::<u64>()) {
+        use zkaccel_mimc::{
+            constants::{round_constants, ConstantRule},
+            encrypt_textbook, Mimc, MimcParams,
+        };
+        let mut rng = StdRng::seed_from_u64(seed);
+        for d in [5u64, 7, 11] {
+            let constants = round_constants("mimc", 40, ConstantRule::FirstZero);
+            if let Ok(params) = MimcParams::<Fr>::new(d, constants) {
+                let mimc = Mimc::new(params);
+                for k in [Fr::NEG_ONE, random_prime(&mut rng)] {
+                    let x: Fr = random_prime(&mut rng);
+                    prop_assert_eq!(mimc.encrypt(x, k), encrypt_textbook(mimc.params(), x, k));
+                }
+            }
+            type Bls = zkaccel_bls12_381::Fr;
+            if let Ok(params) = MimcParams::<Bls>::new(d, round_constants("mimc", 40, ConstantRule::FirstZero)) {
+                let mimc = Mimc::new(params);
+                let (x, k): (Bls, Bls) = (random_prime(&mut rng), random_prime(&mut rng));
+                prop_assert_eq!(mimc.encrypt(x, k), encrypt_textbook(mimc.params(), x, k));
+            }
+        }
+    }
+}
