@@ -11,10 +11,9 @@ use zkaccel_field::Field as _;
 /// Where the twiddle of pair `j` comes from.
 trait Twiddle: Copy {
     fn at(self, j: usize) -> Goldilocks;
+    /// The twiddles of pairs `j .. j + P::WIDTH`.
     #[cfg(target_arch = "x86_64")]
-    fn avx512(self, cpu: crate::x86_64::Avx512, j: usize) -> crate::x86_64::PackedGoldilocksAvx512;
-    #[cfg(target_arch = "x86_64")]
-    fn avx2(self, cpu: crate::x86_64::Avx2, j: usize) -> crate::x86_64::PackedGoldilocksAvx2;
+    fn packed<P: Packing>(self, cpu: P::Cpu, j: usize) -> P;
 }
 
 impl Twiddle for &[Goldilocks] {
@@ -24,15 +23,8 @@ impl Twiddle for &[Goldilocks] {
     }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn avx512(self, cpu: crate::x86_64::Avx512, j: usize) -> crate::x86_64::PackedGoldilocksAvx512 {
-        let w: [Goldilocks; 8] = self[j..j + 8].try_into().expect("8 twiddles");
-        crate::x86_64::PackedGoldilocksAvx512::from_array(cpu, w)
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn avx2(self, cpu: crate::x86_64::Avx2, j: usize) -> crate::x86_64::PackedGoldilocksAvx2 {
-        let w: [Goldilocks; 4] = self[j..j + 4].try_into().expect("4 twiddles");
-        crate::x86_64::PackedGoldilocksAvx2::from_array(cpu, w)
+    fn packed<P: Packing>(self, cpu: P::Cpu, j: usize) -> P {
+        P::load(cpu, &self[j..j + P::WIDTH])
     }
 }
 
@@ -47,17 +39,58 @@ impl Twiddle for Same {
     }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn avx512(
-        self,
-        cpu: crate::x86_64::Avx512,
-        _j: usize,
-    ) -> crate::x86_64::PackedGoldilocksAvx512 {
-        crate::x86_64::PackedGoldilocksAvx512::broadcast(cpu, self.0)
+    fn packed<P: Packing>(self, cpu: P::Cpu, _j: usize) -> P {
+        P::splat(cpu, self.0)
     }
-    #[cfg(target_arch = "x86_64")]
+}
+
+/// A packed Goldilocks type the kernels below are written once for (AVX-512: 8 lanes, AVX2: 4).
+/// Its methods only exist behind the CPU token `Cpu`, and the kernels run inside functions
+/// compiled with the matching target feature.
+#[cfg(target_arch = "x86_64")]
+trait Packing: Lanes {
+    type Cpu: Copy;
+    const WIDTH: usize;
+    /// The lanes `s[0 .. WIDTH]`.
+    fn load(cpu: Self::Cpu, s: &[Goldilocks]) -> Self;
+    /// Stores the lanes into `s[0 .. WIDTH]`.
+    fn store(self, s: &mut [Goldilocks]);
+    fn splat(cpu: Self::Cpu, x: Goldilocks) -> Self;
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Packing for crate::x86_64::PackedGoldilocksAvx512 {
+    type Cpu = crate::x86_64::Avx512;
+    const WIDTH: usize = 8;
     #[inline(always)]
-    fn avx2(self, cpu: crate::x86_64::Avx2, _j: usize) -> crate::x86_64::PackedGoldilocksAvx2 {
-        crate::x86_64::PackedGoldilocksAvx2::broadcast(cpu, self.0)
+    fn load(cpu: Self::Cpu, s: &[Goldilocks]) -> Self {
+        Self::from_array(cpu, s[..8].try_into().expect("8 lanes"))
+    }
+    #[inline(always)]
+    fn store(self, s: &mut [Goldilocks]) {
+        s[..8].copy_from_slice(&self.to_array());
+    }
+    #[inline(always)]
+    fn splat(cpu: Self::Cpu, x: Goldilocks) -> Self {
+        Self::broadcast(cpu, x)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Packing for crate::x86_64::PackedGoldilocksAvx2 {
+    type Cpu = crate::x86_64::Avx2;
+    const WIDTH: usize = 4;
+    #[inline(always)]
+    fn load(cpu: Self::Cpu, s: &[Goldilocks]) -> Self {
+        Self::from_array(cpu, s[..4].try_into().expect("4 lanes"))
+    }
+    #[inline(always)]
+    fn store(self, s: &mut [Goldilocks]) {
+        s[..4].copy_from_slice(&self.to_array());
+    }
+    #[inline(always)]
+    fn splat(cpu: Self::Cpu, x: Goldilocks) -> Self {
+        Self::broadcast(cpu, x)
     }
 }
 
@@ -88,6 +121,32 @@ pub(crate) fn butterfly<const DIF: bool>(
     }
 }
 
+/// The butterflies `P::WIDTH` pairs at a time, the tail one pair at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn run_packed<P: Packing, T: Twiddle, const DIF: bool>(
+    cpu: P::Cpu,
+    lo: &mut [Goldilocks],
+    hi: &mut [Goldilocks],
+    tw: T,
+) {
+    let whole = lo.len() / P::WIDTH * P::WIDTH;
+    for j in (0..whole).step_by(P::WIDTH) {
+        let x = P::load(cpu, &lo[j..]);
+        let y = P::load(cpu, &hi[j..]);
+        let w = tw.packed::<P>(cpu, j);
+        let (a, b) = if DIF {
+            (x + y, (x - y) * w)
+        } else {
+            let t = y * w;
+            (x + t, x - t)
+        };
+        a.store(&mut lo[j..]);
+        b.store(&mut hi[j..]);
+    }
+    scalar::<T, DIF>(lo, hi, tw, whole);
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn run_avx512<T: Twiddle, const DIF: bool>(
@@ -96,22 +155,7 @@ fn run_avx512<T: Twiddle, const DIF: bool>(
     hi: &mut [Goldilocks],
     tw: T,
 ) {
-    use crate::x86_64::PackedGoldilocksAvx512 as P;
-    let whole = lo.len() / 8 * 8;
-    for j in (0..whole).step_by(8) {
-        let x = P::from_array(cpu, lo[j..j + 8].try_into().expect("8 lanes"));
-        let y = P::from_array(cpu, hi[j..j + 8].try_into().expect("8 lanes"));
-        let w = tw.avx512(cpu, j);
-        let (a, b) = if DIF {
-            (x + y, (x - y) * w)
-        } else {
-            let t = y * w;
-            (x + t, x - t)
-        };
-        lo[j..j + 8].copy_from_slice(&a.to_array());
-        hi[j..j + 8].copy_from_slice(&b.to_array());
-    }
-    scalar::<T, DIF>(lo, hi, tw, whole);
+    run_packed::<crate::x86_64::PackedGoldilocksAvx512, T, DIF>(cpu, lo, hi, tw)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -122,22 +166,7 @@ fn run_avx2<T: Twiddle, const DIF: bool>(
     hi: &mut [Goldilocks],
     tw: T,
 ) {
-    use crate::x86_64::PackedGoldilocksAvx2 as P;
-    let whole = lo.len() / 4 * 4;
-    for j in (0..whole).step_by(4) {
-        let x = P::from_array(cpu, lo[j..j + 4].try_into().expect("4 lanes"));
-        let y = P::from_array(cpu, hi[j..j + 4].try_into().expect("4 lanes"));
-        let w = tw.avx2(cpu, j);
-        let (a, b) = if DIF {
-            (x + y, (x - y) * w)
-        } else {
-            let t = y * w;
-            (x + t, x - t)
-        };
-        lo[j..j + 4].copy_from_slice(&a.to_array());
-        hi[j..j + 4].copy_from_slice(&b.to_array());
-    }
-    scalar::<T, DIF>(lo, hi, tw, whole);
+    run_packed::<crate::x86_64::PackedGoldilocksAvx2, T, DIF>(cpu, lo, hi, tw)
 }
 
 fn run<T: Twiddle, const DIF: bool>(lo: &mut [Goldilocks], hi: &mut [Goldilocks], tw: T) {
@@ -284,6 +313,37 @@ fn three_stages_scalar<T: Twiddle, const DIF: bool, const UNIT: bool>(
     }
 }
 
+/// Radix-8 blocks `P::WIDTH` elements at a time, the tail one element at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn three_stages_packed<P: Packing, T: Twiddle, const DIF: bool, const UNIT: bool>(
+    cpu: P::Cpu,
+    runs: &mut [&mut [Goldilocks]; 8],
+    tw: &[T; 7],
+) {
+    let whole = runs[0].len() / P::WIDTH * P::WIDTH;
+    for j in (0..whole).step_by(P::WIDTH) {
+        let mut v = [P::splat(cpu, Goldilocks::ZERO); 8];
+        for (x, run) in v.iter_mut().zip(runs.iter()) {
+            *x = P::load(cpu, &run[j..]);
+        }
+        let w = [
+            tw[0].packed::<P>(cpu, j),
+            tw[1].packed::<P>(cpu, j),
+            tw[2].packed::<P>(cpu, j),
+            tw[3].packed::<P>(cpu, j),
+            tw[4].packed::<P>(cpu, j),
+            tw[5].packed::<P>(cpu, j),
+            tw[6].packed::<P>(cpu, j),
+        ];
+        radix8::<P, DIF, UNIT>(&mut v, &w);
+        for (x, run) in v.iter().zip(runs.iter_mut()) {
+            x.store(&mut run[j..]);
+        }
+    }
+    three_stages_scalar::<T, DIF, UNIT>(runs, tw, whole);
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn three_stages_avx512<T: Twiddle, const DIF: bool, const UNIT: bool>(
@@ -291,28 +351,7 @@ fn three_stages_avx512<T: Twiddle, const DIF: bool, const UNIT: bool>(
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
 ) {
-    use crate::x86_64::PackedGoldilocksAvx512 as P;
-    let whole = runs[0].len() / 8 * 8;
-    for j in (0..whole).step_by(8) {
-        let mut v = [P::broadcast(cpu, Goldilocks::ZERO); 8];
-        for (x, run) in v.iter_mut().zip(runs.iter()) {
-            *x = P::from_array(cpu, run[j..j + 8].try_into().expect("8 lanes"));
-        }
-        let w = [
-            tw[0].avx512(cpu, j),
-            tw[1].avx512(cpu, j),
-            tw[2].avx512(cpu, j),
-            tw[3].avx512(cpu, j),
-            tw[4].avx512(cpu, j),
-            tw[5].avx512(cpu, j),
-            tw[6].avx512(cpu, j),
-        ];
-        radix8::<P, DIF, UNIT>(&mut v, &w);
-        for (x, run) in v.iter().zip(runs.iter_mut()) {
-            run[j..j + 8].copy_from_slice(&x.to_array());
-        }
-    }
-    three_stages_scalar::<T, DIF, UNIT>(runs, tw, whole);
+    three_stages_packed::<crate::x86_64::PackedGoldilocksAvx512, T, DIF, UNIT>(cpu, runs, tw)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -322,28 +361,7 @@ fn three_stages_avx2<T: Twiddle, const DIF: bool, const UNIT: bool>(
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
 ) {
-    use crate::x86_64::PackedGoldilocksAvx2 as P;
-    let whole = runs[0].len() / 4 * 4;
-    for j in (0..whole).step_by(4) {
-        let mut v = [P::broadcast(cpu, Goldilocks::ZERO); 8];
-        for (x, run) in v.iter_mut().zip(runs.iter()) {
-            *x = P::from_array(cpu, run[j..j + 4].try_into().expect("4 lanes"));
-        }
-        let w = [
-            tw[0].avx2(cpu, j),
-            tw[1].avx2(cpu, j),
-            tw[2].avx2(cpu, j),
-            tw[3].avx2(cpu, j),
-            tw[4].avx2(cpu, j),
-            tw[5].avx2(cpu, j),
-            tw[6].avx2(cpu, j),
-        ];
-        radix8::<P, DIF, UNIT>(&mut v, &w);
-        for (x, run) in v.iter().zip(runs.iter_mut()) {
-            run[j..j + 4].copy_from_slice(&x.to_array());
-        }
-    }
-    three_stages_scalar::<T, DIF, UNIT>(runs, tw, whole);
+    three_stages_packed::<crate::x86_64::PackedGoldilocksAvx2, T, DIF, UNIT>(cpu, runs, tw)
 }
 
 fn three_stages_on<T: Twiddle, const DIF: bool, const UNIT: bool>(
