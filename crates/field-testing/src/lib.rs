@@ -383,7 +383,7 @@ pub fn check_against_arkworks<F: PrimeField + TwoAdicField, A: ArkPrimeField>() 
 }
 
 /// Lazily reduced chains ([`zkaccel_fp256::LazyFp256`]) agree with the canonical operations,
-/// checked by big-integer arithmetic: long chains of squares, products and additions of
+/// checked by big-integer arithmetic: long chains of squarings, products and additions of
 /// canonical elements (`p − 1` among them, which pushes the lazy values towards `2p`) from
 /// edge and random starts. Lazy reduction is offered exactly when `4p < 2^256`.
 pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
@@ -420,7 +420,13 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
             // lazy value stayed below 2p.
             assert_eq!(lazy.reduce(), exact, "sum, step {step}");
             assert_eq!(canonical(exact), expected, "sum, step {step}");
-            let square = lazy * lazy;
+            let square = lazy.square();
+            assert_eq!(square.reduce(), exact * exact, "square, step {step}");
+            assert_eq!(
+                (lazy * lazy).reduce(),
+                exact * exact,
+                "product, step {step}"
+            );
             let cube = square * lazy;
             lazy = cube * square;
             exact = exact * exact * exact * exact * exact;

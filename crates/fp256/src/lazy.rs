@@ -11,7 +11,7 @@
 use core::marker::PhantomData;
 use core::ops::Mul;
 
-use zkaccel_field::limbs::adc;
+use zkaccel_field::limbs::{adc, mac};
 use zkaccel_field::modmul::U256;
 
 use crate::arith::{mont_mul_unreduced, reduce_once};
@@ -47,6 +47,58 @@ impl<C: Fp256Config> LazyFp256<C> {
         let (s2, k) = adc(a[2], b[2], k);
         let (s3, _) = adc(a[3], b[3], k);
         Self(reduce_once([s0, s1, s2, s3], &C::MODULUS), PhantomData)
+    }
+
+    /// `self²`: the ten products of a squaring (off-diagonal ones doubled), then four
+    /// Montgomery reduction steps; below `2p` for `self` below `2p`.
+    #[inline(always)]
+    pub fn square(self) -> Self {
+        let a = self.0;
+        let (p, inv) = (C::MODULUS, C::MONT.inv);
+        // Off-diagonal products a_i·a_j (i < j) in words 1..7.
+        let (t1, c) = mac(0, a[0], a[1], 0);
+        let (t2, c) = mac(0, a[0], a[2], c);
+        let (t3, t4) = mac(0, a[0], a[3], c);
+        let (t3, c) = mac(t3, a[1], a[2], 0);
+        let (t4, t5) = mac(t4, a[1], a[3], c);
+        let (t5, t6) = mac(t5, a[2], a[3], 0);
+        // Doubled.
+        let t7 = t6 >> 63;
+        let t6 = (t6 << 1) | (t5 >> 63);
+        let t5 = (t5 << 1) | (t4 >> 63);
+        let t4 = (t4 << 1) | (t3 >> 63);
+        let t3 = (t3 << 1) | (t2 >> 63);
+        let t2 = (t2 << 1) | (t1 >> 63);
+        let t1 = t1 << 1;
+        // Plus the squares a_i² on words 2i, 2i + 1.
+        let (t0, c) = mac(0, a[0], a[0], 0);
+        let (t1, k) = adc(t1, c, 0);
+        let (lo, hi) = mac(0, a[1], a[1], 0);
+        let (t2, k) = adc(t2, lo, k);
+        let (t3, k) = adc(t3, hi, k);
+        let (lo, hi) = mac(0, a[2], a[2], 0);
+        let (t4, k) = adc(t4, lo, k);
+        let (t5, k) = adc(t5, hi, k);
+        let (lo, hi) = mac(0, a[3], a[3], 0);
+        let (t6, k) = adc(t6, lo, k);
+        let (t7, _) = adc(t7, hi, k);
+        let mut t = [t0, t1, t2, t3, t4, t5, t6, t7];
+        // Four reduction steps; `top` carries into the next step's high word.
+        let mut top = 0;
+        for i in 0..4 {
+            let m = t[i].wrapping_mul(inv);
+            let (_, c) = mac(t[i], m, p[0], 0);
+            let (v, c) = mac(t[i + 1], m, p[1], c);
+            t[i + 1] = v;
+            let (v, c) = mac(t[i + 2], m, p[2], c);
+            t[i + 2] = v;
+            let (v, c) = mac(t[i + 3], m, p[3], c);
+            t[i + 3] = v;
+            let (v, k) = adc(t[i + 4], c, top);
+            t[i + 4] = v;
+            top = k;
+        }
+        Self([t[4], t[5], t[6], t[7]], PhantomData)
     }
 
     /// The element, fully reduced.

@@ -100,7 +100,9 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
 }
 
 /// `E_k(x)` on lazily reduced values: each round adds the canonical `k + c_i` (one conditional
-/// subtraction) and runs the S-box's products without final subtractions.
+/// subtraction) and runs the S-box's products without final subtractions, its squarings as
+/// squarings (ten word products instead of sixteen; measured about 10 % faster than products
+/// for x^7 on a 2-core Xeon).
 #[inline(always)]
 fn encrypt_lazy<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
@@ -110,7 +112,18 @@ fn encrypt_lazy<C: Fp256Config>(
     let d = params.exponent();
     let mut x = x;
     for &c in params.constants() {
-        x = pow_sbox(x.add_canonical(k + c), d);
+        let s = x.add_canonical(k + c);
+        x = match d {
+            // AMAZE's x^7 schedule with its two squarings as squarings.
+            7 => {
+                let s2 = s.square();
+                let s3 = s2 * s;
+                let s4 = s2.square();
+                s4 * s3
+            }
+            5 => s.square().square() * s,
+            _ => pow_sbox(s, d),
+        };
     }
     x.reduce() + k
 }
