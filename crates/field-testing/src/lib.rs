@@ -383,11 +383,14 @@ pub fn check_against_arkworks<F: PrimeField + TwoAdicField, A: ArkPrimeField>() 
 }
 
 /// Lazily reduced chains ([`zkaccel_fp256::LazyFp256`]) agree with the canonical operations,
-/// checked by big-integer arithmetic: long chains of squarings, products and additions of
-/// canonical elements (`p − 1` among them, which pushes the lazy values towards `2p`) from
-/// edge and random starts. Lazy reduction is offered exactly when `4p < 2^256`.
+/// checked by big-integer arithmetic: long chains of squarings, products, pairs of products and
+/// additions of canonical elements (`p − 1` among them, which pushes the lazy values towards
+/// `2p`) from edge and random starts, and the S-box schedules on lazy values. The run-time
+/// chosen product kernel, the portable one and the interleaved pair give the same
+/// representation at every step. Lazy reduction is offered exactly when `4p < 2^256`.
 pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
-    use zkaccel_fp256::{Fp256, LazyFp256};
+    use zkaccel_field::sbox::pow_sbox_with;
+    use zkaccel_fp256::{Fp256, LazyFp256, MulBackend};
     let p = to_big(&C::MODULUS);
     let fits = &p * 4u32 < BigUint::from(1u8) << 256;
     assert_eq!(LazyFp256::<C>::SUPPORTED, fits);
@@ -428,11 +431,37 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
                 "product, step {step}"
             );
             let cube = square * lazy;
+            assert_eq!(
+                cube.representation(),
+                square
+                    .mul_using(lazy, MulBackend::Portable)
+                    .representation(),
+                "product kernels, step {step}"
+            );
+            let (cube_again, fourth) = square.mul_pair(lazy, square);
+            assert_eq!(
+                cube_again.representation(),
+                cube.representation(),
+                "pair, step {step}"
+            );
+            assert_eq!(
+                fourth.representation(),
+                (square * square).representation(),
+                "pair, step {step}"
+            );
             lazy = cube * square;
             exact = exact * exact * exact * exact * exact;
             expected = expected.modpow(&BigUint::from(5u8), &p);
             assert_eq!(lazy.reduce(), exact, "x^5, step {step}");
             assert_eq!(canonical(exact), expected, "x^5, step {step}");
+        }
+    }
+    for &x in &starts {
+        let lazy = LazyFp256::new(x).expect("4p < 2^256");
+        for d in [3, 5, 7, 11, 17] {
+            let expected = to_big(&x.to_canonical_u256()).modpow(&BigUint::from(d), &p);
+            let power = pow_sbox_with(lazy, d).reduce();
+            assert_eq!(canonical(power), expected, "x^{d}");
         }
     }
 }

@@ -109,6 +109,54 @@ pub(crate) fn mont_mul(a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {
     mont_mul_portable(a, b, p, inv)
 }
 
+/// `a·b·2^{-256} + j·p` for `j ∈ {0, 1}` (no final subtraction; see [`mont_mul_unreduced`]), on
+/// the fastest kernel this CPU has.
+#[inline(always)]
+pub(crate) fn mont_mul_lazy(a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {
+    #[cfg(target_arch = "x86_64")]
+    if backend_code() == ADX {
+        // SAFETY: as in `mont_mul`.
+        return unsafe { crate::asm::mont_mul_lazy_adx(a, b, p, inv) };
+    }
+    mont_mul_unreduced(a, b, p, inv)
+}
+
+/// [`mont_mul_lazy`] on a chosen kernel; one the CPU lacks falls back to the portable code.
+#[inline]
+pub(crate) fn mont_mul_lazy_using(
+    backend: MulBackend,
+    a: &U256,
+    b: &U256,
+    p: &U256,
+    inv: u64,
+) -> U256 {
+    #[cfg(target_arch = "x86_64")]
+    if backend == MulBackend::Adx && backend_code() == ADX {
+        // SAFETY: as in `mont_mul`.
+        return unsafe { crate::asm::mont_mul_lazy_adx(a, b, p, inv) };
+    }
+    let _ = backend;
+    mont_mul_unreduced(a, b, p, inv)
+}
+
+/// `(a·c, b·c)` as two [`mont_mul_lazy`] products, interleaved on the assembly kernel.
+#[inline(always)]
+pub(crate) fn mont_mul_pair_lazy(a: &U256, b: &U256, c: &U256, p: &U256, inv: u64) -> (U256, U256) {
+    #[cfg(target_arch = "x86_64")]
+    if backend_code() == ADX {
+        let w = [
+            a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], c[0], c[1], c[2], c[3], p[0], p[1],
+            p[2], p[3], inv,
+        ];
+        // SAFETY: as in `mont_mul`.
+        return unsafe { crate::asm::mont_mul_pair_lazy_adx(&w) };
+    }
+    (
+        mont_mul_unreduced(a, c, p, inv),
+        mont_mul_unreduced(b, c, p, inv),
+    )
+}
+
 /// [`mont_mul`] on a chosen kernel; one the CPU lacks falls back to the portable code.
 #[inline]
 pub(crate) fn mont_mul_using(backend: MulBackend, a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {

@@ -3,19 +3,23 @@
 //! subtraction and an addition of a canonical element needs only one. This is sound when
 //! `4p < 2^256` ([`LazyFp256::SUPPORTED`]; BN254 Fr, not BLS12-381 Fr).
 //!
-//! The operations are plain Rust (`#[inline(always)]`), so a caller that compiles its chain
-//! inside a `#[target_feature(enable = "bmi2,adx")]` function gets `mulx` code with every
-//! value in registers — no round trip through memory between dependent products, which is
-//! what bounds the latency of [`Fp256`]'s assembly kernel in a chain.
+//! Products run on the assembly kernel when the CPU has BMI2 and ADX (operands and result in
+//! registers, so nothing makes a round trip through memory between dependent products), and
+//! on portable CIOS otherwise. [`LazyFp256::square`] and the additions are plain Rust
+//! (`#[inline(always)]`): a caller that compiles its chain inside a
+//! `#[target_feature(enable = "bmi2,adx")]` function gets `mulx` code for them too.
+//! [`LazyFp256::mul_pair`] runs two products by one factor interleaved, which is what the
+//! middle step of the x^7 S-box needs.
 
 use core::marker::PhantomData;
 use core::ops::Mul;
 
-use zkaccel_field::limbs::{adc, mac};
+use zkaccel_field::limbs::{adc, mac, sbb};
 use zkaccel_field::modmul::U256;
+use zkaccel_field::sbox::SboxArithmetic;
 
-use crate::arith::{mont_mul_unreduced, reduce_once};
-use crate::{Fp256, Fp256Config};
+use crate::arith::{mont_mul_lazy, mont_mul_lazy_using, mont_mul_pair_lazy, reduce_once};
+use crate::{Fp256, Fp256Config, MulBackend};
 
 /// An element of `Fp256<C>` in Montgomery form, represented by a value in `[0, 2p)`.
 pub struct LazyFp256<C>(U256, PhantomData<C>);
@@ -37,16 +41,33 @@ impl<C: Fp256Config> LazyFp256<C> {
         Self::SUPPORTED.then_some(Self(x.0, PhantomData))
     }
 
-    /// `self + c` for a canonical `c`, again below `2p` (one conditional subtraction of `p`
-    /// from a sum below `3p`).
+    /// `self + c` for a canonical `c`, again below `2p`: the sum minus `p` when that does not
+    /// borrow (a sum below `3p` then lands below `2p`), else the sum. Both candidates are
+    /// computed side by side (`c − p` does not depend on `self`), so only one carry chain and a
+    /// select sit on a chain's critical path.
     #[inline(always)]
     pub fn add_canonical(self, c: Fp256<C>) -> Self {
-        let (a, b) = (self.0, c.0);
+        let (a, b, p) = (self.0, c.0, C::MODULUS);
+        // c − p mod 2^256.
+        let (n0, k) = sbb(b[0], p[0], 0);
+        let (n1, k) = sbb(b[1], p[1], k);
+        let (n2, k) = sbb(b[2], p[2], k);
+        let (n3, _) = sbb(b[3], p[3], k);
         let (s0, k) = adc(a[0], b[0], 0);
         let (s1, k) = adc(a[1], b[1], k);
         let (s2, k) = adc(a[2], b[2], k);
         let (s3, _) = adc(a[3], b[3], k);
-        Self(reduce_once([s0, s1, s2, s3], &C::MODULUS), PhantomData)
+        // a + (c − p) carries out of 2^256 exactly when a + c ≥ p.
+        let (d0, k) = adc(a[0], n0, 0);
+        let (d1, k) = adc(a[1], n1, k);
+        let (d2, k) = adc(a[2], n2, k);
+        let (d3, k) = adc(a[3], n3, k);
+        let sum = if k != 0 {
+            [d0, d1, d2, d3]
+        } else {
+            [s0, s1, s2, s3]
+        };
+        Self(sum, PhantomData)
     }
 
     /// `self²`: the ten products of a squaring (off-diagonal ones doubled), then four
@@ -101,6 +122,31 @@ impl<C: Fp256Config> LazyFp256<C> {
         Self([t[4], t[5], t[6], t[7]], PhantomData)
     }
 
+    /// `(self·a, self·b)`, the two products interleaved on the assembly kernel when the CPU
+    /// has BMI2 and ADX (about 1.75 times one product's latency instead of twice), as two
+    /// products otherwise.
+    #[inline(always)]
+    pub fn mul_pair(self, a: Self, b: Self) -> (Self, Self) {
+        let (x, y) = mont_mul_pair_lazy(&a.0, &b.0, &self.0, &C::MODULUS, C::MONT.inv);
+        (Self(x, PhantomData), Self(y, PhantomData))
+    }
+
+    /// The product on a chosen kernel; one the CPU lacks falls back to the portable code. Both
+    /// kernels give the same representation (for tests and benchmarks).
+    pub fn mul_using(self, rhs: Self, backend: MulBackend) -> Self {
+        Self(
+            mont_mul_lazy_using(backend, &self.0, &rhs.0, &C::MODULUS, C::MONT.inv),
+            PhantomData,
+        )
+    }
+
+    /// The words held, a Montgomery-form value in `[0, 2p)`: one element has two
+    /// representations, so this is for tests of the representation itself.
+    #[inline(always)]
+    pub fn representation(self) -> [u64; 4] {
+        self.0
+    }
+
     /// The element, fully reduced.
     #[inline(always)]
     pub fn reduce(self) -> Fp256<C> {
@@ -108,13 +154,26 @@ impl<C: Fp256Config> LazyFp256<C> {
     }
 }
 
+impl<C: Fp256Config> SboxArithmetic for LazyFp256<C> {
+    #[inline(always)]
+    fn square(self) -> Self {
+        LazyFp256::square(self)
+    }
+
+    #[inline(always)]
+    fn mul_pair(self, a: Self, b: Self) -> (Self, Self) {
+        LazyFp256::mul_pair(self, a, b)
+    }
+}
+
 impl<C: Fp256Config> Mul for LazyFp256<C> {
     type Output = Self;
-    /// The Montgomery product without its final subtraction (below `2p` for inputs below `2p`).
+    /// The Montgomery product without its final subtraction (below `2p` for inputs below `2p`),
+    /// on the assembly kernel when the CPU has BMI2 and ADX.
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
         Self(
-            mont_mul_unreduced(&self.0, &rhs.0, &C::MODULUS, C::MONT.inv),
+            mont_mul_lazy(&self.0, &rhs.0, &C::MODULUS, C::MONT.inv),
             PhantomData,
         )
     }

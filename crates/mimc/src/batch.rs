@@ -12,7 +12,7 @@ use zkaccel_fp256::{Fp256, Fp256Config, LazyFp256};
 use zkaccel_goldilocks::Goldilocks;
 
 use crate::params::MimcParams;
-use zkaccel_field::sbox::pow_sbox;
+use zkaccel_field::sbox::{pow_sbox, pow_sbox_with};
 
 /// Ciphers interleaved by the portable kernel.
 pub const SCALAR_LANES: usize = 4;
@@ -72,7 +72,8 @@ pub fn encrypt_many_interleaved<F: PrimeField>(params: &MimcParams<F>, xs: &mut 
 
 impl<C: Fp256Config> MimcField for Fp256<C> {
     /// With `4p < 2^256` the chain runs on [`LazyFp256`] values (no final subtraction per
-    /// product), compiled for BMI2/ADX when the CPU has them so the chain stays in registers.
+    /// product; the products on the assembly kernel when the CPU has BMI2 and ADX, and the
+    /// squarings and additions then compiled for them too), so the chain stays in registers.
     fn encrypt_one(params: &MimcParams<Self>, x: Self, k: Self) -> Self {
         let Some(lazy_x) = LazyFp256::new(x) else {
             return encrypt_textbook(params, x, k);
@@ -99,10 +100,9 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     }
 }
 
-/// `E_k(x)` on lazily reduced values: each round adds the canonical `k + c_i` (one conditional
-/// subtraction) and runs the S-box's products without final subtractions, its squarings as
-/// squarings (ten word products instead of sixteen; measured about 10 % faster than products
-/// for x^7 on a 2-core Xeon).
+/// `E_k(x)` on lazily reduced values: each round adds the canonical `k + c_i` (a sum below `3p`
+/// brought below `2p`) and runs the S-box's schedule without final subtractions, its squarings
+/// as squarings and x^7's middle pair of products interleaved ([`pow_sbox_with`]).
 #[inline(always)]
 fn encrypt_lazy<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
@@ -112,18 +112,7 @@ fn encrypt_lazy<C: Fp256Config>(
     let d = params.exponent();
     let mut x = x;
     for &c in params.constants() {
-        let s = x.add_canonical(k + c);
-        x = match d {
-            // AMAZE's x^7 schedule with its two squarings as squarings.
-            7 => {
-                let s2 = s.square();
-                let s3 = s2 * s;
-                let s4 = s2.square();
-                s4 * s3
-            }
-            5 => s.square().square() * s,
-            _ => pow_sbox(s, d),
-        };
+        x = pow_sbox_with(x.add_canonical(k + c), d);
     }
     x.reduce() + k
 }
