@@ -145,3 +145,63 @@ pub fn logs_from_env(var: &str, default: &[usize]) -> Vec<usize> {
         .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .unwrap_or_else(|| default.to_vec())
 }
+
+/// The CPU clock read next to the wall clock in alternating comparisons (the `*_compare`
+/// examples): on a machine shared with other tenants, CPU time is the fairer figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CpuClock {
+    /// All threads of this process (multi-threaded work).
+    Process,
+    /// The calling thread only (single-thread latency).
+    Thread,
+}
+
+impl CpuClock {
+    /// The clock's reading in seconds; NaN where it cannot be read.
+    pub fn seconds(self) -> f64 {
+        #[cfg(target_os = "linux")]
+        {
+            let id = match self {
+                CpuClock::Process => libc::CLOCK_PROCESS_CPUTIME_ID,
+                CpuClock::Thread => libc::CLOCK_THREAD_CPUTIME_ID,
+            };
+            let mut t = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: `t` is a valid, writable timespec.
+            if unsafe { libc::clock_gettime(id, &mut t) } == 0 {
+                return t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9;
+            }
+        }
+        let _ = self;
+        f64::NAN
+    }
+}
+
+/// Runs `f` and returns its (wall, CPU) time in seconds; its result is dropped outside the
+/// timing.
+pub fn timed<T>(clock: CpuClock, f: impl FnOnce() -> T) -> (f64, f64) {
+    let (wall, cpu) = (std::time::Instant::now(), clock.seconds());
+    let out = f();
+    let times = (wall.elapsed().as_secs_f64(), clock.seconds() - cpu);
+    drop(out);
+    times
+}
+
+/// Prints the best and median of (wall, CPU) samples, each multiplied by `scale` and shown in
+/// `unit`; returns the scaled (wall, CPU) medians.
+pub fn report_samples(name: &str, samples: &[(f64, f64)], scale: f64, unit: &str) -> (f64, f64) {
+    let sorted = |pick: fn(&(f64, f64)) -> f64| {
+        let mut v: Vec<f64> = samples.iter().map(|t| pick(t) * scale).collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let (wall, cpu) = (sorted(|t| t.0), sorted(|t| t.1));
+    let (mw, mc) = (wall[wall.len() / 2], cpu[cpu.len() / 2]);
+    println!(
+        "  {name:14} wall best {:8.2} median {mw:8.2} {unit} | cpu best {:8.2} median {mc:8.2} {unit}",
+        wall[0], cpu[0]
+    );
+    (mw, mc)
+}

@@ -113,16 +113,11 @@ pub(crate) fn mont_mul(a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {
 /// the fastest kernel this CPU has.
 #[inline(always)]
 pub(crate) fn mont_mul_lazy(a: &U256, b: &U256, p: &U256, inv: u64) -> U256 {
-    #[cfg(target_arch = "x86_64")]
-    if backend_code() == ADX {
-        // SAFETY: as in `mont_mul`.
-        return unsafe { crate::asm::mont_mul_lazy_adx(a, b, p, inv) };
-    }
-    mont_mul_unreduced(a, b, p, inv)
+    mont_mul_lazy_using(MulBackend::Adx, a, b, p, inv)
 }
 
 /// [`mont_mul_lazy`] on a chosen kernel; one the CPU lacks falls back to the portable code.
-#[inline]
+#[inline(always)]
 pub(crate) fn mont_mul_lazy_using(
     backend: MulBackend,
     a: &U256,

@@ -10,7 +10,6 @@
 //! (defaults 15 rounds of 2000 ciphers).
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use ark_ff_03::PrimeField as _;
 use arkworks_mimc::params::mimc_7_91_bn254::{MIMC_7_91_BN254_PARAMS, MIMC_7_91_BN254_ROUND_KEYS};
@@ -18,55 +17,12 @@ use arkworks_mimc::params::round_keys_contants_to_vec;
 use arkworks_mimc::MiMC;
 use zkaccel_bn254::Fr;
 use zkaccel_field::PrimeField;
+use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_mimc::{encrypt_textbook, Preset};
 
 type ArkFr = ark_bn254_03::Fr;
 type ArkMimc = MiMC<ArkFr, MIMC_7_91_BN254_PARAMS>;
-
-/// The CPU time of the calling thread, in nanoseconds.
-fn thread_cpu_ns() -> f64 {
-    #[cfg(target_os = "linux")]
-    {
-        let mut t = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `t` is a valid, writable timespec.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
-            return t.tv_sec as f64 * 1e9 + t.tv_nsec as f64;
-        }
-    }
-    f64::NAN
-}
-
-/// Runs `f` and returns its (wall, thread-CPU) time in nanoseconds per cipher.
-fn per_cipher(n: usize, f: impl FnOnce()) -> (f64, f64) {
-    let (t, c) = (Instant::now(), thread_cpu_ns());
-    f();
-    let (wall, cpu) = (t.elapsed().as_secs_f64() * 1e9, thread_cpu_ns() - c);
-    (wall / n as f64, cpu / n as f64)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-/// Prints best and median of one side; returns the (wall, CPU) medians.
-fn report(name: &str, times: &[(f64, f64)]) -> (f64, f64) {
-    let mut wall: Vec<f64> = times.iter().map(|t| t.0).collect();
-    let mut cpu: Vec<f64> = times.iter().map(|t| t.1).collect();
-    let (mw, mc) = (median(&mut wall), median(&mut cpu));
-    println!(
-        "  {name:14} wall best {:7.2} median {:7.2} µs | cpu best {:7.2} median {:7.2} µs",
-        wall[0] / 1e3,
-        mw / 1e3,
-        cpu[0] / 1e3,
-        mc / 1e3
-    );
-    (mw, mc)
-}
 
 fn main() {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<usize>());
@@ -122,19 +78,21 @@ fn main() {
     );
     let (mut t_ours, mut t_textbook, mut t_peer) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
-        t_ours.push(per_cipher(ciphers, || {
+        t_ours.push(timed(CpuClock::Thread, || {
             black_box(run_ours());
         }));
-        t_textbook.push(per_cipher(ciphers, || {
+        t_textbook.push(timed(CpuClock::Thread, || {
             black_box(run_textbook());
         }));
-        t_peer.push(per_cipher(ciphers, || {
+        t_peer.push(timed(CpuClock::Thread, || {
             black_box(run_peer());
         }));
     }
-    let (ow, oc) = report("zkaccel", &t_ours);
-    let (tw, tc) = report("textbook loop", &t_textbook);
-    let (pw, pc) = report("arkworks-mimc", &t_peer);
+    // Seconds per run of `ciphers` ciphers, shown in µs per cipher.
+    let scale = 1e6 / ciphers as f64;
+    let (ow, oc) = report_samples("zkaccel", &t_ours, scale, "µs");
+    let (tw, tc) = report_samples("textbook loop", &t_textbook, scale, "µs");
+    let (pw, pc) = report_samples("arkworks-mimc", &t_peer, scale, "µs");
     println!(
         "  ratio zkaccel / arkworks-mimc: wall {:.3}, cpu {:.3}",
         ow / pw,

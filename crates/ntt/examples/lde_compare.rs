@@ -6,58 +6,16 @@
 //! `cargo run --release -p zkaccel-ntt --example lde_compare -- [LOG_N] [ROUNDS] [THREADS]`
 //! (defaults 20, 15, all cores).
 
-use std::time::Instant;
-
 use p3_dft::{Radix2DFTSmallBatch, TwoAdicSubgroupDft};
 use p3_matrix::dense::RowMajorMatrix;
 use rand::RngCore;
 use zkaccel_field::Field;
+use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_ntt::NttPlan;
 
 type P3 = p3_goldilocks::Goldilocks;
-
-/// The CPU time of this process, all threads, in milliseconds.
-fn cpu_ms() -> f64 {
-    #[cfg(target_os = "linux")]
-    {
-        let mut t = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `t` is a valid, writable timespec.
-        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0 {
-            return t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 * 1e-6;
-        }
-    }
-    f64::NAN
-}
-
-/// Times `f` as (wall, CPU) milliseconds; its result is dropped outside the timing.
-fn timed<T>(f: impl FnOnce() -> T) -> (f64, f64) {
-    let (t, c) = (Instant::now(), cpu_ms());
-    let out = f();
-    let times = (t.elapsed().as_secs_f64() * 1e3, cpu_ms() - c);
-    drop(out);
-    times
-}
-
-fn report(name: &str, v: &mut [(f64, f64)]) -> (f64, f64) {
-    let mut wall: Vec<f64> = v.iter().map(|t| t.0).collect();
-    let mut cpu: Vec<f64> = v.iter().map(|t| t.1).collect();
-    let (mw, mc) = (median(&mut wall), median(&mut cpu));
-    println!(
-        "  {name:9} wall best {:8.2} median {mw:8.2} ms | cpu best {:8.2} median {mc:8.2} ms",
-        wall[0], cpu[0]
-    );
-    (mw, mc)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 fn main() {
     let args: Vec<usize> = std::env::args()
@@ -84,11 +42,11 @@ fn main() {
     let (mut ours, mut peer) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         pool.install(|| {
-            ours.push(timed(|| {
+            ours.push(timed(CpuClock::Process, || {
                 plan.lde_from_evaluations(&x, 3, Goldilocks::GENERATOR)
             }));
             let m = RowMajorMatrix::new_col(theirs.clone());
-            peer.push(timed(|| {
+            peer.push(timed(CpuClock::Process, || {
                 p3.coset_lde_batch(m, 3, <P3 as p3_field::Field>::GENERATOR)
             }));
         });
@@ -98,8 +56,8 @@ fn main() {
         log_n + 3,
         pool.current_num_threads()
     );
-    let (ow, oc) = report("zkaccel", &mut ours);
-    let (pw, pc) = report("plonky3", &mut peer);
+    let (ow, oc) = report_samples("zkaccel", &ours, 1e3, "ms");
+    let (pw, pc) = report_samples("plonky3", &peer, 1e3, "ms");
     println!(
         "  ratio plonky3/zkaccel (medians): wall {:.3}, cpu {:.3}",
         pw / ow,
