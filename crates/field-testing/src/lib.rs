@@ -386,8 +386,8 @@ pub fn check_against_arkworks<F: PrimeField + TwoAdicField, A: ArkPrimeField>() 
 /// checked by big-integer arithmetic: long chains of squarings, products, pairs of products and
 /// additions of canonical elements (`p − 1` among them, which pushes the lazy values towards
 /// `2p`) from edge and random starts, and the S-box schedules on lazy values. The run-time
-/// chosen product kernel, the portable one and the interleaved pair give the same
-/// representation at every step. Lazy reduction is offered exactly when `4p < 2^256`.
+/// chosen product kernel, the portable one, the portable squaring and the interleaved pair
+/// give the same representation at every step. Lazy reduction is offered exactly when `4p < 2^256`.
 pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
     use zkaccel_field::sbox::pow_sbox_with;
     use zkaccel_fp256::{Fp256, LazyFp256, MulBackend};
@@ -425,6 +425,11 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
             assert_eq!(canonical(exact), expected, "sum, step {step}");
             let square = lazy.square();
             assert_eq!(square.reduce(), exact * exact, "square, step {step}");
+            assert_eq!(
+                lazy.square_using(MulBackend::Portable).representation(),
+                square.representation(),
+                "squaring kernels, step {step}"
+            );
             assert_eq!(
                 (lazy * lazy).reduce(),
                 exact * exact,
