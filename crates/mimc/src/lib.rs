@@ -8,7 +8,9 @@ mod feistel;
 mod params;
 pub mod presets;
 
-pub use batch::{encrypt_many_interleaved, encrypt_textbook, MimcField, SCALAR_LANES};
+pub use batch::{
+    encrypt_many_interleaved, encrypt_many_lazy, encrypt_textbook, MimcField, SCALAR_LANES,
+};
 pub use cipher::Mimc;
 pub use error::MimcError;
 pub use feistel::MimcSponge;
