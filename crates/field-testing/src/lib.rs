@@ -472,8 +472,9 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
 }
 
 /// Every multiplication path of a 256-bit field agrees on random and edge inputs: the run-time
-/// chosen kernel, the assembly and portable kernels, and the papers' reference algorithms
-/// (CIOS, Algorithm 1 of the NTT paper, Barrett, Russian peasant).
+/// chosen kernel, the assembly and portable kernels, the papers' reference algorithms (CIOS,
+/// Algorithm 1 of the NTT paper, Barrett, Russian peasant), and the packed IFMA and AVX2 types
+/// where the CPU has them.
 pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
     use zkaccel_field::modmul::MulAlgorithm;
     use zkaccel_fp256::{Fp256, MulBackend};
@@ -550,6 +551,45 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
             assert_eq!(
                 PackedFp256Ifma::broadcast(cpu, x8[3]).to_elements(),
                 [x8[3]; 8]
+            );
+        }
+    }
+    // The packed AVX2 type (radix 2^29) the same way.
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
+        use zkaccel_fp256::PackedFp256Avx2;
+        for (x4, y4) in xs.chunks_exact(4).zip(ys.chunks_exact(4)) {
+            let (x4, y4): (&[F<C>; 4], &[F<C>; 4]) =
+                (x4.try_into().unwrap(), y4.try_into().unwrap());
+            let (px, py) = (
+                PackedFp256Avx2::from_elements(cpu, x4),
+                PackedFp256Avx2::from_elements(cpu, y4),
+            );
+            assert_eq!(&px.to_elements(), x4, "round trip");
+            let (sum, diff, prod, neg) = (
+                (px + py).to_elements(),
+                (px - py).to_elements(),
+                (px * py).to_elements(),
+                (-px).to_elements(),
+            );
+            for i in 0..4 {
+                assert_eq!(sum[i], x4[i] + y4[i]);
+                assert_eq!(diff[i], x4[i] - y4[i]);
+                assert_eq!(prod[i], x4[i] * y4[i]);
+                assert_eq!(neg[i], -x4[i]);
+            }
+            // A chain of products stays canonical lane by lane.
+            let (mut chain, mut expected) = (px, *x4);
+            for _ in 0..20 {
+                chain = chain * chain * py;
+                for i in 0..4 {
+                    expected[i] = expected[i] * expected[i] * y4[i];
+                }
+            }
+            assert_eq!(chain.to_elements(), expected, "chain");
+            assert_eq!(
+                PackedFp256Avx2::broadcast(cpu, x4[3]).to_elements(),
+                [x4[3]; 4]
             );
         }
     }

@@ -4,6 +4,8 @@ mod arith;
 #[cfg(target_arch = "x86_64")]
 mod asm;
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod ifma;
 mod lazy;
 
@@ -21,6 +23,8 @@ use zkaccel_field::modmul::{
 use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
 
 pub use arith::{BatchBackend, MulBackend};
+#[cfg(target_arch = "x86_64")]
+pub use avx2::{Avx2, PackedFp256Avx2};
 #[cfg(target_arch = "x86_64")]
 pub use ifma::{Ifma, PackedFp256Ifma, PreparedFp256};
 pub use lazy::LazyFp256;
