@@ -524,74 +524,55 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
     let mut out = xs.clone();
     F::<C>::mul_assign_slices(&mut out, &ys);
     assert_eq!(out, expected);
-    // The packed IFMA type against scalar arithmetic, lane by lane.
+    // The packed types against scalar arithmetic, lane by lane.
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = zkaccel_fp256::Ifma::detect() {
         use zkaccel_fp256::PackedFp256Ifma;
-        for (x8, y8) in xs.chunks_exact(8).zip(ys.chunks_exact(8)) {
-            let (x8, y8): (&[F<C>; 8], &[F<C>; 8]) =
-                (x8.try_into().unwrap(), y8.try_into().unwrap());
-            let (px, py) = (
-                PackedFp256Ifma::from_elements(cpu, x8),
-                PackedFp256Ifma::from_elements(cpu, y8),
-            );
-            assert_eq!(&px.to_elements(), x8, "round trip");
-            let (sum, diff, prod, neg) = (
-                (px + py).to_elements(),
-                (px - py).to_elements(),
-                (px * py).to_elements(),
-                (-px).to_elements(),
-            );
-            for i in 0..8 {
-                assert_eq!(sum[i], x8[i] + y8[i]);
-                assert_eq!(diff[i], x8[i] - y8[i]);
-                assert_eq!(prod[i], x8[i] * y8[i]);
-                assert_eq!(neg[i], -x8[i]);
-            }
-            assert_eq!(
-                PackedFp256Ifma::broadcast(cpu, x8[3]).to_elements(),
-                [x8[3]; 8]
-            );
-        }
+        check_packed_lanes::<PackedFp256Ifma<C>>(&xs, &ys);
+        assert_eq!(
+            PackedFp256Ifma::broadcast(cpu, xs[3]).to_elements(),
+            [xs[3]; 8]
+        );
     }
-    // The packed AVX2 type (radix 2^29) the same way.
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
         use zkaccel_fp256::PackedFp256Avx2;
-        for (x4, y4) in xs.chunks_exact(4).zip(ys.chunks_exact(4)) {
-            let (x4, y4): (&[F<C>; 4], &[F<C>; 4]) =
-                (x4.try_into().unwrap(), y4.try_into().unwrap());
-            let (px, py) = (
-                PackedFp256Avx2::from_elements(cpu, x4),
-                PackedFp256Avx2::from_elements(cpu, y4),
-            );
-            assert_eq!(&px.to_elements(), x4, "round trip");
-            let (sum, diff, prod, neg) = (
-                (px + py).to_elements(),
-                (px - py).to_elements(),
-                (px * py).to_elements(),
-                (-px).to_elements(),
-            );
-            for i in 0..4 {
-                assert_eq!(sum[i], x4[i] + y4[i]);
-                assert_eq!(diff[i], x4[i] - y4[i]);
-                assert_eq!(prod[i], x4[i] * y4[i]);
-                assert_eq!(neg[i], -x4[i]);
-            }
-            // A chain of products stays canonical lane by lane.
-            let (mut chain, mut expected) = (px, *x4);
-            for _ in 0..20 {
-                chain = chain * chain * py;
-                for i in 0..4 {
-                    expected[i] = expected[i] * expected[i] * y4[i];
-                }
-            }
-            assert_eq!(chain.to_elements(), expected, "chain");
-            assert_eq!(
-                PackedFp256Avx2::broadcast(cpu, x4[3]).to_elements(),
-                [x4[3]; 4]
-            );
+        check_packed_lanes::<PackedFp256Avx2<C>>(&xs, &ys);
+        assert_eq!(
+            PackedFp256Avx2::broadcast(cpu, xs[3]).to_elements(),
+            [xs[3]; 4]
+        );
+    }
+}
+
+/// A packed type against its scalar field, lane by lane, on consecutive groups of `xs` and
+/// `ys`: the round trip through the lanes, sums, differences, products, negations, and a chain
+/// of products (which must stay canonical in every lane). The CPU must have the type's features.
+pub fn check_packed_lanes<P: zkaccel_field::PackedField>(xs: &[P::Scalar], ys: &[P::Scalar]) {
+    let w = P::WIDTH;
+    let lanes = |p: P| {
+        let mut out = vec![P::Scalar::ZERO; w];
+        p.write_to_slice(&mut out);
+        out
+    };
+    for (x, y) in xs.chunks_exact(w).zip(ys.chunks_exact(w)) {
+        let (px, py) = (P::from_slice(x), P::from_slice(y));
+        assert_eq!(lanes(px), x, "round trip");
+        let (sum, diff, prod, neg) = (lanes(px + py), lanes(px - py), lanes(px * py), lanes(-px));
+        for i in 0..w {
+            assert_eq!(sum[i], x[i] + y[i]);
+            assert_eq!(diff[i], x[i] - y[i]);
+            assert_eq!(prod[i], x[i] * y[i]);
+            assert_eq!(neg[i], -x[i]);
         }
+        let (mut chain, mut expected) = (px, x.to_vec());
+        for _ in 0..20 {
+            chain = chain * chain * py;
+            for i in 0..w {
+                expected[i] = expected[i] * expected[i] * y[i];
+            }
+        }
+        assert_eq!(lanes(chain), expected, "chain");
     }
 }
 

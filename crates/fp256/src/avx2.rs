@@ -727,14 +727,6 @@ impl<C: Fp256Config> Neg for PackedFp256Avx2<C> {
     }
 }
 
-impl<C: Fp256Config> Sub for PackedFp256Avx2<C> {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, rhs: Self) -> Self {
-        self + (-rhs)
-    }
-}
-
 impl<C: Fp256Config> Mul for PackedFp256Avx2<C> {
     type Output = Self;
     #[inline(always)]
@@ -751,37 +743,4 @@ impl<C: Fp256Config> Mul for PackedFp256Avx2<C> {
     }
 }
 
-impl<C: Fp256Config> AddAssign for PackedFp256Avx2<C> {
-    #[inline(always)]
-    fn add_assign(&mut self, rhs: Self) {
-        *self = *self + rhs;
-    }
-}
-impl<C: Fp256Config> SubAssign for PackedFp256Avx2<C> {
-    #[inline(always)]
-    fn sub_assign(&mut self, rhs: Self) {
-        *self = *self - rhs;
-    }
-}
-impl<C: Fp256Config> MulAssign for PackedFp256Avx2<C> {
-    #[inline(always)]
-    fn mul_assign(&mut self, rhs: Self) {
-        *self = *self * rhs;
-    }
-}
-
-impl<C: Fp256Config> zkaccel_field::PackedField for PackedFp256Avx2<C> {
-    type Scalar = Fp256<C>;
-    const WIDTH: usize = 4;
-    /// # Panics
-    /// Panics when `slice.len() != 4` or the CPU lacks AVX2.
-    fn from_slice(slice: &[Fp256<C>]) -> Self {
-        let cpu = Avx2::detect().expect("CPU lacks AVX2");
-        Self::from_elements(cpu, slice.try_into().expect("slice length must be 4"))
-    }
-    /// # Panics
-    /// Panics when `out.len() != 4`.
-    fn write_to_slice(&self, out: &mut [Fp256<C>]) {
-        out.copy_from_slice(&self.to_elements());
-    }
-}
+packed_fp256_common!(PackedFp256Avx2, Avx2, 4, "AVX2");

@@ -414,14 +414,6 @@ impl<C: Fp256Config> Neg for PackedFp256Ifma<C> {
     }
 }
 
-impl<C: Fp256Config> Sub for PackedFp256Ifma<C> {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, rhs: Self) -> Self {
-        self + (-rhs)
-    }
-}
-
 impl<C: Fp256Config> Mul for PackedFp256Ifma<C> {
     type Output = Self;
     #[inline(always)]
@@ -438,37 +430,4 @@ impl<C: Fp256Config> Mul for PackedFp256Ifma<C> {
     }
 }
 
-impl<C: Fp256Config> AddAssign for PackedFp256Ifma<C> {
-    #[inline(always)]
-    fn add_assign(&mut self, rhs: Self) {
-        *self = *self + rhs;
-    }
-}
-impl<C: Fp256Config> SubAssign for PackedFp256Ifma<C> {
-    #[inline(always)]
-    fn sub_assign(&mut self, rhs: Self) {
-        *self = *self - rhs;
-    }
-}
-impl<C: Fp256Config> MulAssign for PackedFp256Ifma<C> {
-    #[inline(always)]
-    fn mul_assign(&mut self, rhs: Self) {
-        *self = *self * rhs;
-    }
-}
-
-impl<C: Fp256Config> zkaccel_field::PackedField for PackedFp256Ifma<C> {
-    type Scalar = Fp256<C>;
-    const WIDTH: usize = 8;
-    /// # Panics
-    /// Panics when `slice.len() != 8` or the CPU lacks AVX-512 IFMA.
-    fn from_slice(slice: &[Fp256<C>]) -> Self {
-        let cpu = Ifma::detect().expect("CPU lacks AVX-512 IFMA");
-        Self::from_elements(cpu, slice.try_into().expect("slice length must be 8"))
-    }
-    /// # Panics
-    /// Panics when `out.len() != 8`.
-    fn write_to_slice(&self, out: &mut [Fp256<C>]) {
-        out.copy_from_slice(&self.to_elements());
-    }
-}
+packed_fp256_common!(PackedFp256Ifma, Ifma, 8, "AVX-512 IFMA");

@@ -1,5 +1,54 @@
 #![doc = include_str!("../README.md")]
 
+/// What the packed types (`PackedFp256Ifma`, `PackedFp256Avx2`) derive from their `Add`, `Neg`
+/// and `Mul`: `Sub` as `self + (−rhs)`, the compound assignments, and the
+/// [`zkaccel_field::PackedField`] impl over `from_elements`/`to_elements` with the CPU token.
+#[cfg(target_arch = "x86_64")]
+macro_rules! packed_fp256_common {
+    ($packed:ident, $token:ident, $width:literal, $feature:literal) => {
+        impl<C: Fp256Config> Sub for $packed<C> {
+            type Output = Self;
+            #[inline(always)]
+            fn sub(self, rhs: Self) -> Self {
+                self + (-rhs)
+            }
+        }
+        impl<C: Fp256Config> AddAssign for $packed<C> {
+            #[inline(always)]
+            fn add_assign(&mut self, rhs: Self) {
+                *self = *self + rhs;
+            }
+        }
+        impl<C: Fp256Config> SubAssign for $packed<C> {
+            #[inline(always)]
+            fn sub_assign(&mut self, rhs: Self) {
+                *self = *self - rhs;
+            }
+        }
+        impl<C: Fp256Config> MulAssign for $packed<C> {
+            #[inline(always)]
+            fn mul_assign(&mut self, rhs: Self) {
+                *self = *self * rhs;
+            }
+        }
+        impl<C: Fp256Config> zkaccel_field::PackedField for $packed<C> {
+            type Scalar = Fp256<C>;
+            const WIDTH: usize = $width;
+            #[doc = concat!("# Panics\nPanics when `slice.len() != ", $width, "` or the CPU lacks ", $feature, ".")]
+            #[inline(always)]
+            fn from_slice(slice: &[Fp256<C>]) -> Self {
+                let cpu = $token::detect().expect(concat!("CPU lacks ", $feature));
+                Self::from_elements(cpu, slice.try_into().expect("slice length must be the width"))
+            }
+            #[doc = concat!("# Panics\nPanics when `out.len() != ", $width, "`.")]
+            #[inline(always)]
+            fn write_to_slice(&self, out: &mut [Fp256<C>]) {
+                out.copy_from_slice(&self.to_elements());
+            }
+        }
+    };
+}
+
 mod arith;
 #[cfg(target_arch = "x86_64")]
 mod asm;

@@ -92,12 +92,10 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
 
     fn encrypt_many(params: &MimcParams<Self>, xs: &mut [Self], ks: &[Self]) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(cpu) = zkaccel_fp256::Ifma::detect() {
-            if xs.len() >= 8 {
-                // SAFETY: the token proves AVX-512F and IFMA are present.
-                unsafe { ifma::encrypt_many(cpu, params, xs, ks) };
-                return;
-            }
+        if zkaccel_fp256::Ifma::detect().is_some() && xs.len() >= 8 {
+            // SAFETY: the detection proves AVX-512F and IFMA are present.
+            unsafe { encrypt_many_ifma(params, xs, ks) };
+            return;
         }
         encrypt_many_avx2(params, xs, ks);
     }
@@ -119,9 +117,9 @@ pub fn encrypt_many_avx2<C: Fp256Config>(
 ) {
     debug_assert_eq!(xs.len(), ks.len());
     #[cfg(target_arch = "x86_64")]
-    if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
-        // SAFETY: the token proves AVX2 is present.
-        unsafe { avx2::encrypt_many(cpu, params, xs, ks) };
+    if zkaccel_fp256::Avx2::detect().is_some() {
+        // SAFETY: the detection proves AVX2 is present.
+        unsafe { encrypt_many_avx2_lanes(params, xs, ks) };
         return;
     }
     encrypt_many_lazy(params, xs, ks);
@@ -231,67 +229,59 @@ unsafe fn encrypt_lazy_adx<C: Fp256Config>(
     encrypt_lazy(params, x, k)
 }
 
+/// `P::WIDTH` ciphers per step in the lanes of a packed type, the state kept in its form for all
+/// rounds (converted in and out once per cipher); the remainder on [`encrypt_many_lazy`]. The
+/// CPU must have `P`'s features, and the caller should be compiled with them so that `P`'s
+/// operators inline.
 #[cfg(target_arch = "x86_64")]
-mod ifma {
-    use super::*;
-    use zkaccel_fp256::{Ifma, PackedFp256Ifma};
-
-    /// Eight ciphers per step, state kept in radix 2^52 for all rounds.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn encrypt_many<C: Fp256Config>(
-        cpu: Ifma,
-        params: &MimcParams<Fp256<C>>,
-        xs: &mut [Fp256<C>],
-        ks: &[Fp256<C>],
-    ) {
-        let d = params.exponent();
-        let constants: Vec<PackedFp256Ifma<C>> = params
-            .constants()
-            .iter()
-            .map(|&c| PackedFp256Ifma::broadcast(cpu, c))
-            .collect();
-        let mut cx = xs.chunks_exact_mut(8);
-        let mut ck = ks.chunks_exact(8);
-        for (x, k) in (&mut cx).zip(&mut ck) {
-            let mut px = PackedFp256Ifma::from_elements(cpu, (&*x).try_into().expect("chunk of 8"));
-            let pk = PackedFp256Ifma::from_elements(cpu, k.try_into().expect("chunk of 8"));
-            for &c in &constants {
-                px = pow_sbox(px + (pk + c), d);
-            }
-            x.copy_from_slice(&(px + pk).to_elements());
-        }
-        encrypt_many_lazy(params, cx.into_remainder(), ck.remainder());
+#[inline(always)]
+fn encrypt_many_packed<C: Fp256Config, P: zkaccel_field::PackedField<Scalar = Fp256<C>>>(
+    params: &MimcParams<Fp256<C>>,
+    xs: &mut [Fp256<C>],
+    ks: &[Fp256<C>],
+) {
+    let d = params.exponent();
+    let w = P::WIDTH;
+    let mut constants = Vec::with_capacity(params.constants().len());
+    for &c in params.constants() {
+        constants.push(P::from_slice(&vec![c; w]));
     }
+    let mut cx = xs.chunks_exact_mut(w);
+    let mut ck = ks.chunks_exact(w);
+    for (x, k) in (&mut cx).zip(&mut ck) {
+        let (mut px, pk) = (P::from_slice(x), P::from_slice(k));
+        for &c in &constants {
+            px = pow_sbox(px + (pk + c), d);
+        }
+        (px + pk).write_to_slice(x);
+    }
+    encrypt_many_lazy(params, cx.into_remainder(), ck.remainder());
 }
 
+/// [`encrypt_many_packed`] on eight IFMA lanes (radix 2^52).
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA.
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::*;
-    use zkaccel_fp256::{Avx2, PackedFp256Avx2};
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn encrypt_many_ifma<C: Fp256Config>(
+    params: &MimcParams<Fp256<C>>,
+    xs: &mut [Fp256<C>],
+    ks: &[Fp256<C>],
+) {
+    encrypt_many_packed::<C, zkaccel_fp256::PackedFp256Ifma<C>>(params, xs, ks);
+}
 
-    /// Four ciphers per step, state kept in radix 2^29 for all rounds.
-    #[target_feature(enable = "avx2")]
-    pub(super) fn encrypt_many<C: Fp256Config>(
-        cpu: Avx2,
-        params: &MimcParams<Fp256<C>>,
-        xs: &mut [Fp256<C>],
-        ks: &[Fp256<C>],
-    ) {
-        let d = params.exponent();
-        let mut constants = Vec::with_capacity(params.constants().len());
-        for &c in params.constants() {
-            constants.push(PackedFp256Avx2::broadcast(cpu, c));
-        }
-        let mut cx = xs.chunks_exact_mut(4);
-        let mut ck = ks.chunks_exact(4);
-        for (x, k) in (&mut cx).zip(&mut ck) {
-            let mut px = PackedFp256Avx2::from_elements(cpu, (&*x).try_into().expect("chunk of 4"));
-            let pk = PackedFp256Avx2::from_elements(cpu, k.try_into().expect("chunk of 4"));
-            for &c in &constants {
-                px = pow_sbox(px + (pk + c), d);
-            }
-            x.copy_from_slice(&(px + pk).to_elements());
-        }
-        encrypt_many_lazy(params, cx.into_remainder(), ck.remainder());
-    }
+/// [`encrypt_many_packed`] on four AVX2 lanes (radix 2^29).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
+    params: &MimcParams<Fp256<C>>,
+    xs: &mut [Fp256<C>],
+    ks: &[Fp256<C>],
+) {
+    encrypt_many_packed::<C, zkaccel_fp256::PackedFp256Avx2<C>>(params, xs, ks);
 }
