@@ -45,6 +45,82 @@ unsafe fn count(bits: usize) -> __m128i {
     unsafe { _mm_cvtsi64_si128(bits as i64) }
 }
 
+/// One field's constants in radix `2^29`, each broadcast to the four lanes and laid out for the
+/// assembly of [`mont_steps29_asm`]: `p`'s nine limbs, `−p^{-1} mod 2^29` and the 29-bit mask
+/// (at byte offsets 0, 288 and 320), then the factors that move values into and out of the
+/// `x·2^261` form. Built at compile time and read from memory, so no product rebuilds them.
+#[repr(C, align(32))]
+struct Radix29Constants {
+    p: [[u64; 4]; LIMBS],
+    inv: [u64; 4],
+    mask: [u64; 4],
+    /// `2^266 mod p`: a product by it moves `x·2^256` to `x·2^261`.
+    entry_factor: [[u64; 4]; LIMBS],
+    /// `2^256 mod p`: a product by it moves `x·2^261` to `x·2^256`.
+    exit_factor: [[u64; 4]; LIMBS],
+}
+
+impl Radix29Constants {
+    const fn new<C: Fp256Config>() -> Self {
+        Self {
+            p: broadcast29(&C::MODULUS),
+            inv: [C::MONT.inv & MASK29; 4],
+            mask: [MASK29; 4],
+            entry_factor: broadcast29(&C::MONT.mul(&C::MONT.r2, &[1 << 10, 0, 0, 0])),
+            exit_factor: broadcast29(&C::MONT.r),
+        }
+    }
+
+    /// `p`'s limbs as registers.
+    #[inline(always)]
+    fn p(&self) -> &[__m256i; LIMBS] {
+        // SAFETY: the field is 32-byte aligned (see `as_registers`).
+        unsafe { as_registers(&self.p) }
+    }
+
+    /// The entry factor as registers.
+    #[inline(always)]
+    fn entry_factor(&self) -> &[__m256i; LIMBS] {
+        // SAFETY: the field is 32-byte aligned (see `as_registers`).
+        unsafe { as_registers(&self.entry_factor) }
+    }
+
+    /// The exit factor as registers.
+    #[inline(always)]
+    fn exit_factor(&self) -> &[__m256i; LIMBS] {
+        // SAFETY: the field is 32-byte aligned (see `as_registers`).
+        unsafe { as_registers(&self.exit_factor) }
+    }
+}
+
+/// Nine broadcast limbs as registers.
+///
+/// # Safety
+/// `limbs` must be 32-byte aligned, as every array field of [`Radix29Constants`] is: the
+/// struct is 32-byte aligned and every field's size is a multiple of 32 bytes.
+#[inline(always)]
+unsafe fn as_registers(limbs: &[[u64; 4]; LIMBS]) -> &[__m256i; LIMBS] {
+    // SAFETY: `[u64; 4]` and `__m256i` have the same size and no invalid bit patterns; the
+    // caller guarantees the alignment `__m256i` needs.
+    unsafe { &*limbs.as_ptr().cast::<[__m256i; LIMBS]>() }
+}
+
+/// A value below `2^256` in nine 29-bit limbs, each broadcast to four lanes.
+const fn broadcast29(v: &U256) -> [[u64; 4]; LIMBS] {
+    let mut out = [[0; 4]; LIMBS];
+    let mut j = 0;
+    while j < LIMBS {
+        let (word, offset) = (RADIX_BITS * j / 64, RADIX_BITS * j % 64);
+        let mut limb = v[word] >> offset;
+        if offset + RADIX_BITS > 64 && word + 1 < 4 {
+            limb |= v[word + 1] << (64 - offset);
+        }
+        out[j] = [limb & MASK29; 4];
+        j += 1;
+    }
+    out
+}
+
 /// Splits four 64-bit limb registers (a value below `2^256`) into nine 29-bit limbs.
 #[inline(always)]
 unsafe fn to_radix29(x: [__m256i; 4]) -> [__m256i; LIMBS] {
@@ -103,8 +179,7 @@ unsafe fn transpose(r: [__m256i; 4]) -> [__m256i; 4] {
 
 /// The nine word-steps of radix-29 Montgomery multiplication, `t ← (t + a·b_i + m·p)/2^29` with
 /// `m = t_0·(−p^{-1}) mod 2^29`, without the final carry propagation: limb `j` of the result is
-/// below `2^63`, the value below `2p`. `k` holds `p`'s nine limbs, `−p^{-1} mod 2^29` and the
-/// 29-bit mask, each broadcast.
+/// below `2^63`, the value below `2p`. `k` holds the field's broadcast constants.
 ///
 /// Assembly (lines from `tools/gen_avx2_asm.py`) because the nine accumulator limbs must stay
 /// in registers: `a`, `b` and `k` are read as memory operands, which leaves twelve of the
@@ -116,7 +191,7 @@ unsafe fn transpose(r: [__m256i; 4]) -> [__m256i; 4] {
 unsafe fn mont_steps29_asm(
     a: &[__m256i; LIMBS],
     b: &[__m256i; LIMBS],
-    k: &[__m256i; LIMBS + 2],
+    k: &Radix29Constants,
 ) -> [__m256i; LIMBS] {
     let (t0, t1, t2, t3, t4, t5, t6, t7, t8): (
         __m256i,
@@ -504,7 +579,7 @@ unsafe fn mont_steps29_asm(
             "vpxor {t8}, {t8}, {t8}",
             a = in(reg) a.as_ptr(),
             b = in(reg) b.as_ptr(),
-            k = in(reg) k.as_ptr(),
+            k = in(reg) core::ptr::from_ref(k),
             t0 = out(ymm_reg) t0,
             t1 = out(ymm_reg) t1,
             t2 = out(ymm_reg) t2,
@@ -528,17 +603,13 @@ unsafe fn mont_steps29_asm(
 unsafe fn mont_mul29(
     a: &[__m256i; LIMBS],
     b: &[__m256i; LIMBS],
-    p: &[__m256i; LIMBS],
-    inv29: __m256i,
+    k: &Radix29Constants,
 ) -> [__m256i; LIMBS] {
     // SAFETY: the caller runs on an AVX2 CPU.
     unsafe {
-        let mut k = [inv29; LIMBS + 2];
-        k[..LIMBS].copy_from_slice(p);
-        k[LIMBS + 1] = _mm256_set1_epi64x(MASK29 as i64);
-        let t = mont_steps29_asm(a, b, &k);
+        let t = mont_steps29_asm(a, b, k);
         // Below (p² + 2^261·p)/2^261 < 2p: normalise and subtract p once if needed.
-        reduce_below_2p(normalise(t), p)
+        reduce_below_2p(normalise(t), k.p())
     }
 }
 
@@ -617,8 +688,8 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
     /// Number of lanes.
     pub const WIDTH: usize = 4;
 
-    /// `2^266 mod p`: a radix-29 Montgomery product by it moves `x·2^256` to `x·2^261`.
-    const TO_R261: U256 = C::MONT.mul(&C::MONT.r2, &[1 << 10, 0, 0, 0]);
+    /// The field's constants in radix `2^29`, built at compile time.
+    const CONSTANTS: Radix29Constants = Radix29Constants::new::<C>();
 
     #[inline(always)]
     fn from_limbs(limbs: [__m256i; LIMBS]) -> Self {
@@ -628,29 +699,10 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
         }
     }
 
+    /// The field's constants, from read-only memory.
     #[inline(always)]
-    unsafe fn broadcast_u256(v: &U256) -> [__m256i; LIMBS] {
-        // SAFETY: the caller runs on an AVX2 CPU.
-        unsafe {
-            to_radix29([
-                _mm256_set1_epi64x(v[0] as i64),
-                _mm256_set1_epi64x(v[1] as i64),
-                _mm256_set1_epi64x(v[2] as i64),
-                _mm256_set1_epi64x(v[3] as i64),
-            ])
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn modulus29() -> [__m256i; LIMBS] {
-        // SAFETY: the caller runs on an AVX2 CPU.
-        unsafe { Self::broadcast_u256(&C::MODULUS) }
-    }
-
-    #[inline(always)]
-    unsafe fn inv29() -> __m256i {
-        // SAFETY: the caller runs on an AVX2 CPU.
-        unsafe { _mm256_set1_epi64x((C::MONT.inv & MASK29) as i64) }
+    fn constants() -> &'static Radix29Constants {
+        &Self::CONSTANTS
     }
 
     /// Loads four elements.
@@ -668,8 +720,8 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
                 _mm256_loadu_si256(words.add(3)),
             ];
             let raw = to_radix29(transpose(rows));
-            let c = Self::broadcast_u256(&Self::TO_R261);
-            Self::from_limbs(mont_mul29(&raw, &c, &Self::modulus29(), Self::inv29()))
+            let k = Self::constants();
+            Self::from_limbs(mont_mul29(&raw, k.entry_factor(), k))
         }
     }
 
@@ -686,8 +738,8 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
         // SAFETY: a value of this type exists only if AVX2 was detected; `out` is 16 words,
         // written unaligned.
         unsafe {
-            let c = Self::broadcast_u256(&C::MONT.r);
-            let words = mont_mul29(&self.limbs, &c, &Self::modulus29(), Self::inv29());
+            let k = Self::constants();
+            let words = mont_mul29(&self.limbs, k.exit_factor(), k);
             let rows = transpose(from_radix29(words));
             let dst = out.as_mut_ptr().cast::<__m256i>();
             for (k, row) in rows.into_iter().enumerate() {
@@ -708,7 +760,7 @@ impl<C: Fp256Config> Add for PackedFp256Avx2<C> {
             for (x, y) in s.iter_mut().zip(rhs.limbs) {
                 *x = _mm256_add_epi64(*x, y);
             }
-            Self::from_limbs(reduce_below_2p(normalise(s), &Self::modulus29()))
+            Self::from_limbs(reduce_below_2p(normalise(s), Self::constants().p()))
         }
     }
 }
@@ -720,9 +772,9 @@ impl<C: Fp256Config> Neg for PackedFp256Avx2<C> {
         // SAFETY: a value of this type exists only if AVX2 was detected.
         unsafe {
             // p − x in [1, p] (p itself for x = 0, which the reduction maps to 0).
-            let p = Self::modulus29();
-            let (d, _) = sub_limbs(&p, &self.limbs);
-            Self::from_limbs(reduce_below_2p(d, &p))
+            let p = Self::constants().p();
+            let (d, _) = sub_limbs(p, &self.limbs);
+            Self::from_limbs(reduce_below_2p(d, p))
         }
     }
 }
@@ -732,14 +784,7 @@ impl<C: Fp256Config> Mul for PackedFp256Avx2<C> {
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
         // SAFETY: a value of this type exists only if AVX2 was detected.
-        unsafe {
-            Self::from_limbs(mont_mul29(
-                &self.limbs,
-                &rhs.limbs,
-                &Self::modulus29(),
-                Self::inv29(),
-            ))
-        }
+        unsafe { Self::from_limbs(mont_mul29(&self.limbs, &rhs.limbs, Self::constants())) }
     }
 }
 
