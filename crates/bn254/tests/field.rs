@@ -40,6 +40,11 @@ fn lazy_chains_agree_with_canonical_arithmetic() {
 }
 
 #[test]
+fn lazy_packed_avx2_chains() {
+    zkaccel_field_testing::check_fp256_lazy_packed_avx2::<FrConfig>();
+}
+
+#[test]
 fn multiplication_kernels_and_algorithms_agree() {
     zkaccel_field_testing::check_fp256_kernels::<FrConfig>();
 }

@@ -465,8 +465,91 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
         let lazy = LazyFp256::new(x).expect("4p < 2^256");
         for d in [3, 5, 7, 11, 17] {
             let expected = to_big(&x.to_canonical_u256()).modpow(&BigUint::from(d), &p);
-            let power = pow_sbox_with(lazy, d).reduce();
+            let power = pow_sbox_with(&lazy, d).reduce();
             assert_eq!(canonical(power), expected, "x^{d}");
+        }
+    }
+}
+
+/// The lazily reduced AVX2 lanes ([`zkaccel_fp256::LazyPackedFp256Avx2`]) against big-integer
+/// arithmetic, lane by lane, where the CPU has AVX2: long chains of additions of canonical
+/// elements (runs of `p − 1`, which push the lanes to the bound where `p` is subtracted),
+/// squarings, products and the S-box schedules from edge and random starts. At every step each
+/// lane's representation is checked itself: its eight low limbs below `2^29`, its value below
+/// `2p + 2^234` and congruent to the element times `2^261` modulo `p`.
+pub fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
+        use zkaccel_fp256::{Avx2, Fp256, LazyPackedFp256Avx2, PackedFp256Avx2};
+        let Some(cpu) = Avx2::detect() else {
+            return;
+        };
+        let p = to_big(&C::MODULUS);
+        let bound = &p * 2u32 + (BigUint::from(1u8) << 234);
+        let r261 = (BigUint::from(1u8) << 261) % &p;
+        let canonical = |x: Fp256<C>| to_big(&x.to_canonical_u256());
+        let check = |lazy: LazyPackedFp256Avx2<C>, expected: &[BigUint; 4], what: &str| {
+            for (lane, limbs) in lazy.representation().iter().enumerate() {
+                assert!(
+                    limbs[..8].iter().all(|&l| l < 1 << 29),
+                    "{what}: limbs {limbs:?}"
+                );
+                let value = limbs
+                    .iter()
+                    .rev()
+                    .fold(BigUint::from(0u8), |acc, &l| (acc << 29) + l);
+                assert!(value < bound, "{what}: lane {lane} out of bounds");
+                assert_eq!(
+                    &value % &p,
+                    &expected[lane] * &r261 % &p,
+                    "{what}: lane {lane}"
+                );
+            }
+            let reduced = lazy.reduce().to_elements();
+            for lane in 0..4 {
+                assert_eq!(canonical(reduced[lane]), expected[lane], "{what}: reduce");
+            }
+        };
+        let mut rng = rng();
+        let mut starts = vec![
+            Fp256::<C>::ZERO,
+            Fp256::<C>::ONE,
+            Fp256::<C>::NEG_ONE,
+            -Fp256::<C>::TWO,
+        ];
+        starts.extend((0..28).map(|_| random_prime::<Fp256<C>>(&mut rng)));
+        for group in starts.chunks_exact(4) {
+            let group: [Fp256<C>; 4] = group.try_into().expect("chunks of four");
+            let mut lazy = LazyPackedFp256Avx2::new(PackedFp256Avx2::from_elements(cpu, &group));
+            let mut expected = group.map(canonical);
+            check(lazy, &expected, "load");
+            for step in 0..200 {
+                // Runs of p − 1 between random addends: sums of many canonical values.
+                let c: [Fp256<C>; 4] = core::array::from_fn(|_| {
+                    if step % 5 < 3 {
+                        Fp256::<C>::NEG_ONE
+                    } else {
+                        random_prime::<Fp256<C>>(&mut rng)
+                    }
+                });
+                lazy = lazy.add_canonical(PackedFp256Avx2::from_elements(cpu, &c));
+                for lane in 0..4 {
+                    expected[lane] = (&expected[lane] + canonical(c[lane])) % &p;
+                }
+                check(lazy, &expected, &format!("sum, step {step}"));
+                if step % 4 != 3 {
+                    continue;
+                }
+                let square = lazy.square();
+                let squares = expected.clone().map(|e| e.modpow(&BigUint::from(2u8), &p));
+                check(square, &squares, &format!("square, step {step}"));
+                check(lazy * lazy, &squares, &format!("product, step {step}"));
+                let d = [3, 5, 7, 11][step / 4 % 4];
+                lazy = pow_sbox_with(&lazy, d);
+                expected = expected.map(|e| e.modpow(&BigUint::from(d), &p));
+                check(lazy, &expected, &format!("x^{d}, step {step}"));
+            }
         }
     }
 }

@@ -8,17 +8,27 @@ use crate::{limbs, PrimeField};
 /// The operations the S-box schedules are written in. The defaults are products; a type with a
 /// cheaper squaring, or a kernel that runs two products by one factor together, overrides them
 /// (the lazily reduced 256-bit elements of `zkaccel-fp256` do both).
+///
+/// The operands are references: a packed element can be hundreds of bytes, and a kernel that
+/// reads its operands from memory (as the AVX2 assembly does) then reads them where they are,
+/// where by-value operands cost a copy each, which the compiler may make a `memcpy` call.
 pub trait SboxArithmetic: Copy + Mul<Output = Self> {
+    /// `self·rhs`.
+    #[inline(always)]
+    fn product(&self, rhs: &Self) -> Self {
+        *self * *rhs
+    }
+
     /// `self²`.
     #[inline(always)]
-    fn square(self) -> Self {
-        self * self
+    fn square(&self) -> Self {
+        self.product(self)
     }
 
     /// `(self·a, self·b)`.
     #[inline(always)]
-    fn mul_pair(self, a: Self, b: Self) -> (Self, Self) {
-        (self * a, self * b)
+    fn mul_pair(&self, a: &Self, b: &Self) -> (Self, Self) {
+        (self.product(a), self.product(b))
     }
 }
 
@@ -26,28 +36,28 @@ pub trait SboxArithmetic: Copy + Mul<Output = Self> {
 /// schedules.
 #[inline(always)]
 pub fn pow_sbox<T: Copy + Mul<Output = T>>(x: T, d: u64) -> T {
-    pow_sbox_with(Products(x), d).0
+    pow_sbox_with(&Products(x), d).0
 }
 
 /// `x^d` with the schedules of AMAZE's exponentiation units: x^7 as `x², (x³, x⁴) = x²·(x, x²),
 /// x⁷ = x⁴·x³` (four products, three on the critical path, the middle two by one factor),
 /// x^5 as `x⁴·x` with `x⁴ = (x²)²`, x^3 as `x²·x`; square-and-multiply otherwise.
 #[inline(always)]
-pub fn pow_sbox_with<T: SboxArithmetic>(x: T, d: u64) -> T {
+pub fn pow_sbox_with<T: SboxArithmetic>(x: &T, d: u64) -> T {
     match d {
-        3 => x.square() * x,
-        5 => x.square().square() * x,
+        3 => x.square().product(x),
+        5 => x.square().square().product(x),
         7 => {
             let x2 = x.square();
-            let (x3, x4) = x2.mul_pair(x, x2);
-            x4 * x3
+            let (x3, x4) = x2.mul_pair(x, &x2);
+            x4.product(&x3)
         }
         _ => {
-            let mut acc = x;
+            let mut acc = *x;
             for i in (0..63 - d.leading_zeros()).rev() {
                 acc = acc.square();
                 if (d >> i) & 1 == 1 {
-                    acc = acc * x;
+                    acc = acc.product(x);
                 }
             }
             acc
@@ -121,11 +131,11 @@ mod tests {
     }
 
     impl SboxArithmetic for Counted {
-        fn square(self) -> Self {
+        fn square(&self) -> Self {
             bump(&SQUARES);
             Self(self.0 * self.0)
         }
-        fn mul_pair(self, a: Self, b: Self) -> (Self, Self) {
+        fn mul_pair(&self, a: &Self, b: &Self) -> (Self, Self) {
             bump(&PAIRS);
             (Self(self.0 * a.0), Self(self.0 * b.0))
         }
@@ -157,7 +167,7 @@ mod tests {
             assert_eq!(pow_sbox(Wrapping(x), d).0, expected, "pow_sbox, d = {d}");
             reset();
             assert_eq!(
-                pow_sbox_with(Counted(Wrapping(x)), d).0 .0,
+                pow_sbox_with(&Counted(Wrapping(x)), d).0 .0,
                 expected,
                 "pow_sbox_with, d = {d}"
             );

@@ -183,13 +183,13 @@ impl<C: Fp256Config> LazyFp256<C> {
 
 impl<C: Fp256Config> SboxArithmetic for LazyFp256<C> {
     #[inline(always)]
-    fn square(self) -> Self {
-        LazyFp256::square(self)
+    fn square(&self) -> Self {
+        LazyFp256::square(*self)
     }
 
     #[inline(always)]
-    fn mul_pair(self, a: Self, b: Self) -> (Self, Self) {
-        LazyFp256::mul_pair(self, a, b)
+    fn mul_pair(&self, a: &Self, b: &Self) -> (Self, Self) {
+        LazyFp256::mul_pair(*self, *a, *b)
     }
 }
 
