@@ -6,7 +6,8 @@ squaring (`mont_square29_asm`) on four lanes with AVX2 (vpmuludq).
 Run: python3 tools/gen_avx2_asm.py mul|square, then paste the lines into the asm! block.
 
 Registers: t0..t8 are the accumulator limbs (they rotate by one name per step, so no moves are
-needed), bi holds limb i of b (of a, when squaring; b2 then holds 2*a_i), m the step's
+needed; the limb a step frees is rewritten by the next row's first term at the top, not
+zeroed), bi holds limb i of b (of a, when squaring; b2 then holds 2*a_i), m the step's
 multiplier, tmp one product. {a} and {b} point at the operands' nine limbs, {k} at
 [p limbs (9), -p^-1 mod 2^29, 2^29 - 1], every entry a 32-byte broadcast; they are read as
 memory operands, so twelve (thirteen) vector registers suffice.
@@ -36,9 +37,11 @@ def steps(square):
         else:
             e(f"vmovdqu {{bi}}, ymmword ptr [{{b}} + {32 * i}]")
             terms = [(j, "{bi}") for j in range(LIMBS)]
-        # t += row (in step 0 the accumulator is zero: the products are its limbs).
+        # t += row. In step 0 the accumulator is zero: the products are its limbs. In later
+        # steps the top limb (relative position 8, the limb the last step freed) receives its
+        # first term from this row, so that product is written instead of added.
         for j, factor in terms:
-            if i == 0:
+            if i == 0 or j == LIMBS - 1:
                 e(f"vpmuludq {T[j]}, {factor}, ymmword ptr [{{a}} + {32 * j}]")
             else:
                 e(f"vpmuludq {{tmp}}, {factor}, ymmword ptr [{{a}} + {32 * j}]")
@@ -52,7 +55,9 @@ def steps(square):
             e(f"vpaddq {T[j]}, {T[j]}, {{tmp}}")
         e(f"vpsrlq {{tmp}}, {T[0]}, 29")
         e(f"vpaddq {T[1]}, {T[1]}, {{tmp}}")
-        e(f"vpxor {T[0]}, {T[0]}, {T[0]}")
+        if i == LIMBS - 1:
+            # The result's top limb (position 17) takes no term: it starts, and stays, zero.
+            e(f"vpxor {T[0]}, {T[0]}, {T[0]}")
         T = T[1:] + T[:1]
     assert T == [f"{{t{j}}}" for j in range(LIMBS)], "nine rotations bring the names back"
     return lines
