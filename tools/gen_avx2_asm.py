@@ -3,7 +3,7 @@
 `crates/fp256/src/avx2.rs`: the nine word-steps of a product (`mont_steps29_asm`) and of a
 squaring (`mont_square29_asm`) on four lanes with AVX2 (vpmuludq).
 
-Run: python3 tools/gen_avx2_asm.py mul|square, then paste the lines into the asm! block.
+Run: python3 tools/gen_avx2_asm.py mul|square, then paste the lines into the kernel's radix29_asm! call.
 
 Registers: t0..t8 are the accumulator limbs (they rotate by one name per step, so no moves are
 needed; the limb a step frees is rewritten by the next row's first term at the top, not

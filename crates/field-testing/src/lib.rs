@@ -17,6 +17,13 @@ pub fn rng() -> StdRng {
     StdRng::seed_from_u64(0x7a6b_6163_6365_6c00)
 }
 
+/// The edge values `0, 1, 2, −1, −2`, then `random` uniform elements.
+pub fn edge_and_random<F: PrimeField>(rng: &mut dyn RngCore, random: usize) -> Vec<F> {
+    let mut values = vec![F::ZERO, F::ONE, F::TWO, F::NEG_ONE, -F::TWO];
+    values.extend((0..random).map(|_| random_prime::<F>(rng)));
+    values
+}
+
 /// A uniformly random element of a prime field, reduced from 64 more bits than it needs.
 pub fn random_prime<F: PrimeField>(rng: &mut dyn RngCore) -> F {
     let n = F::Limbs::default().as_ref().len() + 1;
@@ -399,13 +406,7 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
         return;
     }
     let mut rng = rng();
-    let mut starts = vec![
-        Fp256::<C>::ZERO,
-        Fp256::<C>::ONE,
-        Fp256::<C>::NEG_ONE,
-        -Fp256::<C>::TWO,
-    ];
-    starts.extend((0..32).map(|_| random_prime::<Fp256<C>>(&mut rng)));
+    let starts = edge_and_random::<Fp256<C>>(&mut rng, 32);
     let canonical = |x: Fp256<C>| to_big(&x.to_canonical_u256());
     for &start in &starts {
         let mut lazy = LazyFp256::new(start).expect("4p < 2^256");
@@ -512,13 +513,7 @@ pub fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
             }
         };
         let mut rng = rng();
-        let mut starts = vec![
-            Fp256::<C>::ZERO,
-            Fp256::<C>::ONE,
-            Fp256::<C>::NEG_ONE,
-            -Fp256::<C>::TWO,
-        ];
-        starts.extend((0..28).map(|_| random_prime::<Fp256<C>>(&mut rng)));
+        let starts = edge_and_random::<Fp256<C>>(&mut rng, 27);
         for group in starts.chunks_exact(4) {
             let group: [Fp256<C>; 4] = group.try_into().expect("chunks of four");
             let mut lazy = LazyPackedFp256Avx2::new(PackedFp256Avx2::from_elements(cpu, &group));
@@ -563,14 +558,7 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
     use zkaccel_fp256::{Fp256, MulBackend};
     type F<C> = Fp256<C>;
     let mut rng = rng();
-    let mut values: Vec<F<C>> = vec![
-        F::<C>::ZERO,
-        F::<C>::ONE,
-        F::<C>::TWO,
-        F::<C>::NEG_ONE,
-        -F::<C>::TWO,
-    ];
-    values.extend((0..SAMPLES).map(|_| random_prime::<F<C>>(&mut rng)));
+    let values = edge_and_random::<F<C>>(&mut rng, SAMPLES);
     let p = to_big(&C::MODULUS);
     for (i, &a) in values.iter().enumerate() {
         for &b in values.iter().skip(i % 7).step_by(17) {
