@@ -276,10 +276,10 @@ unsafe fn encrypt_many_ifma<C: Fp256Config>(
 /// the S-box's schedule with the squarings on the squaring kernel and no final subtractions;
 /// the state is reduced once per cipher. The remainder runs on [`encrypt_many_lazy`].
 ///
-/// The chain is bound by the products' latency, not by the multiplier, so `k + c_i` is
-/// computed inside the loop (the CPU overlaps it with the chain: 4.7 against 5.2 µs per
-/// cipher with all rounds' sums computed first), and advancing two groups of lanes together
-/// did not help (5.1 µs) on a 2-core AMD EPYC (Zen 3).
+/// Measured on a 2-core AMD EPYC (Zen 3), µs per cipher: computing `k + c_i` inside the loop,
+/// where the CPU overlaps it with the chain, 4.7 against 5.2 with all rounds' sums computed
+/// first; two groups of AVX2 lanes advanced together (5.1), or one scalar lazy lane beside the
+/// four AVX2 lanes (5.0), did not help.
 ///
 /// # Safety
 /// The CPU must support AVX2.
