@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+#[cfg(target_arch = "x86_64")]
+pub mod cpu;
 mod error;
 pub mod limbs;
 pub mod modmul;

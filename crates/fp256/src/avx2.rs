@@ -23,6 +23,7 @@ use core::arch::x86_64::*;
 use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
+pub use zkaccel_field::cpu::Avx2;
 use zkaccel_field::modmul::U256;
 use zkaccel_field::sbox::SboxArithmetic;
 
@@ -33,18 +34,6 @@ const RADIX_BITS: usize = 29;
 /// Limbs per element: `9·29 = 261 ≥ 256`.
 const LIMBS: usize = 9;
 const MASK29: u64 = (1 << RADIX_BITS) - 1;
-
-/// Proof that the running CPU has AVX2. Obtain it with [`Avx2::detect`].
-#[derive(Debug, Clone, Copy)]
-pub struct Avx2(());
-
-impl Avx2 {
-    /// `Some` when the CPU supports AVX2.
-    #[inline]
-    pub fn detect() -> Option<Self> {
-        std::arch::is_x86_feature_detected!("avx2").then_some(Self(()))
-    }
-}
 
 /// `_mm256_srl_epi64`/`_mm256_sll_epi64` shift counts.
 #[inline(always)]

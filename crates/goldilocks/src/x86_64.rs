@@ -14,34 +14,11 @@
 use core::arch::x86_64::*;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
+pub use zkaccel_field::cpu::{Avx2, Avx512, Avx512Ifma};
 use zkaccel_field::PackedField;
 
 use crate::field::{EPSILON, ORDER};
 use crate::Goldilocks;
-
-/// Proof that the running CPU has AVX2. Obtain it with [`Avx2::detect`].
-#[derive(Debug, Clone, Copy)]
-pub struct Avx2(());
-
-impl Avx2 {
-    /// `Some` when the CPU supports AVX2.
-    #[inline]
-    pub fn detect() -> Option<Self> {
-        std::arch::is_x86_feature_detected!("avx2").then_some(Self(()))
-    }
-}
-
-/// Proof that the running CPU has AVX-512F. Obtain it with [`Avx512::detect`].
-#[derive(Debug, Clone, Copy)]
-pub struct Avx512(());
-
-impl Avx512 {
-    /// `Some` when the CPU supports AVX-512F.
-    #[inline]
-    pub fn detect() -> Option<Self> {
-        std::arch::is_x86_feature_detected!("avx512f").then_some(Self(()))
-    }
-}
 
 // ------------------------------------------------------------------------------------------
 // AVX2, 4 lanes
@@ -435,27 +412,6 @@ impl PackedGoldilocksAvx512 {
             let pos = add_avx512(_mm512_slli_epi64::<32>(b), small);
             Self(sub_avx512(pos, _mm512_add_epi64(a2, a3)))
         }
-    }
-}
-
-/// Proof that the running CPU has AVX-512F and AVX-512 IFMA (52-bit multiply-add). Obtain it
-/// with [`Avx512Ifma::detect`].
-#[derive(Debug, Clone, Copy)]
-pub struct Avx512Ifma(());
-
-impl Avx512Ifma {
-    /// `Some` when the CPU supports AVX-512F and AVX-512 IFMA.
-    #[inline]
-    pub fn detect() -> Option<Self> {
-        (std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512ifma"))
-        .then_some(Self(()))
-    }
-
-    /// The AVX-512F token this one implies.
-    #[inline(always)]
-    pub fn avx512(self) -> Avx512 {
-        Avx512(())
     }
 }
 
