@@ -46,87 +46,75 @@ unsafe fn count(bits: usize) -> __m128i {
 /// assembly of [`mont_steps29_asm`]: `p`'s nine limbs, `−p^{-1} mod 2^29` and the 29-bit mask
 /// (at byte offsets 0, 288 and 320), then the factors that move values into and out of the
 /// `x·2^261` form. Built at compile time and read from memory, so no product rebuilds them.
-#[repr(C, align(32))]
+#[repr(C)]
 struct Radix29Constants {
-    p: [[u64; 4]; LIMBS],
-    inv: [u64; 4],
-    mask: [u64; 4],
+    p: Broadcast29,
+    inv: Broadcast,
+    mask: Broadcast,
     /// `2^266 mod p`: a product by it moves `x·2^256` to `x·2^261`.
-    entry_factor: [[u64; 4]; LIMBS],
+    entry_factor: Broadcast29,
     /// `2^256 mod p`: a product by it moves `x·2^261` to `x·2^256`.
-    exit_factor: [[u64; 4]; LIMBS],
+    exit_factor: Broadcast29,
     /// `2^261 mod p`: a product by it reduces a lazy value below `2p`.
-    one: [[u64; 4]; LIMBS],
+    one: Broadcast29,
     /// `2^261 − p`, so that adding it and taking `2^261` from the top limb subtracts `p`.
-    minus_p: [[u64; 4]; LIMBS],
+    minus_p: Broadcast29,
     /// `⌊p/2^232⌋ + 1`: a normalised value whose top limb exceeds it is above `p + 2^232`.
-    top_threshold: [u64; 4],
+    top_threshold: Broadcast,
 }
 
 impl Radix29Constants {
     const fn new<C: Fp256Config>() -> Self {
         Self {
             p: broadcast29(&C::MODULUS),
-            inv: [C::MONT.inv & MASK29; 4],
-            mask: [MASK29; 4],
+            inv: Broadcast([C::MONT.inv & MASK29; 4]),
+            mask: Broadcast([MASK29; 4]),
             entry_factor: broadcast29(&C::MONT.mul(&C::MONT.r2, &[1 << 10, 0, 0, 0])),
             exit_factor: broadcast29(&C::MONT.r),
             one: broadcast29(&C::MONT.mul(&C::MONT.r2, &[1 << 5, 0, 0, 0])),
             minus_p: radix29_complement(broadcast29(&C::MODULUS)),
-            top_threshold: [(C::MODULUS[3] >> (RADIX_BITS * (LIMBS - 1) - 192)) + 1; 4],
+            top_threshold: Broadcast([(C::MODULUS[3] >> (RADIX_BITS * (LIMBS - 1) - 192)) + 1; 4]),
         }
-    }
-
-    /// `p`'s limbs as registers.
-    #[inline(always)]
-    fn p(&self) -> &[__m256i; LIMBS] {
-        // SAFETY: the field is 32-byte aligned (see `as_registers`).
-        unsafe { as_registers(&self.p) }
-    }
-
-    /// The entry factor as registers.
-    #[inline(always)]
-    fn entry_factor(&self) -> &[__m256i; LIMBS] {
-        // SAFETY: the field is 32-byte aligned (see `as_registers`).
-        unsafe { as_registers(&self.entry_factor) }
-    }
-
-    /// The exit factor as registers.
-    #[inline(always)]
-    fn exit_factor(&self) -> &[__m256i; LIMBS] {
-        // SAFETY: the field is 32-byte aligned (see `as_registers`).
-        unsafe { as_registers(&self.exit_factor) }
-    }
-
-    /// `2^261 mod p` as registers.
-    #[inline(always)]
-    fn one(&self) -> &[__m256i; LIMBS] {
-        // SAFETY: the field is 32-byte aligned (see `as_registers`).
-        unsafe { as_registers(&self.one) }
-    }
-
-    /// `2^261 − p` as registers.
-    #[inline(always)]
-    fn minus_p(&self) -> &[__m256i; LIMBS] {
-        // SAFETY: the field is 32-byte aligned (see `as_registers`).
-        unsafe { as_registers(&self.minus_p) }
     }
 }
 
-/// Nine broadcast limbs as registers.
-///
-/// # Safety
-/// `limbs` must be 32-byte aligned, as every array field of [`Radix29Constants`] is: the
-/// struct is 32-byte aligned and every field's size is a multiple of 32 bytes.
-#[inline(always)]
-unsafe fn as_registers(limbs: &[[u64; 4]; LIMBS]) -> &[__m256i; LIMBS] {
-    // SAFETY: `[u64; 4]` and `__m256i` have the same size and no invalid bit patterns; the
-    // caller guarantees the alignment `__m256i` needs.
-    unsafe { &*limbs.as_ptr().cast::<[__m256i; LIMBS]>() }
+// The assembly reads `inv` and `mask` at these offsets.
+const _: () = assert!(
+    core::mem::offset_of!(Radix29Constants, inv) == 32 * LIMBS
+        && core::mem::offset_of!(Radix29Constants, mask) == 32 * (LIMBS + 1)
+);
+
+/// One 64-bit word in each of four lanes, aligned as a register.
+#[repr(C, align(32))]
+struct Broadcast([u64; 4]);
+
+impl Broadcast {
+    /// The register.
+    #[inline(always)]
+    fn register(&self) -> __m256i {
+        // SAFETY: `[u64; 4]` and `__m256i` have the same size and no invalid bit patterns;
+        // the type's alignment is the register's.
+        unsafe { *core::ptr::from_ref(&self.0).cast::<__m256i>() }
+    }
+}
+
+/// Nine broadcast limbs, aligned as registers.
+#[repr(C, align(32))]
+struct Broadcast29([[u64; 4]; LIMBS]);
+
+impl Broadcast29 {
+    /// The nine registers.
+    #[inline(always)]
+    fn registers(&self) -> &[__m256i; LIMBS] {
+        // SAFETY: `[u64; 4]` and `__m256i` have the same size and no invalid bit patterns;
+        // the type's alignment is the registers'.
+        unsafe { &*self.0.as_ptr().cast::<[__m256i; LIMBS]>() }
+    }
 }
 
 /// `2^261 − x` for `0 < x < 2^261` in broadcast limbs: `(2^29 − 1 − x_j)` limb by limb, plus one.
-const fn radix29_complement(x: [[u64; 4]; LIMBS]) -> [[u64; 4]; LIMBS] {
+const fn radix29_complement(x: Broadcast29) -> Broadcast29 {
+    let x = x.0;
     let mut out = [[0; 4]; LIMBS];
     let mut carry = 1;
     let mut j = 0;
@@ -136,11 +124,11 @@ const fn radix29_complement(x: [[u64; 4]; LIMBS]) -> [[u64; 4]; LIMBS] {
         out[j] = [limb & MASK29; 4];
         j += 1;
     }
-    out
+    Broadcast29(out)
 }
 
 /// A value below `2^256` in nine 29-bit limbs, each broadcast to four lanes.
-const fn broadcast29(v: &U256) -> [[u64; 4]; LIMBS] {
+const fn broadcast29(v: &U256) -> Broadcast29 {
     let mut out = [[0; 4]; LIMBS];
     let mut j = 0;
     while j < LIMBS {
@@ -152,7 +140,7 @@ const fn broadcast29(v: &U256) -> [[u64; 4]; LIMBS] {
         out[j] = [limb & MASK29; 4];
         j += 1;
     }
-    out
+    Broadcast29(out)
 }
 
 /// Splits four 64-bit limb registers (a value below `2^256`) into nine 29-bit limbs.
@@ -960,7 +948,7 @@ unsafe fn mont_mul29(
     unsafe {
         let t = mont_steps29_asm(a, b, k);
         // Below (p² + 2^261·p)/2^261 < 2p: normalise and subtract p once if needed.
-        reduce_below_2p(normalise(t), k.p())
+        reduce_below_2p(normalise(t), k.p.registers())
     }
 }
 
@@ -1095,7 +1083,7 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
             ];
             let raw = to_radix29(transpose(rows));
             let k = Self::constants();
-            Self::from_limbs(mont_mul29(&raw, k.entry_factor(), k))
+            Self::from_limbs(mont_mul29(&raw, k.entry_factor.registers(), k))
         }
     }
 
@@ -1113,7 +1101,7 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
         // written unaligned.
         unsafe {
             let k = Self::constants();
-            let words = mont_mul29(&self.limbs, k.exit_factor(), k);
+            let words = mont_mul29(&self.limbs, k.exit_factor.registers(), k);
             let rows = transpose(from_radix29(words));
             let dst = out.as_mut_ptr().cast::<__m256i>();
             for (k, row) in rows.into_iter().enumerate() {
@@ -1134,7 +1122,10 @@ impl<C: Fp256Config> Add for PackedFp256Avx2<C> {
             for (x, y) in s.iter_mut().zip(rhs.limbs) {
                 *x = _mm256_add_epi64(*x, y);
             }
-            Self::from_limbs(reduce_below_2p(normalise(s), Self::constants().p()))
+            Self::from_limbs(reduce_below_2p(
+                normalise(s),
+                Self::constants().p.registers(),
+            ))
         }
     }
 }
@@ -1146,7 +1137,7 @@ impl<C: Fp256Config> Neg for PackedFp256Avx2<C> {
         // SAFETY: a value of this type exists only if AVX2 was detected.
         unsafe {
             // p − x in [1, p] (p itself for x = 0, which the reduction maps to 0).
-            let p = Self::constants().p();
+            let p = Self::constants().p.registers();
             let (d, _) = sub_limbs(p, &self.limbs);
             Self::from_limbs(reduce_below_2p(d, p))
         }
@@ -1212,10 +1203,10 @@ impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
         unsafe {
             let k = PackedFp256Avx2::<C>::constants();
             let top = LIMBS - 1;
-            let threshold = _mm256_load_si256(k.top_threshold.as_ptr().cast());
+            let threshold = k.top_threshold.register();
             let select = _mm256_cmpgt_epi64(self.limbs[top], threshold);
             let mut s = self.limbs;
-            for ((x, y), n) in s.iter_mut().zip(c.limbs).zip(k.minus_p()) {
+            for ((x, y), n) in s.iter_mut().zip(c.limbs).zip(k.minus_p.registers()) {
                 *x = _mm256_add_epi64(_mm256_add_epi64(*x, y), _mm256_and_si256(*n, select));
             }
             let borrow = _mm256_and_si256(_mm256_set1_epi64x(1 << RADIX_BITS), select);
@@ -1230,7 +1221,7 @@ impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
         // SAFETY: a value of this type exists only if AVX2 was detected.
         unsafe {
             let k = PackedFp256Avx2::<C>::constants();
-            PackedFp256Avx2::from_limbs(mont_mul29(&self.limbs, k.one(), k))
+            PackedFp256Avx2::from_limbs(mont_mul29(&self.limbs, k.one.registers(), k))
         }
     }
 
