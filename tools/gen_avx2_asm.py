@@ -3,7 +3,8 @@
 `crates/fp256/src/avx2.rs`: the nine word-steps of a product (`mont_steps29_asm`) and of a
 squaring (`mont_square29_asm`) on four lanes with AVX2 (vpmuludq).
 
-Run: python3 tools/gen_avx2_asm.py mul|square, then paste the lines into the kernel's radix29_asm! call.
+Run: python3 tools/gen_avx2_asm.py mul|square|hybrid-mul|hybrid-square, then paste the lines
+into the kernel's radix29_asm! call (hybrid_asm! for the hybrid kernels).
 
 Registers: t0..t8 are the accumulator limbs (they rotate by one name per step, so no moves are
 needed; the limb a step frees is rewritten by the next row's first term at the top, not
@@ -15,6 +16,19 @@ memory operands, so twelve (thirteen) vector registers suffice.
 The squaring adds row i as a_i*a_i at position 2i and (2*a_i)*a_j at positions i+j for j > i:
 45 word products instead of 81. Every position p receives its rows' terms before reduction step
 p (rows r with 2r <= p), so the interleaved reduction stays exact.
+
+The hybrid kernels (`crates/fp256/src/hybrid.rs`) run four AVX2 lanes and two scalar lanes in
+one instruction stream: the vector product (or squaring) with its carry pass, and beside it two
+scalar lazy CIOS products (the mulx/adcx/adox steps of gen_mont_asm.py, operands read from
+memory through {a}, {b}, {k}), the scalar lines spread evenly among the vector lines. The
+scalar lanes use the integer multiplier, which the vector kernel leaves idle, and the
+interleaving puts both kinds of work in the out-of-order window at once: issued one after the
+other, a product of each kind barely overlapped. The vector result stays in t0..t8, and each
+scalar lane's four words are gathered into one vector register (s0, s1, through the scratch
+w) as the lane finishes, since the next lane needs the general registers: a result stored
+word by word and then read back as one 32-byte value stalls on store forwarding. Registers:
+the vector kernel's thirteen and s0, s1, w (sixteen: all of them for the squaring), and
+r0..r4, lo, hi, rdx and the three pointers (eleven general).
 """
 
 import sys
@@ -63,8 +77,83 @@ def steps(square):
     return lines
 
 
+# The hybrid kernels: byte offsets into a hybrid value (nine vector limbs, then the scalar
+# lanes' four words each) and into the constants (the scalar modulus and -p^-1 mod 2^64 after
+# the radix-29 entries). `crates/fp256/src/hybrid.rs` checks them at compile time.
+SCALAR_LANES = 2
+SCALAR_BASE = 32 * LIMBS
+SCALAR_MODULUS = 1536
+SCALAR_INV = 1568
+
+
+def vector_lanes(square):
+    """The four AVX2 lanes: the word-steps and the carry pass, the limbs left in t0..t8."""
+    lines = steps(square)
+    for j in range(LIMBS - 1):
+        lines.append(f"vpsrlq {{tmp}}, {{t{j}}}, 29")
+        lines.append(f"vpaddq {{t{j + 1}}}, {{t{j + 1}}}, {{tmp}}")
+        lines.append(f"vpand {{t{j}}}, {{t{j}}}, ymmword ptr [{{k}} + {32 * (LIMBS + 1)}]")
+    return lines
+
+
+def scalar_lanes(square):
+    """The scalar lanes one after the other: lazy CIOS (no final subtraction) with mulx,
+    adcx and adox (the steps of gen_mont_asm.py), operands read from memory, lane i's four
+    result words gathered into the vector register s<i>."""
+    from gen_mont_asm import first_step, mul_step, reduction_step, rotation
+
+    regs = [f"{{r{k}}}" for k in range(5)]
+    lines = []
+    e = lines.append
+    for lane in range(SCALAR_LANES):
+        def word(base, j, lane=lane):
+            return f"qword ptr [{{{base}}} + {SCALAR_BASE + 32 * lane + 8 * j}]"
+
+        b = "a" if square else "b"
+        for i in range(4):
+            t = rotation(regs, i)
+            e(f"mov rdx, {word(b, i)}")
+            step = first_step if i == 0 else mul_step
+            step(e, t, lambda j: word("a", j))
+            reduction_step(
+                e,
+                t,
+                lambda j: f"qword ptr [{{k}} + {SCALAR_MODULUS + 8 * j}]",
+                f"qword ptr [{{k}} + {SCALAR_INV}]",
+            )
+        # The four result words into one vector register, s0 or s1 (via the scratch w).
+        r = rotation(regs, 4)[:4]
+        s = f"s{lane}"
+        e(f"vmovq {{{s}:x}}, {r[0]}")
+        e(f"vpinsrq {{{s}:x}}, {{{s}:x}}, {r[1]}, 1")
+        e(f"vmovq {{w:x}}, {r[2]}")
+        e(f"vpinsrq {{w:x}}, {{w:x}}, {r[3]}, 1")
+        e(f"vinserti128 {{{s}}}, {{{s}}}, {{w:x}}, 1")
+    return lines
+
+
+def hybrid(square):
+    """The vector and the scalar lines merged evenly, so the scalar multiplier works while
+    the vector unit does (the scalar lines are about a third of the whole)."""
+    vector, scalar = vector_lanes(square), scalar_lanes(square)
+    lines, taken = [], 0
+    for i, line in enumerate(vector):
+        lines.append(line)
+        due = (i + 1) * len(scalar) // len(vector)
+        lines.extend(scalar[taken:due])
+        taken = due
+    assert taken == len(scalar)
+    return lines
+
+
 if __name__ == "__main__":
     kind = sys.argv[1] if len(sys.argv) > 1 else "mul"
-    if kind not in ("mul", "square"):
-        sys.exit("usage: gen_avx2_asm.py mul|square")
-    print("\n".join(f'            "{l}",' for l in steps(kind == "square")))
+    kinds = {
+        "mul": lambda: steps(False),
+        "square": lambda: steps(True),
+        "hybrid-mul": lambda: hybrid(False),
+        "hybrid-square": lambda: hybrid(True),
+    }
+    if kind not in kinds:
+        sys.exit("usage: gen_avx2_asm.py " + "|".join(kinds))
+    print("\n".join(f'            "{l}",' for l in kinds[kind]()))

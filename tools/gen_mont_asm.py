@@ -66,51 +66,56 @@ def qword(base, k):
     return f"qword ptr [{{{base}}} + {8 * k}]"
 
 
-# ---- The single kernel.
-R = [f"{{r{k}}}" for k in range(5)]
-A = [f"{{a{k}}}" for k in range(4)]
-loop = []
-e = loop.append
-for i in range(4):
-    T = rotation(R, i)
-    if i == 0:
-        e("// t = a * b[0] (b[0] is in rdx)")
-        first_step(e, T, lambda j: A[j])
-    else:
-        e(f"// t += a * b[{i}]")
-        e(f"mov rdx, {qword('c', i - 1)}")
-        mul_step(e, T, lambda j: A[j])
-    e("// m = t0 * inv; t = (t + m * p) / 2^64")
-    reduction_step(e, T, lambda j: qword("c", 3 + j), qword("c", 7))
+def main():
+    # ---- The single kernel.
+    R = [f"{{r{k}}}" for k in range(5)]
+    A = [f"{{a{k}}}" for k in range(4)]
+    loop = []
+    e = loop.append
+    for i in range(4):
+        T = rotation(R, i)
+        if i == 0:
+            e("// t = a * b[0] (b[0] is in rdx)")
+            first_step(e, T, lambda j: A[j])
+        else:
+            e(f"// t += a * b[{i}]")
+            e(f"mov rdx, {qword('c', i - 1)}")
+            mul_step(e, T, lambda j: A[j])
+        e("// m = t0 * inv; t = (t + m * p) / 2^64")
+        reduction_step(e, T, lambda j: qword("c", 3 + j), qword("c", 7))
+    
+    T = rotation(R, 4)[:4]
+    final = ["// t < 2p: subtract p unless that borrows (a0..a3 are free now)"]
+    for k in range(4):
+        final.append(f"mov {A[k]}, {T[k]}")
+        final.append(f"{'sub' if k == 0 else 'sbb'} {A[k]}, {qword('c', 3 + k)}")
+    for k in range(4):
+        final.append(f"cmovnc {T[k]}, {A[k]}")
+    
+    print("// ---- CIOS loop; the result is in", ", ".join(T))
+    print("\n".join(f'                "{l}",' for l in loop))
+    print("// ---- final subtraction")
+    print("\n".join(f'        "{l}",' for l in final))
+    
+    # ---- The pair kernel.
+    X = [f"{{x{k}}}" for k in range(5)]
+    Y = [f"{{y{k}}}" for k in range(5)]
+    pair = []
+    e = pair.append
+    for i in range(4):
+        TX, TY = rotation(X, i), rotation(Y, i)
+        e(f"// ---- iteration {i}: both accumulators += (a or b) * c[{i}], then reduce each")
+        e(f"mov rdx, {qword('w', 8 + i)}")
+        step = first_step if i == 0 else mul_step
+        step(e, TX, lambda j: qword("w", j))
+        step(e, TY, lambda j: qword("w", 4 + j))
+        for T in (TX, TY):
+            reduction_step(e, T, lambda j: qword("w", 12 + j), qword("w", 16))
+    
+    print("// ---- pair kernel; x is in", ", ".join(rotation(X, 4)[:4]),
+          "and y in", ", ".join(rotation(Y, 4)[:4]))
+    print("\n".join(f'            "{l}",' for l in pair))
 
-T = rotation(R, 4)[:4]
-final = ["// t < 2p: subtract p unless that borrows (a0..a3 are free now)"]
-for k in range(4):
-    final.append(f"mov {A[k]}, {T[k]}")
-    final.append(f"{'sub' if k == 0 else 'sbb'} {A[k]}, {qword('c', 3 + k)}")
-for k in range(4):
-    final.append(f"cmovnc {T[k]}, {A[k]}")
 
-print("// ---- CIOS loop; the result is in", ", ".join(T))
-print("\n".join(f'                "{l}",' for l in loop))
-print("// ---- final subtraction")
-print("\n".join(f'        "{l}",' for l in final))
-
-# ---- The pair kernel.
-X = [f"{{x{k}}}" for k in range(5)]
-Y = [f"{{y{k}}}" for k in range(5)]
-pair = []
-e = pair.append
-for i in range(4):
-    TX, TY = rotation(X, i), rotation(Y, i)
-    e(f"// ---- iteration {i}: both accumulators += (a or b) * c[{i}], then reduce each")
-    e(f"mov rdx, {qword('w', 8 + i)}")
-    step = first_step if i == 0 else mul_step
-    step(e, TX, lambda j: qword("w", j))
-    step(e, TY, lambda j: qword("w", 4 + j))
-    for T in (TX, TY):
-        reduction_step(e, T, lambda j: qword("w", 12 + j), qword("w", 16))
-
-print("// ---- pair kernel; x is in", ", ".join(rotation(X, 4)[:4]),
-      "and y in", ", ".join(rotation(Y, 4)[:4]))
-print("\n".join(f'            "{l}",' for l in pair))
+if __name__ == "__main__":
+    main()

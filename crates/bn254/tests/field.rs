@@ -45,6 +45,11 @@ fn lazy_packed_avx2_chains() {
 }
 
 #[test]
+fn lazy_hybrid_chains() {
+    zkaccel_field_testing::check_fp256_lazy_hybrid::<FrConfig>();
+}
+
+#[test]
 fn multiplication_kernels_and_algorithms_agree() {
     zkaccel_field_testing::check_fp256_kernels::<FrConfig>();
 }

@@ -549,6 +549,140 @@ pub fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
     }
 }
 
+/// The hybrid lanes ([`zkaccel_fp256::LazyHybridFp256`]: four AVX2 lanes and two scalar lanes
+/// in one interleaved kernel), where the CPU has AVX2, BMI2 and ADX: on a field without room
+/// for lazy reduction no value can be built; otherwise, along chains of additions of canonical
+/// elements (runs of `p − 1` between random ones), squarings, products and the S-box
+/// schedules from edge and random starts, every lane's representation equals what its own
+/// kind's kernels give ([`zkaccel_fp256::LazyPackedFp256Avx2`], [`zkaccel_fp256::LazyFp256`],
+/// each checked against big integers by its own suite), and the reduced lanes equal
+/// big-integer arithmetic.
+pub fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
+        use zkaccel_fp256::{
+            Avx2, Fp256, LazyFp256, LazyHybridFp256, LazyPackedFp256Avx2, MulBackend,
+            PackedFp256Avx2,
+        };
+        let Some(cpu) = Avx2::detect() else {
+            return;
+        };
+        let mut rng = rng();
+        let starts = edge_and_random::<Fp256<C>>(&mut rng, 30);
+        let first: [Fp256<C>; 6] = starts[..6].try_into().expect("six starts");
+        let adx = std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("adx");
+        let buildable = LazyHybridFp256::from_elements(cpu, &first).is_some();
+        assert_eq!(buildable, adx && LazyFp256::<C>::SUPPORTED);
+        if !buildable {
+            return;
+        }
+        let p = to_big(&C::MODULUS);
+        let canonical = |x: Fp256<C>| to_big(&x.to_canonical_u256());
+        type Parts<C> = (LazyPackedFp256Avx2<C>, [LazyFp256<C>; 2]);
+        let same =
+            |hybrid: LazyHybridFp256<C>, parts: Parts<C>, expected: &[BigUint; 6], what: &str| {
+                let (v, s) = hybrid.parts();
+                assert_eq!(
+                    v.representation(),
+                    parts.0.representation(),
+                    "{what}: vector lanes"
+                );
+                for (lane, (ours, theirs)) in s.iter().zip(&parts.1).enumerate() {
+                    assert_eq!(
+                        ours.representation(),
+                        theirs.representation(),
+                        "{what}: scalar lane {lane}"
+                    );
+                }
+                let reduced = hybrid.reduce();
+                for lane in 0..6 {
+                    assert_eq!(
+                        canonical(reduced[lane]),
+                        expected[lane],
+                        "{what}: lane {lane}"
+                    );
+                }
+            };
+        // The scalar lanes' products on the assembly kernel, as in the hybrid one.
+        let scalar_product = |x: LazyFp256<C>, y: LazyFp256<C>| x.mul_using(y, MulBackend::Adx);
+        for group in starts.chunks_exact(6) {
+            let group: [Fp256<C>; 6] = group.try_into().expect("chunks of six");
+            let mut hybrid = LazyHybridFp256::from_elements(cpu, &group).expect("buildable");
+            let mut parts = hybrid.parts();
+            let mut expected = group.map(canonical);
+            same(hybrid, parts, &expected, "load");
+            for step in 0..120 {
+                let c: [Fp256<C>; 6] = core::array::from_fn(|_| {
+                    if step % 5 < 3 {
+                        Fp256::<C>::NEG_ONE
+                    } else {
+                        random_prime::<Fp256<C>>(&mut rng)
+                    }
+                });
+                let cv = PackedFp256Avx2::from_elements(cpu, &[c[0], c[1], c[2], c[3]]);
+                hybrid = hybrid.add_canonical(cv, [c[4], c[5]]);
+                parts = (
+                    parts.0.add_canonical(cv),
+                    [
+                        parts.1[0].add_canonical(c[4]),
+                        parts.1[1].add_canonical(c[5]),
+                    ],
+                );
+                for lane in 0..6 {
+                    expected[lane] = (&expected[lane] + canonical(c[lane])) % &p;
+                }
+                same(hybrid, parts, &expected, &format!("sum, step {step}"));
+                if step % 3 != 2 {
+                    continue;
+                }
+                let squares = expected.clone().map(|e| e.modpow(&BigUint::from(2u8), &p));
+                let square_parts = (parts.0.square(), parts.1.map(|s| scalar_product(s, s)));
+                same(
+                    hybrid.square(),
+                    square_parts,
+                    &squares,
+                    &format!("square, step {step}"),
+                );
+                same(
+                    hybrid * hybrid,
+                    square_parts,
+                    &squares,
+                    &format!("product, step {step}"),
+                );
+                // A product of two different values: by the square.
+                let cubes = expected.clone().map(|e| e.modpow(&BigUint::from(3u8), &p));
+                let cube_parts = (
+                    square_parts.0 * parts.0,
+                    [
+                        scalar_product(square_parts.1[0], parts.1[0]),
+                        scalar_product(square_parts.1[1], parts.1[1]),
+                    ],
+                );
+                same(
+                    hybrid.square() * hybrid,
+                    cube_parts,
+                    &cubes,
+                    &format!("cube, step {step}"),
+                );
+                let d = [3, 5, 7, 11][step / 3 % 4];
+                hybrid = pow_sbox_with(&hybrid, d);
+                parts = hybrid.parts();
+                expected = expected.map(|e| e.modpow(&BigUint::from(d), &p));
+                let reduced = hybrid.reduce();
+                for lane in 0..6 {
+                    assert_eq!(
+                        canonical(reduced[lane]),
+                        expected[lane],
+                        "x^{d}, step {step}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Every multiplication path of a 256-bit field agrees on random and edge inputs: the run-time
 /// chosen kernel, the assembly and portable kernels, the papers' reference algorithms (CIOS,
 /// Algorithm 1 of the NTT paper, Barrett, Russian peasant), and the packed IFMA and AVX2 types

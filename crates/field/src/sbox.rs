@@ -65,6 +65,86 @@ pub fn pow_sbox_with<T: SboxArithmetic>(x: &T, d: u64) -> T {
     }
 }
 
+/// Values an S-box schedule works on ([`run_sbox_schedule`]): register 0 holds `x` at the start
+/// and `x^d` at the end.
+pub const SBOX_REGISTERS: usize = 4;
+
+/// One step of an S-box schedule on [`SBOX_REGISTERS`] values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SboxStep {
+    /// `registers[dst] ← registers[src]²`.
+    Square {
+        /// The operand's register.
+        src: u8,
+        /// The result's register.
+        dst: u8,
+    },
+    /// `registers[dst] ← registers[a]·registers[b]`.
+    Product {
+        /// The first operand's register.
+        a: u8,
+        /// The second operand's register.
+        b: u8,
+        /// The result's register.
+        dst: u8,
+    },
+}
+
+/// [`pow_sbox_with`]'s schedule for `x^d` as data, for [`run_sbox_schedule`], or `None` for
+/// `d = 0` (`x^0` is not a product of `x`s). x^7 is `x², x³ = x²·x, x⁴ = (x²)², x⁷ = x⁴·x³`
+/// (three steps on the critical path, x⁴ a squaring); x^3 and x^5 and every other exponent
+/// square and multiply. The number of steps is [`sbox_multiplications`].
+pub fn sbox_schedule(d: u64) -> Option<Vec<SboxStep>> {
+    use SboxStep::{Product, Square};
+    if d == 0 {
+        return None;
+    }
+    if d == 7 {
+        return Some(vec![
+            Square { src: 0, dst: 1 },
+            Product { a: 1, b: 0, dst: 2 },
+            Square { src: 1, dst: 3 },
+            Product { a: 3, b: 2, dst: 0 },
+        ]);
+    }
+    // Square and multiply with the accumulator in register 1 (x stays in 0); the first
+    // squaring reads x itself, the last step writes register 0.
+    let mut steps = Vec::new();
+    for i in (0..63 - d.leading_zeros()).rev() {
+        let src = if steps.is_empty() { 0 } else { 1 };
+        steps.push(Square { src, dst: 1 });
+        if (d >> i) & 1 == 1 {
+            steps.push(Product { a: 1, b: 0, dst: 1 });
+        }
+    }
+    match steps.last_mut() {
+        Some(Square { dst, .. } | Product { dst, .. }) => *dst = 0,
+        None => {} // d = 1: x itself.
+    }
+    Some(steps)
+}
+
+/// Runs an S-box schedule ([`sbox_schedule`]) on `registers`, `x` in register 0 and `x^d` left
+/// there. A loop over the steps, so the compiled loop holds each kind of operation once, not
+/// once per step: for kernels of several hundred instructions that are inlined (the
+/// interleaved kernels of `zkaccel-fp256`), the unrolled x^7 did not fit the CPU's cache of
+/// decoded instructions. Register numbers are taken modulo [`SBOX_REGISTERS`].
+#[inline(always)]
+pub fn run_sbox_schedule<T: SboxArithmetic>(
+    registers: &mut [T; SBOX_REGISTERS],
+    steps: &[SboxStep],
+) {
+    let r = |i: u8| usize::from(i) % SBOX_REGISTERS;
+    for step in steps {
+        match *step {
+            SboxStep::Square { src, dst } => registers[r(dst)] = registers[r(src)].square(),
+            SboxStep::Product { a, b, dst } => {
+                registers[r(dst)] = registers[r(a)].product(&registers[r(b)]);
+            }
+        }
+    }
+}
+
 /// A value whose S-box operations are the defaults: [`pow_sbox`] for any `Mul` type.
 #[derive(Clone, Copy)]
 struct Products<T>(T);
@@ -183,5 +263,44 @@ mod tests {
             assert_eq!(squares, expected_squares, "squarings, d = {d}");
             assert_eq!(pairs, u32::from(d == 7), "pairs, d = {d}");
         }
+    }
+
+    #[test]
+    fn schedules_as_data_compute_the_power() {
+        assert_eq!(sbox_schedule(0), None);
+        let x = 0x9e37_79b9_7f4a_7c15_u64;
+        for d in 1..=64 {
+            let steps = sbox_schedule(d).expect("d > 0");
+            assert_eq!(
+                steps.len() as u32,
+                sbox_multiplications(d),
+                "steps, d = {d}"
+            );
+            let mut registers = [Products(Wrapping(x)); SBOX_REGISTERS];
+            // Garbage in the scratch registers must not matter.
+            for (i, r) in registers.iter_mut().enumerate().skip(1) {
+                *r = Products(Wrapping(i as u64 * 0x1234_5678_9abc));
+            }
+            run_sbox_schedule(&mut registers, &steps);
+            assert_eq!(registers[0].0 .0, x.wrapping_pow(d as u32), "d = {d}");
+        }
+        // x^7: three steps on the critical path (x², then x³ and x⁴ side by side, then x⁷).
+        let steps = sbox_schedule(7).expect("d > 0");
+        let ready_at = steps
+            .iter()
+            .fold([0u32; SBOX_REGISTERS], |mut ready, step| {
+                let (inputs, dst) = match *step {
+                    SboxStep::Square { src, dst } => (vec![src], dst),
+                    SboxStep::Product { a, b, dst } => (vec![a, b], dst),
+                };
+                let start = inputs
+                    .iter()
+                    .map(|&i| ready[usize::from(i)])
+                    .max()
+                    .unwrap_or(0);
+                ready[usize::from(dst)] = start + 1;
+                ready
+            });
+        assert_eq!(ready_at[0], 3);
     }
 }

@@ -32,7 +32,7 @@ use crate::{Fp256, Fp256Config};
 /// Bits per limb.
 const RADIX_BITS: usize = 29;
 /// Limbs per element: `9·29 = 261 ≥ 256`.
-const LIMBS: usize = 9;
+pub(crate) const LIMBS: usize = 9;
 const MASK29: u64 = (1 << RADIX_BITS) - 1;
 
 /// `_mm256_srl_epi64`/`_mm256_sll_epi64` shift counts.
@@ -45,9 +45,11 @@ unsafe fn count(bits: usize) -> __m128i {
 /// One field's constants in radix `2^29`, each broadcast to the four lanes and laid out for the
 /// assembly of [`mont_steps29_asm`]: `p`'s nine limbs, `−p^{-1} mod 2^29` and the 29-bit mask
 /// (at byte offsets 0, 288 and 320), then the factors that move values into and out of the
-/// `x·2^261` form. Built at compile time and read from memory, so no product rebuilds them.
+/// `x·2^261` form, and for the scalar lanes of [`crate::LazyHybridFp256`] the modulus and
+/// `−p^{-1} mod 2^64` in words. Built at compile time and read from memory, so no product
+/// rebuilds them.
 #[repr(C)]
-struct Radix29Constants {
+pub(crate) struct Radix29Constants {
     p: Broadcast29,
     inv: Broadcast,
     mask: Broadcast,
@@ -61,6 +63,10 @@ struct Radix29Constants {
     minus_p: Broadcast29,
     /// `⌊p/2^232⌋ + 1`: a normalised value whose top limb exceeds it is above `p + 2^232`.
     top_threshold: Broadcast,
+    /// `p` in four words, for the hybrid kernels' scalar lanes.
+    modulus: U256,
+    /// `−p^{-1} mod 2^64`, for the hybrid kernels' scalar lanes.
+    mont_inv: u64,
 }
 
 impl Radix29Constants {
@@ -74,14 +80,19 @@ impl Radix29Constants {
             one: broadcast29(&C::MONT.mul(&C::MONT.r2, &[1 << 5, 0, 0, 0])),
             minus_p: radix29_complement(broadcast29(&C::MODULUS)),
             top_threshold: Broadcast([(C::MODULUS[3] >> (RADIX_BITS * (LIMBS - 1) - 192)) + 1; 4]),
+            modulus: C::MODULUS,
+            mont_inv: C::MONT.inv,
         }
     }
 }
 
-// The assembly reads `inv` and `mask` at these offsets.
+// The assembly reads `inv` and `mask` at these offsets, the hybrid kernels `modulus` and
+// `mont_inv` at these (`tools/gen_avx2_asm.py`).
 const _: () = assert!(
     core::mem::offset_of!(Radix29Constants, inv) == 32 * LIMBS
         && core::mem::offset_of!(Radix29Constants, mask) == 32 * (LIMBS + 1)
+        && core::mem::offset_of!(Radix29Constants, modulus) == 1536
+        && core::mem::offset_of!(Radix29Constants, mont_inv) == 1568
 );
 
 /// One 64-bit word in each of four lanes, aligned as a register.
@@ -1063,7 +1074,7 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
 
     /// The field's constants, from read-only memory.
     #[inline(always)]
-    fn constants() -> &'static Radix29Constants {
+    pub(crate) fn constants() -> &'static Radix29Constants {
         &Self::CONSTANTS
     }
 
@@ -1165,7 +1176,7 @@ packed_fp256_common!(PackedFp256Avx2, Avx2, 4, "AVX2");
 /// This is the form of the AVX2 MiMC batch kernel: on a 2-core AMD EPYC (Zen 3) it runs a
 /// cipher in 4.7 µs per lane, against 5.6 µs on canonical lanes.
 pub struct LazyPackedFp256Avx2<C> {
-    limbs: [__m256i; LIMBS],
+    pub(crate) limbs: [__m256i; LIMBS],
     _field: PhantomData<C>,
 }
 
@@ -1179,7 +1190,7 @@ impl<C> Copy for LazyPackedFp256Avx2<C> {}
 
 impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
     #[inline(always)]
-    fn from_limbs(limbs: [__m256i; LIMBS]) -> Self {
+    pub(crate) fn from_limbs(limbs: [__m256i; LIMBS]) -> Self {
         Self {
             limbs,
             _field: PhantomData,

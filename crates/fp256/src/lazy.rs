@@ -25,7 +25,7 @@ use crate::arith::{
 use crate::{Fp256, Fp256Config, MulBackend};
 
 /// An element of `Fp256<C>` in Montgomery form, represented by a value in `[0, 2p)`.
-pub struct LazyFp256<C>(U256, PhantomData<C>);
+pub struct LazyFp256<C>(pub(crate) U256, pub(crate) PhantomData<C>);
 
 impl<C> Clone for LazyFp256<C> {
     fn clone(&self) -> Self {

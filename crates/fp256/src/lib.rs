@@ -55,6 +55,8 @@ mod asm;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+mod hybrid;
+#[cfg(target_arch = "x86_64")]
 mod ifma;
 mod lazy;
 
@@ -74,6 +76,8 @@ use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdi
 pub use arith::{BatchBackend, MulBackend};
 #[cfg(target_arch = "x86_64")]
 pub use avx2::{Avx2, LazyPackedFp256Avx2, PackedFp256Avx2};
+#[cfg(target_arch = "x86_64")]
+pub use hybrid::LazyHybridFp256;
 #[cfg(target_arch = "x86_64")]
 pub use ifma::{Ifma, PackedFp256Ifma, PreparedFp256};
 pub use lazy::LazyFp256;

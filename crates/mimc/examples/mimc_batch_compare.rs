@@ -1,6 +1,7 @@
 //! Single-thread batch kernels of the circomlib preset (BN254, x^7, 91 rounds), side by side in
 //! alternating rounds on identical inputs: the dispatching batch path
-//! ([`MimcField::encrypt_many`]), the AVX2 lanes ([`encrypt_many_avx2`]), the lazy scalar lanes
+//! ([`MimcField::encrypt_many`]), the hybrid lanes (four AVX2 and two scalar lanes in one
+//! kernel, [`encrypt_many_hybrid`]), the AVX2 lanes ([`encrypt_many_avx2`]), the lazy scalar lanes
 //! ([`encrypt_many_lazy`]) and the canonical interleaved kernel
 //! ([`encrypt_many_interleaved`]). All must agree with the textbook loop. The report gives
 //! per-cipher wall and thread-CPU time (best and median of the rounds).
@@ -14,8 +15,8 @@ use zkaccel_bn254::Fr;
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_mimc::{
-    encrypt_many_avx2, encrypt_many_interleaved, encrypt_many_lazy, encrypt_textbook, MimcField,
-    MimcParams, Preset,
+    encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy,
+    encrypt_textbook, MimcField, MimcParams, Preset,
 };
 
 type Kernel = fn(&MimcParams<Fr>, &mut [Fr], &[Fr]);
@@ -36,8 +37,9 @@ fn main() {
         .map(|(&x, &k)| encrypt_textbook(params, x, k))
         .collect();
 
-    let kernels: [(&str, Kernel); 4] = [
+    let kernels: [(&str, Kernel); 5] = [
         ("encrypt_many", <Fr as MimcField>::encrypt_many),
+        ("hybrid", encrypt_many_hybrid),
         ("avx2", encrypt_many_avx2),
         ("lazy", encrypt_many_lazy),
         ("interleaved", encrypt_many_interleaved),

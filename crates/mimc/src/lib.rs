@@ -9,8 +9,8 @@ mod params;
 pub mod presets;
 
 pub use batch::{
-    encrypt_many_avx2, encrypt_many_interleaved, encrypt_many_lazy, encrypt_textbook, MimcField,
-    SCALAR_LANES,
+    encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy,
+    encrypt_textbook, MimcField, SCALAR_LANES,
 };
 pub use cipher::Mimc;
 pub use error::MimcError;

@@ -14,7 +14,9 @@ use rand::{Rng, SeedableRng};
 use zkaccel_bn254::Fr;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::random_prime;
-use zkaccel_mimc::{encrypt_many_avx2, encrypt_many_interleaved, encrypt_many_lazy, Preset};
+use zkaccel_mimc::{
+    encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy, Preset,
+};
 
 type ArkFr = ark_bn254_03::Fr;
 
@@ -70,8 +72,8 @@ fn sponge_matches_arkworks_mimc_feistel_on_random_inputs() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
-    /// Batches of any length (IFMA lanes, AVX2 lanes, lazy and canonical interleaved lanes,
-    /// remainders) equal one-at-a-time.
+    /// Batches of any length (IFMA lanes, hybrid AVX2-and-scalar lanes, AVX2 lanes, lazy and
+    /// canonical interleaved lanes, remainders) equal one-at-a-time.
     #[test]
     fn batches_equal_single_ciphers(seed in any::<u64>(), n in 0usize..40) {
         let mut rng = StdRng::seed_from_u64(seed);
@@ -91,6 +93,9 @@ proptest! {
             let mut avx2 = xs.clone();
             encrypt_many_avx2(mimc.params(), &mut avx2, &ks);
             prop_assert_eq!(&avx2, &expected);
+            let mut hybrid = xs.clone();
+            encrypt_many_hybrid(mimc.params(), &mut hybrid, &ks);
+            prop_assert_eq!(&hybrid, &expected);
             // Hashes of mixed lengths.
             let msgs: Vec<Vec<Fr>> = (0..n).map(|i| xs[..i % 4].to_vec()).collect();
             let key = ks.first().copied().unwrap_or(Fr::ZERO);
