@@ -17,9 +17,10 @@ for component in rustfmt clippy; do
   fi
 done
 
-# Hardware simulators from Debian's packages (the RTL benches need them).
+# Hardware simulators (the RTL benches) and python3 (the generated-assembly check), from
+# Debian's packages.
 missing=()
-for tool in verilator iverilog; do
+for tool in verilator iverilog python3; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [[ ${#missing[@]} -gt 0 ]]; then
@@ -27,11 +28,14 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   sudo_cmd=()
   [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq verilator iverilog >/dev/null
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 step "rustfmt"
 cargo fmt --all -- --check
+
+step "generated assembly matches tools/gen_*_asm.py"
+python3 tools/check_generated_asm.py
 
 step "clippy (-D warnings; also type-checks every bench)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
