@@ -355,8 +355,8 @@ unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
 /// cipher. The remainder runs on [`encrypt_many_avx2_lanes`].
 ///
 /// # Safety
-/// The CPU must support AVX2, and hybrid values must be buildable (BMI2, ADX, `4p < 2^256`:
-/// [`hybrid_lanes_available`]).
+/// The CPU must support AVX2, BMI2 and ADX (the function is compiled for them; where
+/// [`hybrid_lanes_available`] holds, it does).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2,adx")]
 unsafe fn encrypt_many_hybrid_lanes<C: Fp256Config>(
@@ -384,8 +384,11 @@ unsafe fn encrypt_many_hybrid_lanes<C: Fp256Config>(
         let x: &mut [Fp256<C>; W] = x.try_into().expect("chunks of six");
         let k: &[Fp256<C>; W] = k.try_into().expect("chunks of six");
         let Some(state) = LazyHybridFp256::from_elements(cpu, x) else {
-            // Not reached: the caller checked that hybrid values can be built.
-            return encrypt_many_lazy(params, xs, ks);
+            // Not reached (the caller checked that hybrid values can be built); were it, this
+            // group would still be encrypted once, on the AVX2 lanes.
+            // SAFETY: the caller runs on an AVX2 CPU.
+            unsafe { encrypt_many_avx2_lanes(params, x, k) };
+            continue;
         };
         let k_vector = PackedFp256Avx2::from_slice(&k[..4]);
         let mut registers = [state; SBOX_REGISTERS];
