@@ -90,10 +90,11 @@ pub enum SboxStep {
     },
 }
 
-/// [`pow_sbox_with`]'s schedule for `x^d` as data, for [`run_sbox_schedule`], or `None` for
-/// `d = 0` (`x^0` is not a product of `x`s). x^7 is `x², x³ = x²·x, x⁴ = (x²)², x⁷ = x⁴·x³`
-/// (three steps on the critical path, x⁴ a squaring); x^3 and x^5 and every other exponent
-/// square and multiply. The number of steps is [`sbox_multiplications`].
+/// The schedule for `x^d` as data, for [`run_sbox_schedule`], or `None` for `d = 0` (`x^0` is
+/// not a product of `x`s). It is [`pow_sbox_with`]'s, except that x⁴ is a squaring instead of
+/// the second product of a pair (a data schedule has no pair step): x^7 is
+/// `x², x³ = x²·x, x⁴ = (x²)², x⁷ = x⁴·x³` (three steps on the critical path); x^3, x^5 and
+/// every other exponent square and multiply. The number of steps is [`sbox_multiplications`].
 pub fn sbox_schedule(d: u64) -> Option<Vec<SboxStep>> {
     use SboxStep::{Product, Square};
     if d == 0 {

@@ -1049,13 +1049,7 @@ pub struct PackedFp256Avx2<C> {
     _field: PhantomData<C>,
 }
 
-impl<C> Clone for PackedFp256Avx2<C> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for PackedFp256Avx2<C> {}
+copy_for_every_config!(PackedFp256Avx2);
 
 impl<C: Fp256Config> PackedFp256Avx2<C> {
     /// Number of lanes.
@@ -1180,13 +1174,7 @@ pub struct LazyPackedFp256Avx2<C> {
     _field: PhantomData<C>,
 }
 
-impl<C> Clone for LazyPackedFp256Avx2<C> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for LazyPackedFp256Avx2<C> {}
+copy_for_every_config!(LazyPackedFp256Avx2);
 
 impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
     #[inline(always)]

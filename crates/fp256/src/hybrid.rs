@@ -95,26 +95,28 @@ pub struct LazyHybridFp256<C> {
     _field: PhantomData<C>,
 }
 
-impl<C> Clone for LazyHybridFp256<C> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for LazyHybridFp256<C> {}
+copy_for_every_config!(LazyHybridFp256);
 
 impl<C: Fp256Config> LazyHybridFp256<C> {
     /// Number of lanes: the four vector lanes first, then the two scalar ones.
     pub const WIDTH: usize = 4 + SCALAR_LANES;
 
-    /// The lanes of `vector` and `scalar`, or `None` when the CPU lacks BMI2 or ADX (the
-    /// scalar lanes' instructions) or the field lacks room for lazy reduction.
+    /// Whether hybrid values can be built here, given AVX2 (which the vector lanes prove): the
+    /// CPU has BMI2 and ADX (the scalar lanes' instructions) and the field has room for lazy
+    /// reduction.
+    #[inline(always)]
+    pub fn available() -> bool {
+        LazyFp256::<C>::SUPPORTED && backend() == MulBackend::Adx
+    }
+
+    /// The lanes of `vector` and `scalar`, or `None` where they are not
+    /// [`available`](LazyHybridFp256::available).
     #[inline(always)]
     pub fn new(
         vector: LazyPackedFp256Avx2<C>,
         scalar: [LazyFp256<C>; SCALAR_LANES],
     ) -> Option<Self> {
-        (LazyFp256::<C>::SUPPORTED && backend() == MulBackend::Adx).then_some(Self {
+        Self::available().then_some(Self {
             limbs: HybridLimbs {
                 vector: vector.limbs,
                 scalar: scalar.map(|s| s.0),

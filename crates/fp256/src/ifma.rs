@@ -226,20 +226,9 @@ pub struct PreparedFp256<C> {
     _field: PhantomData<C>,
 }
 
-impl<C> Clone for PreparedFp256<C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for PreparedFp256<C> {}
+copy_for_every_config!(PreparedFp256);
 
-impl<C> Clone for PackedFp256Ifma<C> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for PackedFp256Ifma<C> {}
+copy_for_every_config!(PackedFp256Ifma);
 
 impl<C: Fp256Config> PackedFp256Ifma<C> {
     /// Number of lanes.

@@ -27,12 +27,7 @@ use crate::{Fp256, Fp256Config, MulBackend};
 /// An element of `Fp256<C>` in Montgomery form, represented by a value in `[0, 2p)`.
 pub struct LazyFp256<C>(pub(crate) U256, pub(crate) PhantomData<C>);
 
-impl<C> Clone for LazyFp256<C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for LazyFp256<C> {}
+copy_for_every_config!(LazyFp256);
 
 impl<C: Fp256Config> LazyFp256<C> {
     /// Whether the field leaves room for lazy reduction: `4p < 2^256`.

@@ -1,5 +1,21 @@
 #![doc = include_str!("../README.md")]
 
+/// `Clone` and `Copy` for a type generic over a field config `C`, whatever `C` is (the derives
+/// would require `C: Copy`; the configs are markers held in `PhantomData`).
+macro_rules! copy_for_every_config {
+    ($($ty:ident),+ $(,)?) => {
+        $(
+            impl<C> Clone for $ty<C> {
+                #[inline(always)]
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<C> Copy for $ty<C> {}
+        )+
+    };
+}
+
 /// What the packed types (`PackedFp256Ifma`, `PackedFp256Avx2`) derive from their `Add`, `Neg`
 /// and `Mul`: `Sub` as `self + (−rhs)`, the compound assignments, and the
 /// [`zkaccel_field::PackedField`] impl over `from_elements`/`to_elements` with the CPU token.
@@ -231,13 +247,7 @@ impl<C: Fp256Config> Fp256<C> {
     }
 }
 
-impl<C> Clone for Fp256<C> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for Fp256<C> {}
+copy_for_every_config!(Fp256);
 impl<C: Fp256Config> Default for Fp256<C> {
     fn default() -> Self {
         Self::ZERO

@@ -120,9 +120,9 @@ pub fn encrypt_many_hybrid<C: Fp256Config>(
     debug_assert_eq!(xs.len(), ks.len());
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
-        if hybrid_lanes_available::<C>(cpu) {
+        if zkaccel_fp256::LazyHybridFp256::<C>::available() {
             // SAFETY: AVX2 was detected, and hybrid values can be built (BMI2 and ADX).
-            unsafe { encrypt_many_hybrid_lanes(params, xs, ks) };
+            unsafe { encrypt_many_hybrid_lanes(cpu, params, xs, ks) };
             return;
         }
     }
@@ -149,14 +149,6 @@ pub fn encrypt_many_avx2<C: Fp256Config>(
         return;
     }
     encrypt_many_lazy(params, xs, ks);
-}
-
-/// Whether this CPU and field take [`zkaccel_fp256::LazyHybridFp256`] values (BMI2 and ADX,
-/// `4p < 2^256`).
-#[cfg(target_arch = "x86_64")]
-fn hybrid_lanes_available<C: Fp256Config>(cpu: zkaccel_fp256::Avx2) -> bool {
-    let zero = [<Fp256<C> as zkaccel_field::Field>::ZERO; 6];
-    zkaccel_fp256::LazyHybridFp256::from_elements(cpu, &zero).is_some()
 }
 
 /// The scalar kernel of the 256-bit fields: [`SCALAR_LANES`] independent ciphers advanced round
@@ -355,21 +347,19 @@ unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
 /// cipher. The remainder runs on [`encrypt_many_avx2_lanes`].
 ///
 /// # Safety
-/// The CPU must support AVX2, BMI2 and ADX (the function is compiled for them; where
-/// [`hybrid_lanes_available`] holds, it does).
+/// The CPU must support BMI2 and ADX besides AVX2 (the function is compiled for them; where
+/// [`zkaccel_fp256::LazyHybridFp256::available`] holds, it does).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2,adx")]
 unsafe fn encrypt_many_hybrid_lanes<C: Fp256Config>(
+    cpu: zkaccel_fp256::Avx2,
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
     ks: &[Fp256<C>],
 ) {
     use zkaccel_field::PackedField;
-    use zkaccel_fp256::{Avx2, LazyHybridFp256, PackedFp256Avx2};
+    use zkaccel_fp256::{LazyHybridFp256, PackedFp256Avx2};
     const W: usize = 6;
-    let Some(cpu) = Avx2::detect() else {
-        return encrypt_many_lazy(params, xs, ks);
-    };
     let Some(schedule) = sbox_schedule(params.exponent()) else {
         return encrypt_many_lazy(params, xs, ks);
     };
