@@ -201,11 +201,9 @@ pub(crate) fn reduce_once(t: U256, p: &U256) -> U256 {
     let (d1, b) = sbb(t[1], p[1], b);
     let (d2, b) = sbb(t[2], p[2], b);
     let (d3, b) = sbb(t[3], p[3], b);
-    if b == 0 {
-        [d0, d1, d2, d3]
-    } else {
-        t
-    }
+    // Whether `t ≥ p` depends on the data: a branch would be mispredicted about as often as
+    // not in a chain of random values, so ask for a conditional move.
+    core::hint::select_unpredictable(b == 0, [d0, d1, d2, d3], t)
 }
 
 /// `(a + b) mod p` for `a, b < p < 2^255`.

@@ -60,11 +60,9 @@ impl<C: Fp256Config> LazyFp256<C> {
         let (d1, k) = adc(a[1], n1, k);
         let (d2, k) = adc(a[2], n2, k);
         let (d3, k) = adc(a[3], n3, k);
-        let sum = if k != 0 {
-            [d0, d1, d2, d3]
-        } else {
-            [s0, s1, s2, s3]
-        };
+        // The choice depends on the data (a branch would be mispredicted about half the time
+        // on random values): a conditional move.
+        let sum = core::hint::select_unpredictable(k != 0, [d0, d1, d2, d3], [s0, s1, s2, s3]);
         Self(sum, PhantomData)
     }
 

@@ -158,10 +158,11 @@ pub fn encrypt_many_avx2<C: Fp256Config>(
 ///
 /// This is the batch kernel of CPUs without AVX2 and the remainder kernel of the SIMD ones.
 /// Measured on a 2-core AMD EPYC (Zen 3; thread CPU time, 240 ciphers, in-process alternating
-/// runs): 8.20 µs per cipher, against 8.53 µs for [`encrypt_many_interleaved`] on canonical
-/// values. One lazy chain alone took 8.0 µs per cipher there: the product kernel is limited by
-/// its instruction throughput more than by its latency, so the gain comes from lazy
-/// reduction, not from the interleaving.
+/// runs, best of 21): 7.55 µs per cipher, against 7.86 µs for [`encrypt_many_interleaved`] on
+/// canonical values (7.77 and 8.14 before the additions' selects became conditional moves).
+/// The product kernel is limited by the integer multiplier's throughput more than by its
+/// latency (a `mulx` issues every 1.35 cycles there, an `imul` every cycle), so the gain
+/// comes from lazy reduction, not from the interleaving.
 pub fn encrypt_many_lazy<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
