@@ -22,6 +22,17 @@ pub const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
     (t as u64, ((t >> 64) as u64) & 1)
 }
 
+/// `a` where `condition` holds, else `b`, through a mask and no branch: for choices that depend
+/// on the data (is a sum at least `p`?), where a branch would be mispredicted about half the
+/// time. Not `core::hint::select_unpredictable` on the arrays, nor on each word: the compiler
+/// turned both into stores of the two candidates and one wide load of the chosen one, which
+/// stalls on store forwarding when the words were just written one by one.
+#[inline(always)]
+pub fn select_words<const N: usize>(condition: bool, a: [u64; N], b: [u64; N]) -> [u64; N] {
+    let mask = 0u64.wrapping_sub(u64::from(condition));
+    core::array::from_fn(|i| b[i] ^ ((a[i] ^ b[i]) & mask))
+}
+
 /// Multiply-accumulate: returns `a + b * c + carry` as (low word, high word). Never overflows.
 #[inline(always)]
 pub const fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
@@ -307,6 +318,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn select_words_picks_by_condition(a in prop::array::uniform4(any::<u64>()),
+                                           b in prop::array::uniform4(any::<u64>())) {
+            prop_assert_eq!(select_words(true, a, b), a);
+            prop_assert_eq!(select_words(false, a, b), b);
+        }
+
         #[test]
         fn decimal_and_hex_round_trip(a in prop::array::uniform4(any::<u64>())) {
             let dec = to_decimal(&a);

@@ -3,7 +3,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use zkaccel_field::limbs::{adc, mac, sbb};
+use zkaccel_field::limbs::{adc, mac, sbb, select_words};
 use zkaccel_field::modmul::U256;
 
 /// A Montgomery-multiplication kernel.
@@ -202,8 +202,8 @@ pub(crate) fn reduce_once(t: U256, p: &U256) -> U256 {
     let (d2, b) = sbb(t[2], p[2], b);
     let (d3, b) = sbb(t[3], p[3], b);
     // Whether `t ≥ p` depends on the data: a branch would be mispredicted about as often as
-    // not in a chain of random values, so ask for a conditional move.
-    core::hint::select_unpredictable(b == 0, [d0, d1, d2, d3], t)
+    // not in a chain of random values, so select without one.
+    select_words(b == 0, [d0, d1, d2, d3], t)
 }
 
 /// `(a + b) mod p` for `a, b < p < 2^255`.

@@ -15,7 +15,7 @@
 use core::marker::PhantomData;
 use core::ops::Mul;
 
-use zkaccel_field::limbs::{adc, mac, sbb};
+use zkaccel_field::limbs::{adc, mac, sbb, select_words};
 use zkaccel_field::modmul::U256;
 use zkaccel_field::sbox::SboxArithmetic;
 
@@ -61,8 +61,8 @@ impl<C: Fp256Config> LazyFp256<C> {
         let (d2, k) = adc(a[2], n2, k);
         let (d3, k) = adc(a[3], n3, k);
         // The choice depends on the data (a branch would be mispredicted about half the time
-        // on random values): a conditional move.
-        let sum = core::hint::select_unpredictable(k != 0, [d0, d1, d2, d3], [s0, s1, s2, s3]);
+        // on random values): select without one.
+        let sum = select_words(k != 0, [d0, d1, d2, d3], [s0, s1, s2, s3]);
         Self(sum, PhantomData)
     }
 

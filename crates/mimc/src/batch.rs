@@ -168,8 +168,8 @@ pub fn encrypt_many_avx2<C: Fp256Config>(
 ///
 /// This is the batch kernel of CPUs without AVX2 and the remainder kernel of the SIMD ones.
 /// Measured on a 2-core AMD EPYC (Zen 3; thread CPU time, 240 ciphers, in-process alternating
-/// runs, best of 21): 7.55 µs per cipher, against 7.86 µs for [`encrypt_many_interleaved`] on
-/// canonical values (7.77 and 8.14 before the additions' selects became conditional moves).
+/// runs, best of 15 runs of 11 rounds): 8.0 µs per cipher, against 8.3 µs for
+/// [`encrypt_many_interleaved`] on canonical values.
 /// The product kernel is limited by the integer multiplier's throughput more than by its
 /// latency (a `mulx` issues every 1.35 cycles there, an `imul` every cycle), so the gain
 /// comes from lazy reduction, not from the interleaving.
