@@ -51,9 +51,43 @@ pub enum InputError {
     },
 }
 
+/// What to do with a number at or above the field's modulus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValueMode {
+    /// Reject it, naming the value and where it was.
+    #[default]
+    Canonical,
+    /// Reduce it modulo `p` (numbers of any size), as circomlibjs's `F.e` does.
+    Reduce,
+}
+
+impl ValueMode {
+    /// `Reduce` when the user asked for it (`--reduce`), else `Canonical`.
+    pub fn reduce_if(reduce: bool) -> Self {
+        if reduce {
+            Self::Reduce
+        } else {
+            Self::Canonical
+        }
+    }
+}
+
 /// Parses one canonical element.
 pub fn parse_one<F: PrimeField>(value: &str, origin: Origin) -> Result<F, InputError> {
-    F::from_str_canonical(value).map_err(|source| InputError::Value {
+    parse_one_as(value, origin, ValueMode::Canonical)
+}
+
+/// Parses one element, treating numbers at or above `p` as `mode` says.
+pub fn parse_one_as<F: PrimeField>(
+    value: &str,
+    origin: Origin,
+    mode: ValueMode,
+) -> Result<F, InputError> {
+    let parsed = match mode {
+        ValueMode::Canonical => F::from_str_canonical(value),
+        ValueMode::Reduce => F::from_str_reduced(value),
+    };
+    parsed.map_err(|source| InputError::Value {
         origin,
         value: value.trim().to_owned(),
         source,
@@ -61,16 +95,25 @@ pub fn parse_one<F: PrimeField>(value: &str, origin: Origin) -> Result<F, InputE
 }
 
 /// Values from the command line, or from a file holding one per line (blank lines and lines
-/// starting with `#` are skipped).
+/// starting with `#` are skipped); each must be canonical.
 pub fn read_values<F: PrimeField>(
     values: &[String],
     file: Option<&Path>,
+) -> Result<Vec<F>, InputError> {
+    read_values_as(values, file, ValueMode::Canonical)
+}
+
+/// [`read_values`], numbers at or above `p` treated as `mode` says.
+pub fn read_values_as<F: PrimeField>(
+    values: &[String],
+    file: Option<&Path>,
+    mode: ValueMode,
 ) -> Result<Vec<F>, InputError> {
     match file {
         None => values
             .iter()
             .enumerate()
-            .map(|(i, v)| parse_one(v, Origin::Argument(i + 1)))
+            .map(|(i, v)| parse_one_as(v, Origin::Argument(i + 1), mode))
             .collect(),
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|source| InputError::Io {
@@ -80,7 +123,7 @@ pub fn read_values<F: PrimeField>(
             text.lines()
                 .enumerate()
                 .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-                .map(|(i, l)| parse_one(l, Origin::Line(path.to_owned(), i + 1)))
+                .map(|(i, l)| parse_one_as(l, Origin::Line(path.to_owned(), i + 1), mode))
                 .collect()
         }
     }

@@ -9,7 +9,7 @@ use zkaccel_field::{Field, PrimeField};
 use zkaccel_mimc::Preset;
 
 use crate::field_cmd::AlgorithmName;
-use crate::inputs::{parse_one, read_values, Origin};
+use crate::inputs::{parse_one_as, read_values_as, Origin, ValueMode};
 
 /// The presets, named after the standard each matches.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -54,6 +54,10 @@ pub struct CipherArgs {
     /// The multiplication algorithm (the AMAZE design's datapath).
     #[arg(long, value_enum, default_value = "montgomery")]
     algorithm: AlgorithmName,
+    /// Reduce values (and the key) at or above the modulus, as circomlibjs does, instead of
+    /// rejecting them.
+    #[arg(long)]
+    reduce: bool,
     /// Print a JSON object instead of the bare result.
     #[arg(long)]
     json: bool,
@@ -75,6 +79,10 @@ pub struct HashArgs {
     /// The multiplication algorithm (the AMAZE design's datapath).
     #[arg(long, value_enum, default_value = "montgomery")]
     algorithm: AlgorithmName,
+    /// Reduce values (and the key) at or above the modulus, as circomlibjs does, instead of
+    /// rejecting them.
+    #[arg(long)]
+    reduce: bool,
     /// Print a JSON object instead of the bare result.
     #[arg(long)]
     json: bool,
@@ -95,8 +103,9 @@ pub fn run(cmd: &MimcCommand) -> Result<(), Box<dyn std::error::Error>> {
     match cmd {
         MimcCommand::Cipher(a) => {
             let preset: Preset = a.preset.into();
-            let x: Fr = parse_one(&a.x, Origin::Argument(1))?;
-            let k: Fr = parse_one(&a.key, Origin::Option("--key"))?;
+            let mode = ValueMode::reduce_if(a.reduce);
+            let x: Fr = parse_one_as(&a.x, Origin::Argument(1), mode)?;
+            let k: Fr = parse_one_as(&a.key, Origin::Option("--key"), mode)?;
             let algorithm: MulAlgorithm = a.algorithm.into();
             let out = if preset.is_feistel() {
                 preset.sponge().permute(x, Fr::ZERO, k).0
@@ -111,8 +120,9 @@ pub fn run(cmd: &MimcCommand) -> Result<(), Box<dyn std::error::Error>> {
         }
         MimcCommand::Hash(a) => {
             let preset: Preset = a.preset.into();
-            let values: Vec<Fr> = read_values(&a.values, a.file.as_deref())?;
-            let key: Fr = parse_one(&a.key, Origin::Option("--key"))?;
+            let mode = ValueMode::reduce_if(a.reduce);
+            let values: Vec<Fr> = read_values_as(&a.values, a.file.as_deref(), mode)?;
+            let key: Fr = parse_one_as(&a.key, Origin::Option("--key"), mode)?;
             let algorithm: MulAlgorithm = a.algorithm.into();
             let out = if preset.is_feistel() {
                 preset.sponge().hash(&values, key, 1)?[0]

@@ -15,7 +15,7 @@ use zkaccel_poseidon::{
     CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonError, PoseidonParams, Strength,
 };
 
-use crate::inputs::read_values;
+use crate::inputs::{read_values_as, ValueMode};
 
 #[derive(Subcommand)]
 pub enum PoseidonCommand {
@@ -69,6 +69,9 @@ pub struct HashArgs {
     /// A file holding one value per line (instead of VALUES).
     #[arg(long, conflicts_with = "values")]
     file: Option<PathBuf>,
+    /// Reduce values at or above the field's modulus instead of rejecting them.
+    #[arg(long)]
+    reduce: bool,
     /// Print a JSON object instead of the bare result.
     #[arg(long)]
     json: bool,
@@ -197,9 +200,10 @@ pub fn run(cmd: &PoseidonCommand) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 fn hash(a: &HashArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let mode = ValueMode::reduce_if(a.reduce);
     let (obj, line) = match a.preset {
         PresetName::Plonky2 => {
-            let values: Vec<Goldilocks> = read_values(&a.values, a.file.as_deref())?;
+            let values: Vec<Goldilocks> = read_values_as(&a.values, a.file.as_deref(), mode)?;
             let digest = Plonky2Poseidon::get().hash_no_pad(&values);
             let out = strings(&digest);
             (
@@ -208,7 +212,7 @@ fn hash(a: &HashArgs) -> Result<(), Box<dyn std::error::Error>> {
             )
         }
         PresetName::Neptune => {
-            let values: Vec<Bls> = read_values(&a.values, a.file.as_deref())?;
+            let values: Vec<Bls> = read_values_as(&a.values, a.file.as_deref(), mode)?;
             let strength: Strength = a.strength.into();
             let h = NeptunePoseidon::<Bls>::new(a.arity, strength)?;
             let out = h.hash(&values).map_err(|e| match e {
@@ -226,7 +230,7 @@ fn hash(a: &HashArgs) -> Result<(), Box<dyn std::error::Error>> {
             )
         }
         PresetName::Circomlib => {
-            let values: Vec<Bn> = read_values(&a.values, a.file.as_deref())?;
+            let values: Vec<Bn> = read_values_as(&a.values, a.file.as_deref(), mode)?;
             if values.is_empty() || values.len() > circomlib::MAX_WIDTH - 1 {
                 return Err(format!(
                     "circomlib's Poseidon takes 1 to 16 values, got {}",

@@ -217,6 +217,65 @@ fn mimc_algorithms_agree_on_the_command_line() {
     assert_eq!(args("barrett"), args("montgomery"));
 }
 
+#[test]
+fn reduce_takes_numbers_at_or_above_the_modulus_modulo_p() {
+    // BN254 Fr's modulus p and p + 2; each result is compared with the same command on the
+    // values reduced by hand.
+    let p = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+    let p_plus_2 = "21888242871839275222246405745257275088548364400416034343698204186575808495619";
+    let run = |args: &[&str]| last_line(&zkaccel().args(args).output().unwrap());
+    // Hash: p + 2 is 2; the key p is 0.
+    assert_eq!(
+        run(&[
+            "mimc",
+            "hash",
+            "--preset",
+            "circomlib",
+            "--reduce",
+            "--key",
+            p,
+            "1",
+            p_plus_2
+        ]),
+        run(&["mimc", "hash", "--preset", "circomlib", "1", "2"]),
+    );
+    // Cipher: x = p + 2 and key p are 2 and 0.
+    assert_eq!(
+        run(&["mimc", "cipher", "--preset", "gnark", "--reduce", "--key", p, p_plus_2]),
+        run(&["mimc", "cipher", "--preset", "gnark", "--key", "0", "2"]),
+    );
+    // A number wider than the field's 256 bits: p·2^64 + 7 (in hex) is 7.
+    let wide =
+        "0x30644e72e131a029b85045b68181585d2833e84879b97091 43e1f593f0000001 0000000000000007"
+            .replace(' ', "");
+    assert_eq!(
+        run(&["mimc", "hash", "--preset", "ethsnarks", "--reduce", &wide]),
+        run(&["mimc", "hash", "--preset", "ethsnarks", "7"]),
+    );
+    // Without --reduce the same values are rejected, naming the value.
+    let out = zkaccel()
+        .args([
+            "mimc", "cipher", "--preset", "gnark", "--key", "0", p_plus_2,
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not canonical"));
+    // Poseidon's hash takes --reduce too.
+    assert_eq!(
+        run(&[
+            "poseidon",
+            "hash",
+            "--preset",
+            "circomlib",
+            "--reduce",
+            p,
+            "5"
+        ]),
+        run(&["poseidon", "hash", "--preset", "circomlib", "0", "5"]),
+    );
+}
+
 fn poseidon_vectors() -> serde_json::Value {
     serde_json::from_str(include_str!("../../../vectors/poseidon.json")).unwrap()
 }
