@@ -85,11 +85,11 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     /// takes 57 cycles in a chain (a C harness around the same lines; 19.2 ns in a Rust chain),
     /// and its 32 `mulx` and 4 `imul` alone occupy the integer multiplier for about 47 cycles
     /// (a `mulx` issues every 1.35 cycles there, an `imul` every cycle), so the product is
-    /// bound by the multiplier more than by its dependency chain. A round's S-box is two
-    /// squarings and two products, some 132 multiplier instructions: at least 178 cycles
-    /// (56 ns) even with perfect overlap, against 75–78 ns measured. At that floor a cipher
-    /// would take 5.1 µs, about a third of arkworks-mimc's 15.7–16.3 µs on the same machine;
-    /// the measured path takes 7.5–8 µs.
+    /// bound by the multiplier more than by its dependency chain. An x^7 S-box needs at least
+    /// two squarings (26 `mulx` and 4 `imul` each) and two products: 116 `mulx` and 16 `imul`,
+    /// some 173 cycles (55 ns) even with perfect overlap, against 75–78 ns measured. At that
+    /// floor a cipher would take 5.0 µs, about a third of arkworks-mimc's 15.3–16.3 µs on the
+    /// same machine; the measured path takes 7.5–8.4 µs.
     fn encrypt_one(params: &MimcParams<Self>, x: Self, k: Self) -> Self {
         let Some(lazy_x) = LazyFp256::new(x) else {
             return encrypt_textbook(params, x, k);
