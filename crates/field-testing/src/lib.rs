@@ -417,6 +417,18 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
             } else {
                 random_prime::<Fp256<C>>(&mut rng)
             };
+            // Two canonical summands at once, `p − 1` among them.
+            let c2 = if step % 4 == 0 {
+                Fp256::<C>::NEG_ONE
+            } else {
+                random_prime::<Fp256<C>>(&mut rng)
+            };
+            let two = lazy.add_two_canonical(c, c2);
+            assert!(
+                to_big(&two.representation()) < &p * 2u32,
+                "two summands below 2p, step {step}"
+            );
+            assert_eq!(two.reduce(), exact + c + c2, "two summands, step {step}");
             lazy = lazy.add_canonical(c);
             exact += c;
             expected = (expected + canonical(c)) % &p;
@@ -680,6 +692,72 @@ pub fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
                 }
             }
         }
+        // MiMC rounds, `x ← (x + a + b)^d`, with the sum unreduced in the vector lanes: every
+        // result is again a hybrid value (eight low vector limbs normalised, vector values below
+        // 2p + 2^234, scalar values below 2p) and right, for `d = 1` (no kernel) too.
+        use zkaccel_field::sbox::{sbox_schedule, SBOX_REGISTERS};
+        use zkaccel_fp256::HybridCanonical;
+        let two_p = &p * 2u32;
+        let vector_bound = &two_p + (BigUint::from(1u8) << 234);
+        let in_range = |hybrid: LazyHybridFp256<C>, what: &str| {
+            let (v, s) = hybrid.parts();
+            for (lane, limbs) in v.representation().iter().enumerate() {
+                assert!(
+                    limbs[..8].iter().all(|&l| l < 1 << 29),
+                    "{what}: vector lane {lane} limbs {limbs:x?}"
+                );
+                let value = limbs
+                    .iter()
+                    .rev()
+                    .fold(BigUint::ZERO, |acc, &l| (acc << 29) + l);
+                assert!(value < vector_bound, "{what}: vector lane {lane} value");
+            }
+            for (lane, x) in s.iter().enumerate() {
+                assert!(
+                    to_big(&x.representation()) < two_p,
+                    "{what}: scalar lane {lane}"
+                );
+            }
+        };
+        for group in starts.chunks_exact(6) {
+            let group: [Fp256<C>; 6] = group.try_into().expect("chunks of six");
+            let state = LazyHybridFp256::from_elements(cpu, &group).expect("buildable");
+            let mut registers = [state; SBOX_REGISTERS];
+            let mut expected = group.map(canonical);
+            for step in 0..60 {
+                let pick = |edge: bool, rng: &mut StdRng| {
+                    if edge {
+                        Fp256::<C>::NEG_ONE
+                    } else {
+                        random_prime::<Fp256<C>>(rng)
+                    }
+                };
+                let a: [Fp256<C>; 6] = core::array::from_fn(|_| pick(step % 4 < 2, &mut rng));
+                let b = pick(step % 4 != 1, &mut rng);
+                let d = [1, 3, 5, 7, 7, 11][step % 6];
+                let schedule = sbox_schedule(d).expect("d > 0");
+                LazyHybridFp256::power_of_sum(
+                    &mut registers,
+                    &HybridCanonical::from_elements(cpu, &a),
+                    &HybridCanonical::broadcast(cpu, b),
+                    &schedule,
+                );
+                for lane in 0..6 {
+                    let sum = &expected[lane] + canonical(a[lane]) + canonical(b);
+                    expected[lane] = sum.modpow(&BigUint::from(d), &p);
+                }
+                let what = format!("(x + a + b)^{d}, step {step}");
+                in_range(registers[0], &what);
+                let reduced = registers[0].reduce();
+                for lane in 0..6 {
+                    assert_eq!(
+                        canonical(reduced[lane]),
+                        expected[lane],
+                        "{what}: lane {lane}"
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -747,6 +825,14 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
             PackedFp256Avx2::broadcast(cpu, xs[3]).to_elements(),
             [xs[3]; 4]
         );
+        // A broadcast kept as one lane's limbs: every value (edge ones included) comes back in
+        // all four lanes, and a sum with it equals the sum with the full broadcast.
+        for (&x, &y) in xs.iter().zip(&ys) {
+            let compact = zkaccel_fp256::BroadcastFp256Avx2::new(cpu, x);
+            assert_eq!(compact.get().to_elements(), [x; 4]);
+            let sum = PackedFp256Avx2::broadcast(cpu, y) + compact.get();
+            assert_eq!(sum.to_elements(), [y + x; 4]);
+        }
     }
 }
 

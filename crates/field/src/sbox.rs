@@ -90,6 +90,17 @@ pub enum SboxStep {
     },
 }
 
+impl SboxStep {
+    /// The register the step writes, as [`run_sbox_schedule`] indexes it.
+    pub fn destination(self) -> usize {
+        match self {
+            SboxStep::Square { dst, .. } | SboxStep::Product { dst, .. } => {
+                usize::from(dst) % SBOX_REGISTERS
+            }
+        }
+    }
+}
+
 /// The schedule for `x^d` as data, for [`run_sbox_schedule`], or `None` for `d = 0` (`x^0` is
 /// not a product of `x`s). It is [`pow_sbox_with`]'s, except that x⁴ is a squaring instead of
 /// the second product of a pair (a data schedule has no pair step): x^7 is

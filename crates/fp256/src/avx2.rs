@@ -1117,6 +1117,40 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
     }
 }
 
+/// One element meant for every lane of a [`PackedFp256Avx2`], kept as a single lane's nine
+/// limbs (72 bytes instead of 288) and broadcast when used ([`BroadcastFp256Avx2::get`]): a
+/// table of round constants a quarter the size, which stays in the L1 cache beside the state.
+pub struct BroadcastFp256Avx2<C> {
+    limbs: [u64; LIMBS],
+    _field: PhantomData<C>,
+}
+
+copy_for_every_config!(BroadcastFp256Avx2);
+
+impl<C: Fp256Config> BroadcastFp256Avx2<C> {
+    /// `x`, for every lane.
+    #[inline(always)]
+    pub fn new(cpu: Avx2, x: Fp256<C>) -> Self {
+        let lanes = PackedFp256Avx2::broadcast(cpu, x).limbs;
+        let mut limbs = [0u64; LIMBS];
+        for (limb, lane) in limbs.iter_mut().zip(lanes) {
+            // SAFETY: `__m256i` and `[u64; 4]` have the same size and no invalid bit patterns.
+            *limb = unsafe { core::mem::transmute::<__m256i, [u64; 4]>(lane) }[0];
+        }
+        Self {
+            limbs,
+            _field: PhantomData,
+        }
+    }
+
+    /// The element in all four lanes.
+    #[inline(always)]
+    pub fn get(&self) -> PackedFp256Avx2<C> {
+        // SAFETY: a value of this type exists only if AVX2 was detected (`new` takes the token).
+        unsafe { PackedFp256Avx2::from_limbs(self.limbs.map(|l| _mm256_set1_epi64x(l as i64))) }
+    }
+}
+
 impl<C: Fp256Config> Add for PackedFp256Avx2<C> {
     type Output = Self;
     #[inline(always)]
@@ -1211,6 +1245,33 @@ impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
             let borrow = _mm256_and_si256(_mm256_set1_epi64x(1 << RADIX_BITS), select);
             s[top] = _mm256_sub_epi64(s[top], borrow);
             Self::from_limbs(normalise(s))
+        }
+    }
+
+    /// The limbs of `self + a + b` for canonical `a` and `b`, for the product and squaring
+    /// kernels to read, not a value of this type: `a + b` carried into normalised limbs (a sum
+    /// below `2p`, computed beside `self`'s chain), then added to `self`'s limbs with no carry
+    /// pass and no subtraction. Every limb is below `2^30` and the value below `4p + 2^235`,
+    /// inputs the kernels take ([`mont_steps29_asm`]); their results are again values of this
+    /// type, below `(4p + 2^235)²/2^261 + p < 2p`.
+    #[inline(always)]
+    pub(crate) fn sum_limbs_for_kernels(
+        self,
+        a: PackedFp256Avx2<C>,
+        b: PackedFp256Avx2<C>,
+    ) -> [__m256i; LIMBS] {
+        // SAFETY: a value of either type exists only if AVX2 was detected.
+        unsafe {
+            let mut ab = a.limbs;
+            for (x, y) in ab.iter_mut().zip(b.limbs) {
+                *x = _mm256_add_epi64(*x, y);
+            }
+            let ab = normalise(ab);
+            let mut sum = self.limbs;
+            for (x, y) in sum.iter_mut().zip(ab) {
+                *x = _mm256_add_epi64(*x, y);
+            }
+            sum
         }
     }
 

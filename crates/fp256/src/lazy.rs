@@ -66,6 +66,43 @@ impl<C: Fp256Config> LazyFp256<C> {
         Self(sum, PhantomData)
     }
 
+    /// `self + a + b` for canonical `a` and `b`, again below `2p`: the sum (below `4p`, which
+    /// `4p < 2^256` lets four words hold) minus `2p` when that does not borrow, else the sum.
+    /// As in [`LazyFp256::add_canonical`], `a + b` and `a + b − 2p` do not depend on `self`, so
+    /// one carry chain and a select sit on a chain's critical path, and `a + b` is never
+    /// reduced on its own.
+    #[inline(always)]
+    pub fn add_two_canonical(self, a: Fp256<C>, b: Fp256<C>) -> Self {
+        let (x, p) = (self.0, C::MODULUS);
+        // t = a + b < 2p: no carry out of four words.
+        let (t0, k) = adc(a.0[0], b.0[0], 0);
+        let (t1, k) = adc(a.0[1], b.0[1], k);
+        let (t2, k) = adc(a.0[2], b.0[2], k);
+        let (t3, _) = adc(a.0[3], b.0[3], k);
+        // t − 2p mod 2^256.
+        let two_p = [
+            p[0] << 1,
+            p[1] << 1 | p[0] >> 63,
+            p[2] << 1 | p[1] >> 63,
+            p[3] << 1 | p[2] >> 63,
+        ];
+        let (n0, k) = sbb(t0, two_p[0], 0);
+        let (n1, k) = sbb(t1, two_p[1], k);
+        let (n2, k) = sbb(t2, two_p[2], k);
+        let (n3, _) = sbb(t3, two_p[3], k);
+        let (s0, k) = adc(x[0], t0, 0);
+        let (s1, k) = adc(x[1], t1, k);
+        let (s2, k) = adc(x[2], t2, k);
+        let (s3, _) = adc(x[3], t3, k);
+        // x + (t − 2p) carries out of 2^256 exactly when x + t ≥ 2p.
+        let (d0, k) = adc(x[0], n0, 0);
+        let (d1, k) = adc(x[1], n1, k);
+        let (d2, k) = adc(x[2], n2, k);
+        let (d3, k) = adc(x[3], n3, k);
+        let sum = select_words(k != 0, [d0, d1, d2, d3], [s0, s1, s2, s3]);
+        Self(sum, PhantomData)
+    }
+
     /// `self²`, below `2p` for `self` below `2p`: the product `self·self` on the assembly
     /// kernel when the CPU has BMI2 and ADX, the portable squaring otherwise.
     ///
