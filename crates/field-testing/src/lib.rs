@@ -389,6 +389,22 @@ pub fn check_against_arkworks<F: PrimeField + TwoAdicField, A: ArkPrimeField>() 
     }
 }
 
+/// The value of one lane of a lazily reduced radix-2^29 representation (nine limbs, least
+/// significant first), after asserting its invariant: the eight low limbs normalised (below
+/// 2^29) and the value below `bound`.
+fn radix29_lazy_value(limbs: &[u64; 9], bound: &BigUint, what: &str) -> BigUint {
+    assert!(
+        limbs[..8].iter().all(|&l| l < 1 << 29),
+        "{what}: limbs {limbs:x?}"
+    );
+    let value = limbs
+        .iter()
+        .rev()
+        .fold(BigUint::ZERO, |acc, &l| (acc << 29) + l);
+    assert!(value < *bound, "{what}: value out of bounds");
+    value
+}
+
 /// Lazily reduced chains ([`zkaccel_fp256::LazyFp256`]) agree with the canonical operations,
 /// checked by big-integer arithmetic: long chains of squarings, products, pairs of products and
 /// additions of canonical elements (`p − 1` among them, which pushes the lazy values towards
@@ -504,15 +520,7 @@ pub fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
         let canonical = |x: Fp256<C>| to_big(&x.to_canonical_u256());
         let check = |lazy: LazyPackedFp256Avx2<C>, expected: &[BigUint; 4], what: &str| {
             for (lane, limbs) in lazy.representation().iter().enumerate() {
-                assert!(
-                    limbs[..8].iter().all(|&l| l < 1 << 29),
-                    "{what}: limbs {limbs:?}"
-                );
-                let value = limbs
-                    .iter()
-                    .rev()
-                    .fold(BigUint::from(0u8), |acc, &l| (acc << 29) + l);
-                assert!(value < bound, "{what}: lane {lane} out of bounds");
+                let value = radix29_lazy_value(limbs, &bound, &format!("{what}: lane {lane}"));
                 assert_eq!(
                     &value % &p,
                     &expected[lane] * &r261 % &p,
@@ -702,15 +710,7 @@ pub fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
         let in_range = |hybrid: LazyHybridFp256<C>, what: &str| {
             let (v, s) = hybrid.parts();
             for (lane, limbs) in v.representation().iter().enumerate() {
-                assert!(
-                    limbs[..8].iter().all(|&l| l < 1 << 29),
-                    "{what}: vector lane {lane} limbs {limbs:x?}"
-                );
-                let value = limbs
-                    .iter()
-                    .rev()
-                    .fold(BigUint::ZERO, |acc, &l| (acc << 29) + l);
-                assert!(value < vector_bound, "{what}: vector lane {lane} value");
+                radix29_lazy_value(limbs, &vector_bound, &format!("{what}: vector lane {lane}"));
             }
             for (lane, x) in s.iter().enumerate() {
                 assert!(

@@ -178,8 +178,8 @@ impl<C: Fp256Config> LazyHybridFp256<C> {
     /// a hundred fewer instructions per round: in the MiMC batch kernel on Zen 3, 3.33–3.4 µs
     /// per cipher against 3.47–3.49 (both with compact round constants; with the constants
     /// stored as full four-lane values, whose table then no longer fits in the L1 cache, this
-    /// form was the slower one). A schedule that never writes register 0 (`d = 1`) gets the
-    /// reduced sum.
+    /// form was the slower one). A schedule whose last step does not write register 0 (the
+    /// empty one of `d = 1`) gets the reduced sum.
     #[inline(always)]
     pub fn power_of_sum(
         registers: &mut [Self; SBOX_REGISTERS],
@@ -188,10 +188,10 @@ impl<C: Fp256Config> LazyHybridFp256<C> {
         schedule: &[SboxStep],
     ) {
         let x = registers[0];
-        registers[0] = if schedule.iter().any(|step| step.destination() == 0) {
+        registers[0] = if schedule.last().is_some_and(|step| step.destination() == 0) {
             let (v, s) = x.parts();
-            // Not a value of this type until the schedule's first write to register 0 replaces
-            // it with a kernel's result, which is one.
+            // Not a value of this type until the schedule's writes to register 0 (the last step
+            // among them) replace it with a kernel's result, which is one.
             Self {
                 limbs: HybridLimbs {
                     vector: v.sum_limbs_for_kernels(a.vector, b.vector),

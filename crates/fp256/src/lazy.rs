@@ -40,65 +40,54 @@ impl<C: Fp256Config> LazyFp256<C> {
     }
 
     /// `self + c` for a canonical `c`, again below `2p`: the sum minus `p` when that does not
-    /// borrow (a sum below `3p` then lands below `2p`), else the sum. Both candidates are
-    /// computed side by side (`c − p` does not depend on `self`), so only one carry chain and a
-    /// select sit on a chain's critical path.
+    /// borrow (a sum below `3p` then lands below `2p`), else the sum.
     #[inline(always)]
     pub fn add_canonical(self, c: Fp256<C>) -> Self {
-        let (a, b, p) = (self.0, c.0, C::MODULUS);
-        // c − p mod 2^256.
-        let (n0, k) = sbb(b[0], p[0], 0);
-        let (n1, k) = sbb(b[1], p[1], k);
-        let (n2, k) = sbb(b[2], p[2], k);
-        let (n3, _) = sbb(b[3], p[3], k);
-        let (s0, k) = adc(a[0], b[0], 0);
-        let (s1, k) = adc(a[1], b[1], k);
-        let (s2, k) = adc(a[2], b[2], k);
-        let (s3, _) = adc(a[3], b[3], k);
-        // a + (c − p) carries out of 2^256 exactly when a + c ≥ p.
-        let (d0, k) = adc(a[0], n0, 0);
-        let (d1, k) = adc(a[1], n1, k);
-        let (d2, k) = adc(a[2], n2, k);
-        let (d3, k) = adc(a[3], n3, k);
-        // The choice depends on the data (a branch would be mispredicted about half the time
-        // on random values): select without one.
-        let sum = select_words(k != 0, [d0, d1, d2, d3], [s0, s1, s2, s3]);
-        Self(sum, PhantomData)
+        self.add_then_reduce(c.0, C::MODULUS)
     }
 
     /// `self + a + b` for canonical `a` and `b`, again below `2p`: the sum (below `4p`, which
-    /// `4p < 2^256` lets four words hold) minus `2p` when that does not borrow, else the sum.
-    /// As in [`LazyFp256::add_canonical`], `a + b` and `a + b − 2p` do not depend on `self`, so
-    /// one carry chain and a select sit on a chain's critical path, and `a + b` is never
-    /// reduced on its own.
+    /// `4p < 2^256` lets four words hold) minus `2p` when that does not borrow, else the sum;
+    /// `a + b` is never reduced on its own.
     #[inline(always)]
     pub fn add_two_canonical(self, a: Fp256<C>, b: Fp256<C>) -> Self {
-        let (x, p) = (self.0, C::MODULUS);
-        // t = a + b < 2p: no carry out of four words.
-        let (t0, k) = adc(a.0[0], b.0[0], 0);
-        let (t1, k) = adc(a.0[1], b.0[1], k);
-        let (t2, k) = adc(a.0[2], b.0[2], k);
-        let (t3, _) = adc(a.0[3], b.0[3], k);
-        // t − 2p mod 2^256.
+        let (a, b, p) = (a.0, b.0, C::MODULUS);
+        // a + b < 2p: no carry out of four words.
+        let (t0, k) = adc(a[0], b[0], 0);
+        let (t1, k) = adc(a[1], b[1], k);
+        let (t2, k) = adc(a[2], b[2], k);
+        let (t3, _) = adc(a[3], b[3], k);
         let two_p = [
             p[0] << 1,
             p[1] << 1 | p[0] >> 63,
             p[2] << 1 | p[1] >> 63,
             p[3] << 1 | p[2] >> 63,
         ];
-        let (n0, k) = sbb(t0, two_p[0], 0);
-        let (n1, k) = sbb(t1, two_p[1], k);
-        let (n2, k) = sbb(t2, two_p[2], k);
-        let (n3, _) = sbb(t3, two_p[3], k);
-        let (s0, k) = adc(x[0], t0, 0);
-        let (s1, k) = adc(x[1], t1, k);
-        let (s2, k) = adc(x[2], t2, k);
-        let (s3, _) = adc(x[3], t3, k);
-        // x + (t − 2p) carries out of 2^256 exactly when x + t ≥ 2p.
+        self.add_then_reduce([t0, t1, t2, t3], two_p)
+    }
+
+    /// `self + t − m` where that does not borrow, else `self + t`, for `self + t < 2^256`. Both
+    /// candidates are computed side by side (`t − m` does not depend on `self`), so only one
+    /// carry chain and a select sit on a chain's critical path.
+    #[inline(always)]
+    fn add_then_reduce(self, t: U256, m: U256) -> Self {
+        let x = self.0;
+        // t − m mod 2^256.
+        let (n0, k) = sbb(t[0], m[0], 0);
+        let (n1, k) = sbb(t[1], m[1], k);
+        let (n2, k) = sbb(t[2], m[2], k);
+        let (n3, _) = sbb(t[3], m[3], k);
+        let (s0, k) = adc(x[0], t[0], 0);
+        let (s1, k) = adc(x[1], t[1], k);
+        let (s2, k) = adc(x[2], t[2], k);
+        let (s3, _) = adc(x[3], t[3], k);
+        // x + (t − m) carries out of 2^256 exactly when x + t ≥ m.
         let (d0, k) = adc(x[0], n0, 0);
         let (d1, k) = adc(x[1], n1, k);
         let (d2, k) = adc(x[2], n2, k);
         let (d3, k) = adc(x[3], n3, k);
+        // The choice depends on the data (a branch would be mispredicted about half the time
+        // on random values): select without one.
         let sum = select_words(k != 0, [d0, d1, d2, d3], [s0, s1, s2, s3]);
         Self(sum, PhantomData)
     }

@@ -152,9 +152,9 @@ pub fn encrypt_many_avx2<C: Fp256Config>(
 ) {
     debug_assert_eq!(xs.len(), ks.len());
     #[cfg(target_arch = "x86_64")]
-    if zkaccel_fp256::Avx2::detect().is_some() {
+    if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
         // SAFETY: the detection proves AVX2 is present.
-        unsafe { encrypt_many_avx2_lanes(params, xs, ks) };
+        unsafe { encrypt_many_avx2_lanes(cpu, params, xs, ks) };
         return;
     }
     encrypt_many_lazy(params, xs, ks);
@@ -319,10 +319,11 @@ unsafe fn encrypt_many_ifma<C: Fp256Config>(
 /// four AVX2 lanes (5.0), did not help.
 ///
 /// # Safety
-/// The CPU must support AVX2.
+/// The CPU must support AVX2 (which `cpu`, a detected token, proves).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
+    cpu: zkaccel_fp256::Avx2,
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
     ks: &[Fp256<C>],
@@ -331,9 +332,9 @@ unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
     use zkaccel_fp256::{LazyPackedFp256Avx2, PackedFp256Avx2};
     const W: usize = 4;
     let d = params.exponent();
-    let Some(cpu) = zkaccel_fp256::Avx2::detect().filter(|_| xs.len() >= W) else {
+    if xs.len() < W {
         return encrypt_many_lazy(params, xs, ks);
-    };
+    }
     let constants = broadcast_constants(cpu, params);
     let mut cx = xs.chunks_exact_mut(W);
     let mut ck = ks.chunks_exact(W);
@@ -402,7 +403,7 @@ unsafe fn encrypt_many_hybrid_lanes<C: Fp256Config>(
             // Not reached (the caller checked that hybrid values can be built); were it, this
             // group would still be encrypted once, on the AVX2 lanes.
             // SAFETY: the caller runs on an AVX2 CPU.
-            unsafe { encrypt_many_avx2_lanes(params, x, k) };
+            unsafe { encrypt_many_avx2_lanes(cpu, params, x, k) };
             continue;
         };
         let key = HybridCanonical::from_elements(cpu, k);
@@ -420,5 +421,5 @@ unsafe fn encrypt_many_hybrid_lanes<C: Fp256Config>(
         }
     }
     // SAFETY: the caller runs on an AVX2 CPU.
-    unsafe { encrypt_many_avx2_lanes(params, cx.into_remainder(), ck.remainder()) };
+    unsafe { encrypt_many_avx2_lanes(cpu, params, cx.into_remainder(), ck.remainder()) };
 }
