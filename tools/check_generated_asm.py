@@ -18,6 +18,7 @@ CHECKS = [
     (["gen_avx2_asm.py", "square"], "crates/fp256/src/avx2.rs"),
     (["gen_avx2_asm.py", "hybrid-mul"], "crates/fp256/src/hybrid.rs"),
     (["gen_avx2_asm.py", "hybrid-square"], "crates/fp256/src/hybrid.rs"),
+    (["gen_avx2_asm.py", "hybrid-mul-add"], "crates/fp256/src/hybrid.rs"),
 ]
 
 

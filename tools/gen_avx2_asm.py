@@ -3,8 +3,8 @@
 `crates/fp256/src/avx2.rs`: the nine word-steps of a product (`mont_steps29_asm`) and of a
 squaring (`mont_square29_asm`) on four lanes with AVX2 (vpmuludq).
 
-Run: python3 tools/gen_avx2_asm.py mul|square|hybrid-mul|hybrid-square, then paste the lines
-into the kernel's radix29_asm! call (hybrid_asm! for the hybrid kernels).
+Run: python3 tools/gen_avx2_asm.py mul|square|hybrid-mul|hybrid-square|hybrid-mul-add, then paste
+the lines into the kernel's radix29_asm! call (hybrid_asm! for the hybrid kernels).
 
 Registers: t0..t8 are the accumulator limbs (they rotate by one name per step, so no moves are
 needed; the limb a step frees is rewritten by the next row's first term at the top, not
@@ -84,22 +84,32 @@ SCALAR_LANES = 2
 SCALAR_BASE = 32 * LIMBS
 SCALAR_MODULUS = 1536
 SCALAR_INV = 1568
+# The addend of the hybrid-mul-add kernel: a hybrid value's layout (nine vector limbs, the
+# scalar lanes' words), then each scalar lane's words minus 2p (mod 2^256).
+ADDEND_MINUS_TWO_P = SCALAR_BASE + 32 * SCALAR_LANES
 
 
-def vector_lanes(square):
-    """The four AVX2 lanes: the word-steps and the carry pass, the limbs left in t0..t8."""
+def vector_lanes(square, add=False):
+    """The four AVX2 lanes: the word-steps and the carry pass, the limbs left in t0..t8; with
+    `add`, then the addend's nine normalised limbs added limb by limb (no carry pass)."""
     lines = steps(square)
     for j in range(LIMBS - 1):
         lines.append(f"vpsrlq {{tmp}}, {{t{j}}}, 29")
         lines.append(f"vpaddq {{t{j + 1}}}, {{t{j + 1}}}, {{tmp}}")
         lines.append(f"vpand {{t{j}}}, {{t{j}}}, ymmword ptr [{{k}} + {32 * (LIMBS + 1)}]")
+    if add:
+        for j in range(LIMBS):
+            lines.append(f"vpaddq {{t{j}}}, {{t{j}}}, ymmword ptr [{{s}} + {32 * j}]")
     return lines
 
 
-def scalar_lanes(square):
+def scalar_lanes(square, add=False):
     """The scalar lanes one after the other: lazy CIOS (no final subtraction) with mulx,
     adcx and adox (the steps of gen_mont_asm.py), operands read from memory, lane i's four
-    result words gathered into the vector register s<i>."""
+    result words gathered into the vector register s<i>. With `add`, the lane's addend `s`
+    (below 2p) is added to the product `r` (below 2p; the sum is below 4p < 2^256), and the
+    result is r + (s - 2p mod 2^256) where that carries out of 2^256 (r + s >= 2p), else
+    r + s: two carry chains side by side and four cmovs, so the lane stays below 2p."""
     from gen_mont_asm import first_step, mul_step, reduction_step, rotation
 
     regs = [f"{{r{k}}}" for k in range(5)]
@@ -121,8 +131,19 @@ def scalar_lanes(square):
                 lambda j: f"qword ptr [{{k}} + {SCALAR_MODULUS + 8 * j}]",
                 f"qword ptr [{{k}} + {SCALAR_INV}]",
             )
-        # The four result words into one vector register, s0 or s1 (via the scratch w).
         r = rotation(regs, 4)[:4]
+        if add:
+            copies = [rotation(regs, 4)[4], "{lo}", "{hi}", "rdx"]
+            for j in range(4):
+                e(f"mov {copies[j]}, {r[j]}")
+            for j in range(4):
+                e(f"{'add' if j == 0 else 'adc'} {r[j]}, {word('s', j)}")
+            for j in range(4):
+                minus = f"qword ptr [{{s}} + {ADDEND_MINUS_TWO_P + 32 * lane + 8 * j}]"
+                e(f"{'add' if j == 0 else 'adc'} {copies[j]}, {minus}")
+            for j in range(4):
+                e(f"cmovc {r[j]}, {copies[j]}")
+        # The four result words into one vector register, s0 or s1 (via the scratch w).
         s = f"s{lane}"
         e(f"vmovq {{{s}:x}}, {r[0]}")
         e(f"vpinsrq {{{s}:x}}, {{{s}:x}}, {r[1]}, 1")
@@ -132,10 +153,10 @@ def scalar_lanes(square):
     return lines
 
 
-def hybrid(square):
+def hybrid(square, add=False):
     """The vector and the scalar lines merged evenly, so the scalar multiplier works while
     the vector unit does (the scalar lines are about a third of the whole)."""
-    vector, scalar = vector_lanes(square), scalar_lanes(square)
+    vector, scalar = vector_lanes(square, add), scalar_lanes(square, add)
     lines, taken = [], 0
     for i, line in enumerate(vector):
         lines.append(line)
@@ -153,6 +174,7 @@ if __name__ == "__main__":
         "square": lambda: steps(True),
         "hybrid-mul": lambda: hybrid(False),
         "hybrid-square": lambda: hybrid(True),
+        "hybrid-mul-add": lambda: hybrid(False, add=True),
     }
     if kind not in kinds:
         sys.exit("usage: gen_avx2_asm.py " + "|".join(kinds))

@@ -758,6 +758,53 @@ pub fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
                 }
             }
         }
+        // Whole ciphers, `x_{i+1} = (x_i + key + c_i)^d` and then `x_n + key`, with the next
+        // round's addend added inside the last product's kernel: against the same rounds on
+        // integers, for no round, one, two and many, each exponent (d = 1 takes the round by
+        // round path), keys and constants at p − 1 (sums near 2p, so both sides of the scalar
+        // lanes' select) and zero as well as random.
+        use zkaccel_fp256::HybridBroadcast;
+        for (g, group) in starts.chunks_exact(6).enumerate() {
+            let group: [Fp256<C>; 6] = group.try_into().expect("chunks of six");
+            let state = LazyHybridFp256::from_elements(cpu, &group).expect("buildable");
+            let d = [1, 3, 5, 7, 11][g % 5];
+            let schedule = sbox_schedule(d).expect("d > 0");
+            for rounds in [0, 1, 2, 17] {
+                let key: [Fp256<C>; 6] = core::array::from_fn(|lane| match (lane + g) % 3 {
+                    0 => Fp256::<C>::NEG_ONE,
+                    1 => random_prime::<Fp256<C>>(&mut rng),
+                    _ => Fp256::<C>::ZERO,
+                });
+                let constants: Vec<Fp256<C>> = (0..rounds)
+                    .map(|i| match i % 4 {
+                        0 | 1 => Fp256::<C>::NEG_ONE,
+                        2 => Fp256::<C>::ZERO,
+                        _ => random_prime::<Fp256<C>>(&mut rng),
+                    })
+                    .collect();
+                let broadcast: Vec<HybridBroadcast<C>> = constants
+                    .iter()
+                    .map(|&c| HybridBroadcast::new(cpu, c))
+                    .collect();
+                let out = state.power_of_sum_rounds(
+                    &HybridCanonical::from_elements(cpu, &key),
+                    &broadcast,
+                    &schedule,
+                );
+                for lane in 0..6 {
+                    let k = canonical(key[lane]);
+                    let mut x = canonical(group[lane]);
+                    for &c in &constants {
+                        x = (x + &k + canonical(c)).modpow(&BigUint::from(d), &p);
+                    }
+                    assert_eq!(
+                        canonical(out[lane]),
+                        (x + k) % &p,
+                        "E_k with x^{d}, {rounds} rounds, group {g}, lane {lane}"
+                    );
+                }
+            }
+        }
     }
 }
 

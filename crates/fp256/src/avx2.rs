@@ -1059,7 +1059,7 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
     const CONSTANTS: Radix29Constants = Radix29Constants::new::<C>();
 
     #[inline(always)]
-    fn from_limbs(limbs: [__m256i; LIMBS]) -> Self {
+    pub(crate) fn from_limbs(limbs: [__m256i; LIMBS]) -> Self {
         Self {
             limbs,
             _field: PhantomData,
@@ -1089,6 +1089,20 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
             let raw = to_radix29(transpose(rows));
             let k = Self::constants();
             Self::from_limbs(mont_mul29(&raw, k.entry_factor.registers(), k))
+        }
+    }
+
+    /// The limbs of `a + b`, carried into normalised limbs (every limb below `2^29`) but not
+    /// reduced: a value below `2p`.
+    #[inline(always)]
+    pub(crate) fn normalised_sum(a: Self, b: Self) -> [__m256i; LIMBS] {
+        // SAFETY: a value of this type exists only if AVX2 was detected.
+        unsafe {
+            let mut ab = a.limbs;
+            for (x, y) in ab.iter_mut().zip(b.limbs) {
+                *x = _mm256_add_epi64(*x, y);
+            }
+            normalise(ab)
         }
     }
 
@@ -1262,11 +1276,7 @@ impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
     ) -> [__m256i; LIMBS] {
         // SAFETY: a value of either type exists only if AVX2 was detected.
         unsafe {
-            let mut ab = a.limbs;
-            for (x, y) in ab.iter_mut().zip(b.limbs) {
-                *x = _mm256_add_epi64(*x, y);
-            }
-            let ab = normalise(ab);
+            let ab = PackedFp256Avx2::normalised_sum(a, b);
             let mut sum = self.limbs;
             for (x, y) in sum.iter_mut().zip(ab) {
                 *x = _mm256_add_epi64(*x, y);

@@ -11,8 +11,10 @@
 //! lines. Measured on a 2-core AMD EPYC (Zen 3), in isolation: a four-lane vector product
 //! alone 123 cycles, with one scalar product interleaved 123, with two 135, so six lanes
 //! cost 1.1 times what four did. In the MiMC batch kernel (circomlib preset, one thread,
-//! in-process alternating runs) a cipher takes 3.3–3.4 µs on these lanes against 4.4–4.5 µs
-//! on four AVX2 lanes alone.
+//! in-process alternating runs) a cipher takes 3.2 µs on these lanes against 4.4 µs on four
+//! AVX2 lanes alone. A third kernel (`hybrid-mul-add`) is the product with an addend added to
+//! its result, so that a MiMC round's last product hands the next round its input
+//! ([`LazyHybridFp256::power_of_sum_rounds`]).
 //!
 //! Each kernel is some 650 instructions and inlines into its caller: a chain that runs many
 //! of them should loop over its steps (`zkaccel_field::sbox::run_sbox_schedule` for the S-box)
@@ -34,7 +36,8 @@ use zkaccel_field::sbox::{run_sbox_schedule, SboxArithmetic, SboxStep, SBOX_REGI
 use crate::arith::backend;
 use crate::avx2::{Radix29Constants, LIMBS};
 use crate::{
-    Avx2, Fp256, Fp256Config, LazyFp256, LazyPackedFp256Avx2, MulBackend, PackedFp256Avx2,
+    Avx2, BroadcastFp256Avx2, Fp256, Fp256Config, LazyFp256, LazyPackedFp256Avx2, MulBackend,
+    PackedFp256Avx2,
 };
 
 /// Scalar lanes of a hybrid value.
@@ -52,6 +55,40 @@ struct HybridLimbs {
 }
 
 const _: () = assert!(core::mem::offset_of!(HybridLimbs, scalar) == 32 * LIMBS);
+
+/// An addend for [`hybrid_product_add`], `a + b` for canonical `a` and `b` in every lane: the
+/// vector lanes' limbs carried into normalised limbs (a value below `2p`), the scalar lanes'
+/// words (below `2p`), and, for the scalar lanes' select, those words minus `2p` modulo
+/// `2^256` (byte offsets 0, 288 and 352, which the assembly uses).
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct HybridAddend {
+    sum: HybridLimbs,
+    scalar_minus_two_p: [U256; SCALAR_LANES],
+}
+
+const _: () = assert!(core::mem::offset_of!(HybridAddend, scalar_minus_two_p) == 32 * (LIMBS + 2));
+
+impl HybridAddend {
+    /// `a + b`, lane by lane.
+    #[inline(always)]
+    fn new<C: Fp256Config>(a: &HybridCanonical<C>, b: &HybridCanonical<C>) -> Self {
+        let scalar: [U256; SCALAR_LANES] = [
+            LazyFp256::<C>::canonical_sum(a.scalar[0], b.scalar[0]),
+            LazyFp256::<C>::canonical_sum(a.scalar[1], b.scalar[1]),
+        ];
+        Self {
+            sum: HybridLimbs {
+                vector: PackedFp256Avx2::normalised_sum(a.vector, b.vector),
+                scalar,
+            },
+            scalar_minus_two_p: [
+                LazyFp256::<C>::wrapping_difference(scalar[0], LazyFp256::<C>::TWO_P),
+                LazyFp256::<C>::wrapping_difference(scalar[1], LazyFp256::<C>::TWO_P),
+            ],
+        }
+    }
+}
 
 /// The four words a vector register holds, least significant first.
 #[inline(always)]
@@ -187,26 +224,87 @@ impl<C: Fp256Config> LazyHybridFp256<C> {
         b: &HybridCanonical<C>,
         schedule: &[SboxStep],
     ) {
-        let x = registers[0];
         registers[0] = if schedule.last().is_some_and(|step| step.destination() == 0) {
-            let (v, s) = x.parts();
-            // Not a value of this type until the schedule's writes to register 0 (the last step
-            // among them) replace it with a kernel's result, which is one.
-            Self {
-                limbs: HybridLimbs {
-                    vector: v.sum_limbs_for_kernels(a.vector, b.vector),
-                    scalar: [
-                        s[0].add_two_canonical(a.scalar[0], b.scalar[0]).0,
-                        s[1].add_two_canonical(a.scalar[1], b.scalar[1]).0,
-                    ],
-                },
-                _field: PhantomData,
-            }
+            registers[0].sum_for_kernels(a, b)
         } else {
             let scalar = [a.scalar[0] + b.scalar[0], a.scalar[1] + b.scalar[1]];
-            x.add_canonical(a.vector + b.vector, scalar)
+            registers[0].add_canonical(a.vector + b.vector, scalar)
         };
         run_sbox_schedule(registers, schedule);
+    }
+
+    /// `self + a + b` in the form the kernels take and [`LazyHybridFp256::power_of_sum`]
+    /// describes: not a value of this type until a kernel's result replaces it.
+    #[inline(always)]
+    fn sum_for_kernels(self, a: &HybridCanonical<C>, b: &HybridCanonical<C>) -> Self {
+        let (v, s) = self.parts();
+        Self {
+            limbs: HybridLimbs {
+                vector: v.sum_limbs_for_kernels(a.vector, b.vector),
+                scalar: [
+                    s[0].add_two_canonical(a.scalar[0], b.scalar[0]).0,
+                    s[1].add_two_canonical(a.scalar[1], b.scalar[1]).0,
+                ],
+            },
+            _field: PhantomData,
+        }
+    }
+
+    /// The MiMC-p/p cipher `E_key` on every lane, reduced: `x_n + key`, where `x_0 = self` and
+    /// `x_{i+1} = (x_i + key + c_i)^d` for the round constants `c_0 … c_{n−1}` in turn,
+    /// `schedule` computing `x^d` as in [`LazyHybridFp256::power_of_sum`].
+    ///
+    /// Where the schedule ends with a product into register 0 (every odd `d > 1`), the next
+    /// round's addend `key + c_{i+1}` (after the last round, `key`) is added inside that
+    /// product's kernel, so the state never leaves the kernels between rounds: no addition
+    /// runs on the chain between one round's last product and the next round's first
+    /// squaring. On Zen 3 the separate additions of [`LazyHybridFp256::power_of_sum`] cost a
+    /// seventh of the round (power_of_sum on a lone chain, 178–186 cycles per kernel against
+    /// 157–161 for the schedule alone). Other schedules run `power_of_sum` round by round.
+    #[inline(always)]
+    pub fn power_of_sum_rounds(
+        self,
+        key: &HybridCanonical<C>,
+        constants: &[HybridBroadcast<C>],
+        schedule: &[SboxStep],
+    ) -> [Fp256<C>; 6] {
+        let mut registers = [self; SBOX_REGISTERS];
+        let last_product = match schedule.split_last() {
+            Some((&SboxStep::Product { a, b, dst }, body))
+                if usize::from(dst) % SBOX_REGISTERS == 0 =>
+            {
+                Some((
+                    usize::from(a) % SBOX_REGISTERS,
+                    usize::from(b) % SBOX_REGISTERS,
+                    body,
+                ))
+            }
+            _ => None,
+        };
+        let (Some((a, b, body)), Some((first, rest))) = (last_product, constants.split_first())
+        else {
+            for c in constants {
+                Self::power_of_sum(&mut registers, key, &c.get(), schedule);
+            }
+            return registers[0].add_canonical(key.vector, key.scalar).reduce();
+        };
+        let k = Self::constants();
+        registers[0] = self.sum_for_kernels(key, &first.get());
+        // The addend of round i's last product: key + c_{i+1}, and key after the last round.
+        let zero = HybridCanonical::zero();
+        for next in rest.iter().map(Some).chain([None]) {
+            run_sbox_schedule(&mut registers, body);
+            let addend = match next {
+                Some(c) => HybridAddend::new(key, &c.get()),
+                None => HybridAddend::new(key, &zero),
+            };
+            // SAFETY: a value of this type exists only on a CPU with AVX2, BMI2 and ADX.
+            registers[0].limbs =
+                unsafe { hybrid_product_add(&registers[a].limbs, &registers[b].limbs, &addend, k) };
+        }
+        // Register 0 holds x_n + key in the kernels' input form, which the reduction (a
+        // product by 2^261 mod p in the vector lanes) takes; the scalar lanes are below 2p.
+        registers[0].reduce()
     }
 
     /// The six elements, fully reduced, in lane order.
@@ -236,6 +334,17 @@ pub struct HybridCanonical<C> {
 copy_for_every_config!(HybridCanonical);
 
 impl<C: Fp256Config> HybridCanonical<C> {
+    /// Zero in every lane.
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: zeroing a register needs no CPU feature beyond x86-64's.
+        let zero = unsafe { core::arch::x86_64::_mm256_setzero_si256() };
+        Self {
+            vector: PackedFp256Avx2::from_limbs([zero; LIMBS]),
+            scalar: [Fp256::from_mont([0; 4]); SCALAR_LANES],
+        }
+    }
+
     /// Six elements, in lane order.
     #[inline(always)]
     pub fn from_elements(cpu: Avx2, x: &[Fp256<C>; 6]) -> Self {
@@ -251,6 +360,37 @@ impl<C: Fp256Config> HybridCanonical<C> {
         Self {
             vector: PackedFp256Avx2::broadcast(cpu, x),
             scalar: [x; SCALAR_LANES],
+        }
+    }
+}
+
+/// One element meant for every lane of a [`LazyHybridFp256`], kept compact: the vector lanes'
+/// part as one lane's limbs ([`BroadcastFp256Avx2`], broadcast when used) beside the element
+/// itself, 104 bytes in all, so a table of MiMC's round constants stays in the L1 cache
+/// beside the state ([`LazyHybridFp256::power_of_sum_rounds`]).
+pub struct HybridBroadcast<C> {
+    vector: BroadcastFp256Avx2<C>,
+    scalar: Fp256<C>,
+}
+
+copy_for_every_config!(HybridBroadcast);
+
+impl<C: Fp256Config> HybridBroadcast<C> {
+    /// `x`, for every lane.
+    #[inline(always)]
+    pub fn new(cpu: Avx2, x: Fp256<C>) -> Self {
+        Self {
+            vector: BroadcastFp256Avx2::new(cpu, x),
+            scalar: x,
+        }
+    }
+
+    /// The element in all six lanes.
+    #[inline(always)]
+    pub fn get(&self) -> HybridCanonical<C> {
+        HybridCanonical {
+            vector: self.vector.get(),
+            scalar: [self.scalar; SCALAR_LANES],
         }
     }
 }
@@ -972,6 +1112,712 @@ unsafe fn hybrid_product(a: &HybridLimbs, b: &HybridLimbs, k: &Radix29Constants)
                 "vinserti128 {s1}, {s1}, {w:x}, 1",
             ],
             b = in(reg) core::ptr::from_ref(b),
+        )
+    }
+}
+
+/// The six lazy products `a·b` plus an addend, as [`hybrid_product`] and then, in the same
+/// instruction stream, the addend's limbs added to the vector lanes' normalised result (limbs
+/// below `2^30`, no carry pass) and its words to each scalar lane's (below `2p`, by two carry
+/// chains and a select): the form [`LazyHybridFp256::power_of_sum`] gives its kernels.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI2 and ADX.
+#[inline]
+#[target_feature(enable = "avx2,bmi2,adx")]
+unsafe fn hybrid_product_add(
+    a: &HybridLimbs,
+    b: &HybridLimbs,
+    s: &HybridAddend,
+    k: &Radix29Constants,
+) -> HybridLimbs {
+    // SAFETY: as in `hybrid_product`, the asm also reading `s` (a live reference).
+    unsafe {
+        hybrid_asm!(
+            a,
+            k,
+            [
+                "vmovdqu {bi}, ymmword ptr [{b} + 0]",
+                "vpmuludq {t0}, {bi}, ymmword ptr [{a} + 0]",
+                "mov rdx, qword ptr [{b} + 288]",
+                "vpmuludq {t1}, {bi}, ymmword ptr [{a} + 32]",
+                "mulx {r1}, {r0}, qword ptr [{a} + 288]",
+                "vpmuludq {t2}, {bi}, ymmword ptr [{a} + 64]",
+                "mulx {r2}, {lo}, qword ptr [{a} + 296]",
+                "vpmuludq {t3}, {bi}, ymmword ptr [{a} + 96]",
+                "vpmuludq {t4}, {bi}, ymmword ptr [{a} + 128]",
+                "add {r1}, {lo}",
+                "vpmuludq {t5}, {bi}, ymmword ptr [{a} + 160]",
+                "mulx {r3}, {lo}, qword ptr [{a} + 304]",
+                "vpmuludq {t6}, {bi}, ymmword ptr [{a} + 192]",
+                "adc {r2}, {lo}",
+                "vpmuludq {t7}, {bi}, ymmword ptr [{a} + 224]",
+                "vpmuludq {t8}, {bi}, ymmword ptr [{a} + 256]",
+                "mulx {r4}, {lo}, qword ptr [{a} + 312]",
+                "vpmuludq {m}, {t0}, ymmword ptr [{k} + 288]",
+                "adc {r3}, {lo}",
+                "vpand {m}, {m}, ymmword ptr [{k} + 320]",
+                "adc {r4}, 0",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 0]",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "mov rdx, {r0}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 32]",
+                "imul rdx, qword ptr [{k} + 1568]",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "xor {lo:e}, {lo:e}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 64]",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1536]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 96]",
+                "adox {r0}, {lo}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "adcx {r1}, {hi}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 128]",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1544]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 160]",
+                "adox {r1}, {lo}",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "adcx {r2}, {hi}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 192]",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1552]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 224]",
+                "adox {r2}, {lo}",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "adcx {r3}, {hi}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 256]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1560]",
+                "vpsrlq {tmp}, {t0}, 29",
+                "adox {r3}, {lo}",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "adcx {r4}, {hi}",
+                "vmovdqu {bi}, ymmword ptr [{b} + 32]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 0]",
+                "mov {lo:e}, 0",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "adox {r4}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 32]",
+                "mov rdx, qword ptr [{b} + 296]",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 64]",
+                "xor {lo:e}, {lo:e}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 288]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 96]",
+                "adox {r1}, {lo}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "adcx {r2}, {hi}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 128]",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 296]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 160]",
+                "adox {r2}, {lo}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "adcx {r3}, {hi}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 192]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 304]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 224]",
+                "adox {r3}, {lo}",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adcx {r4}, {hi}",
+                "vpmuludq {t0}, {bi}, ymmword ptr [{a} + 256]",
+                "vpmuludq {m}, {t1}, ymmword ptr [{k} + 288]",
+                "mulx {r0}, {lo}, qword ptr [{a} + 312]",
+                "vpand {m}, {m}, ymmword ptr [{k} + 320]",
+                "adox {r4}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 0]",
+                "mov {lo:e}, 0",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 32]",
+                "adox {r0}, {lo}",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "adcx {r0}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 64]",
+                "mov rdx, {r1}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 96]",
+                "imul rdx, qword ptr [{k} + 1568]",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "xor {lo:e}, {lo:e}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 128]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1536]",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 160]",
+                "adox {r1}, {lo}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "adcx {r2}, {hi}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 192]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1544]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 224]",
+                "adox {r2}, {lo}",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adcx {r3}, {hi}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 256]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1552]",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "vpsrlq {tmp}, {t1}, 29",
+                "adox {r3}, {lo}",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "adcx {r4}, {hi}",
+                "vmovdqu {bi}, ymmword ptr [{b} + 64]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1560]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 0]",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "adox {r4}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 32]",
+                "adcx {r0}, {hi}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "mov {lo:e}, 0",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 64]",
+                "adox {r0}, {lo}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 96]",
+                "mov rdx, qword ptr [{b} + 304]",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "xor {lo:e}, {lo:e}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 128]",
+                "mulx {hi}, {lo}, qword ptr [{a} + 288]",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 160]",
+                "adox {r2}, {lo}",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "adcx {r3}, {hi}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 192]",
+                "mulx {hi}, {lo}, qword ptr [{a} + 296]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 224]",
+                "adox {r3}, {lo}",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "adcx {r4}, {hi}",
+                "vpmuludq {t1}, {bi}, ymmword ptr [{a} + 256]",
+                "mulx {hi}, {lo}, qword ptr [{a} + 304]",
+                "vpmuludq {m}, {t2}, ymmword ptr [{k} + 288]",
+                "vpand {m}, {m}, ymmword ptr [{k} + 320]",
+                "adox {r4}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 0]",
+                "adcx {r0}, {hi}",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "mulx {r1}, {lo}, qword ptr [{a} + 312]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 32]",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "adox {r0}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 64]",
+                "mov {lo:e}, 0",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "adox {r1}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 96]",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "adcx {r1}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 128]",
+                "mov rdx, {r2}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "imul rdx, qword ptr [{k} + 1568]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 160]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "xor {lo:e}, {lo:e}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 192]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1536]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adox {r2}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 224]",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "adcx {r3}, {hi}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 256]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1544]",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "adox {r3}, {lo}",
+                "vpsrlq {tmp}, {t2}, 29",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "adcx {r4}, {hi}",
+                "vmovdqu {bi}, ymmword ptr [{b} + 96]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1552]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 0]",
+                "adox {r4}, {lo}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 32]",
+                "adcx {r0}, {hi}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1560]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 64]",
+                "adox {r0}, {lo}",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "adcx {r1}, {hi}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 96]",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "mov {lo:e}, 0",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 128]",
+                "adox {r1}, {lo}",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "mov rdx, qword ptr [{b} + 312]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 160]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "xor {lo:e}, {lo:e}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 192]",
+                "mulx {hi}, {lo}, qword ptr [{a} + 288]",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "adox {r3}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 224]",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "adcx {r4}, {hi}",
+                "vpmuludq {t2}, {bi}, ymmword ptr [{a} + 256]",
+                "mulx {hi}, {lo}, qword ptr [{a} + 296]",
+                "vpmuludq {m}, {t3}, ymmword ptr [{k} + 288]",
+                "adox {r4}, {lo}",
+                "vpand {m}, {m}, ymmword ptr [{k} + 320]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 0]",
+                "adcx {r0}, {hi}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 304]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 32]",
+                "adox {r0}, {lo}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 64]",
+                "adcx {r1}, {hi}",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "mulx {r2}, {lo}, qword ptr [{a} + 312]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 96]",
+                "adox {r1}, {lo}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 128]",
+                "mov {lo:e}, 0",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "adox {r2}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 160]",
+                "adcx {r2}, {lo}",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 192]",
+                "mov rdx, {r3}",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "imul rdx, qword ptr [{k} + 1568]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 224]",
+                "xor {lo:e}, {lo:e}",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 256]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1536]",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "adox {r3}, {lo}",
+                "vpsrlq {tmp}, {t3}, 29",
+                "adcx {r4}, {hi}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "vmovdqu {bi}, ymmword ptr [{b} + 128]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1544]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 0]",
+                "adox {r4}, {lo}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "adcx {r0}, {hi}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 32]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1552]",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 64]",
+                "adox {r0}, {lo}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "adcx {r1}, {hi}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 96]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1560]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 128]",
+                "adox {r1}, {lo}",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adcx {r2}, {hi}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 160]",
+                "mov {lo:e}, 0",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 192]",
+                "adox {r2}, {lo}",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "mov {r3}, {r4}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 224]",
+                "mov {lo}, {r0}",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "vpmuludq {t3}, {bi}, ymmword ptr [{a} + 256]",
+                "mov {hi}, {r1}",
+                "vpmuludq {m}, {t4}, ymmword ptr [{k} + 288]",
+                "mov rdx, {r2}",
+                "vpand {m}, {m}, ymmword ptr [{k} + 320]",
+                "add {r4}, qword ptr [{s} + 288]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 0]",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "adc {r0}, qword ptr [{s} + 296]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 32]",
+                "adc {r1}, qword ptr [{s} + 304]",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "adc {r2}, qword ptr [{s} + 312]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 64]",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "add {r3}, qword ptr [{s} + 352]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 96]",
+                "adc {lo}, qword ptr [{s} + 360]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "adc {hi}, qword ptr [{s} + 368]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 128]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adc rdx, qword ptr [{s} + 376]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 160]",
+                "cmovc {r4}, {r3}",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "cmovc {r0}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 192]",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "cmovc {r1}, {hi}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 224]",
+                "cmovc {r2}, rdx",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "vmovq {s0:x}, {r4}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 256]",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "vpinsrq {s0:x}, {s0:x}, {r0}, 1",
+                "vpsrlq {tmp}, {t4}, 29",
+                "vmovq {w:x}, {r1}",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "vpinsrq {w:x}, {w:x}, {r2}, 1",
+                "vmovdqu {bi}, ymmword ptr [{b} + 160]",
+                "vinserti128 {s0}, {s0}, {w:x}, 1",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 0]",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "mov rdx, qword ptr [{b} + 320]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 32]",
+                "mulx {r1}, {r0}, qword ptr [{a} + 320]",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "mulx {r2}, {lo}, qword ptr [{a} + 328]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 64]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "add {r1}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 96]",
+                "mulx {r3}, {lo}, qword ptr [{a} + 336]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adc {r2}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 128]",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "mulx {r4}, {lo}, qword ptr [{a} + 344]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 160]",
+                "adc {r3}, {lo}",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "adc {r4}, 0",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 192]",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "mov rdx, {r0}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 224]",
+                "imul rdx, qword ptr [{k} + 1568]",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "xor {lo:e}, {lo:e}",
+                "vpmuludq {t4}, {bi}, ymmword ptr [{a} + 256]",
+                "vpmuludq {m}, {t5}, ymmword ptr [{k} + 288]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1536]",
+                "vpand {m}, {m}, ymmword ptr [{k} + 320]",
+                "adox {r0}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 0]",
+                "adcx {r1}, {hi}",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 32]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1544]",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "adox {r1}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 64]",
+                "adcx {r2}, {hi}",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 96]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1552]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adox {r2}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 128]",
+                "adcx {r3}, {hi}",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 160]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1560]",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "adox {r3}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 192]",
+                "adcx {r4}, {hi}",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 224]",
+                "mov {lo:e}, 0",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "adox {r4}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 256]",
+                "mov rdx, qword ptr [{b} + 328]",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "vpsrlq {tmp}, {t5}, 29",
+                "xor {lo:e}, {lo:e}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 320]",
+                "vmovdqu {bi}, ymmword ptr [{b} + 192]",
+                "adox {r1}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 0]",
+                "adcx {r2}, {hi}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 32]",
+                "mulx {hi}, {lo}, qword ptr [{a} + 328]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "adox {r2}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 64]",
+                "adcx {r3}, {hi}",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 96]",
+                "mulx {hi}, {lo}, qword ptr [{a} + 336]",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "adox {r3}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 128]",
+                "adcx {r4}, {hi}",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 160]",
+                "mulx {r0}, {lo}, qword ptr [{a} + 344]",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "adox {r4}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 192]",
+                "mov {lo:e}, 0",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 224]",
+                "adox {r0}, {lo}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "adcx {r0}, {lo}",
+                "vpmuludq {t5}, {bi}, ymmword ptr [{a} + 256]",
+                "mov rdx, {r1}",
+                "vpmuludq {m}, {t6}, ymmword ptr [{k} + 288]",
+                "vpand {m}, {m}, ymmword ptr [{k} + 320]",
+                "imul rdx, qword ptr [{k} + 1568]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 0]",
+                "xor {lo:e}, {lo:e}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1536]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 32]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "adox {r1}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 64]",
+                "adcx {r2}, {hi}",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1544]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 96]",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "adox {r2}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 128]",
+                "adcx {r3}, {hi}",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1552]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 160]",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "adox {r3}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 192]",
+                "adcx {r4}, {hi}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1560]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 224]",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "adox {r4}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 256]",
+                "adcx {r0}, {hi}",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "mov {lo:e}, 0",
+                "vpsrlq {tmp}, {t6}, 29",
+                "adox {r0}, {lo}",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "vmovdqu {bi}, ymmword ptr [{b} + 224]",
+                "mov rdx, qword ptr [{b} + 336]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 0]",
+                "xor {lo:e}, {lo:e}",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 320]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 32]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adox {r2}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 64]",
+                "adcx {r3}, {hi}",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 328]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 96]",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "adox {r3}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 128]",
+                "adcx {r4}, {hi}",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 336]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 160]",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "adox {r4}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 192]",
+                "adcx {r0}, {hi}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "mulx {r1}, {lo}, qword ptr [{a} + 344]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 224]",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "adox {r0}, {lo}",
+                "vpmuludq {t6}, {bi}, ymmword ptr [{a} + 256]",
+                "mov {lo:e}, 0",
+                "vpmuludq {m}, {t7}, ymmword ptr [{k} + 288]",
+                "adox {r1}, {lo}",
+                "vpand {m}, {m}, ymmword ptr [{k} + 320]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 0]",
+                "adcx {r1}, {lo}",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "mov rdx, {r2}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 32]",
+                "imul rdx, qword ptr [{k} + 1568]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 64]",
+                "xor {lo:e}, {lo:e}",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1536]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 96]",
+                "adox {r2}, {lo}",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 128]",
+                "adcx {r3}, {hi}",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1544]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 160]",
+                "adox {r3}, {lo}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 192]",
+                "adcx {r4}, {hi}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1552]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 224]",
+                "adox {r4}, {lo}",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 256]",
+                "adcx {r0}, {hi}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1560]",
+                "vpsrlq {tmp}, {t7}, 29",
+                "adox {r0}, {lo}",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adcx {r1}, {hi}",
+                "vmovdqu {bi}, ymmword ptr [{b} + 256]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 0]",
+                "mov {lo:e}, 0",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "adox {r1}, {lo}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 32]",
+                "mov rdx, qword ptr [{b} + 344]",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 64]",
+                "xor {lo:e}, {lo:e}",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 320]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 96]",
+                "adox {r3}, {lo}",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 128]",
+                "adcx {r4}, {hi}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 328]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 160]",
+                "adox {r4}, {lo}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 192]",
+                "adcx {r0}, {hi}",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{a} + 336]",
+                "vpmuludq {tmp}, {bi}, ymmword ptr [{a} + 224]",
+                "adox {r0}, {lo}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "vpmuludq {t7}, {bi}, ymmword ptr [{a} + 256]",
+                "adcx {r1}, {hi}",
+                "vpmuludq {m}, {t8}, ymmword ptr [{k} + 288]",
+                "mulx {r2}, {lo}, qword ptr [{a} + 344]",
+                "vpand {m}, {m}, ymmword ptr [{k} + 320]",
+                "adox {r1}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 0]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "mov {lo:e}, 0",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 32]",
+                "adox {r2}, {lo}",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "adcx {r2}, {lo}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 64]",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "mov rdx, {r3}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 96]",
+                "imul rdx, qword ptr [{k} + 1568]",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "xor {lo:e}, {lo:e}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 128]",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1536]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 160]",
+                "adox {r3}, {lo}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "adcx {r4}, {hi}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 192]",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1544]",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 224]",
+                "adox {r4}, {lo}",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "adcx {r0}, {hi}",
+                "vpmuludq {tmp}, {m}, ymmword ptr [{k} + 256]",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1552]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "vpsrlq {tmp}, {t8}, 29",
+                "adox {r0}, {lo}",
+                "vpaddq {t0}, {t0}, {tmp}",
+                "adcx {r1}, {hi}",
+                "vpxor {t8}, {t8}, {t8}",
+                "mulx {hi}, {lo}, qword ptr [{k} + 1560]",
+                "vpsrlq {tmp}, {t0}, 29",
+                "vpaddq {t1}, {t1}, {tmp}",
+                "adox {r1}, {lo}",
+                "vpand {t0}, {t0}, ymmword ptr [{k} + 320]",
+                "adcx {r2}, {hi}",
+                "vpsrlq {tmp}, {t1}, 29",
+                "mov {lo:e}, 0",
+                "vpaddq {t2}, {t2}, {tmp}",
+                "vpand {t1}, {t1}, ymmword ptr [{k} + 320]",
+                "adox {r2}, {lo}",
+                "vpsrlq {tmp}, {t2}, 29",
+                "mov {r3}, {r4}",
+                "vpaddq {t3}, {t3}, {tmp}",
+                "mov {lo}, {r0}",
+                "vpand {t2}, {t2}, ymmword ptr [{k} + 320]",
+                "vpsrlq {tmp}, {t3}, 29",
+                "mov {hi}, {r1}",
+                "vpaddq {t4}, {t4}, {tmp}",
+                "mov rdx, {r2}",
+                "vpand {t3}, {t3}, ymmword ptr [{k} + 320]",
+                "add {r4}, qword ptr [{s} + 320]",
+                "vpsrlq {tmp}, {t4}, 29",
+                "vpaddq {t5}, {t5}, {tmp}",
+                "adc {r0}, qword ptr [{s} + 328]",
+                "vpand {t4}, {t4}, ymmword ptr [{k} + 320]",
+                "adc {r1}, qword ptr [{s} + 336]",
+                "vpsrlq {tmp}, {t5}, 29",
+                "adc {r2}, qword ptr [{s} + 344]",
+                "vpaddq {t6}, {t6}, {tmp}",
+                "vpand {t5}, {t5}, ymmword ptr [{k} + 320]",
+                "add {r3}, qword ptr [{s} + 384]",
+                "vpsrlq {tmp}, {t6}, 29",
+                "adc {lo}, qword ptr [{s} + 392]",
+                "vpaddq {t7}, {t7}, {tmp}",
+                "adc {hi}, qword ptr [{s} + 400]",
+                "vpand {t6}, {t6}, ymmword ptr [{k} + 320]",
+                "vpsrlq {tmp}, {t7}, 29",
+                "adc rdx, qword ptr [{s} + 408]",
+                "vpaddq {t8}, {t8}, {tmp}",
+                "cmovc {r4}, {r3}",
+                "vpand {t7}, {t7}, ymmword ptr [{k} + 320]",
+                "cmovc {r0}, {lo}",
+                "vpaddq {t0}, {t0}, ymmword ptr [{s} + 0]",
+                "vpaddq {t1}, {t1}, ymmword ptr [{s} + 32]",
+                "cmovc {r1}, {hi}",
+                "vpaddq {t2}, {t2}, ymmword ptr [{s} + 64]",
+                "cmovc {r2}, rdx",
+                "vpaddq {t3}, {t3}, ymmword ptr [{s} + 96]",
+                "vmovq {s1:x}, {r4}",
+                "vpaddq {t4}, {t4}, ymmword ptr [{s} + 128]",
+                "vpaddq {t5}, {t5}, ymmword ptr [{s} + 160]",
+                "vpinsrq {s1:x}, {s1:x}, {r0}, 1",
+                "vpaddq {t6}, {t6}, ymmword ptr [{s} + 192]",
+                "vmovq {w:x}, {r1}",
+                "vpaddq {t7}, {t7}, ymmword ptr [{s} + 224]",
+                "vpinsrq {w:x}, {w:x}, {r2}, 1",
+                "vpaddq {t8}, {t8}, ymmword ptr [{s} + 256]",
+                "vinserti128 {s1}, {s1}, {w:x}, 1",
+            ],
+            b = in(reg) core::ptr::from_ref(b),
+            s = in(reg) core::ptr::from_ref(s),
         )
     }
 }

@@ -51,19 +51,40 @@ impl<C: Fp256Config> LazyFp256<C> {
     /// `a + b` is never reduced on its own.
     #[inline(always)]
     pub fn add_two_canonical(self, a: Fp256<C>, b: Fp256<C>) -> Self {
-        let (a, b, p) = (a.0, b.0, C::MODULUS);
-        // a + b < 2p: no carry out of four words.
-        let (t0, k) = adc(a[0], b[0], 0);
-        let (t1, k) = adc(a[1], b[1], k);
-        let (t2, k) = adc(a[2], b[2], k);
-        let (t3, _) = adc(a[3], b[3], k);
-        let two_p = [
+        self.add_then_reduce(Self::canonical_sum(a, b), Self::TWO_P)
+    }
+
+    /// `2p`, which four words hold (`4p < 2^256`).
+    pub(crate) const TWO_P: U256 = {
+        let p = C::MODULUS;
+        [
             p[0] << 1,
             p[1] << 1 | p[0] >> 63,
             p[2] << 1 | p[1] >> 63,
             p[3] << 1 | p[2] >> 63,
-        ];
-        self.add_then_reduce([t0, t1, t2, t3], two_p)
+        ]
+    };
+
+    /// The words of `a + b` for canonical `a` and `b`, unreduced (below `2p`: no carry out of
+    /// four words).
+    #[inline(always)]
+    pub(crate) fn canonical_sum(a: Fp256<C>, b: Fp256<C>) -> U256 {
+        let (a, b) = (a.0, b.0);
+        let (t0, k) = adc(a[0], b[0], 0);
+        let (t1, k) = adc(a[1], b[1], k);
+        let (t2, k) = adc(a[2], b[2], k);
+        let (t3, _) = adc(a[3], b[3], k);
+        [t0, t1, t2, t3]
+    }
+
+    /// `t − m mod 2^256`.
+    #[inline(always)]
+    pub(crate) fn wrapping_difference(t: U256, m: U256) -> U256 {
+        let (n0, k) = sbb(t[0], m[0], 0);
+        let (n1, k) = sbb(t[1], m[1], k);
+        let (n2, k) = sbb(t[2], m[2], k);
+        let (n3, _) = sbb(t[3], m[3], k);
+        [n0, n1, n2, n3]
     }
 
     /// `self + t − m` where that does not borrow, else `self + t`, for `self + t < 2^256`. Both
@@ -72,11 +93,7 @@ impl<C: Fp256Config> LazyFp256<C> {
     #[inline(always)]
     fn add_then_reduce(self, t: U256, m: U256) -> Self {
         let x = self.0;
-        // t − m mod 2^256.
-        let (n0, k) = sbb(t[0], m[0], 0);
-        let (n1, k) = sbb(t[1], m[1], k);
-        let (n2, k) = sbb(t[2], m[2], k);
-        let (n3, _) = sbb(t[3], m[3], k);
+        let [n0, n1, n2, n3] = Self::wrapping_difference(t, m);
         let (s0, k) = adc(x[0], t[0], 0);
         let (s1, k) = adc(x[1], t[1], k);
         let (s2, k) = adc(x[2], t[2], k);

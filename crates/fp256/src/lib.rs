@@ -93,7 +93,7 @@ pub use arith::{BatchBackend, MulBackend};
 #[cfg(target_arch = "x86_64")]
 pub use avx2::{Avx2, BroadcastFp256Avx2, LazyPackedFp256Avx2, PackedFp256Avx2};
 #[cfg(target_arch = "x86_64")]
-pub use hybrid::{HybridCanonical, LazyHybridFp256};
+pub use hybrid::{HybridBroadcast, HybridCanonical, LazyHybridFp256};
 #[cfg(target_arch = "x86_64")]
 pub use ifma::{Ifma, PackedFp256Ifma, PreparedFp256};
 pub use lazy::LazyFp256;

@@ -16,7 +16,7 @@ use zkaccel_fp256::{Fp256, Fp256Config, LazyFp256};
 use zkaccel_goldilocks::Goldilocks;
 
 use crate::params::MimcParams;
-use zkaccel_field::sbox::{pow_sbox, pow_sbox_with, sbox_schedule, SBOX_REGISTERS};
+use zkaccel_field::sbox::{pow_sbox, pow_sbox_with, sbox_schedule};
 
 /// Ciphers interleaved by the scalar kernels.
 pub const SCALAR_LANES: usize = 4;
@@ -118,9 +118,12 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
 /// `xs` and `ks` have equal lengths.
 ///
 /// Measured on a 2-core AMD EPYC (Zen 3, no AVX-512), circomlib preset, thread CPU time,
-/// in-process alternating runs (`examples/mimc_batch_compare.rs`, best of 12 runs of 11
-/// rounds): 3.33 µs per cipher, against 4.40 for the four AVX2 lanes alone
-/// ([`encrypt_many_avx2`]).
+/// in-process alternating runs (`examples/mimc_batch_compare.rs`, best of 15 runs of 15
+/// rounds): 3.18–3.19 µs per cipher, against 4.40–4.41 for the four AVX2 lanes alone
+/// ([`encrypt_many_avx2`]). Each group of six is one
+/// [`zkaccel_fp256::LazyHybridFp256::power_of_sum_rounds`], whose round additions happen inside
+/// the last product's kernel: 3.18–3.19 µs against 3.27–3.29 with the additions between
+/// kernels (round by round `power_of_sum`, in the same runs).
 pub fn encrypt_many_hybrid<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
@@ -372,10 +375,11 @@ fn broadcast_constants<C: Fp256Config>(
 /// Six ciphers per step on [`zkaccel_fp256::LazyHybridFp256`] lanes: four in AVX2 registers
 /// and two in general registers, each product and squaring of a round one kernel with both
 /// instruction streams interleaved, so the integer multiplier works while the vector unit
-/// does. Each round is one [`zkaccel_fp256::LazyHybridFp256::power_of_sum`]: `x + k + c_i`
-/// unreduced into the S-box's schedule, the round constants kept compact
-/// ([`broadcast_constants`]); the state is reduced once per cipher. The remainder runs on
-/// [`encrypt_many_avx2_lanes`].
+/// does. Each group is one [`zkaccel_fp256::LazyHybridFp256::power_of_sum_rounds`]: `x + k +
+/// c_i` unreduced into the S-box's schedule, added inside the previous round's last product,
+/// the round constants kept compact ([`zkaccel_fp256::HybridBroadcast`], as
+/// [`broadcast_constants`] for the AVX2 lanes); the state is reduced once per cipher. The
+/// remainder runs on [`encrypt_many_avx2_lanes`].
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX besides AVX2 (the function is compiled for them; where
@@ -388,12 +392,16 @@ unsafe fn encrypt_many_hybrid_lanes<C: Fp256Config>(
     xs: &mut [Fp256<C>],
     ks: &[Fp256<C>],
 ) {
-    use zkaccel_fp256::{HybridCanonical, LazyHybridFp256};
+    use zkaccel_fp256::{HybridBroadcast, HybridCanonical, LazyHybridFp256};
     const W: usize = 6;
     let Some(schedule) = sbox_schedule(params.exponent()) else {
         return encrypt_many_lazy(params, xs, ks);
     };
-    let constants = broadcast_constants(cpu, params);
+    // A plain loop, inlined, so that the conversions compile with this function's AVX2.
+    let mut constants = Vec::with_capacity(params.constants().len());
+    for &c in params.constants() {
+        constants.push(HybridBroadcast::new(cpu, c));
+    }
     let mut cx = xs.chunks_exact_mut(W);
     let mut ck = ks.chunks_exact(W);
     for (x, k) in (&mut cx).zip(&mut ck) {
@@ -407,18 +415,7 @@ unsafe fn encrypt_many_hybrid_lanes<C: Fp256Config>(
             continue;
         };
         let key = HybridCanonical::from_elements(cpu, k);
-        let mut registers = [state; SBOX_REGISTERS];
-        for (c_vector, &c) in constants.iter().zip(params.constants()) {
-            let c = HybridCanonical {
-                vector: c_vector.get(),
-                scalar: [c; 2],
-            };
-            LazyHybridFp256::power_of_sum(&mut registers, &key, &c, &schedule);
-        }
-        let out = registers[0].reduce();
-        for i in 0..W {
-            x[i] = out[i] + k[i];
-        }
+        *x = state.power_of_sum_rounds(&key, &constants, &schedule);
     }
     // SAFETY: the caller runs on an AVX2 CPU.
     unsafe { encrypt_many_avx2_lanes(cpu, params, cx.into_remainder(), ck.remainder()) };
