@@ -216,7 +216,8 @@ impl<C: Fp256Config> LazyHybridFp256<C> {
     /// per cipher against 3.47–3.49 (both with compact round constants; with the constants
     /// stored as full four-lane values, whose table then no longer fits in the L1 cache, this
     /// form was the slower one). A schedule whose last step does not write register 0 (the
-    /// empty one of `d = 1`) gets the reduced sum.
+    /// empty one of `d = 1`) gets the reduced sum. A whole cipher runs faster still on
+    /// [`LazyHybridFp256::power_of_sum_rounds`], which adds the sums inside the kernels.
     #[inline(always)]
     pub fn power_of_sum(
         registers: &mut [Self; SBOX_REGISTERS],
