@@ -12,8 +12,8 @@
 //! subtraction, squarings run a 45-product kernel, and additions of canonical values decide
 //! from one limb whether to subtract `p`.
 //!
-//! Measured on a 2-core AMD EPYC (Zen 3, no AVX-512), in-process alternating runs, medians:
-//! the circomlib MiMC cipher over four lazy lanes at 4.7 µs per cipher, against 7.9 µs for
+//! Measured on a 2-core AMD EPYC (Zen 3, no AVX-512), in-process alternating runs, best of 15:
+//! the circomlib MiMC cipher over four lazy lanes at 4.4 µs per cipher, against 7.6 µs for
 //! four scalar ciphers interleaved on the `mulx` kernel. A product's latency there is about
 //! 47 ns per four lanes, a squaring's the same; the kernels' operands are read from memory, so
 //! the operations take them by reference ([`SboxArithmetic`]): copies of by-value operands had
