@@ -2,9 +2,10 @@
 """Generates the instruction lines of `crates/fp256/src/asm.rs`: CIOS Montgomery
 multiplication on four limbs with mulx/adcx/adox.
 
-Run: python3 tools/gen_mont_asm.py, then paste the three blocks into asm.rs: the CIOS loop
-(the body of `cios_adx!`), the final subtraction (`mont_mul_adx`) and the pair kernel
-(`mont_mul_pair_lazy_adx`).
+Run: python3 tools/gen_mont_asm.py, then paste the five blocks into asm.rs: the CIOS loop
+(the body of `cios_adx!`), the final subtraction (`mont_mul_adx`), the pair kernel
+(`mont_mul_pair_lazy_adx`), the squaring kernel (`mont_square_lazy_adx`) and the
+product-and-square kernel (`mont_product_and_square_lazy_adx`).
 
 The single kernel: a0..a3 hold a; rdx holds b[0], then each multiplier word and each m in
 turn; {c} points at [b1, b2, b3, p0, p1, p2, p3, inv]; the five accumulator words rotate
@@ -18,6 +19,13 @@ reduction latency. A product's steps form one long dependent chain that fills th
 out-of-order scheduler, so two products issued one after the other hardly overlap; issued
 interleaved they do. Registers: rdx (multiplier word or m), x0..x4 and y0..y4 (the two
 rotating accumulators), lo, hi, and {w} pointing at [a, b, c, p, inv] (17 words): 14 in all.
+
+The squaring kernel: the single kernel's loop with row i adding a_i*a_i at word i and a_i times
+the words of 2*(a - (a mod 2^(64(i+1)))) above it (a_j << 1 next to the diagonal, with a_(j-1)'s
+top bit joined beyond), so each off-diagonal product is computed once and counted twice: 26 mulx
+instead of 32. The doubled words come from memory ({c}), made beside the chain before the asm.
+The product-and-square kernel is the pair kernel with y = c*c in those rows: x^7's middle step
+(x^3 = x^2 * x, x^4 = (x^2)^2), 58 mulx instead of 64.
 """
 
 
@@ -55,6 +63,31 @@ def reduction_step(e, T, modulus, inv):
         e(f"adcx {T[j + 1]}, {{hi}}")
     e("mov {lo:e}, 0")
     e(f"adox {T[4]}, {{lo}}")
+
+
+def square_step(e, T, i, operand):
+    """t += rdx * (operand(i) at position i, operand(j) at position j > i): a squaring's row i
+    (rdx = a_i, operand(i) = a_i, the later positions the doubled words of a), low halves on
+    the OF chain and high halves on the CF chain, as in mul_step."""
+    e("xor {lo:e}, {lo:e}")
+    for j in range(i, 3):
+        e(f"mulx {{hi}}, {{lo}}, {operand(j)}")
+        e(f"adox {T[j]}, {{lo}}")
+        e(f"adcx {T[j + 1]}, {{hi}}")
+    e(f"mulx {T[4]}, {{lo}}, {operand(3)}")
+    e(f"adox {T[3]}, {{lo}}")
+    e("mov {lo:e}, 0")
+    e(f"adox {T[4]}, {{lo}}")
+    e(f"adcx {T[4]}, {{lo}}")
+
+
+def square_operand(i, j, own, doubled):
+    """Row i's factor at position j: a_i itself on the diagonal, else word j of
+    2*(a - (a mod 2^(64(i+1)))): a_j << 1 next to the diagonal, (a_j << 1) | (a_(j-1) >> 63)
+    beyond it."""
+    if j == i:
+        return own(i)
+    return doubled("shifted" if j == i + 1 else "joined", j)
 
 
 def rotation(regs, i):
@@ -115,6 +148,54 @@ def main():
     print("// ---- pair kernel; x is in", ", ".join(rotation(X, 4)[:4]),
           "and y in", ", ".join(rotation(Y, 4)[:4]))
     print("\n".join(f'            "{l}",' for l in pair))
+
+    # ---- The squaring kernel: a in a0..a3 and a[0] in rdx; {c} points at [a1 << 1, a2 << 1,
+    # a3 << 1, (a2 << 1) | (a1 >> 63), (a3 << 1) | (a2 >> 63), p0, p1, p2, p3, inv].
+    offsets = {("shifted", 1): 0, ("shifted", 2): 1, ("shifted", 3): 2, ("joined", 2): 3,
+               ("joined", 3): 4}
+    square = []
+    e = square.append
+    for i in range(4):
+        T = rotation(R, i)
+        def operand(j, i=i):
+            return square_operand(i, j, lambda k: A[k],
+                                  lambda kind, k: qword("c", offsets[(kind, k)]))
+        if i == 0:
+            e("// t = a[0] * (a[0], then the doubled words of a)")
+            first_step(e, T, operand)
+        else:
+            e(f"// t += a[{i}] * (a[{i}] at word {i}, then the doubled words of a)")
+            e(f"mov rdx, {A[i]}")
+            square_step(e, T, i, operand)
+        e("// m = t0 * inv; t = (t + m * p) / 2^64")
+        reduction_step(e, T, lambda j: qword("c", 5 + j), qword("c", 9))
+    print("// ---- squaring kernel; the result is in", ", ".join(rotation(R, 4)[:4]))
+    print("\n".join(f'                "{l}",' for l in square))
+
+    # ---- The product-and-square kernel: x = a*c and y = c*c, the pair kernel's loops with y's
+    # rows those of the squaring kernel. {w} points at [a (4), c1 << 1, c2 << 1, c3 << 1,
+    # (c2 << 1) | (c1 >> 63), (c3 << 1) | (c2 >> 63), c (4), p (4), inv]: 18 words.
+    pair_square = []
+    e = pair_square.append
+    for i in range(4):
+        TX, TY = rotation(X, i), rotation(Y, i)
+        def operand(j, i=i):
+            return square_operand(i, j, lambda k: qword("w", 9 + k),
+                                  lambda kind, k: qword("w", 4 + offsets[(kind, k)]))
+        e(f"// ---- iteration {i}: x += a * c[{i}], y += c[{i}] * (row {i} of the square), "
+          "then reduce each")
+        e(f"mov rdx, {qword('w', 9 + i)}")
+        if i == 0:
+            first_step(e, TX, lambda j: qword("w", j))
+            first_step(e, TY, operand)
+        else:
+            mul_step(e, TX, lambda j: qword("w", j))
+            square_step(e, TY, i, operand)
+        for T in (TX, TY):
+            reduction_step(e, T, lambda j: qword("w", 13 + j), qword("w", 17))
+    print("// ---- product-and-square kernel; x is in", ", ".join(rotation(X, 4)[:4]),
+          "and y in", ", ".join(rotation(Y, 4)[:4]))
+    print("\n".join(f'            "{l}",' for l in pair_square))
 
 
 if __name__ == "__main__":

@@ -412,7 +412,7 @@ fn radix29_lazy_value(limbs: &[u64; 9], bound: &BigUint, what: &str) -> BigUint 
 /// chosen product kernel, the portable one, the portable squaring and the interleaved pair
 /// give the same representation at every step. Lazy reduction is offered exactly when `4p < 2^256`.
 pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
-    use zkaccel_field::sbox::pow_sbox_with;
+    use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
     use zkaccel_fp256::{Fp256, LazyFp256, MulBackend};
     let p = to_big(&C::MODULUS);
     let fits = &p * 4u32 < BigUint::from(1u8) << 256;
@@ -460,6 +460,11 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
                 "squaring kernels, step {step}"
             );
             assert_eq!(
+                lazy.mul_using(lazy, MulBackend::Adx).representation(),
+                square.representation(),
+                "squaring and product kernels, step {step}"
+            );
+            assert_eq!(
                 (lazy * lazy).reduce(),
                 exact * exact,
                 "product, step {step}"
@@ -482,6 +487,15 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
                 fourth.representation(),
                 (square * square).representation(),
                 "pair, step {step}"
+            );
+            let (cube_once_more, fourth_again) = square.product_and_square(&lazy);
+            assert_eq!(
+                (
+                    cube_once_more.representation(),
+                    fourth_again.representation()
+                ),
+                (cube.representation(), fourth.representation()),
+                "product and square, step {step}"
             );
             lazy = cube * square;
             exact = exact * exact * exact * exact * exact;

@@ -134,6 +134,37 @@ pub(crate) fn mont_mul_lazy_using(
     mont_mul_unreduced(a, b, p, inv)
 }
 
+/// `a²` as [`mont_mul_lazy`]`(a, a)` gives it (the same representation: the lazy result is
+/// unique), on the assembly squaring kernel where the CPU has it, else `None`.
+#[inline(always)]
+pub(crate) fn mont_square_lazy_adx(a: &U256, p: &U256, inv: u64) -> Option<U256> {
+    #[cfg(target_arch = "x86_64")]
+    if backend_code() == ADX {
+        // SAFETY: as in `mont_mul`.
+        return Some(unsafe { crate::asm::mont_square_lazy_adx(a, p, inv) });
+    }
+    let _ = (a, p, inv);
+    None
+}
+
+/// `(a·c, c²)` as [`mont_mul_lazy`] gives them, on the assembly product-and-square kernel
+/// where the CPU has it, else `None`.
+#[inline(always)]
+pub(crate) fn mont_product_and_square_lazy_adx(
+    a: &U256,
+    c: &U256,
+    p: &U256,
+    inv: u64,
+) -> Option<(U256, U256)> {
+    #[cfg(target_arch = "x86_64")]
+    if backend_code() == ADX {
+        // SAFETY: as in `mont_mul`.
+        return Some(unsafe { crate::asm::mont_product_and_square_lazy_adx(a, c, p, inv) });
+    }
+    let _ = (a, c, p, inv);
+    None
+}
+
 /// `(a·c, b·c)` as two [`mont_mul_lazy`] products, interleaved on the assembly kernel.
 #[inline(always)]
 pub(crate) fn mont_mul_pair_lazy(a: &U256, b: &U256, c: &U256, p: &U256, inv: u64) -> (U256, U256) {

@@ -5,12 +5,13 @@
 //!
 //! Products run on the assembly kernel when the CPU has BMI2 and ADX (operands and result in
 //! registers, so nothing makes a round trip through memory between dependent products), and
-//! on portable CIOS otherwise; [`LazyFp256::square`] is then that product kernel too. The
-//! additions and the portable squaring are plain Rust (`#[inline(always)]`): a caller that
-//! compiles its chain inside a `#[target_feature(enable = "bmi2,adx")]` function gets `mulx`
-//! code for them too.
-//! [`LazyFp256::mul_pair`] runs two products by one factor interleaved, which is what the
-//! middle step of the x^7 S-box needs.
+//! on portable CIOS otherwise; [`LazyFp256::square`] runs an assembly squaring kernel (26
+//! `mulx` instead of 32) there. The additions and the portable squaring are plain Rust
+//! (`#[inline(always)]`): a caller that compiles its chain inside a
+//! `#[target_feature(enable = "bmi2,adx")]` function gets `mulx` code for them too.
+//! [`LazyFp256::mul_pair`] runs two products by one factor interleaved, and
+//! [`SboxArithmetic::product_and_square`] a product and a squaring interleaved (58 `mulx`),
+//! which is what the middle step of the x^7 S-box needs.
 
 use core::marker::PhantomData;
 use core::ops::Mul;
@@ -20,7 +21,8 @@ use zkaccel_field::modmul::U256;
 use zkaccel_field::sbox::SboxArithmetic;
 
 use crate::arith::{
-    backend as backend_in_use, mont_mul_lazy, mont_mul_lazy_using, mont_mul_pair_lazy, reduce_once,
+    mont_mul_lazy, mont_mul_lazy_using, mont_mul_pair_lazy, mont_product_and_square_lazy_adx,
+    mont_square_lazy_adx, reduce_once,
 };
 use crate::{Fp256, Fp256Config, MulBackend};
 
@@ -109,26 +111,31 @@ impl<C: Fp256Config> LazyFp256<C> {
         Self(sum, PhantomData)
     }
 
-    /// `self²`, below `2p` for `self` below `2p`: the product `self·self` on the assembly
-    /// kernel when the CPU has BMI2 and ADX, the portable squaring otherwise.
+    /// `self²`, below `2p` for `self` below `2p`: the assembly squaring kernel when the CPU has
+    /// BMI2 and ADX (the lazy CIOS with each off-diagonal product computed once against the
+    /// doubled words of `self`: 26 `mulx` instead of the product's 32), the portable squaring
+    /// otherwise.
     ///
-    /// The squaring needs ten word products instead of sixteen, but its reduction runs after
-    /// the whole square is summed, so in a dependent chain (where latency, not the count of
-    /// products, decides) the product kernel is faster: three chained squarings took 70 ns,
-    /// three chained products 63 ns (2-core AMD EPYC, Zen 3, in-process alternating runs).
-    /// Both give the same representation.
+    /// The portable squaring needs ten word products too, but its reduction runs after the
+    /// whole square is summed, so in a dependent chain (where latency decides) it lost to the
+    /// product kernel: three chained squarings took 70 ns, three chained products 63 ns. The
+    /// assembly squaring keeps the reduction interleaved: 58–59 cycles per squaring in a chain
+    /// against 63–64 for the product kernel on `(self, self)` (2-core AMD EPYC, Zen 3). All give
+    /// the same representation.
     #[inline(always)]
     pub fn square(self) -> Self {
         self.square_using(MulBackend::Adx)
     }
 
-    /// [`LazyFp256::square`] on a chosen kernel: [`MulBackend::Adx`] is the product kernel on
-    /// `(self, self)` (the portable squaring on a CPU without it), [`MulBackend::Portable`] the
+    /// [`LazyFp256::square`] on a chosen kernel: [`MulBackend::Adx`] is the assembly squaring
+    /// kernel (the portable squaring on a CPU without it), [`MulBackend::Portable`] the
     /// portable squaring.
     #[inline(always)]
     pub fn square_using(self, backend: MulBackend) -> Self {
-        if backend == MulBackend::Adx && backend_in_use() == MulBackend::Adx {
-            return self * self;
+        if backend == MulBackend::Adx {
+            if let Some(square) = mont_square_lazy_adx(&self.0, &C::MODULUS, C::MONT.inv) {
+                return Self(square, PhantomData);
+            }
         }
         self.square_portable()
     }
@@ -223,9 +230,14 @@ impl<C: Fp256Config> SboxArithmetic for LazyFp256<C> {
         LazyFp256::square(*self)
     }
 
+    /// `(self·a, self²)` on the assembly product-and-square kernel (58 `mulx`, the two loops
+    /// interleaved) when the CPU has BMI2 and ADX, else a product and a squaring.
     #[inline(always)]
-    fn mul_pair(&self, a: &Self, b: &Self) -> (Self, Self) {
-        LazyFp256::mul_pair(*self, *a, *b)
+    fn product_and_square(&self, a: &Self) -> (Self, Self) {
+        match mont_product_and_square_lazy_adx(&a.0, &self.0, &C::MODULUS, C::MONT.inv) {
+            Some((x, y)) => (Self(x, PhantomData), Self(y, PhantomData)),
+            None => (*self * *a, LazyFp256::square(*self)),
+        }
     }
 }
 

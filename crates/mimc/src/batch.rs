@@ -82,12 +82,16 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     /// Where its time goes, measured on a 2-core AMD EPYC (Zen 3, BN254, x^7): a lazy product
     /// takes 57 cycles in a chain (a C harness around the same lines; 19.2 ns in a Rust chain),
     /// and its 32 `mulx` and 4 `imul` alone occupy the integer multiplier for about 47 cycles
-    /// (a `mulx` issues every 1.35 cycles there, an `imul` every cycle), so the product is
-    /// bound by the multiplier more than by its dependency chain. An x^7 S-box needs at least
-    /// two squarings (26 `mulx` and 4 `imul` each) and two products: 116 `mulx` and 16 `imul`,
-    /// some 173 cycles (55 ns) even with perfect overlap, against 75–78 ns measured. At that
-    /// floor a cipher would take 5.0 µs, about a third of arkworks-mimc's 15.3–16.3 µs on the
-    /// same machine; the measured path takes 7.5–8.4 µs.
+    /// (a `mulx` issues every 1.25 cycles there, every 1.5 with the `adox`/`adcx` that
+    /// accumulate its halves; an `imul` every cycle), so the product is bound by the
+    /// multiplier more than by its dependency chain. An x^7 S-box needs at least two squarings
+    /// (26 `mulx` and 4 `imul` each) and two products: 116 `mulx` and 16 `imul`, some 173
+    /// cycles (55 ns) even with perfect overlap. The chain runs exactly those: the squaring
+    /// kernel, x^7's middle step as one product-and-square kernel, the last product. A round
+    /// (with its addition) takes 242–257 cycles, against 255–273 when the squarings were
+    /// products (minimum of 40 alternating runs, two runs). At the floor a cipher would take
+    /// 5.0 µs, about a third of arkworks-mimc's 15.1–16.3 µs on the same machine; the measured
+    /// path takes 7.5–8 µs.
     fn encrypt_one(params: &MimcParams<Self>, x: Self, k: Self) -> Self {
         let Some(lazy_x) = LazyFp256::new(x) else {
             return encrypt_textbook(params, x, k);
@@ -239,8 +243,8 @@ unsafe fn encrypt_many_lazy_adx<C: Fp256Config>(
 
 /// `E_k(x)` on lazily reduced values: each round adds the canonical `k + c_i` (a sum below `3p`
 /// brought below `2p`) and runs the S-box's schedule without final subtractions, its squarings
-/// through [`LazyFp256::square`] and x^7's middle pair of products interleaved
-/// ([`pow_sbox_with`]).
+/// on the squaring kernel ([`LazyFp256::square`]) and x^7's middle step as one product and
+/// one squaring interleaved ([`pow_sbox_with`]).
 #[inline(always)]
 fn encrypt_lazy<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
