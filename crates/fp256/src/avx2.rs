@@ -13,8 +13,8 @@
 //! from one limb whether to subtract `p`.
 //!
 //! Measured on a 2-core AMD EPYC (Zen 3, no AVX-512), in-process alternating runs, best of 15:
-//! the circomlib MiMC cipher over four lazy lanes at 4.4 µs per cipher, against 7.6 µs for
-//! four scalar ciphers interleaved on the `mulx` kernel. A product's latency there is about
+//! the circomlib MiMC cipher over four lazy lanes at 4.3 µs per cipher, against 7.5 µs for
+//! four scalar ciphers interleaved on the `mulx` kernels. A product's latency there is about
 //! 47 ns per four lanes, a squaring's the same; the kernels' operands are read from memory, so
 //! the operations take them by reference ([`SboxArithmetic`]): copies of by-value operands had
 //! become `memcpy` calls and cost a tenth of the cipher's time.

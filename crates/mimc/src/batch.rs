@@ -123,7 +123,7 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
 ///
 /// Measured on a 2-core AMD EPYC (Zen 3, no AVX-512), circomlib preset, thread CPU time,
 /// in-process alternating runs (`examples/mimc_batch_compare.rs`, best of 15 runs of 15
-/// rounds): 3.18–3.19 µs per cipher, against 4.40–4.41 for the four AVX2 lanes alone
+/// rounds): 3.18–3.20 µs per cipher, against 4.30–4.41 for the four AVX2 lanes alone
 /// ([`encrypt_many_avx2`]). Each group of six is one
 /// [`zkaccel_fp256::LazyHybridFp256::power_of_sum_rounds`], whose round additions happen inside
 /// the last product's kernel: 3.18–3.19 µs against 3.27–3.29 with the additions between
@@ -151,8 +151,9 @@ pub fn encrypt_many_hybrid<C: Fp256Config>(
 ///
 /// Measured on a 2-core AMD EPYC (Zen 3, no AVX-512), circomlib preset, thread CPU time,
 /// in-process alternating runs (`examples/mimc_batch_compare.rs`, best of 15 runs of 15
-/// rounds): 4.40–4.41 µs per cipher, against 7.62 µs for four scalar ciphers interleaved
-/// ([`encrypt_many_lazy`]).
+/// rounds): 4.30 µs per cipher, against 7.49 µs for four scalar ciphers interleaved
+/// ([`encrypt_many_lazy`]); 4.40–4.41 and 7.62 before x^7's middle step took a squaring
+/// instead of a second product.
 pub fn encrypt_many_avx2<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
