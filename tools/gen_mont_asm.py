@@ -38,10 +38,11 @@ def first_step(e, T, operand):
     e(f"adc {T[4]}, 0")
 
 
-def mul_step(e, T, operand):
-    """t += operand * rdx, low halves on the OF chain and high halves on the CF chain."""
+def mul_step(e, T, operand, start=0):
+    """t += rdx * operand(j) at position j, for j from start to 3 (start > 0: a squaring's row
+    `start`, rdx = a_start), low halves on the OF chain and high halves on the CF chain."""
     e("xor {lo:e}, {lo:e}")
-    for j in range(3):
+    for j in range(start, 3):
         e(f"mulx {{hi}}, {{lo}}, {operand(j)}")
         e(f"adox {T[j]}, {{lo}}")
         e(f"adcx {T[j + 1]}, {{hi}}")
@@ -63,22 +64,6 @@ def reduction_step(e, T, modulus, inv):
         e(f"adcx {T[j + 1]}, {{hi}}")
     e("mov {lo:e}, 0")
     e(f"adox {T[4]}, {{lo}}")
-
-
-def square_step(e, T, i, operand):
-    """t += rdx * (operand(i) at position i, operand(j) at position j > i): a squaring's row i
-    (rdx = a_i, operand(i) = a_i, the later positions the doubled words of a), low halves on
-    the OF chain and high halves on the CF chain, as in mul_step."""
-    e("xor {lo:e}, {lo:e}")
-    for j in range(i, 3):
-        e(f"mulx {{hi}}, {{lo}}, {operand(j)}")
-        e(f"adox {T[j]}, {{lo}}")
-        e(f"adcx {T[j + 1]}, {{hi}}")
-    e(f"mulx {T[4]}, {{lo}}, {operand(3)}")
-    e(f"adox {T[3]}, {{lo}}")
-    e("mov {lo:e}, 0")
-    e(f"adox {T[4]}, {{lo}}")
-    e(f"adcx {T[4]}, {{lo}}")
 
 
 def square_operand(i, j, own, doubled):
@@ -166,7 +151,7 @@ def main():
         else:
             e(f"// t += a[{i}] * (a[{i}] at word {i}, then the doubled words of a)")
             e(f"mov rdx, {A[i]}")
-            square_step(e, T, i, operand)
+            mul_step(e, T, operand, start=i)
         e("// m = t0 * inv; t = (t + m * p) / 2^64")
         reduction_step(e, T, lambda j: qword("c", 5 + j), qword("c", 9))
     print("// ---- squaring kernel; the result is in", ", ".join(rotation(R, 4)[:4]))
@@ -190,7 +175,7 @@ def main():
             first_step(e, TY, operand)
         else:
             mul_step(e, TX, lambda j: qword("w", j))
-            square_step(e, TY, i, operand)
+            mul_step(e, TY, operand, start=i)
         for T in (TX, TY):
             reduction_step(e, T, lambda j: qword("w", 13 + j), qword("w", 17))
     print("// ---- product-and-square kernel; x is in", ", ".join(rotation(X, 4)[:4]),

@@ -25,11 +25,11 @@ macro_rules! cios_adx {
     ($a:expr, $b:expr, $p:expr, $inv:expr $(, $tail:literal)* $(,)?) => {{
         let (a, b, p): (&U256, &U256, &U256) = ($a, $b, $p);
         let words = [b[1], b[2], b[3], p[0], p[1], p[2], p[3], $inv];
-        let (r0, r1, r2, r4): (u64, u64, u64, u64);
-        // SAFETY: the callers guarantee BMI2 and ADX; the asm reads the 64 bytes of `words`,
-        // a live local array, and touches only the declared registers and the flags.
-        unsafe {
-            asm!(
+        single_adx!(
+            a,
+            b[0],
+            &words,
+            [
                 "// t = a * b[0] (b[0] is in rdx)",
                 "mulx {r1}, {r0}, {a0}",
                 "mulx {r2}, {lo}, {a1}",
@@ -163,12 +163,30 @@ macro_rules! cios_adx {
                 "mov {lo:e}, 0",
                 "adox {r2}, {lo}",
                 $($tail,)*
+            ]
+        )
+    }};
+}
+
+/// The `asm!` call of a one-result kernel (`tools/gen_mont_asm.py`: the CIOS loop and the
+/// squaring kernel): its instruction lines, with `a` in `a0..a3`, `$rdx` in `rdx` and `{c}`
+/// pointing at the words `$words` (an array reference); evaluates to the four result words.
+/// Expands to an unsafe operation (the caller guarantees BMI2 and ADX).
+macro_rules! single_adx {
+    ($a:expr, $rdx:expr, $words:expr, [$($line:literal),* $(,)?]) => {{
+        let (a, words): (&U256, _) = ($a, $words);
+        let (r0, r1, r2, r4): (u64, u64, u64, u64);
+        // SAFETY: the callers guarantee BMI2 and ADX; the asm reads the words of `words`, a
+        // live array, and touches only the declared registers and the flags.
+        unsafe {
+            asm!(
+                $($line,)*
                 a0 = inout(reg) a[0] => _,
                 a1 = inout(reg) a[1] => _,
                 a2 = inout(reg) a[2] => _,
                 a3 = inout(reg) a[3] => _,
                 c = in(reg) words.as_ptr(),
-                inout("rdx") b[0] => _,
+                inout("rdx") $rdx => _,
                 r0 = out(reg) r0,
                 r1 = out(reg) r1,
                 r2 = out(reg) r2,
@@ -246,142 +264,161 @@ pub(crate) unsafe fn mont_square_lazy_adx(a: &U256, p: &U256, inv: u64) -> U256 
         p[3],
         inv,
     ];
-    let (r0, r1, r2, r4): (u64, u64, u64, u64);
-    // SAFETY: the caller guarantees BMI2 and ADX; the asm reads the 80 bytes of `words`, a
-    // live local array, and touches only the declared registers and the flags.
-    unsafe {
-        asm!(
-                "// t = a[0] * (a[0], then the doubled words of a)",
-                "mulx {r1}, {r0}, {a0}",
-                "mulx {r2}, {lo}, qword ptr [{c} + 0]",
-                "add {r1}, {lo}",
-                "mulx {r3}, {lo}, qword ptr [{c} + 24]",
-                "adc {r2}, {lo}",
-                "mulx {r4}, {lo}, qword ptr [{c} + 32]",
-                "adc {r3}, {lo}",
-                "adc {r4}, 0",
-                "// m = t0 * inv; t = (t + m * p) / 2^64",
-                "mov rdx, {r0}",
-                "imul rdx, qword ptr [{c} + 72]",
-                "xor {lo:e}, {lo:e}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 40]",
-                "adox {r0}, {lo}",
-                "adcx {r1}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 48]",
-                "adox {r1}, {lo}",
-                "adcx {r2}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 56]",
-                "adox {r2}, {lo}",
-                "adcx {r3}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 64]",
-                "adox {r3}, {lo}",
-                "adcx {r4}, {hi}",
-                "mov {lo:e}, 0",
-                "adox {r4}, {lo}",
-                "// t += a[1] * (a[1] at word 1, then the doubled words of a)",
-                "mov rdx, {a1}",
-                "xor {lo:e}, {lo:e}",
-                "mulx {hi}, {lo}, {a1}",
-                "adox {r2}, {lo}",
-                "adcx {r3}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 8]",
-                "adox {r3}, {lo}",
-                "adcx {r4}, {hi}",
-                "mulx {r0}, {lo}, qword ptr [{c} + 32]",
-                "adox {r4}, {lo}",
-                "mov {lo:e}, 0",
-                "adox {r0}, {lo}",
-                "adcx {r0}, {lo}",
-                "// m = t0 * inv; t = (t + m * p) / 2^64",
-                "mov rdx, {r1}",
-                "imul rdx, qword ptr [{c} + 72]",
-                "xor {lo:e}, {lo:e}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 40]",
-                "adox {r1}, {lo}",
-                "adcx {r2}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 48]",
-                "adox {r2}, {lo}",
-                "adcx {r3}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 56]",
-                "adox {r3}, {lo}",
-                "adcx {r4}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 64]",
-                "adox {r4}, {lo}",
-                "adcx {r0}, {hi}",
-                "mov {lo:e}, 0",
-                "adox {r0}, {lo}",
-                "// t += a[2] * (a[2] at word 2, then the doubled words of a)",
-                "mov rdx, {a2}",
-                "xor {lo:e}, {lo:e}",
-                "mulx {hi}, {lo}, {a2}",
-                "adox {r4}, {lo}",
-                "adcx {r0}, {hi}",
-                "mulx {r1}, {lo}, qword ptr [{c} + 16]",
-                "adox {r0}, {lo}",
-                "mov {lo:e}, 0",
-                "adox {r1}, {lo}",
-                "adcx {r1}, {lo}",
-                "// m = t0 * inv; t = (t + m * p) / 2^64",
-                "mov rdx, {r2}",
-                "imul rdx, qword ptr [{c} + 72]",
-                "xor {lo:e}, {lo:e}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 40]",
-                "adox {r2}, {lo}",
-                "adcx {r3}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 48]",
-                "adox {r3}, {lo}",
-                "adcx {r4}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 56]",
-                "adox {r4}, {lo}",
-                "adcx {r0}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 64]",
-                "adox {r0}, {lo}",
-                "adcx {r1}, {hi}",
-                "mov {lo:e}, 0",
-                "adox {r1}, {lo}",
-                "// t += a[3] * (a[3] at word 3, then the doubled words of a)",
-                "mov rdx, {a3}",
-                "xor {lo:e}, {lo:e}",
-                "mulx {r2}, {lo}, {a3}",
-                "adox {r1}, {lo}",
-                "mov {lo:e}, 0",
-                "adox {r2}, {lo}",
-                "adcx {r2}, {lo}",
-                "// m = t0 * inv; t = (t + m * p) / 2^64",
-                "mov rdx, {r3}",
-                "imul rdx, qword ptr [{c} + 72]",
-                "xor {lo:e}, {lo:e}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 40]",
-                "adox {r3}, {lo}",
-                "adcx {r4}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 48]",
-                "adox {r4}, {lo}",
-                "adcx {r0}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 56]",
-                "adox {r0}, {lo}",
-                "adcx {r1}, {hi}",
-                "mulx {hi}, {lo}, qword ptr [{c} + 64]",
-                "adox {r1}, {lo}",
-                "adcx {r2}, {hi}",
-                "mov {lo:e}, 0",
-                "adox {r2}, {lo}",
-            a0 = inout(reg) a[0] => _,
-            a1 = inout(reg) a[1] => _,
-            a2 = inout(reg) a[2] => _,
-            a3 = inout(reg) a[3] => _,
-            c = in(reg) words.as_ptr(),
-            inout("rdx") a[0] => _,
-            r0 = out(reg) r0,
-            r1 = out(reg) r1,
-            r2 = out(reg) r2,
-            r3 = out(reg) _,
-            r4 = out(reg) r4,
-            lo = out(reg) _,
-            hi = out(reg) _,
-            options(pure, readonly, nostack),
-        );
-    }
-    [r4, r0, r1, r2]
+    single_adx!(
+        a,
+        a[0],
+        &words,
+        [
+            "// t = a[0] * (a[0], then the doubled words of a)",
+            "mulx {r1}, {r0}, {a0}",
+            "mulx {r2}, {lo}, qword ptr [{c} + 0]",
+            "add {r1}, {lo}",
+            "mulx {r3}, {lo}, qword ptr [{c} + 24]",
+            "adc {r2}, {lo}",
+            "mulx {r4}, {lo}, qword ptr [{c} + 32]",
+            "adc {r3}, {lo}",
+            "adc {r4}, 0",
+            "// m = t0 * inv; t = (t + m * p) / 2^64",
+            "mov rdx, {r0}",
+            "imul rdx, qword ptr [{c} + 72]",
+            "xor {lo:e}, {lo:e}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 40]",
+            "adox {r0}, {lo}",
+            "adcx {r1}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 48]",
+            "adox {r1}, {lo}",
+            "adcx {r2}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 56]",
+            "adox {r2}, {lo}",
+            "adcx {r3}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 64]",
+            "adox {r3}, {lo}",
+            "adcx {r4}, {hi}",
+            "mov {lo:e}, 0",
+            "adox {r4}, {lo}",
+            "// t += a[1] * (a[1] at word 1, then the doubled words of a)",
+            "mov rdx, {a1}",
+            "xor {lo:e}, {lo:e}",
+            "mulx {hi}, {lo}, {a1}",
+            "adox {r2}, {lo}",
+            "adcx {r3}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 8]",
+            "adox {r3}, {lo}",
+            "adcx {r4}, {hi}",
+            "mulx {r0}, {lo}, qword ptr [{c} + 32]",
+            "adox {r4}, {lo}",
+            "mov {lo:e}, 0",
+            "adox {r0}, {lo}",
+            "adcx {r0}, {lo}",
+            "// m = t0 * inv; t = (t + m * p) / 2^64",
+            "mov rdx, {r1}",
+            "imul rdx, qword ptr [{c} + 72]",
+            "xor {lo:e}, {lo:e}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 40]",
+            "adox {r1}, {lo}",
+            "adcx {r2}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 48]",
+            "adox {r2}, {lo}",
+            "adcx {r3}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 56]",
+            "adox {r3}, {lo}",
+            "adcx {r4}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 64]",
+            "adox {r4}, {lo}",
+            "adcx {r0}, {hi}",
+            "mov {lo:e}, 0",
+            "adox {r0}, {lo}",
+            "// t += a[2] * (a[2] at word 2, then the doubled words of a)",
+            "mov rdx, {a2}",
+            "xor {lo:e}, {lo:e}",
+            "mulx {hi}, {lo}, {a2}",
+            "adox {r4}, {lo}",
+            "adcx {r0}, {hi}",
+            "mulx {r1}, {lo}, qword ptr [{c} + 16]",
+            "adox {r0}, {lo}",
+            "mov {lo:e}, 0",
+            "adox {r1}, {lo}",
+            "adcx {r1}, {lo}",
+            "// m = t0 * inv; t = (t + m * p) / 2^64",
+            "mov rdx, {r2}",
+            "imul rdx, qword ptr [{c} + 72]",
+            "xor {lo:e}, {lo:e}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 40]",
+            "adox {r2}, {lo}",
+            "adcx {r3}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 48]",
+            "adox {r3}, {lo}",
+            "adcx {r4}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 56]",
+            "adox {r4}, {lo}",
+            "adcx {r0}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 64]",
+            "adox {r0}, {lo}",
+            "adcx {r1}, {hi}",
+            "mov {lo:e}, 0",
+            "adox {r1}, {lo}",
+            "// t += a[3] * (a[3] at word 3, then the doubled words of a)",
+            "mov rdx, {a3}",
+            "xor {lo:e}, {lo:e}",
+            "mulx {r2}, {lo}, {a3}",
+            "adox {r1}, {lo}",
+            "mov {lo:e}, 0",
+            "adox {r2}, {lo}",
+            "adcx {r2}, {lo}",
+            "// m = t0 * inv; t = (t + m * p) / 2^64",
+            "mov rdx, {r3}",
+            "imul rdx, qword ptr [{c} + 72]",
+            "xor {lo:e}, {lo:e}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 40]",
+            "adox {r3}, {lo}",
+            "adcx {r4}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 48]",
+            "adox {r4}, {lo}",
+            "adcx {r0}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 56]",
+            "adox {r0}, {lo}",
+            "adcx {r1}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{c} + 64]",
+            "adox {r1}, {lo}",
+            "adcx {r2}, {hi}",
+            "mov {lo:e}, 0",
+            "adox {r2}, {lo}",
+        ]
+    )
+}
+
+/// The `asm!` call of a two-product kernel (`tools/gen_mont_asm.py`: the pair kernel and the
+/// product-and-square kernel): its instruction lines on the words `$w` (an array reference),
+/// with the registers those kernels use; evaluates to the two results. Expands to an unsafe
+/// operation (the caller guarantees BMI2 and ADX).
+macro_rules! pair_adx {
+    ($w:expr, [$($line:literal),* $(,)?]) => {{
+        let w = $w;
+        let (x0, x1, x2, x4, y0, y1, y2, y4): (u64, u64, u64, u64, u64, u64, u64, u64);
+        // SAFETY: the caller guarantees BMI2 and ADX; the asm reads the words of `w`, a live
+        // array, and touches only the declared registers and the flags.
+        unsafe {
+            asm!(
+                $($line,)*
+                w = in(reg) w.as_ptr(),
+                out("rdx") _,
+                x0 = out(reg) x0,
+                x1 = out(reg) x1,
+                x2 = out(reg) x2,
+                x3 = out(reg) _,
+                x4 = out(reg) x4,
+                y0 = out(reg) y0,
+                y1 = out(reg) y1,
+                y2 = out(reg) y2,
+                y3 = out(reg) _,
+                y4 = out(reg) y4,
+                lo = out(reg) _,
+                hi = out(reg) _,
+                options(pure, readonly, nostack),
+            );
+        }
+        ([x4, x0, x1, x2], [y4, y0, y1, y2])
+    }};
 }
 
 /// `(a·c·2^{-256} + i·p, b·c·2^{-256} + j·p)` for `i, j ∈ {0, 1}`: two lazy products by the same
@@ -401,11 +438,9 @@ pub(crate) unsafe fn mont_square_lazy_adx(a: &U256, p: &U256, inv: u64) -> U256 
 /// The CPU must support BMI2 and ADX.
 #[inline(always)]
 pub(crate) unsafe fn mont_mul_pair_lazy_adx(w: &[u64; 17]) -> (U256, U256) {
-    let (x0, x1, x2, x4, y0, y1, y2, y4): (u64, u64, u64, u64, u64, u64, u64, u64);
-    // SAFETY: the caller guarantees BMI2 and ADX; the asm reads the 136 bytes of `w`, a live
-    // array, and touches only the declared registers and the flags.
-    unsafe {
-        asm!(
+    pair_adx!(
+        w,
+        [
             "// ---- iteration 0: both accumulators += (a or b) * c[0], then reduce each",
             "mov rdx, qword ptr [{w} + 64]",
             "mulx {x1}, {x0}, qword ptr [{w} + 0]",
@@ -656,24 +691,8 @@ pub(crate) unsafe fn mont_mul_pair_lazy_adx(w: &[u64; 17]) -> (U256, U256) {
             "adcx {y2}, {hi}",
             "mov {lo:e}, 0",
             "adox {y2}, {lo}",
-            w = in(reg) w.as_ptr(),
-            out("rdx") _,
-            x0 = out(reg) x0,
-            x1 = out(reg) x1,
-            x2 = out(reg) x2,
-            x3 = out(reg) _,
-            x4 = out(reg) x4,
-            y0 = out(reg) y0,
-            y1 = out(reg) y1,
-            y2 = out(reg) y2,
-            y3 = out(reg) _,
-            y4 = out(reg) y4,
-            lo = out(reg) _,
-            hi = out(reg) _,
-            options(pure, readonly, nostack),
-        );
-    }
-    ([x4, x0, x1, x2], [y4, y0, y1, y2])
+        ]
+    )
 }
 
 /// `(a·c·2^{-256} + i·p, c²·2^{-256} + j·p)` for `i, j ∈ {0, 1}` (below `2p` for inputs below
@@ -710,11 +729,9 @@ pub(crate) unsafe fn mont_product_and_square_lazy_adx(
         p[3],
         inv,
     ];
-    let (x0, x1, x2, x4, y0, y1, y2, y4): (u64, u64, u64, u64, u64, u64, u64, u64);
-    // SAFETY: the caller guarantees BMI2 and ADX; the asm reads the 144 bytes of `w`, a live
-    // local array, and touches only the declared registers and the flags.
-    unsafe {
-        asm!(
+    pair_adx!(
+        &w,
+        [
             "// ---- iteration 0: x += a * c[0], y += c[0] * (row 0 of the square), then reduce each",
             "mov rdx, qword ptr [{w} + 72]",
             "mulx {x1}, {x0}, qword ptr [{w} + 0]",
@@ -947,22 +964,6 @@ pub(crate) unsafe fn mont_product_and_square_lazy_adx(
             "adcx {y2}, {hi}",
             "mov {lo:e}, 0",
             "adox {y2}, {lo}",
-            w = in(reg) w.as_ptr(),
-            out("rdx") _,
-            x0 = out(reg) x0,
-            x1 = out(reg) x1,
-            x2 = out(reg) x2,
-            x3 = out(reg) _,
-            x4 = out(reg) x4,
-            y0 = out(reg) y0,
-            y1 = out(reg) y1,
-            y2 = out(reg) y2,
-            y3 = out(reg) _,
-            y4 = out(reg) y4,
-            lo = out(reg) _,
-            hi = out(reg) _,
-            options(pure, readonly, nostack),
-        );
-    }
-    ([x4, x0, x1, x2], [y4, y0, y1, y2])
+        ]
+    )
 }
