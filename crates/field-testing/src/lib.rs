@@ -512,6 +512,44 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
             assert_eq!(canonical(power), expected, "x^{d}");
         }
     }
+    // The largest representations: `v` whose Montgomery form is `p − 1` (`v = −2^-256 mod p`),
+    // and `v + v` left unreduced at `2p − 2`, squared and multiplied (the squaring kernels'
+    // first row is at its widest there).
+    let r_inv = (BigUint::from(1u8) << 256u32).modpow(&(&p - 2u32), &p);
+    let v_big = &p - r_inv;
+    let v = Fp256::<C>::from_canonical_limbs(limbs_of(&v_big)).expect("below p");
+    let top = LazyFp256::new(v).expect("4p < 2^256");
+    assert_eq!(
+        to_big(&top.representation()),
+        &p - 1u32,
+        "Montgomery form p − 1"
+    );
+    let widest = top.add_two_canonical(v, Fp256::<C>::ZERO);
+    assert_eq!(to_big(&widest.representation()), &p * 2u32 - 2u32, "2p − 2");
+    let two_v = (&v_big * 2u32) % &p;
+    for (x, x_big) in [(top, &v_big), (widest, &two_v)] {
+        let square_big = x_big * x_big % &p;
+        assert_eq!(canonical(x.square().reduce()), square_big, "widest square");
+        assert_eq!(canonical((x * x).reduce()), square_big, "widest product");
+        let (product, square) = x.product_and_square(&widest);
+        assert_eq!(
+            canonical(square.reduce()),
+            square_big,
+            "widest product and square"
+        );
+        assert_eq!(
+            canonical(product.reduce()),
+            x_big * &two_v % &p,
+            "widest product and square"
+        );
+    }
+}
+
+/// The four little-endian words of `x < 2^256`.
+fn limbs_of(x: &BigUint) -> [u64; 4] {
+    let mut words = x.to_u64_digits();
+    words.resize(4, 0);
+    words.try_into().expect("four words")
 }
 
 /// The lazily reduced AVX2 lanes ([`zkaccel_fp256::LazyPackedFp256Avx2`]) against big-integer

@@ -269,8 +269,8 @@ mod tests {
                 sbox_multiplications(d),
                 "multiplication count, d = {d}"
             );
-            // Squarings go through the hook: x^7 has one squaring and one product-and-square, every other
-            // exponent ⌊log2 d⌋ squarings.
+            // Squarings go through the hook: x^7 has one squaring and one product-and-square,
+            // every other exponent ⌊log2 d⌋ squarings.
             let expected_squares = if d == 7 { 1 } else { 63 - d.leading_zeros() };
             assert_eq!(squares, expected_squares, "squarings, d = {d}");
             assert_eq!(pairs, u32::from(d == 7), "pairs, d = {d}");

@@ -135,7 +135,8 @@ pub(crate) fn mont_mul_lazy_using(
 }
 
 /// `a²` as [`mont_mul_lazy`]`(a, a)` gives it (the same representation: the lazy result is
-/// unique), on the assembly squaring kernel where the CPU has it, else `None`.
+/// unique), on the assembly squaring kernel where the CPU has it, else `None`. The modulus
+/// must satisfy `5p < 2^256` (`LazyFp256` checks).
 #[inline(always)]
 pub(crate) fn mont_square_lazy_adx(a: &U256, p: &U256, inv: u64) -> Option<U256> {
     #[cfg(target_arch = "x86_64")]
@@ -148,7 +149,7 @@ pub(crate) fn mont_square_lazy_adx(a: &U256, p: &U256, inv: u64) -> Option<U256>
 }
 
 /// `(a·c, c²)` as [`mont_mul_lazy`] gives them, on the assembly product-and-square kernel
-/// where the CPU has it, else `None`.
+/// where the CPU has it, else `None`. The modulus must satisfy `5p < 2^256`.
 #[inline(always)]
 pub(crate) fn mont_product_and_square_lazy_adx(
     a: &U256,

@@ -13,7 +13,7 @@
 //!
 //! Invariant: for `a, b < 2p` with `4p < 2^256`, or `a, b < p < 2^255`, every intermediate sum
 //! fits in five words and the accumulator stays below `2p` between iterations, so no carry is
-//! ever dropped.
+//! ever dropped. The squaring kernels need `5p < 2^256` for that (their first row is wider).
 
 use core::arch::asm;
 
@@ -239,11 +239,12 @@ pub(crate) unsafe fn mont_mul_lazy_adx(a: &U256, b: &U256, p: &U256, inv: u64) -
 }
 
 /// `a²·2^{-256} + j·p` for `j ∈ {0, 1}` (no final subtraction), below `2p` for `a < 2p` when
-/// `4p < 2^256`: the lazy CIOS of [`mont_mul_lazy_adx`] with row `i` multiplying `a_i` by
+/// `5p < 2^256`: the lazy CIOS of [`mont_mul_lazy_adx`] with row `i` multiplying `a_i` by
 /// `a_i` and by the words of `2·(a − (a mod 2^{64(i+1)}))` only, so each off-diagonal product
 /// is computed once and counted twice: 26 `mulx` instead of 32. The doubled words are made
-/// beside the chain before the assembly; rows that start with a doubled factor make the
-/// accumulator exceed `2p` between iterations (below `5p`, still five words).
+/// beside the chain before the assembly. The first row is the widest: `a_0·(2a − a_0) + m·p`
+/// is below `2^64·5p`, which five words hold only when `5p < 2^256` (BN254 Fr; a modulus
+/// closer to `2^254` must not use this kernel); the accumulator is then below `5p` after it.
 ///
 /// Measured on a 2-core AMD EPYC (Zen 3), a dependent chain of squarings: 58–59 cycles per
 /// squaring against 63–64 on the product kernel.
@@ -696,8 +697,8 @@ pub(crate) unsafe fn mont_mul_pair_lazy_adx(w: &[u64; 17]) -> (U256, U256) {
 }
 
 /// `(a·c·2^{-256} + i·p, c²·2^{-256} + j·p)` for `i, j ∈ {0, 1}` (below `2p` for inputs below
-/// `2p` when `4p < 2^256`): [`mont_mul_pair_lazy_adx`] with the second product's rows those of
-/// [`mont_square_lazy_adx`] (58 `mulx` instead of 64). x^7's middle step: `x³ = x²·x` and
+/// `2p` when `5p < 2^256`, as [`mont_square_lazy_adx`] needs): [`mont_mul_pair_lazy_adx`] with
+/// the second product's rows those of [`mont_square_lazy_adx`] (58 `mulx` instead of 64). x^7's middle step: `x³ = x²·x` and
 /// `x⁴ = (x²)²`.
 ///
 /// # Safety

@@ -338,7 +338,8 @@ impl<C: Fp256Config> HybridCanonical<C> {
     /// Zero in every lane.
     #[inline(always)]
     fn zero() -> Self {
-        // SAFETY: zeroing a register needs no CPU feature beyond x86-64's.
+        // SAFETY: called only by `LazyHybridFp256`'s methods, and a value of that type exists
+        // only on a CPU with AVX2.
         let zero = unsafe { core::arch::x86_64::_mm256_setzero_si256() };
         Self {
             vector: PackedFp256Avx2::from_limbs([zero; LIMBS]),

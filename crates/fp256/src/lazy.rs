@@ -56,6 +56,25 @@ impl<C: Fp256Config> LazyFp256<C> {
         self.add_then_reduce(Self::canonical_sum(a, b), Self::TWO_P)
     }
 
+    /// Whether the assembly squaring kernels may run: `5p < 2^256`. Their first row adds
+    /// `a_0` times the doubled words of `a` (below `4p`) and `m·p` before the first shift, below
+    /// `2^64·5p`, which five words hold only then (BN254 Fr; not every field with `4p < 2^256`,
+    /// whose squarings then run on the product kernel).
+    const SQUARING_KERNELS: bool = {
+        let (p, bound) = (C::MODULUS, 0x3333_3333_3333_3333_u64);
+        // p ≤ ⌊(2^256 − 1)/5⌋, the word 0x33…33 four times, compared from the top word down.
+        let mut i = 4;
+        let mut below = true;
+        while i > 0 {
+            i -= 1;
+            if p[i] != bound {
+                below = p[i] < bound;
+                break;
+            }
+        }
+        below
+    };
+
     /// `2p`, which four words hold (`4p < 2^256`).
     pub(crate) const TWO_P: U256 = {
         let p = C::MODULUS;
@@ -113,8 +132,8 @@ impl<C: Fp256Config> LazyFp256<C> {
 
     /// `self²`, below `2p` for `self` below `2p`: the assembly squaring kernel when the CPU has
     /// BMI2 and ADX (the lazy CIOS with each off-diagonal product computed once against the
-    /// doubled words of `self`: 26 `mulx` instead of the product's 32), the portable squaring
-    /// otherwise.
+    /// doubled words of `self`: 26 `mulx` instead of the product's 32) and `5p < 2^256` (else
+    /// the product kernel on `(self, self)`), the portable squaring otherwise.
     ///
     /// The portable squaring needs ten word products too, but its reduction runs after the
     /// whole square is summed, so in a dependent chain (where latency decides) it lost to the
@@ -133,6 +152,9 @@ impl<C: Fp256Config> LazyFp256<C> {
     #[inline(always)]
     pub fn square_using(self, backend: MulBackend) -> Self {
         if backend == MulBackend::Adx {
+            if !Self::SQUARING_KERNELS {
+                return self.mul_using(self, MulBackend::Adx);
+            }
             if let Some(square) = mont_square_lazy_adx(&self.0, &C::MODULUS, C::MONT.inv) {
                 return Self(square, PhantomData);
             }
@@ -231,9 +253,13 @@ impl<C: Fp256Config> SboxArithmetic for LazyFp256<C> {
     }
 
     /// `(self·a, self²)` on the assembly product-and-square kernel (58 `mulx`, the two loops
-    /// interleaved) when the CPU has BMI2 and ADX, else a product and a squaring.
+    /// interleaved) when the CPU has BMI2 and ADX and `5p < 2^256`, on the pair kernel when
+    /// only `4p < 2^256`, else a product and a squaring.
     #[inline(always)]
     fn product_and_square(&self, a: &Self) -> (Self, Self) {
+        if !Self::SQUARING_KERNELS {
+            return self.mul_pair(*a, *self);
+        }
         match mont_product_and_square_lazy_adx(&a.0, &self.0, &C::MODULUS, C::MONT.inv) {
             Some((x, y)) => (Self(x, PhantomData), Self(y, PhantomData)),
             None => (*self * *a, LazyFp256::square(*self)),
