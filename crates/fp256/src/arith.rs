@@ -225,43 +225,49 @@ pub(crate) fn mont_mul_unreduced(a: &U256, b: &U256, p: &U256, inv: u64) -> U256
     t
 }
 
+/// `a + b mod 2^256` and the carry out (0 or 1): one carry chain over the four words.
+#[inline(always)]
+pub(crate) fn add_words(a: &U256, b: &U256) -> (U256, u64) {
+    let (s0, c) = adc(a[0], b[0], 0);
+    let (s1, c) = adc(a[1], b[1], c);
+    let (s2, c) = adc(a[2], b[2], c);
+    let (s3, c) = adc(a[3], b[3], c);
+    ([s0, s1, s2, s3], c)
+}
+
+/// `a − b mod 2^256` and the borrow out (0 or 1): one borrow chain over the four words.
+#[inline(always)]
+pub(crate) fn sub_words(a: &U256, b: &U256) -> (U256, u64) {
+    let (d0, br) = sbb(a[0], b[0], 0);
+    let (d1, br) = sbb(a[1], b[1], br);
+    let (d2, br) = sbb(a[2], b[2], br);
+    let (d3, br) = sbb(a[3], b[3], br);
+    ([d0, d1, d2, d3], br)
+}
+
 /// `t − p` if `t ≥ p`, else `t`; for `t < 2p` this is `t mod p`, and for `t < 3p` it is below
 /// `2p`.
 #[inline(always)]
 pub(crate) fn reduce_once(t: U256, p: &U256) -> U256 {
-    let (d0, b) = sbb(t[0], p[0], 0);
-    let (d1, b) = sbb(t[1], p[1], b);
-    let (d2, b) = sbb(t[2], p[2], b);
-    let (d3, b) = sbb(t[3], p[3], b);
+    let (d, borrow) = sub_words(&t, p);
     // Whether `t ≥ p` depends on the data: a branch would be mispredicted about as often as
     // not in a chain of random values, so select without one.
-    select_words(b == 0, [d0, d1, d2, d3], t)
+    select_words(borrow == 0, d, t)
 }
 
 /// `(a + b) mod p` for `a, b < p < 2^255`.
 #[inline(always)]
 pub(crate) fn add_mod(a: &U256, b: &U256, p: &U256) -> U256 {
-    let (s0, c) = adc(a[0], b[0], 0);
-    let (s1, c) = adc(a[1], b[1], c);
-    let (s2, c) = adc(a[2], b[2], c);
-    let (s3, _) = adc(a[3], b[3], c);
-    reduce_once([s0, s1, s2, s3], p)
+    reduce_once(add_words(a, b).0, p)
 }
 
 /// `(a − b) mod p` for `a, b < p`.
 #[inline(always)]
 pub(crate) fn sub_mod(a: &U256, b: &U256, p: &U256) -> U256 {
-    let (d0, br) = sbb(a[0], b[0], 0);
-    let (d1, br) = sbb(a[1], b[1], br);
-    let (d2, br) = sbb(a[2], b[2], br);
-    let (d3, br) = sbb(a[3], b[3], br);
+    let (d, borrow) = sub_words(a, b);
     // On a borrow add p back (masked, branch-free).
-    let mask = 0u64.wrapping_sub(br);
-    let (r0, c) = adc(d0, p[0] & mask, 0);
-    let (r1, c) = adc(d1, p[1] & mask, c);
-    let (r2, c) = adc(d2, p[2] & mask, c);
-    let (r3, _) = adc(d3, p[3] & mask, c);
-    [r0, r1, r2, r3]
+    let mask = 0u64.wrapping_sub(borrow);
+    add_words(&d, &p.map(|w| w & mask)).0
 }
 
 /// `−a mod p` for `a < p`.
@@ -270,10 +276,6 @@ pub(crate) fn neg_mod(a: &U256, p: &U256) -> U256 {
     if a == &[0; 4] {
         *a
     } else {
-        let (d0, br) = sbb(p[0], a[0], 0);
-        let (d1, br) = sbb(p[1], a[1], br);
-        let (d2, br) = sbb(p[2], a[2], br);
-        let (d3, _) = sbb(p[3], a[3], br);
-        [d0, d1, d2, d3]
+        sub_words(p, a).0
     }
 }

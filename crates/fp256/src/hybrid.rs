@@ -33,7 +33,7 @@ use core::ops::Mul;
 use zkaccel_field::modmul::U256;
 use zkaccel_field::sbox::{run_sbox_schedule, SboxArithmetic, SboxStep, SBOX_REGISTERS};
 
-use crate::arith::backend;
+use crate::arith::{add_words, backend, sub_words};
 use crate::avx2::{Radix29Constants, LIMBS};
 use crate::{
     Avx2, BroadcastFp256Avx2, Fp256, Fp256Config, LazyFp256, LazyPackedFp256Avx2, MulBackend,
@@ -73,9 +73,10 @@ impl HybridAddend {
     /// `a + b`, lane by lane.
     #[inline(always)]
     fn new<C: Fp256Config>(a: &HybridCanonical<C>, b: &HybridCanonical<C>) -> Self {
+        // Canonical summands: below 2p, no carry out of four words.
         let scalar: [U256; SCALAR_LANES] = [
-            LazyFp256::<C>::canonical_sum(a.scalar[0], b.scalar[0]),
-            LazyFp256::<C>::canonical_sum(a.scalar[1], b.scalar[1]),
+            add_words(&a.scalar[0].0, &b.scalar[0].0).0,
+            add_words(&a.scalar[1].0, &b.scalar[1].0).0,
         ];
         Self {
             sum: HybridLimbs {
@@ -83,8 +84,8 @@ impl HybridAddend {
                 scalar,
             },
             scalar_minus_two_p: [
-                LazyFp256::<C>::wrapping_difference(scalar[0], LazyFp256::<C>::TWO_P),
-                LazyFp256::<C>::wrapping_difference(scalar[1], LazyFp256::<C>::TWO_P),
+                sub_words(&scalar[0], &LazyFp256::<C>::TWO_P).0,
+                sub_words(&scalar[1], &LazyFp256::<C>::TWO_P).0,
             ],
         }
     }

@@ -16,13 +16,13 @@
 use core::marker::PhantomData;
 use core::ops::Mul;
 
-use zkaccel_field::limbs::{adc, mac, sbb, select_words};
+use zkaccel_field::limbs::{adc, mac, select_words};
 use zkaccel_field::modmul::U256;
 use zkaccel_field::sbox::SboxArithmetic;
 
 use crate::arith::{
-    mont_mul_lazy, mont_mul_lazy_using, mont_mul_pair_lazy, mont_product_and_square_lazy_adx,
-    mont_square_lazy_adx, reduce_once,
+    add_words, backend as backend_in_use, mont_mul_lazy, mont_mul_lazy_using, mont_mul_pair_lazy,
+    mont_product_and_square_lazy_adx, mont_square_lazy_adx, reduce_once, sub_words,
 };
 use crate::{Fp256, Fp256Config, MulBackend};
 
@@ -53,7 +53,8 @@ impl<C: Fp256Config> LazyFp256<C> {
     /// `a + b` is never reduced on its own.
     #[inline(always)]
     pub fn add_two_canonical(self, a: Fp256<C>, b: Fp256<C>) -> Self {
-        self.add_then_reduce(Self::canonical_sum(a, b), Self::TWO_P)
+        // a + b < 2p: no carry out of four words.
+        self.add_then_reduce(add_words(&a.0, &b.0).0, Self::TWO_P)
     }
 
     /// Whether the assembly squaring kernels may run: `5p < 2^256`. Their first row adds
@@ -86,48 +87,18 @@ impl<C: Fp256Config> LazyFp256<C> {
         ]
     };
 
-    /// The words of `a + b` for canonical `a` and `b`, unreduced (below `2p`: no carry out of
-    /// four words).
-    #[inline(always)]
-    pub(crate) fn canonical_sum(a: Fp256<C>, b: Fp256<C>) -> U256 {
-        let (a, b) = (a.0, b.0);
-        let (t0, k) = adc(a[0], b[0], 0);
-        let (t1, k) = adc(a[1], b[1], k);
-        let (t2, k) = adc(a[2], b[2], k);
-        let (t3, _) = adc(a[3], b[3], k);
-        [t0, t1, t2, t3]
-    }
-
-    /// `t − m mod 2^256`.
-    #[inline(always)]
-    pub(crate) fn wrapping_difference(t: U256, m: U256) -> U256 {
-        let (n0, k) = sbb(t[0], m[0], 0);
-        let (n1, k) = sbb(t[1], m[1], k);
-        let (n2, k) = sbb(t[2], m[2], k);
-        let (n3, _) = sbb(t[3], m[3], k);
-        [n0, n1, n2, n3]
-    }
-
     /// `self + t − m` where that does not borrow, else `self + t`, for `self + t < 2^256`. Both
     /// candidates are computed side by side (`t − m` does not depend on `self`), so only one
     /// carry chain and a select sit on a chain's critical path.
     #[inline(always)]
     fn add_then_reduce(self, t: U256, m: U256) -> Self {
-        let x = self.0;
-        let [n0, n1, n2, n3] = Self::wrapping_difference(t, m);
-        let (s0, k) = adc(x[0], t[0], 0);
-        let (s1, k) = adc(x[1], t[1], k);
-        let (s2, k) = adc(x[2], t[2], k);
-        let (s3, _) = adc(x[3], t[3], k);
+        let (n, _) = sub_words(&t, &m);
+        let (s, _) = add_words(&self.0, &t);
         // x + (t − m) carries out of 2^256 exactly when x + t ≥ m.
-        let (d0, k) = adc(x[0], n0, 0);
-        let (d1, k) = adc(x[1], n1, k);
-        let (d2, k) = adc(x[2], n2, k);
-        let (d3, k) = adc(x[3], n3, k);
+        let (d, carry) = add_words(&self.0, &n);
         // The choice depends on the data (a branch would be mispredicted about half the time
         // on random values): select without one.
-        let sum = select_words(k != 0, [d0, d1, d2, d3], [s0, s1, s2, s3]);
-        Self(sum, PhantomData)
+        Self(select_words(carry != 0, d, s), PhantomData)
     }
 
     /// `self²`, below `2p` for `self` below `2p`: the assembly squaring kernel when the CPU has
@@ -151,13 +122,13 @@ impl<C: Fp256Config> LazyFp256<C> {
     /// portable squaring.
     #[inline(always)]
     pub fn square_using(self, backend: MulBackend) -> Self {
-        if backend == MulBackend::Adx {
-            if !Self::SQUARING_KERNELS {
-                return self.mul_using(self, MulBackend::Adx);
+        if backend == MulBackend::Adx && backend_in_use() == MulBackend::Adx {
+            if Self::SQUARING_KERNELS {
+                if let Some(square) = mont_square_lazy_adx(&self.0, &C::MODULUS, C::MONT.inv) {
+                    return Self(square, PhantomData);
+                }
             }
-            if let Some(square) = mont_square_lazy_adx(&self.0, &C::MODULUS, C::MONT.inv) {
-                return Self(square, PhantomData);
-            }
+            return self * self;
         }
         self.square_portable()
     }
