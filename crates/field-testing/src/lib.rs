@@ -406,9 +406,9 @@ fn radix29_lazy_value(limbs: &[u64; 9], bound: &BigUint, what: &str) -> BigUint 
 }
 
 /// Lazily reduced chains ([`zkaccel_fp256::LazyFp256`]) agree with the canonical operations,
-/// checked by big-integer arithmetic: long chains of squarings, products, pairs of products and
+/// checked by big-integer arithmetic: long chains of squarings, products, pairs of products,
 /// additions of canonical elements (`p − 1` among them, which pushes the lazy values towards
-/// `2p`) from edge and random starts, and the S-box schedules on lazy values. The run-time
+/// `2p`) and of two lazy values from edge and random starts, and the S-box schedules on lazy values. The run-time
 /// chosen product kernel, the portable one, the portable squaring and the interleaved pair
 /// give the same representation at every step. Lazy reduction is offered exactly when `4p < 2^256`.
 pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
@@ -445,6 +445,17 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
                 "two summands below 2p, step {step}"
             );
             assert_eq!(two.reduce(), exact + c + c2, "two summands, step {step}");
+            // A sum of two lazy values.
+            let both = two + lazy;
+            assert!(
+                to_big(&both.representation()) < &p * 2u32,
+                "lazy sum below 2p, step {step}"
+            );
+            assert_eq!(
+                both.reduce(),
+                exact + c + c2 + exact,
+                "lazy sum, step {step}"
+            );
             lazy = lazy.add_canonical(c);
             exact += c;
             expected = (expected + canonical(c)) % &p;
@@ -526,6 +537,16 @@ pub fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
     );
     let widest = top.add_two_canonical(v, Fp256::<C>::ZERO);
     assert_eq!(to_big(&widest.representation()), &p * 2u32 - 2u32, "2p − 2");
+    assert_eq!(
+        to_big(&(widest + widest).representation()),
+        &p * 2u32 - 4u32,
+        "(2p − 2) + (2p − 2)"
+    );
+    assert_eq!(
+        to_big(&(widest + top).representation()),
+        &p - 3u32,
+        "(2p − 2) + (p − 1)"
+    );
     let two_v = (&v_big * 2u32) % &p;
     for (x, x_big) in [(top, &v_big), (widest, &two_v)] {
         let square_big = x_big * x_big % &p;

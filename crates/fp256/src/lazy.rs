@@ -238,6 +238,17 @@ impl<C: Fp256Config> SboxArithmetic for LazyFp256<C> {
     }
 }
 
+impl<C: Fp256Config> core::ops::Add for LazyFp256<C> {
+    type Output = Self;
+    /// `self + rhs`, again below `2p`: the sum (below `4p`) minus `2p` when that does not
+    /// borrow, else the sum. `rhs − 2p` is computed beside `self`'s chain, so when `rhs` is
+    /// ready first only one carry chain and a select follow `self`.
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        self.add_then_reduce(rhs.0, Self::TWO_P)
+    }
+}
+
 impl<C: Fp256Config> Mul for LazyFp256<C> {
     type Output = Self;
     /// The Montgomery product without its final subtraction (below `2p` for inputs below `2p`),

@@ -1,17 +1,22 @@
 //! MiMC (circomlib preset, BN254, x^7, 91 rounds): ours vs arkworks-mimc 0.3.0, the CPU baseline
 //! AMAZE measured, in one group on identical inputs: single-cipher latency, and batch throughput
 //! on one thread and on all cores (rayon over arkworks-mimc's cipher for the peer, since it has
-//! no batch API). `cargo bench -p zkaccel-mimc --bench mimc`.
+//! no batch API). Then circomlib's MiMCSponge (x^5, 220 rounds) hashing two elements with key 0
+//! (a Merkle tree node): one hash, and a batch of them on all cores, against arkworks-mimc's
+//! `permute_feistel`. `cargo bench -p zkaccel-mimc --bench mimc`.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
 use ark_ff_03::PrimeField as _;
+use arkworks_mimc::params::mimc_5_220_bn254::{
+    MIMC_5_220_BN254_PARAMS, MIMC_5_220_BN254_ROUND_KEYS,
+};
 use arkworks_mimc::params::mimc_7_91_bn254::{MIMC_7_91_BN254_PARAMS, MIMC_7_91_BN254_ROUND_KEYS};
 use arkworks_mimc::params::round_keys_contants_to_vec;
 use arkworks_mimc::MiMC;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 use zkaccel_bn254::Fr;
-use zkaccel_field::PrimeField;
+use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_mimc::Preset;
 
@@ -76,6 +81,45 @@ fn bench(c: &mut Criterion) {
                 .par_iter()
                 .zip(xs_ark.par_iter())
                 .map(|(m, &x)| m.permute_non_feistel(vec![x])[0])
+                .collect::<Vec<_>>()
+        })
+    });
+    g.finish();
+
+    let sponge = Preset::CircomlibSponge.sponge();
+    let ark_sponge = MiMC::<ArkFr, MIMC_5_220_BN254_PARAMS>::new(
+        1,
+        ArkFr::from(0u64),
+        round_keys_contants_to_vec(&MIMC_5_220_BN254_ROUND_KEYS),
+    );
+    let pairs: Vec<[Fr; 2]> = xs.iter().zip(&ks).map(|(&x, &k)| [x, k]).collect();
+    let pairs_ark: Vec<Vec<ArkFr>> = xs_ark
+        .iter()
+        .zip(&ks_ark)
+        .map(|(&x, &k)| vec![x, k])
+        .collect();
+
+    let mut g = c.benchmark_group("mimc-sponge-latency/bn254-x5-220-2-to-1");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("zkaccel", |b| {
+        b.iter(|| sponge.hash(black_box(&pairs[0]), Fr::ZERO, 1).unwrap())
+    });
+    g.bench_function("arkworks-mimc", |b| {
+        b.iter(|| ark_sponge.permute_feistel(black_box(pairs_ark[0].clone())))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("mimc-sponge-batch-all-cores/bn254-x5-220-2-to-1");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.sample_size(10);
+    g.bench_function("zkaccel", |b| {
+        b.iter(|| sponge.hash_batch(&pairs, Fr::ZERO, 1).unwrap())
+    });
+    g.bench_function("arkworks-mimc", |b| {
+        b.iter(|| {
+            pairs_ark
+                .par_iter()
+                .map(|m| ark_sponge.permute_feistel(m.clone())[0])
                 .collect::<Vec<_>>()
         })
     });

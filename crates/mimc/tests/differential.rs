@@ -70,6 +70,35 @@ fn sponge_matches_arkworks_mimc_feistel_on_random_inputs() {
     }
 }
 
+#[test]
+fn sponge_batches_match_arkworks_mimc_feistel() {
+    let mut rng = StdRng::seed_from_u64(9);
+    let sponge = Preset::CircomlibSponge.sponge();
+    let round_keys = round_keys_contants_to_vec::<ArkFr>(&MIMC_5_220_BN254_ROUND_KEYS);
+    for (k, outputs) in [(Fr::ZERO, 1), (random_prime(&mut rng), 2)] {
+        // Hashes of mixed lengths, the empty one among them; more than one parallel task.
+        let msgs: Vec<Vec<Fr>> = (0..21)
+            .map(|i| (0..i % 4).map(|_| random_prime(&mut rng)).collect())
+            .collect();
+        let ark =
+            MiMC::<ArkFr, MIMC_5_220_BN254_PARAMS>::new(outputs, to_ark(k), round_keys.clone());
+        let expected: Vec<Vec<Fr>> = msgs
+            .iter()
+            .map(|m| {
+                ark.permute_feistel(m.iter().map(|&x| to_ark(x)).collect())
+                    .into_iter()
+                    .map(from_ark)
+                    .collect()
+            })
+            .collect();
+        assert_eq!(sponge.hash_batch(&msgs, k, outputs).unwrap(), expected);
+    }
+    assert_eq!(
+        sponge.hash_batch(&[[Fr::ONE]], Fr::ZERO, 0),
+        Err(zkaccel_mimc::MimcError::ZeroOutputs)
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
     /// Batches of any length (IFMA lanes, hybrid AVX2-and-scalar lanes, AVX2 lanes, lazy and
@@ -160,6 +189,50 @@ proptest! {
                 let mimc = Mimc::new(params);
                 let (x, k): (Bls, Bls) = (random_prime(&mut rng), random_prime(&mut rng));
                 prop_assert_eq!(mimc.encrypt(x, k), encrypt_textbook(mimc.params(), x, k));
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+    /// The Feistel permutation on the field's fast path (lazily reduced on BN254, textbook on
+    /// BLS12-381) equals the textbook loop, for one, two, three and forty rounds, with halves
+    /// and keys of 0 and `p − 1` (sums at the top of the lazy range) among the random ones.
+    #[test]
+    fn feistel_fast_path_equals_the_textbook_loop(seed in any::<u64>()) {
+        use zkaccel_mimc::{
+            constants::{round_constants, ConstantRule},
+            permute_feistel_textbook, MimcParams, MimcSponge,
+        };
+        let mut rng = StdRng::seed_from_u64(seed);
+        for d in [5u64, 7, 11] {
+            for rounds in [1usize, 2, 3, 40] {
+                let constants = round_constants("seed", rounds, ConstantRule::FirstZero);
+                if let Ok(params) = MimcParams::<Fr>::new(d, constants.clone()) {
+                    let sponge = MimcSponge::new(params);
+                    let picks = [Fr::ZERO, Fr::NEG_ONE, random_prime(&mut rng)];
+                    for (l, r, k) in [
+                        (picks[1], picks[1], picks[1]),
+                        (picks[0], picks[1], picks[2]),
+                        (random_prime(&mut rng), random_prime(&mut rng), picks[rounds % 3]),
+                    ] {
+                        prop_assert_eq!(
+                            sponge.permute(l, r, k),
+                            permute_feistel_textbook(sponge.params(), l, r, k)
+                        );
+                    }
+                }
+                type Bls = zkaccel_bls12_381::Fr;
+                if let Ok(params) = MimcParams::<Bls>::new(d, round_constants("seed", rounds, ConstantRule::FirstZero)) {
+                    let sponge = MimcSponge::new(params);
+                    let (l, r, k): (Bls, Bls, Bls) =
+                        (random_prime(&mut rng), random_prime(&mut rng), random_prime(&mut rng));
+                    prop_assert_eq!(
+                        sponge.permute(l, r, k),
+                        permute_feistel_textbook(sponge.params(), l, r, k)
+                    );
+                }
             }
         }
     }
