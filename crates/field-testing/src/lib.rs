@@ -878,6 +878,56 @@ pub fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
                 }
             }
         }
+        // The Feistel chain `u_1 = u_0^d + v`, `u_{i+1} = u_i^d + u_{i−1} + s_i`: against
+        // integers for one, two, three and many steps, `v` and the steps at p − 1 (vector sums
+        // near 4p, so both sides of the subtraction of 2p), zero and random, and a long chain
+        // of steps all p − 1 (without the subtraction its values would drift up by about p/2
+        // every two steps, past what the kernels take); d = 4, whose schedule ends with a
+        // squaring, takes the path that adds after the kernel; no chain for the empty schedule
+        // of d = 1.
+        for (g, group) in starts.chunks_exact(6).enumerate() {
+            let group: [Fp256<C>; 6] = group.try_into().expect("chunks of six");
+            let first = LazyHybridFp256::from_elements(cpu, &group).expect("buildable");
+            let d = [3, 4, 5, 7, 11][g % 5];
+            let schedule = sbox_schedule(d).expect("d > 0");
+            for n in [1usize, 2, 3, 40, 400] {
+                let v: [Fp256<C>; 6] = core::array::from_fn(|lane| match (lane + g + n) % 3 {
+                    0 => Fp256::<C>::NEG_ONE,
+                    1 => random_prime::<Fp256<C>>(&mut rng),
+                    _ => Fp256::<C>::ZERO,
+                });
+                let steps: Vec<Fp256<C>> = (1..n)
+                    .map(|i| match i % 4 {
+                        _ if n > 40 => Fp256::<C>::NEG_ONE,
+                        0 | 1 => Fp256::<C>::NEG_ONE,
+                        2 => Fp256::<C>::ZERO,
+                        _ => random_prime::<Fp256<C>>(&mut rng),
+                    })
+                    .collect();
+                let broadcast: Vec<HybridBroadcast<C>> = steps
+                    .iter()
+                    .map(|&s| HybridBroadcast::new(cpu, s))
+                    .collect();
+                let v_hybrid = LazyHybridFp256::from_elements(cpu, &v).expect("buildable");
+                let out = LazyHybridFp256::feistel_chain(first, v_hybrid, &broadcast, &schedule)
+                    .expect("the schedule ends in register 0");
+                let power = |x: &BigUint| x.modpow(&BigUint::from(d), &p);
+                for lane in 0..6 {
+                    let mut before = canonical(group[lane]);
+                    let mut now = (power(&before) + canonical(v[lane])) % &p;
+                    for &s in &steps {
+                        let next = (power(&now) + &before + canonical(s)) % &p;
+                        before = core::mem::replace(&mut now, next);
+                    }
+                    let what = format!("Feistel chain, x^{d}, n = {n}, group {g}, lane {lane}");
+                    assert_eq!(canonical(out[0][lane]), now, "{what}: u_n");
+                    assert_eq!(canonical(out[1][lane]), before, "{what}: u_(n-1)");
+                    assert_eq!(canonical(out[2][lane]), power(&now), "{what}: u_n^d");
+                }
+            }
+            let identity = sbox_schedule(1).expect("d > 0");
+            assert!(LazyHybridFp256::feistel_chain(first, first, &[], &identity).is_none());
+        }
     }
 }
 

@@ -67,6 +67,8 @@ pub(crate) struct Radix29Constants {
     modulus: U256,
     /// `−p^{-1} mod 2^64`, for the hybrid kernels' scalar lanes.
     mont_inv: u64,
+    /// `⌊2p/2^232⌋`: a normalised value whose top limb exceeds it is above `2p`.
+    two_p_top: Broadcast,
 }
 
 impl Radix29Constants {
@@ -82,6 +84,8 @@ impl Radix29Constants {
             top_threshold: Broadcast([(C::MODULUS[3] >> (RADIX_BITS * (LIMBS - 1) - 192)) + 1; 4]),
             modulus: C::MODULUS,
             mont_inv: C::MONT.inv,
+            // 2p/2^232 = p/2^231, taken from the top word (p < 2^254: the quotient < 2^23).
+            two_p_top: Broadcast([C::MODULUS[3] >> (RADIX_BITS * (LIMBS - 1) - 1 - 192); 4]),
         }
     }
 }
@@ -1282,6 +1286,30 @@ impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
                 *x = _mm256_add_epi64(*x, y);
             }
             sum
+        }
+    }
+
+    /// A value of this type from the limbs of `a + b`, added limb by limb without a carry
+    /// pass, where `a` is a product's or squaring's result (below `2p`) and `b` a value of
+    /// this type: the sum (below `4p + 2^234`) carried into normalised limbs, minus `2p` where
+    /// its top limb shows it above `2p` (leaving it below `2p + 2^234`; otherwise it is below
+    /// `2p + 2^232`), carried again. Subtracting `2p` is adding twice the limbs of `2^261 − p`
+    /// and taking `2^262` from the top limb, so no borrow chain runs.
+    #[inline(always)]
+    pub(crate) fn from_sum_with_product(sum: [__m256i; LIMBS]) -> Self {
+        // SAFETY: the limbs come from values of this type, which exist only if AVX2 was
+        // detected.
+        unsafe {
+            let k = PackedFp256Avx2::<C>::constants();
+            let top = LIMBS - 1;
+            let mut s = normalise(sum);
+            let select = _mm256_cmpgt_epi64(s[top], k.two_p_top.register());
+            for (x, n) in s.iter_mut().zip(k.minus_p.registers()) {
+                *x = _mm256_add_epi64(*x, _mm256_and_si256(_mm256_slli_epi64::<1>(*n), select));
+            }
+            let borrow = _mm256_and_si256(_mm256_set1_epi64x(1 << (RADIX_BITS + 1)), select);
+            s[top] = _mm256_sub_epi64(s[top], borrow);
+            Self::from_limbs(normalise(s))
         }
     }
 

@@ -91,6 +91,23 @@ impl HybridAddend {
     }
 }
 
+impl HybridAddend {
+    /// A value of [`LazyHybridFp256`] as an addend: its vector lanes' limbs are normalised (a
+    /// value below `2p + 2^234`, which the kernel's sum keeps below `4p + 2^235`) and its
+    /// scalar lanes below `2p`, as the kernel needs.
+    #[inline(always)]
+    fn from_lazy<C: Fp256Config>(x: &LazyHybridFp256<C>) -> Self {
+        let scalar = x.limbs.scalar;
+        Self {
+            sum: x.limbs,
+            scalar_minus_two_p: [
+                sub_words(&scalar[0], &LazyFp256::<C>::TWO_P).0,
+                sub_words(&scalar[1], &LazyFp256::<C>::TWO_P).0,
+            ],
+        }
+    }
+}
+
 /// The four words a vector register holds, least significant first.
 #[inline(always)]
 fn register_to_words(register: __m256i) -> U256 {
@@ -307,6 +324,115 @@ impl<C: Fp256Config> LazyHybridFp256<C> {
         // Register 0 holds x_n + key in the kernels' input form, which the reduction (a
         // product by 2^261 mod p in the vector lanes) takes; the scalar lanes are below 2p.
         registers[0].reduce()
+    }
+
+    /// The chain of the MiMC Feistel permutation (circomlib's MiMCSponge) on every lane:
+    /// `u_1 = u_0^d + v` and `u_{i+1} = u_i^d + (u_{i−1} + s_i)` for the steps `s_1 … s_{n−1}`
+    /// in turn, `schedule` computing `x^d` as in [`LazyHybridFp256::power_of_sum`]. Returns
+    /// `[u_n, u_{n−1}, u_n^d]`, reduced, for `n = steps.len() + 1`, or `None` for a schedule
+    /// whose last step does not write register 0 (of [`zkaccel_field::sbox::sbox_schedule`]'s,
+    /// only the empty one of `d = 1`): the chain needs each power to be a kernel's result.
+    ///
+    /// With `u_i = xL_i + k + c_i` (round `i`'s S-box input), `v = xR_0 + k + c_1` and
+    /// `s_i = c_{i+1} − c_{i−1}`, this is the permutation's chain (`zkaccel-mimc` recovers the
+    /// halves from the result). The bracket is ready before `u_i^d`, and where the schedule
+    /// ends with a product into register 0 (every odd `d > 1`) that product's kernel adds it
+    /// (as in [`LazyHybridFp256::power_of_sum_rounds`]), handing the next S-box its input in
+    /// the form the kernels take; otherwise the vector lanes' limbs are added after the
+    /// kernel, without a carry pass. The reduced `u_{i+1}`, needed a round later, is computed
+    /// beside the chain.
+    #[inline(always)]
+    pub fn feistel_chain(
+        first: Self,
+        v: Self,
+        steps: &[HybridBroadcast<C>],
+        schedule: &[SboxStep],
+    ) -> Option<[[Fp256<C>; 6]; 3]> {
+        let last_product = match schedule.split_last() {
+            Some((&SboxStep::Product { a, b, dst }, body))
+                if usize::from(dst) % SBOX_REGISTERS == 0 =>
+            {
+                Some((
+                    usize::from(a) % SBOX_REGISTERS,
+                    usize::from(b) % SBOX_REGISTERS,
+                    body,
+                ))
+            }
+            Some((step, _)) if step.destination() == 0 => None,
+            _ => return None,
+        };
+        let k = Self::constants();
+        let mut registers = [first; SBOX_REGISTERS];
+        // u_{i−1} and u_i reduced, at the top of round i.
+        let (mut before, mut now) = (first, first);
+        for i in 0..=steps.len() {
+            let ahead = match i.checked_sub(1) {
+                None => v,
+                Some(j) => {
+                    let c = steps[j].get();
+                    before.add_canonical(c.vector, c.scalar)
+                }
+            };
+            // registers[0] ← u_i^d + ahead, in the kernels' input form.
+            match last_product {
+                Some((a, b, body)) => {
+                    run_sbox_schedule(&mut registers, body);
+                    let addend = HybridAddend::from_lazy(&ahead);
+                    // SAFETY: a value of this type exists only on a CPU with AVX2, BMI2 and
+                    // ADX.
+                    registers[0].limbs = unsafe {
+                        hybrid_product_add(&registers[a].limbs, &registers[b].limbs, &addend, k)
+                    };
+                }
+                None => {
+                    run_sbox_schedule(&mut registers, schedule);
+                    registers[0] = registers[0].sum_for_kernels_lazy(ahead);
+                }
+            }
+            before = now;
+            now = registers[0].reduce_sum_with_power();
+        }
+        run_sbox_schedule(&mut registers, schedule);
+        Some([now.reduce(), before.reduce(), registers[0].reduce()])
+    }
+
+    /// `self + other` for `self` a kernel's result (below `2p` in every lane), in the form the
+    /// kernels take: the vector lanes' limbs added without a carry pass, the scalar lanes'
+    /// `LazyFp256` sum.
+    #[inline(always)]
+    fn sum_for_kernels_lazy(self, other: Self) -> Self {
+        let (v, s) = self.parts();
+        let (w, t) = other.parts();
+        // SAFETY: a value of this type exists only on a CPU with AVX2.
+        let vector = unsafe {
+            let mut sum = v.limbs;
+            for (x, y) in sum.iter_mut().zip(w.limbs) {
+                *x = core::arch::x86_64::_mm256_add_epi64(*x, y);
+            }
+            sum
+        };
+        Self {
+            limbs: HybridLimbs {
+                vector,
+                scalar: [(s[0] + t[0]).0, (s[1] + t[1]).0],
+            },
+            _field: PhantomData,
+        }
+    }
+
+    /// A value of this type from a kernel's result plus a value of this type, in the kernels'
+    /// input form ([`LazyHybridFp256::sum_for_kernels_lazy`] or a `hybrid-mul-add` kernel's
+    /// result): the vector lanes as [`LazyPackedFp256Avx2::from_sum_with_product`], the scalar
+    /// lanes already below `2p`.
+    #[inline(always)]
+    fn reduce_sum_with_power(self) -> Self {
+        Self {
+            limbs: HybridLimbs {
+                vector: LazyPackedFp256Avx2::<C>::from_sum_with_product(self.limbs.vector).limbs,
+                scalar: self.limbs.scalar,
+            },
+            _field: PhantomData,
+        }
     }
 
     /// The six elements, fully reduced, in lane order.

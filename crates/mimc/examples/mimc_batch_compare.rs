@@ -3,8 +3,9 @@
 //! ([`MimcField::encrypt_many`]), the hybrid lanes (four AVX2 and two scalar lanes in one
 //! kernel, [`encrypt_many_hybrid`]), the AVX2 lanes ([`encrypt_many_avx2`]), the lazy scalar lanes
 //! ([`encrypt_many_lazy`]) and the canonical interleaved kernel
-//! ([`encrypt_many_interleaved`]). All must agree with the textbook loop. The report gives
-//! per-cipher wall and thread-CPU time (best and median of the rounds).
+//! ([`encrypt_many_interleaved`]). All must agree with the textbook loop. Then circomlib's
+//! MiMCSponge permutations, all at once ([`MimcField::permute_feistel_many`]) and one at a time.
+//! The report gives per-cipher wall and thread-CPU time (best and median of the rounds).
 //!
 //! `cargo run --release -p zkaccel-mimc --example mimc_batch_compare -- [ROUNDS] [CIPHERS]`
 //! (defaults 11 rounds of 240 ciphers).
@@ -12,6 +13,7 @@
 use std::hint::black_box;
 
 use zkaccel_bn254::Fr;
+use zkaccel_field::Field;
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_mimc::{
@@ -20,6 +22,8 @@ use zkaccel_mimc::{
 };
 
 type Kernel = fn(&MimcParams<Fr>, &mut [Fr], &[Fr]);
+/// Permutes the pairs `(ls[i], rs[i])` in place.
+type FeistelSide<'a> = &'a dyn Fn(&mut [Fr], &mut [Fr]);
 
 fn main() {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<usize>());
@@ -63,6 +67,35 @@ fn main() {
     }
     let scale = 1e6 / ciphers as f64;
     for ((name, _), times) in kernels.iter().zip(&samples) {
+        report_samples(name, times, scale, "µs");
+    }
+
+    // circomlib's MiMCSponge: the same number of Feistel permutations (x^5, 220 rounds), key 0,
+    // all at once and one at a time.
+    let sponge = Preset::CircomlibSponge.sponge();
+    let k = Fr::ZERO;
+    let many = |ls: &mut [Fr], rs: &mut [Fr]| Fr::permute_feistel_many(&sponge, ls, rs, k);
+    let each = |ls: &mut [Fr], rs: &mut [Fr]| {
+        for (l, r) in ls.iter_mut().zip(rs.iter_mut()) {
+            (*l, *r) = sponge.permute(*l, *r, k);
+        }
+    };
+    let sides: [(&str, FeistelSide); 2] =
+        [("permute_feistel_many", &many), ("one at a time", &each)];
+    let run = |side: FeistelSide| {
+        let (mut ls, mut rs) = (xs.clone(), ks.clone());
+        side(black_box(&mut ls), black_box(&mut rs));
+        (ls, rs)
+    };
+    assert_eq!(run(&many), run(&each), "the Feistel batch disagrees");
+    println!("MiMCSponge permutations, one thread: {rounds} rounds of {ciphers} permutations");
+    let mut samples = vec![Vec::new(); sides.len()];
+    for _ in 0..rounds {
+        for ((_, side), times) in sides.iter().zip(&mut samples) {
+            times.push(timed(CpuClock::Thread, || black_box(run(*side))));
+        }
+    }
+    for ((name, _), times) in sides.iter().zip(&samples) {
         report_samples(name, times, scale, "µs");
     }
 }

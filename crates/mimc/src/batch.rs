@@ -45,6 +45,21 @@ pub trait MimcField: PrimeField {
     fn permute_feistel(sponge: &MimcSponge<Self>, l: Self, r: Self, k: Self) -> (Self, Self) {
         permute_feistel_textbook(sponge.params(), l, r, k)
     }
+
+    /// `(ls[i], rs[i]) ← F_k(ls[i], rs[i])` for every `i`, one key for all. `ls` and `rs` have
+    /// equal lengths (callers check). The default runs [`MimcField::permute_feistel`] on each;
+    /// fields with a batch kernel override it.
+    fn permute_feistel_many(sponge: &MimcSponge<Self>, ls: &mut [Self], rs: &mut [Self], k: Self) {
+        permute_feistel_each(sponge, ls, rs, k);
+    }
+}
+
+/// [`MimcField::permute_feistel`] on each pair in turn.
+#[inline(always)]
+fn permute_feistel_each<F: MimcField>(sponge: &MimcSponge<F>, ls: &mut [F], rs: &mut [F], k: F) {
+    for (l, r) in ls.iter_mut().zip(rs.iter_mut()) {
+        (*l, *r) = F::permute_feistel(sponge, *l, *r, k);
+    }
 }
 
 impl MimcField for Goldilocks {}
@@ -144,6 +159,21 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
             return unsafe { permute_feistel_lazy_adx(sponge, l, r, k) };
         }
         permute_feistel_lazy(sponge, l, r, k)
+    }
+
+    /// Six permutations at a time on [`zkaccel_fp256::LazyHybridFp256`] lanes where the CPU
+    /// has AVX2, BMI2 and ADX and `4p < 2^256` ([`permute_feistel_many_hybrid`]); one at a
+    /// time on the single-chain path otherwise.
+    fn permute_feistel_many(sponge: &MimcSponge<Self>, ls: &mut [Self], rs: &mut [Self], k: Self) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
+            if zkaccel_fp256::LazyHybridFp256::<C>::available() {
+                // SAFETY: AVX2 was detected, and hybrid values can be built (BMI2 and ADX).
+                unsafe { permute_feistel_many_hybrid(cpu, sponge, ls, rs, k) };
+                return;
+            }
+        }
+        permute_feistel_each(sponge, ls, rs, k);
     }
 
     fn encrypt_many(params: &MimcParams<Self>, xs: &mut [Self], ks: &[Self]) {
@@ -530,4 +560,70 @@ unsafe fn encrypt_many_hybrid_lanes<C: Fp256Config>(
     }
     // SAFETY: the caller runs on an AVX2 CPU.
     unsafe { encrypt_many_avx2_lanes(cpu, params, cx.into_remainder(), ck.remainder()) };
+}
+
+/// Six Feistel permutations per step on [`zkaccel_fp256::LazyHybridFp256`] lanes (four AVX2,
+/// two scalar, one interleaved kernel per product), the chain of [`permute_feistel_lazy`] on
+/// each lane ([`zkaccel_fp256::LazyHybridFp256::feistel_chain`]): the S-box inputs
+/// `u_{i+1} = u_i^d + (u_{i−1} + c_{i+1} − c_{i−1})`, the halves recovered at the end. The
+/// steps are kept compact ([`zkaccel_fp256::HybridBroadcast`], as the MiMC-p/p constants of
+/// [`encrypt_many_hybrid_lanes`]). The remainder, and permutations of fewer than two rounds,
+/// run on the single-chain path.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX besides AVX2 (the function is compiled for them; where
+/// [`zkaccel_fp256::LazyHybridFp256::available`] holds, it does).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi2,adx")]
+unsafe fn permute_feistel_many_hybrid<C: Fp256Config>(
+    cpu: zkaccel_fp256::Avx2,
+    sponge: &MimcSponge<Fp256<C>>,
+    ls: &mut [Fp256<C>],
+    rs: &mut [Fp256<C>],
+    k: Fp256<C>,
+) {
+    use zkaccel_fp256::{HybridBroadcast, LazyHybridFp256};
+    const W: usize = 6;
+    let params = sponge.params();
+    let c = params.constants();
+    let rounds = c.len();
+    let schedule = sbox_schedule(params.exponent());
+    let (Some(schedule), true) = (schedule, rounds >= 2 && ls.len() >= W) else {
+        return permute_feistel_each(sponge, ls, rs, k);
+    };
+    // A plain loop, inlined, so that the conversions compile with this function's AVX2.
+    let mut steps = Vec::with_capacity(sponge.constant_steps().len());
+    for &step in sponge.constant_steps() {
+        steps.push(HybridBroadcast::new(cpu, step));
+    }
+    let (first_key, second_key) = (k + c[0], k + c[1]);
+    let (last_key, key_before_last) = (k + c[rounds - 1], k + c[rounds - 2]);
+    let mut cl = ls.chunks_exact_mut(W);
+    let mut cr = rs.chunks_exact_mut(W);
+    for (l, r) in (&mut cl).zip(&mut cr) {
+        let (mut u, mut v) = ([first_key; W], [second_key; W]);
+        for i in 0..W {
+            u[i] = l[i] + first_key;
+            v[i] = r[i] + second_key;
+        }
+        let chain = match (
+            LazyHybridFp256::from_elements(cpu, &u),
+            LazyHybridFp256::from_elements(cpu, &v),
+        ) {
+            (Some(u), Some(v)) => LazyHybridFp256::feistel_chain(u, v, &steps, &schedule),
+            _ => None,
+        };
+        let Some([last, before_last, power]) = chain else {
+            // Not reached (the caller checked that hybrid values can be built, and every
+            // exponent of at least 2 has a schedule ending in register 0); were it, this group
+            // would still be permuted once, one pair at a time.
+            permute_feistel_each(sponge, l, r, k);
+            continue;
+        };
+        for i in 0..W {
+            l[i] = last[i] - last_key;
+            r[i] = before_last[i] - key_before_last + power[i];
+        }
+    }
+    permute_feistel_each(sponge, cl.into_remainder(), cr.into_remainder(), k);
 }

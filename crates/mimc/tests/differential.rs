@@ -237,3 +237,39 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    /// Many Feistel permutations at once (hybrid lanes in groups of six, the remainder one at a
+    /// time; one-round permutations all one at a time) equal one at a time, for the sponge
+    /// preset and short permutations of each exponent, with halves and keys of `p − 1`.
+    #[test]
+    fn feistel_batches_equal_single_permutations(seed in any::<u64>(), n in 0usize..30) {
+        use zkaccel_mimc::{
+            constants::{round_constants, ConstantRule},
+            MimcField, MimcParams, MimcSponge,
+        };
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut sponges = vec![Preset::CircomlibSponge.sponge()];
+        for (d, rounds) in [(5u64, 1usize), (7, 2), (5, 3), (11, 17)] {
+            let constants = round_constants("seed", rounds, ConstantRule::FirstZero);
+            if let Ok(params) = MimcParams::<Fr>::new(d, constants) {
+                sponges.push(MimcSponge::new(params));
+            }
+        }
+        let pick = |i: usize, rng: &mut StdRng| {
+            if i.is_multiple_of(5) { Fr::NEG_ONE } else { random_prime::<Fr>(rng) }
+        };
+        for sponge in &sponges {
+            let ls: Vec<Fr> = (0..n).map(|i| pick(i, &mut rng)).collect();
+            let rs: Vec<Fr> = (0..n).map(|i| pick(i + 2, &mut rng)).collect();
+            let k = pick(n, &mut rng);
+            let expected: Vec<(Fr, Fr)> =
+                ls.iter().zip(&rs).map(|(&l, &r)| sponge.permute(l, r, k)).collect();
+            let (mut bl, mut br) = (ls.clone(), rs.clone());
+            Fr::permute_feistel_many(sponge, &mut bl, &mut br, k);
+            let got: Vec<(Fr, Fr)> = bl.into_iter().zip(br).collect();
+            prop_assert_eq!(got, expected);
+        }
+    }
+}
