@@ -1,7 +1,9 @@
 //! The lazy chains on a modulus just below `2^254`, the widest that lazy reduction allows
 //! (`4p < 2^256`): wide enough that a squaring's first row (`a_0` times the doubled words of
 //! `a`, plus `m·p`) would overflow five words for some inputs, so `LazyFp256` must not use the
-//! squaring kernels there. BN254 Fr, the other lazily reduced field, is below `2^256/5`.
+//! squaring kernels there. BN254 Fr, the other lazily reduced field, is below `2^256/5`. The
+//! lazy AVX2 and hybrid lanes run here too: their bounds (`2p + 2^234`, the top-limb thresholds
+//! for subtracting `p` and `2p`) are at their widest.
 
 use zkaccel_fp256::Fp256Config;
 
@@ -33,4 +35,10 @@ fn modulus_is_in_the_range_this_test_is_about() {
 #[test]
 fn lazy_chains_agree_with_canonical_arithmetic() {
     zkaccel_field_testing::check_fp256_lazy_chains::<WideConfig>();
+}
+
+#[test]
+fn lazy_avx2_and_hybrid_lanes_agree_with_integers() {
+    zkaccel_field_testing::check_fp256_lazy_packed_avx2::<WideConfig>();
+    zkaccel_field_testing::check_fp256_lazy_hybrid::<WideConfig>();
 }
