@@ -237,6 +237,32 @@ impl Bench {
                 black_box(mimc.hash_batch(&msgs, k));
             },
         );
+        // MiMCSponge nodes of a Merkle tree: two elements in, one out, key 0.
+        let sponge = Preset::CircomlibSponge.sponge();
+        let zero = zkaccel_bn254::Fr::ZERO;
+        self.add(
+            "mimc-sponge",
+            "bn254",
+            "circomlib x^5/220, 2-to-1 node",
+            1,
+            || {
+                black_box(
+                    sponge
+                        .hash(black_box(&xs[..2]), zero, 1)
+                        .expect("one output"),
+                );
+            },
+        );
+        let pairs: Vec<&[zkaccel_bn254::Fr]> = xs.chunks(2).collect();
+        self.add(
+            "mimc-sponge",
+            "bn254",
+            format!("circomlib 2-to-1, batch, {threads} threads"),
+            pairs.len(),
+            || {
+                black_box(sponge.hash_batch(&pairs, zero, 1).expect("one output"));
+            },
+        );
     }
 }
 
