@@ -108,6 +108,25 @@ impl HybridAddend {
     }
 }
 
+/// The operands' registers of a schedule's last step and the steps before it, where that step
+/// is a product into register 0 (as for every odd `d > 1`): the product a kernel that adds to
+/// its result can replace.
+#[inline(always)]
+fn last_product_into_register_0(schedule: &[SboxStep]) -> Option<(usize, usize, &[SboxStep])> {
+    match schedule.split_last() {
+        Some((&SboxStep::Product { a, b, dst }, body))
+            if usize::from(dst) % SBOX_REGISTERS == 0 =>
+        {
+            Some((
+                usize::from(a) % SBOX_REGISTERS,
+                usize::from(b) % SBOX_REGISTERS,
+                body,
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// The four words a vector register holds, least significant first.
 #[inline(always)]
 fn register_to_words(register: __m256i) -> U256 {
@@ -288,18 +307,7 @@ impl<C: Fp256Config> LazyHybridFp256<C> {
         schedule: &[SboxStep],
     ) -> [Fp256<C>; 6] {
         let mut registers = [self; SBOX_REGISTERS];
-        let last_product = match schedule.split_last() {
-            Some((&SboxStep::Product { a, b, dst }, body))
-                if usize::from(dst) % SBOX_REGISTERS == 0 =>
-            {
-                Some((
-                    usize::from(a) % SBOX_REGISTERS,
-                    usize::from(b) % SBOX_REGISTERS,
-                    body,
-                ))
-            }
-            _ => None,
-        };
+        let last_product = last_product_into_register_0(schedule);
         let (Some((a, b, body)), Some((first, rest))) = (last_product, constants.split_first())
         else {
             for c in constants {
@@ -348,19 +356,10 @@ impl<C: Fp256Config> LazyHybridFp256<C> {
         steps: &[HybridBroadcast<C>],
         schedule: &[SboxStep],
     ) -> Option<[[Fp256<C>; 6]; 3]> {
-        let last_product = match schedule.split_last() {
-            Some((&SboxStep::Product { a, b, dst }, body))
-                if usize::from(dst) % SBOX_REGISTERS == 0 =>
-            {
-                Some((
-                    usize::from(a) % SBOX_REGISTERS,
-                    usize::from(b) % SBOX_REGISTERS,
-                    body,
-                ))
-            }
-            Some((step, _)) if step.destination() == 0 => None,
-            _ => return None,
-        };
+        if schedule.last().is_none_or(|step| step.destination() != 0) {
+            return None;
+        }
+        let last_product = last_product_into_register_0(schedule);
         let k = Self::constants();
         let mut registers = [first; SBOX_REGISTERS];
         // u_{i−1} and u_i reduced, at the top of round i.

@@ -62,6 +62,28 @@ fn permute_feistel_each<F: MimcField>(sponge: &MimcSponge<F>, ls: &mut [F], rs: 
     }
 }
 
+/// Walks the blocks of many messages in step: for each block index `j`, `step(live, blocks)`
+/// gets the indices of the messages that have a `j`-th block and those blocks, so that a batch
+/// kernel runs the hashes still absorbing (messages of different lengths may be mixed).
+pub(crate) fn for_each_block<F: Copy, I: AsRef<[F]>>(
+    msgs: &[I],
+    mut step: impl FnMut(&[usize], &[F]),
+) {
+    let longest = msgs.iter().map(|m| m.as_ref().len()).max().unwrap_or(0);
+    let (mut live, mut blocks) = (Vec::with_capacity(msgs.len()), Vec::new());
+    for j in 0..longest {
+        live.clear();
+        blocks.clear();
+        for (i, m) in msgs.iter().enumerate() {
+            if let Some(&block) = m.as_ref().get(j) {
+                live.push(i);
+                blocks.push(block);
+            }
+        }
+        step(&live, &blocks);
+    }
+}
+
 impl MimcField for Goldilocks {}
 
 /// `E_k(x)` one round after the other with the field's own operations.
@@ -316,9 +338,10 @@ unsafe fn encrypt_many_lazy_adx<C: Fp256Config>(
 
 /// `E_k(x)` on lazily reduced values: each round adds `k + c_i`, that sum left unreduced (so
 /// `x + k + c_i`, below `4p`, is brought below `2p` by one conditional subtraction of `2p`;
-/// 2.5 % faster per cipher on Zen 3 than reducing `k + c_i` first), and runs the S-box's schedule without final subtractions, its squarings
-/// on the squaring kernel ([`LazyFp256::square`]) and x^7's middle step as one product and
-/// one squaring interleaved ([`pow_sbox_with`]).
+/// 2.5 % faster per cipher on Zen 3 than reducing `k + c_i` first), and runs the S-box's
+/// schedule without final subtractions, its squarings on the squaring kernel
+/// ([`LazyFp256::square`]) and x^7's middle step as one product and one squaring interleaved
+/// ([`pow_sbox_with`]).
 #[inline(always)]
 fn encrypt_lazy<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,

@@ -10,7 +10,7 @@ use zkaccel_field::modmul::{ModularMultiplier, MulAlgorithm, U256};
 use zkaccel_field::{limbs, PrimeField};
 use zkaccel_fp256::{Fp256, Fp256Config};
 
-use crate::batch::MimcField;
+use crate::batch::{for_each_block, MimcField};
 use crate::error::MimcError;
 use crate::params::MimcParams;
 use zkaccel_field::sbox::pow_sbox;
@@ -90,27 +90,14 @@ impl<F: MimcField> Mimc<F> {
     /// Advances the chaining values `h` of a group of hashes block by block, running the block
     /// ciphers of all hashes that still have a block as one batch.
     fn hash_group<I: AsRef<[F]>>(&self, msgs: &[I], h: &mut [F]) {
-        let longest = msgs.iter().map(|m| m.as_ref().len()).max().unwrap_or(0);
-        let mut live = Vec::with_capacity(msgs.len());
-        let mut xs = Vec::with_capacity(msgs.len());
-        let mut ks = Vec::with_capacity(msgs.len());
-        for j in 0..longest {
-            live.clear();
-            xs.clear();
-            ks.clear();
-            for (i, m) in msgs.iter().enumerate() {
-                if let Some(&block) = m.as_ref().get(j) {
-                    live.push(i);
-                    xs.push(block);
-                    ks.push(h[i]);
-                }
-            }
-            let mut e = xs.clone();
+        for_each_block(msgs, |live, blocks| {
+            let ks: Vec<F> = live.iter().map(|&i| h[i]).collect();
+            let mut e = blocks.to_vec();
             F::encrypt_many(&self.params, &mut e, &ks);
-            for ((&i, &m), e) in live.iter().zip(&xs).zip(e) {
+            for ((&i, &m), e) in live.iter().zip(blocks).zip(e) {
                 h[i] = h[i] + m + e;
             }
-        }
+        });
     }
 }
 

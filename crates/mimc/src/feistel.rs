@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use crate::batch::MimcField;
+use crate::batch::{for_each_block, MimcField};
 use crate::error::MimcError;
 use crate::params::MimcParams;
 
@@ -106,24 +106,14 @@ impl<F: MimcField> MimcSponge<F> {
     fn hash_group<I: AsRef<[F]>>(&self, msgs: &[I], k: F, outputs: usize, out: &mut [Vec<F>]) {
         let n = msgs.len();
         let (mut l, mut r) = (vec![F::ZERO; n], vec![F::ZERO; n]);
-        let longest = msgs.iter().map(|m| m.as_ref().len()).max().unwrap_or(0);
-        let (mut live, mut ll, mut lr) = (Vec::new(), Vec::new(), Vec::new());
-        for j in 0..longest {
-            live.clear();
-            ll.clear();
-            lr.clear();
-            for (i, m) in msgs.iter().enumerate() {
-                if let Some(&block) = m.as_ref().get(j) {
-                    live.push(i);
-                    ll.push(l[i] + block);
-                    lr.push(r[i]);
-                }
-            }
+        for_each_block(msgs, |live, blocks| {
+            let mut ll: Vec<F> = live.iter().zip(blocks).map(|(&i, &m)| l[i] + m).collect();
+            let mut lr: Vec<F> = live.iter().map(|&i| r[i]).collect();
             F::permute_feistel_many(self, &mut ll, &mut lr, k);
-            for ((&i, &x), &y) in live.iter().zip(&ll).zip(&lr) {
+            for ((&i, x), y) in live.iter().zip(ll).zip(lr) {
                 (l[i], r[i]) = (x, y);
             }
-        }
+        });
         for (o, &x) in out.iter_mut().zip(&l) {
             o.reserve_exact(outputs);
             o.push(x);
