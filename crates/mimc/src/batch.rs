@@ -9,7 +9,8 @@
 //! fields run eight ciphers per instruction sequence in radix 2^52, and on CPUs with only AVX2
 //! six: four in radix 2^29 and two scalar ones, in one interleaved kernel
 //! ([`encrypt_many_hybrid`]; four AVX2 lanes alone in [`encrypt_many_avx2`]), converting in
-//! and out of those forms once per cipher.
+//! and out of those forms once per cipher. circomlib's MiMCSponge permutations run six at a
+//! time on the same hybrid lanes ([`MimcField::permute_feistel_many`]).
 
 use zkaccel_field::PrimeField;
 use zkaccel_fp256::{Fp256, Fp256Config, LazyFp256};

@@ -6,6 +6,11 @@
 //! sponge(m_1 … m_n): (xL, xR) ← (0, 0); for each m: xL ← xL + m; (xL, xR) ← F_k(xL, xR)
 //!                    outputs: xL, then xL after each further F_k
 //! ```
+//!
+//! The permutation runs on the field's fast paths ([`MimcField::permute_feistel`], one chain,
+//! and [`MimcField::permute_feistel_many`], many side by side); on BN254 both carry only the
+//! S-box inputs `u_i = xL_i + k + c_i` from round to round, `u_{i+1} = u_i^d + (u_{i−1} +
+//! c_{i+1} − c_{i−1})`, and recover the halves at the end.
 
 use rayon::prelude::*;
 
