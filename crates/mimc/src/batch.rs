@@ -170,7 +170,10 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     }
 
     /// With `4p < 2^256` the chain runs on [`LazyFp256`] values like
-    /// [`MimcField::encrypt_one`]'s ([`permute_feistel_lazy`]).
+    /// [`MimcField::encrypt_one`]'s, carrying only the S-box inputs: `u_{i+1} = u_i^d +
+    /// (u_{i−1} + c_{i+1} − c_{i−1})` for `u_i = xL_i + k + c_i` (the key cancels, and the
+    /// bracket is ready before `u_i^d`, so one addition per round sits beside the S-box on the
+    /// chain); the halves are recovered at the end.
     fn permute_feistel(sponge: &MimcSponge<Self>, l: Self, r: Self, k: Self) -> (Self, Self) {
         if !LazyFp256::<C>::SUPPORTED {
             return permute_feistel_textbook(sponge.params(), l, r, k);
@@ -185,8 +188,9 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     }
 
     /// Six permutations at a time on [`zkaccel_fp256::LazyHybridFp256`] lanes where the CPU
-    /// has AVX2, BMI2 and ADX and `4p < 2^256` ([`permute_feistel_many_hybrid`]); one at a
-    /// time on the single-chain path otherwise.
+    /// has AVX2, BMI2 and ADX and `4p < 2^256`
+    /// ([`zkaccel_fp256::LazyHybridFp256::feistel_chain`], the same chain as one permutation
+    /// runs); one at a time on the single-chain path otherwise.
     fn permute_feistel_many(sponge: &MimcSponge<Self>, ls: &mut [Self], rs: &mut [Self], k: Self) {
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
