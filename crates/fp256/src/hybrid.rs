@@ -71,6 +71,9 @@ const _: () = assert!(core::mem::offset_of!(HybridAddend, scalar_minus_two_p) ==
 
 impl HybridAddend {
     /// `a + b`, lane by lane.
+    ///
+    /// The fields are written in place: built through a helper taking the summed limbs by
+    /// value, the MiMC batch kernel took 3.71 µs per cipher instead of 3.21 (Zen 3).
     #[inline(always)]
     fn new<C: Fp256Config>(a: &HybridCanonical<C>, b: &HybridCanonical<C>) -> Self {
         // Canonical summands: below 2p, no carry out of four words.
@@ -89,9 +92,7 @@ impl HybridAddend {
             ],
         }
     }
-}
 
-impl HybridAddend {
     /// A value of [`LazyHybridFp256`] as an addend: its vector lanes' limbs are normalised (a
     /// value below `2p + 2^234`, which the kernel's sum keeps below `4p + 2^235`) and its
     /// scalar lanes below `2p`, as the kernel needs.
