@@ -2,8 +2,11 @@
 //! alternating rounds on identical inputs: the dispatching batch path
 //! ([`MimcField::encrypt_many`]), the hybrid lanes (four AVX2 and two scalar lanes in one
 //! kernel, [`encrypt_many_hybrid`]), the AVX2 lanes ([`encrypt_many_avx2`]), the lazy scalar lanes
-//! ([`encrypt_many_lazy`]) and the canonical interleaved kernel
-//! ([`encrypt_many_interleaved`]). All must agree with the textbook loop. Then circomlib's
+//! ([`encrypt_many_lazy`]), the canonical interleaved kernel ([`encrypt_many_interleaved`]), and
+//! one cipher at a time on the single-chain path ([`MimcField::encrypt_one`]). All must agree
+//! with the textbook loop. The last two rows tell whether one chain already keeps the scalar
+//! multiplier busy: where four interleaved chains (`lazy`) take as long per cipher as one chain
+//! at a time, it does, and a single cipher's latency is bound by the multiplier's throughput. Then circomlib's
 //! MiMCSponge permutations, all at once ([`MimcField::permute_feistel_many`]) and one at a time.
 //! The report gives per-cipher wall and thread-CPU time (best and median of the rounds).
 //!
@@ -41,12 +44,17 @@ fn main() {
         .map(|(&x, &k)| encrypt_textbook(params, x, k))
         .collect();
 
-    let kernels: [(&str, Kernel); 5] = [
+    let kernels: [(&str, Kernel); 6] = [
         ("encrypt_many", <Fr as MimcField>::encrypt_many),
         ("hybrid", encrypt_many_hybrid),
         ("avx2", encrypt_many_avx2),
         ("lazy", encrypt_many_lazy),
         ("interleaved", encrypt_many_interleaved),
+        ("one at a time", |params, xs, ks| {
+            for (x, &k) in xs.iter_mut().zip(ks) {
+                *x = <Fr as MimcField>::encrypt_one(params, *x, k);
+            }
+        }),
     ];
     for (name, kernel) in kernels {
         let mut out = xs.clone();
