@@ -154,8 +154,13 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     /// kernel, x^7's middle step as one product-and-square kernel, the last product. A round
     /// (with its addition) takes 242–257 cycles, against 255–273 when the squarings were
     /// products (minimum of 40 alternating runs, two runs). At the floor a cipher would take
-    /// 5.0 µs, about a third of arkworks-mimc's 15.1–16.3 µs on the same machine; the measured
-    /// path takes 7.5–8 µs.
+    /// 5.0 µs, about a third of arkworks-mimc's 15.1–16.3 µs on the same machine. The measured
+    /// path takes 6.8–6.9 µs (14.8–15.4 µs for arkworks-mimc in the same runs), its kernels
+    /// aligned so that this does not depend on where the linker puts the function. One chain
+    /// already keeps the multiplier as busy as independent chains do: four ciphers interleaved
+    /// on the same kernels ([`encrypt_many_lazy`]) take 6.95–7.0 µs per cipher, one at a time
+    /// 6.85–6.9 (`examples/mimc_batch_compare.rs`), so no schedule of this arithmetic shortens
+    /// the chain much; only fewer or cheaper multiplier instructions would.
     fn encrypt_one(params: &MimcParams<Self>, x: Self, k: Self) -> Self {
         let Some(lazy_x) = LazyFp256::new(x) else {
             return encrypt_textbook(params, x, k);
