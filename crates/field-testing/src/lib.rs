@@ -576,8 +576,9 @@ fn limbs_of(x: &BigUint) -> [u64; 4] {
 /// The lazily reduced AVX2 lanes ([`zkaccel_fp256::LazyPackedFp256Avx2`]) against big-integer
 /// arithmetic, lane by lane, where the CPU has AVX2: long chains of additions of canonical
 /// elements (runs of `p − 1`, which push the lanes to the bound where `p` is subtracted),
-/// squarings, products and the S-box schedules from edge and random starts. At every step each
-/// lane's representation is checked itself: its eight low limbs below `2^29`, its value below
+/// squarings, products, the S-box schedules and MiMC rounds on unreduced sums
+/// (`power_of_sum`) from edge and random starts. At every step each lane's representation is
+/// checked itself: its eight low limbs below `2^29`, its value below
 /// `2p + 2^234` and congruent to the element times `2^261` modulo `p`.
 pub fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
     #[cfg(target_arch = "x86_64")]
@@ -633,6 +634,31 @@ pub fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
                 let squares = expected.clone().map(|e| e.modpow(&BigUint::from(2u8), &p));
                 check(square, &squares, &format!("square, step {step}"));
                 check(lazy * lazy, &squares, &format!("product, step {step}"));
+                // A MiMC round on the lanes, the sum unreduced into the kernels (d > 1) or
+                // reduced (d = 1): (x + a + b)^d, with a = p − 1 in some steps.
+                let d_round = [1, 3, 5, 7, 11][step / 4 % 5];
+                let a: [Fp256<C>; 4] = core::array::from_fn(|lane| {
+                    if (step + lane) % 3 == 0 {
+                        Fp256::<C>::NEG_ONE
+                    } else {
+                        random_prime::<Fp256<C>>(&mut rng)
+                    }
+                });
+                let b: [Fp256<C>; 4] = core::array::from_fn(|_| random_prime(&mut rng));
+                let round = lazy.power_of_sum(
+                    PackedFp256Avx2::from_elements(cpu, &a),
+                    PackedFp256Avx2::from_elements(cpu, &b),
+                    d_round,
+                );
+                let rounds: [BigUint; 4] = core::array::from_fn(|lane| {
+                    ((&expected[lane] + canonical(a[lane]) + canonical(b[lane])) % &p)
+                        .modpow(&BigUint::from(d_round), &p)
+                });
+                check(
+                    round,
+                    &rounds,
+                    &format!("(x + a + b)^{d_round}, step {step}"),
+                );
                 let d = [3, 5, 7, 11][step / 4 % 4];
                 lazy = pow_sbox_with(&lazy, d);
                 expected = expected.map(|e| e.modpow(&BigUint::from(d), &p));

@@ -25,7 +25,7 @@ use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 pub use zkaccel_field::cpu::Avx2;
 use zkaccel_field::modmul::U256;
-use zkaccel_field::sbox::SboxArithmetic;
+use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
 
 use crate::{Fp256, Fp256Config};
 
@@ -1287,6 +1287,25 @@ impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
             }
             sum
         }
+    }
+
+    /// `(self + a + b)^d` for canonical `a` and `b`: one MiMC round on every lane, the S-box
+    /// on [`pow_sbox_with`]'s schedules. For `d > 1` the sum goes to the kernels unreduced
+    /// (`a + b` carried into normalised limbs beside the chain, then added to `self`'s limbs
+    /// with no carry pass), which leaves one vector addition per limb on the chain; for
+    /// `d ≤ 1` the sum is reduced (`add_canonical`), since no kernel would take it.
+    ///
+    /// Measured on a 2-core AMD EPYC (Zen 3), the MiMC batch on these lanes alone
+    /// (`zkaccel_mimc::encrypt_many_avx2`): 4.19–4.20 µs per cipher against 4.30–4.32 with
+    /// `self.add_canonical(a + b)`.
+    #[inline(always)]
+    pub fn power_of_sum(self, a: PackedFp256Avx2<C>, b: PackedFp256Avx2<C>, d: u64) -> Self {
+        if d <= 1 {
+            return pow_sbox_with(&self.add_canonical(a + b), d);
+        }
+        // Every schedule of `pow_sbox_with` for d > 1 reads its input only in kernels, whose
+        // results are values of this type again.
+        pow_sbox_with(&Self::from_limbs(self.sum_limbs_for_kernels(a, b)), d)
     }
 
     /// A value of this type from the limbs of `a + b`, added limb by limb without a carry

@@ -227,7 +227,8 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
 /// Measured on a 2-core AMD EPYC (Zen 3, no AVX-512), circomlib preset, thread CPU time,
 /// in-process alternating runs (`examples/mimc_batch_compare.rs`, best of 15 runs of 15
 /// rounds): 3.18–3.20 µs per cipher, against 4.30–4.41 for the four AVX2 lanes alone
-/// ([`encrypt_many_avx2`]). Each group of six is one
+/// ([`encrypt_many_avx2`]; 4.19–4.20 since their round sums go to the kernels unreduced). Each
+/// group of six is one
 /// [`zkaccel_fp256::LazyHybridFp256::power_of_sum_rounds`], whose round additions happen inside
 /// the last product's kernel: 3.18–3.19 µs against 3.27–3.29 with the additions between
 /// kernels (round by round `power_of_sum`, in the same runs).
@@ -256,7 +257,9 @@ pub fn encrypt_many_hybrid<C: Fp256Config>(
 /// in-process alternating runs (`examples/mimc_batch_compare.rs`, best of 15 runs of 15
 /// rounds): 4.30 µs per cipher, against 7.49 µs for four scalar ciphers interleaved
 /// ([`encrypt_many_lazy`]); 4.40–4.41 and 7.62 before x^7's middle step took a squaring
-/// instead of a second product.
+/// instead of a second product. Each round is one
+/// [`zkaccel_fp256::LazyPackedFp256Avx2::power_of_sum`], the sum `x + k + c_i` going to the
+/// kernels unreduced: 4.19–4.20 µs against 4.30–4.32 with it reduced (Zen 3, as above).
 pub fn encrypt_many_avx2<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
@@ -519,7 +522,7 @@ unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
         let k = PackedFp256Avx2::from_slice(k);
         let mut state = LazyPackedFp256Avx2::new(PackedFp256Avx2::from_slice(x));
         for c in &constants {
-            state = pow_sbox_with(&state.add_canonical(k + c.get()), d);
+            state = state.power_of_sum(k, c.get(), d);
         }
         (state.reduce() + k).write_to_slice(x);
     }
