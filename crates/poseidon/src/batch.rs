@@ -95,7 +95,7 @@ pub(crate) fn permute_many_parallel<F: PoseidonField>(p: &Poseidon<F>, states: &
 pub enum BatchKernel {
     /// Goldilocks, 8 lanes of AVX-512F.
     Avx512,
-    /// Goldilocks, 4 lanes of AVX2.
+    /// 4 lanes of AVX2: Goldilocks, or 256-bit fields in radix 2^29 (nine limbs per lane).
     Avx2,
     /// 8 lanes of AVX-512 with IFMA's 52-bit multiply-adds: 256-bit fields in radix 2^52;
     /// Goldilocks with fused small-constant products and linear-form partial rounds.
@@ -188,7 +188,7 @@ impl PoseidonField for Goldilocks {
                 BatchKernel::Ifma => {
                     let cpu =
                         Avx512Ifma::detect().ok_or_else(|| unavailable(kernel, Self::NAME))?;
-                    let k = k.map(Split52Constant::new);
+                    let k = p.converted_constants(Split52Constant::new);
                     // SAFETY: `cpu` proves AVX-512F and IFMA.
                     unsafe { x86::permute_goldilocks_ifma(&k, cpu, states) }
                 }
@@ -216,8 +216,13 @@ impl<C: Fp256Config> PoseidonField for Fp256<C> {
     fn kernels() -> Vec<BatchKernel> {
         let mut k = Vec::new();
         #[cfg(target_arch = "x86_64")]
-        if zkaccel_fp256::Ifma::detect().is_some() {
-            k.push(BatchKernel::Ifma);
+        {
+            if zkaccel_fp256::Ifma::detect().is_some() {
+                k.push(BatchKernel::Ifma);
+            }
+            if zkaccel_fp256::Avx2::detect().is_some() {
+                k.push(BatchKernel::Avx2);
+            }
         }
         k.push(BatchKernel::Interleaved);
         k
@@ -225,7 +230,7 @@ impl<C: Fp256Config> PoseidonField for Fp256<C> {
 
     fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
         // Converting the constants costs about one permutation: not worth it for fewer than
-        // two groups.
+        // two groups of the widest kernel (eight lanes).
         let kernel = if states.len() >= 16 * p.width() {
             Self::kernels()[0]
         } else {
@@ -248,11 +253,19 @@ impl<C: Fp256Config> PoseidonField for Fp256<C> {
         if kernel == BatchKernel::Ifma {
             let cpu =
                 zkaccel_fp256::Ifma::detect().ok_or_else(|| unavailable(kernel, Self::NAME))?;
-            let k = p
-                .kernel_constants()
-                .map(zkaccel_fp256::PackedFp256Ifma::<C>::prepare);
+            let k = p.converted_constants(zkaccel_fp256::PackedFp256Ifma::<C>::prepare);
             // SAFETY: `cpu` proves AVX-512F and IFMA.
             let rest = unsafe { x86::permute_ifma(&k, cpu, states) };
+            permute_many_interleaved(p, rest);
+            return Ok(());
+        }
+        #[cfg(target_arch = "x86_64")]
+        if kernel == BatchKernel::Avx2 {
+            let cpu =
+                zkaccel_fp256::Avx2::detect().ok_or_else(|| unavailable(kernel, Self::NAME))?;
+            let k = p.converted_constants(|c| zkaccel_fp256::BroadcastFp256Avx2::<C>::new(cpu, c));
+            // SAFETY: `cpu` proves AVX2.
+            let rest = unsafe { x86::permute_fp256_avx2(&k, cpu, states) };
             permute_many_interleaved(p, rest);
             return Ok(());
         }
@@ -273,7 +286,10 @@ pub(crate) fn dot_generic<F: Field>(xs: &[F], row: &[F]) -> F {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::ops::{Add, Mul};
-    use zkaccel_fp256::{Fp256, Fp256Config, Ifma, PackedFp256Ifma, PreparedFp256};
+    use zkaccel_fp256::{
+        BroadcastFp256Avx2, Fp256, Fp256Config, Ifma, PackedFp256Avx2, PackedFp256Ifma,
+        PreparedFp256,
+    };
 
     use zkaccel_goldilocks::x86_64::{
         Accumulator52, Avx2, Avx512, Avx512Ifma, PackedGoldilocksAvx2, PackedGoldilocksAvx512,
@@ -579,6 +595,44 @@ mod x86 {
                 states[j * t + i] = v;
             }
         }
+    }
+
+    /// A 256-bit field in four AVX2 lanes, radix 2^29: the canonical lanes (every operation
+    /// reduced), so additions need no bound on how many are chained; the round constants are
+    /// kept as one lane's limbs and broadcast when used.
+    impl<C: Fp256Config> Lanes for PackedFp256Avx2<C> {
+        type Constant = BroadcastFp256Avx2<C>;
+        type Cpu = zkaccel_fp256::Avx2;
+        #[inline(always)]
+        fn splat(_: zkaccel_fp256::Avx2, c: &BroadcastFp256Avx2<C>) -> Self {
+            c.get()
+        }
+    }
+
+    impl<C: Fp256Config> Packing for PackedFp256Avx2<C> {
+        const WIDTH: usize = 4;
+        type Scalar = Fp256<C>;
+        #[inline(always)]
+        fn gather(cpu: zkaccel_fp256::Avx2, states: &[Fp256<C>], t: usize, i: usize) -> Self {
+            Self::from_elements(cpu, &core::array::from_fn(|j| states[j * t + i]))
+        }
+        #[inline(always)]
+        fn scatter(self, states: &mut [Fp256<C>], t: usize, i: usize) {
+            for (j, v) in self.to_elements().into_iter().enumerate() {
+                states[j * t + i] = v;
+            }
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2 (guaranteed by the token).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn permute_fp256_avx2<'a, C: Fp256Config>(
+        k: &KernelConstants<BroadcastFp256Avx2<C>>,
+        cpu: zkaccel_fp256::Avx2,
+        states: &'a mut [Fp256<C>],
+    ) -> &'a mut [Fp256<C>] {
+        permute_packed::<PackedFp256Avx2<C>>(k, cpu, states)
     }
 
     /// # Safety

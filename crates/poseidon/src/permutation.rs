@@ -2,7 +2,9 @@
 //! kernel runs (sparse partial rounds, derived from the textbook parameters), written once over
 //! [`Lanes`] so that scalar, interleaved and SIMD kernels share it.
 
+use core::any::Any;
 use core::ops::{Add, Mul};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use zkaccel_field::sbox::pow_sbox;
 use zkaccel_field::PrimeField;
@@ -655,6 +657,21 @@ pub fn permute_textbook<F: PrimeField>(p: &PoseidonParams<F>, state: &mut [F]) {
 pub struct Poseidon<F> {
     params: PoseidonParams<F>,
     kernel: KernelConstants<F>,
+    converted: ConvertedConstants,
+}
+
+/// The kernel constants in the representations SIMD kernels use, one per representation type,
+/// each made on first use and kept: converting them (hundreds of constants, thousands with
+/// the linear form) can cost more than permuting a small batch. Clones of a permutation
+/// share it.
+#[derive(Clone, Default)]
+struct ConvertedConstants(Arc<RwLock<Vec<Arc<dyn Any + Send + Sync>>>>);
+
+impl core::fmt::Debug for ConvertedConstants {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let n = self.0.read().map_or(0, |v| v.len());
+        write!(f, "ConvertedConstants({n} representations)")
+    }
 }
 
 impl<F: PoseidonField> Poseidon<F> {
@@ -665,7 +682,11 @@ impl<F: PoseidonField> Poseidon<F> {
     /// submatrix of `M`; never for a true MDS matrix).
     pub fn new(params: PoseidonParams<F>) -> Result<Self, PoseidonError> {
         let kernel = KernelConstants::derive(&params)?;
-        Ok(Self { params, kernel })
+        Ok(Self {
+            params,
+            kernel,
+            converted: ConvertedConstants::default(),
+        })
     }
 
     /// The textbook parameters.
@@ -676,6 +697,41 @@ impl<F: PoseidonField> Poseidon<F> {
     /// The optimised-form constants.
     pub fn kernel_constants(&self) -> &KernelConstants<F> {
         &self.kernel
+    }
+
+    /// The optimised-form constants converted by `convert` ([`KernelConstants::map`]), made
+    /// on the first call for the representation `C` and kept with the permutation, so batch
+    /// kernels pay the conversion once rather than on every call. `convert` must be the same
+    /// function on every call for one `C` (the representation's only conversion).
+    pub fn converted_constants<C>(&self, convert: impl Fn(F) -> C) -> Arc<KernelConstants<C>>
+    where
+        C: Copy + Send + Sync + 'static,
+    {
+        let find = |list: &[Arc<dyn Any + Send + Sync>]| {
+            list.iter()
+                .find_map(|k| Arc::clone(k).downcast::<KernelConstants<C>>().ok())
+        };
+        // A poisoned lock only means a conversion panicked elsewhere; the list is still whole.
+        if let Some(k) = find(
+            &self
+                .converted
+                .0
+                .read()
+                .unwrap_or_else(PoisonError::into_inner),
+        ) {
+            return k;
+        }
+        let mut list = self
+            .converted
+            .0
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(k) = find(&list) {
+            return k;
+        }
+        let k = Arc::new(self.kernel.map(convert));
+        list.push(Arc::clone(&k) as Arc<dyn Any + Send + Sync>);
+        k
     }
 
     /// Width `t`.

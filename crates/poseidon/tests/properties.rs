@@ -2,6 +2,9 @@
 //! textbook definition on random parameters and states, every batch kernel equals the
 //! single-state permutation, and bad parameters are typed errors.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use zkaccel_bls12_381::Fr as Bls;
@@ -11,7 +14,8 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::reference::reference_params;
 use zkaccel_poseidon::{
     check_alpha, partial_rounds_linear, permute_lanes, KernelConstants, Lanes, LinearLanes, Matrix,
-    Plonky2Poseidon, Poseidon, PoseidonError, PoseidonField, PoseidonParams, MAX_KERNEL_WIDTH,
+    NeptunePoseidon, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonField, PoseidonParams,
+    Strength, MAX_KERNEL_WIDTH,
 };
 
 fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
@@ -180,6 +184,69 @@ fn plonky2_kernels_on_edge_words() {
         h.permute_many_using(kernel, &mut got).unwrap();
         assert_eq!(got, want, "{kernel}");
     }
+}
+
+#[test]
+fn fp256_kernels_on_edge_values() {
+    fn check<F: PoseidonField>() {
+        // neptune's arity 8 (t = 9) and arity 2 (t = 3), states of p − 1, zero and small values;
+        // 37 states: whole groups of every kernel's lanes and a remainder.
+        for arity in [2, 8] {
+            let h = NeptunePoseidon::<F>::new(arity, Strength::Standard).unwrap();
+            let p = h.permutation();
+            let t = p.width();
+            let states: Vec<F> = (0..t * 37)
+                .map(|i| match (i / t) % 3 {
+                    0 => -F::ONE,
+                    1 => F::ZERO,
+                    _ => F::from_u64_reduced(i as u64),
+                })
+                .collect();
+            let mut want = states.clone();
+            for s in want.chunks_mut(t) {
+                p.permute_textbook(s).unwrap();
+            }
+            for kernel in F::kernels() {
+                let mut got = states.clone();
+                p.permute_many_using(kernel, &mut got).unwrap();
+                assert_eq!(got, want, "{kernel}, {}, t = {t}", F::NAME);
+            }
+        }
+    }
+    check::<Bn>();
+    check::<Bls>();
+}
+
+#[test]
+fn converted_constants_are_made_once_per_representation() {
+    let h = NeptunePoseidon::<Bn>::new(2, Strength::Standard).unwrap();
+    let p = h.permutation();
+    let calls = AtomicUsize::new(0);
+    let double = |x: Bn| {
+        calls.fetch_add(1, Ordering::Relaxed);
+        x + x
+    };
+    let first = p.converted_constants(double);
+    let made = calls.load(Ordering::Relaxed);
+    assert!(made >= p.kernel_constants().partial_scalars().len());
+    let again = p.converted_constants(double);
+    assert!(Arc::ptr_eq(&first, &again));
+    assert_eq!(calls.load(Ordering::Relaxed), made, "converted twice");
+    let doubled: Vec<Bn> = p
+        .kernel_constants()
+        .partial_scalars()
+        .iter()
+        .map(|&x| x + x)
+        .collect();
+    assert_eq!(first.partial_scalars(), &doubled[..]);
+    // Another representation beside it; clones share what was made.
+    let tagged = p.converted_constants(|x: Bn| (x, 7u8));
+    assert_eq!(
+        tagged.partial_scalars()[0],
+        (p.kernel_constants().partial_scalars()[0], 7)
+    );
+    assert!(Arc::ptr_eq(&p.clone().converted_constants(double), &first));
+    assert_eq!(calls.load(Ordering::Relaxed), made);
 }
 
 #[test]
