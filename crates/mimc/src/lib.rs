@@ -10,7 +10,8 @@ pub mod presets;
 
 pub use batch::{
     encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy,
-    encrypt_textbook, permute_feistel_textbook, MimcField, SCALAR_LANES,
+    encrypt_textbook, permute_feistel_many_packed, permute_feistel_textbook, MimcField,
+    SCALAR_LANES,
 };
 pub use cipher::Mimc;
 pub use error::MimcError;

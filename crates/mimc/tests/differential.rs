@@ -238,38 +238,82 @@ proptest! {
     }
 }
 
+/// circomlib's MiMCSponge and short permutations of each exponent (one round, two, three,
+/// seventeen), the lane kernels' edge cases.
+fn feistel_sponges() -> Vec<zkaccel_mimc::MimcSponge<Fr>> {
+    use zkaccel_mimc::constants::{round_constants, ConstantRule};
+    use zkaccel_mimc::{MimcParams, MimcSponge};
+    let mut sponges = vec![Preset::CircomlibSponge.sponge()];
+    for (d, rounds) in [(5u64, 1usize), (7, 2), (5, 3), (11, 17)] {
+        let constants = round_constants("seed", rounds, ConstantRule::FirstZero);
+        if let Ok(params) = MimcParams::<Fr>::new(d, constants) {
+            sponges.push(MimcSponge::new(params));
+        }
+    }
+    sponges
+}
+
+/// Permutes `(ls[i], rs[i])` in place under one key.
+type FeistelKernel = fn(&zkaccel_mimc::MimcSponge<Fr>, &mut [Fr], &mut [Fr], Fr);
+
+/// Checks `kernel` against one permutation at a time on `n` pairs of each sponge of
+/// [`feistel_sponges`], with halves and keys of `p − 1` among random ones.
+fn check_feistel_kernel(kernel: FeistelKernel, seed: u64, n: usize) -> Result<(), TestCaseError> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let pick = |i: usize, rng: &mut StdRng| {
+        if i.is_multiple_of(5) {
+            Fr::NEG_ONE
+        } else {
+            random_prime::<Fr>(rng)
+        }
+    };
+    for sponge in &feistel_sponges() {
+        let ls: Vec<Fr> = (0..n).map(|i| pick(i, &mut rng)).collect();
+        let rs: Vec<Fr> = (0..n).map(|i| pick(i + 2, &mut rng)).collect();
+        let k = pick(n, &mut rng);
+        let expected: Vec<(Fr, Fr)> = ls
+            .iter()
+            .zip(&rs)
+            .map(|(&l, &r)| sponge.permute(l, r, k))
+            .collect();
+        let (mut bl, mut br) = (ls.clone(), rs.clone());
+        kernel(sponge, &mut bl, &mut br, k);
+        let got: Vec<(Fr, Fr)> = bl.into_iter().zip(br).collect();
+        prop_assert_eq!(got, expected);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
-    /// Many Feistel permutations at once (hybrid lanes in groups of six, the remainder one at a
-    /// time; one-round permutations all one at a time) equal one at a time, for the sponge
-    /// preset and short permutations of each exponent, with halves and keys of `p − 1`.
+    /// Many Feistel permutations at once (IFMA lanes in groups of eight or hybrid lanes in
+    /// groups of six, the remainder one at a time; one-round permutations all one at a time)
+    /// equal one at a time.
     #[test]
     fn feistel_batches_equal_single_permutations(seed in any::<u64>(), n in 0usize..30) {
-        use zkaccel_mimc::{
-            constants::{round_constants, ConstantRule},
-            MimcField, MimcParams, MimcSponge,
-        };
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut sponges = vec![Preset::CircomlibSponge.sponge()];
-        for (d, rounds) in [(5u64, 1usize), (7, 2), (5, 3), (11, 17)] {
-            let constants = round_constants("seed", rounds, ConstantRule::FirstZero);
-            if let Ok(params) = MimcParams::<Fr>::new(d, constants) {
-                sponges.push(MimcSponge::new(params));
+        use zkaccel_mimc::MimcField;
+        check_feistel_kernel(Fr::permute_feistel_many, seed, n)?;
+    }
+
+    /// The packed Feistel chain equals one permutation at a time in every packing this CPU
+    /// runs: one lane (the portable scalar packing), four AVX2 lanes, eight IFMA lanes.
+    #[test]
+    fn packed_feistel_lanes_equal_single_permutations(seed in any::<u64>(), n in 0usize..20) {
+        use zkaccel_mimc::permute_feistel_many_packed;
+        let mut kernels: Vec<FeistelKernel> = vec![permute_feistel_many_packed::<Fr, Fr>];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use zkaccel_bn254::FrConfig;
+            use zkaccel_fp256::{Avx2, Ifma, PackedFp256Avx2, PackedFp256Ifma};
+            if Avx2::detect().is_some() {
+                kernels.push(permute_feistel_many_packed::<Fr, PackedFp256Avx2<FrConfig>>);
+            }
+            if Ifma::detect().is_some() {
+                kernels.push(permute_feistel_many_packed::<Fr, PackedFp256Ifma<FrConfig>>);
             }
         }
-        let pick = |i: usize, rng: &mut StdRng| {
-            if i.is_multiple_of(5) { Fr::NEG_ONE } else { random_prime::<Fr>(rng) }
-        };
-        for sponge in &sponges {
-            let ls: Vec<Fr> = (0..n).map(|i| pick(i, &mut rng)).collect();
-            let rs: Vec<Fr> = (0..n).map(|i| pick(i + 2, &mut rng)).collect();
-            let k = pick(n, &mut rng);
-            let expected: Vec<(Fr, Fr)> =
-                ls.iter().zip(&rs).map(|(&l, &r)| sponge.permute(l, r, k)).collect();
-            let (mut bl, mut br) = (ls.clone(), rs.clone());
-            Fr::permute_feistel_many(sponge, &mut bl, &mut br, k);
-            let got: Vec<(Fr, Fr)> = bl.into_iter().zip(br).collect();
-            prop_assert_eq!(got, expected);
+        for kernel in kernels {
+            check_feistel_kernel(kernel, seed, n)?;
         }
     }
 }
