@@ -1046,15 +1046,17 @@ pub fn check_packed_lanes<P: zkaccel_field::PackedField>(xs: &[P::Scalar], ys: &
         let (px, py) = (P::from_slice(x), P::from_slice(y));
         assert_eq!(lanes(px), x, "round trip");
         let (sum, diff, prod, neg) = (lanes(px + py), lanes(px - py), lanes(px * py), lanes(-px));
+        let square = lanes(px.square());
         for i in 0..w {
             assert_eq!(sum[i], x[i] + y[i]);
             assert_eq!(diff[i], x[i] - y[i]);
             assert_eq!(prod[i], x[i] * y[i]);
             assert_eq!(neg[i], -x[i]);
+            assert_eq!(square[i], x[i] * x[i], "square");
         }
         let (mut chain, mut expected) = (px, x.to_vec());
         for _ in 0..20 {
-            chain = chain * chain * py;
+            chain = chain.square() * py;
             for i in 0..w {
                 expected[i] = expected[i] * expected[i] * y[i];
             }

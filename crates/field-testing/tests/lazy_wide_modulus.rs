@@ -3,7 +3,8 @@
 //! `a`, plus `m·p`) would overflow five words for some inputs, so `LazyFp256` must not use the
 //! squaring kernels there. BN254 Fr, the other lazily reduced field, is below `2^256/5`. The
 //! lazy AVX2 and hybrid lanes run here too: their bounds (`2p + 2^234`, the top-limb thresholds
-//! for subtracting `p` and `2p`) are at their widest.
+//! for subtracting `p` and `2p`) are at their widest, and so do the canonical kernels and
+//! packed lanes (the IFMA and AVX2 squaring kernels among them).
 
 use zkaccel_fp256::Fp256Config;
 
@@ -41,4 +42,11 @@ fn lazy_chains_agree_with_canonical_arithmetic() {
 fn lazy_avx2_and_hybrid_lanes_agree_with_integers() {
     zkaccel_field_testing::check_fp256_lazy_packed_avx2::<WideConfig>();
     zkaccel_field_testing::check_fp256_lazy_hybrid::<WideConfig>();
+}
+
+/// The canonical kernels, the packed IFMA and AVX2 lanes among them (their squaring kernels'
+/// column sums and results depend on `p`'s size), agree with integer products.
+#[test]
+fn canonical_kernels_agree_with_integers() {
+    zkaccel_field_testing::check_fp256_kernels::<WideConfig>();
 }

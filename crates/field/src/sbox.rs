@@ -3,7 +3,7 @@
 
 use core::ops::Mul;
 
-use crate::{limbs, PrimeField};
+use crate::{limbs, PackedField, PrimeField};
 
 /// The operations the S-box schedules are written in. The defaults are products; a type with a
 /// cheaper squaring, or a kernel that runs two products by one factor together, overrides them
@@ -37,6 +37,32 @@ pub trait SboxArithmetic: Copy + Mul<Output = Self> {
 #[inline(always)]
 pub fn pow_sbox<T: Copy + Mul<Output = T>>(x: T, d: u64) -> T {
     pow_sbox_with(&Products(x), d).0
+}
+
+/// `x^d` for packed lanes ([`pow_sbox_with`]'s schedules), the squarings on
+/// [`PackedField::square`], which a packed type may run on a squaring kernel.
+#[inline(always)]
+pub fn pow_sbox_packed<P: PackedField>(x: P, d: u64) -> P {
+    pow_sbox_with(&PackedSquarings(x), d).0
+}
+
+/// A packed value whose S-box squarings are [`PackedField::square`] ([`pow_sbox_packed`]).
+#[derive(Clone, Copy)]
+struct PackedSquarings<P>(P);
+
+impl<P: PackedField> Mul for PackedSquarings<P> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        Self(self.0 * rhs.0)
+    }
+}
+
+impl<P: PackedField> SboxArithmetic for PackedSquarings<P> {
+    #[inline(always)]
+    fn square(&self) -> Self {
+        Self(self.0.square())
+    }
 }
 
 /// `x^d` with the schedules of AMAZE's exponentiation units: x^7 as `x², (x³, x⁴) = (x²·x, (x²)²),

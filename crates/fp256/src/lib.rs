@@ -61,6 +61,10 @@ macro_rules! packed_fp256_common {
             fn write_to_slice(&self, out: &mut [Fp256<C>]) {
                 out.copy_from_slice(&self.to_elements());
             }
+            #[inline(always)]
+            fn square(&self) -> Self {
+                self.square_lanes()
+            }
         }
     };
 }

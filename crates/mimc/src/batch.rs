@@ -19,7 +19,7 @@ use zkaccel_goldilocks::Goldilocks;
 
 use crate::feistel::MimcSponge;
 use crate::params::MimcParams;
-use zkaccel_field::sbox::{pow_sbox, pow_sbox_with, sbox_schedule};
+use zkaccel_field::sbox::{pow_sbox, pow_sbox_packed, pow_sbox_with, sbox_schedule};
 
 /// Ciphers interleaved by the scalar kernels.
 pub const SCALAR_LANES: usize = 4;
@@ -475,7 +475,7 @@ fn encrypt_many_packed<C: Fp256Config, P: PackedField<Scalar = Fp256<C>>>(
     for (x, k) in (&mut cx).zip(&mut ck) {
         let (mut px, pk) = (P::from_slice(x), P::from_slice(k));
         for &c in &constants {
-            px = pow_sbox(px + (pk + c), d);
+            px = pow_sbox_packed(px + (pk + c), d);
         }
         (px + pk).write_to_slice(x);
     }
@@ -500,8 +500,9 @@ fn splat<P: PackedField>(c: P::Scalar) -> P {
 /// [`MimcField::permute_feistel_many`] runs it on eight AVX-512 IFMA lanes where the CPU has
 /// them. Measured on a 2-core AMD EPYC (Zen 4), circomlib's MiMCSponge (x^5, 220 rounds), one
 /// thread, in-process alternating runs (`examples/mimc_batch_compare.rs`, best of 11 rounds of
-/// 240, three runs): 4.17–4.28 µs per permutation on the IFMA lanes, against 5.64–5.66 on the
-/// hybrid lanes and 12.1 one at a time.
+/// 240, three runs, beside a CI build): 3.90 µs per permutation on the IFMA lanes with the
+/// squarings on their squaring kernel ([`pow_sbox_packed`]; 4.19–4.28 with squarings as
+/// products), against 5.64–5.66 on the hybrid lanes and 12.1 one at a time.
 #[inline(always)]
 pub fn permute_feistel_many_packed<F: MimcField, P: PackedField<Scalar = F>>(
     sponge: &MimcSponge<F>,
@@ -530,16 +531,16 @@ pub fn permute_feistel_many_packed<F: MimcField, P: PackedField<Scalar = F>>(
     for (l, r) in (&mut cl).zip(&mut cr) {
         // `before` is u_{i−1} and `now` u_i at the top of round i (1 ≤ i ≤ R − 2).
         let mut before = P::from_slice(l) + first_key;
-        let mut now = pow_sbox(before, d) + (P::from_slice(r) + second_key);
+        let mut now = pow_sbox_packed(before, d) + (P::from_slice(r) + second_key);
         for &step in &steps {
             let ahead = before + step;
             before = now;
-            now = pow_sbox(now, d) + ahead;
+            now = pow_sbox_packed(now, d) + ahead;
         }
         // The last round keeps xL_{R−1} = u_{R−1} − k − c_{R−1} and adds u_{R−1}^d to
         // xR_{R−1} = xL_{R−2}.
         (now - last_key).write_to_slice(l);
-        (before - key_before_last + pow_sbox(now, d)).write_to_slice(r);
+        (before - key_before_last + pow_sbox_packed(now, d)).write_to_slice(r);
     }
     permute_feistel_each(sponge, cl.into_remainder(), cr.into_remainder(), k);
 }
@@ -559,7 +560,11 @@ unsafe fn permute_feistel_many_ifma<C: Fp256Config>(
     permute_feistel_many_packed::<Fp256<C>, zkaccel_fp256::PackedFp256Ifma<C>>(sponge, ls, rs, k);
 }
 
-/// [`encrypt_many_packed`] on eight IFMA lanes (radix 2^52).
+/// [`encrypt_many_packed`] on eight IFMA lanes (radix 2^52), the squarings on the squaring
+/// kernel. Measured on a 2-core AMD EPYC (Zen 4), circomlib preset, one thread, in-process
+/// alternating runs (`examples/mimc_batch_compare.rs`, best of 11 rounds of 240, three runs,
+/// beside a CI build): 2.00–2.01 µs per cipher, against 2.07–2.08 with squarings as products
+/// and 2.73–2.75 on the hybrid lanes ([`encrypt_many_hybrid`]).
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 IFMA.
