@@ -580,6 +580,11 @@ mod x86 {
         fn splat(cpu: Ifma, c: &PreparedFp256<C>) -> Self {
             Self::broadcast_prepared(cpu, c)
         }
+        // The S-box squares with the product here: the IFMA squaring kernel (15 lane products
+        // instead of 25, but its column sums are chains of up to four multiply-adds before the
+        // reduction starts) made neptune's permutations slower, 4.08-4.38 against 3.98-4.05 us
+        // at arity 2 and 12.55-12.95 against 12.44-12.49 at arity 8 (Zen 4, one thread, best
+        // of 7 batches of 1,024, three alternating runs), where MiMC's batches gain from it.
     }
 
     impl<C: Fp256Config> Packing for PackedFp256Ifma<C> {
@@ -606,6 +611,13 @@ mod x86 {
         #[inline(always)]
         fn splat(_: zkaccel_fp256::Avx2, c: &BroadcastFp256Avx2<C>) -> Self {
             c.get()
+        }
+        /// On the 45-product squaring kernel: neptune's permutations 10.74-10.77 against
+        /// 10.98-10.99 us at arity 2, 33.03-33.30 against 33.31-33.34 at arity 8 (Zen 4, as
+        /// for the IFMA lanes above).
+        #[inline(always)]
+        fn sbox_square(self) -> Self {
+            self.square_lanes()
         }
     }
 

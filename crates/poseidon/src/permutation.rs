@@ -6,7 +6,7 @@ use core::any::Any;
 use core::ops::{Add, Mul};
 use std::sync::{Arc, PoisonError, RwLock};
 
-use zkaccel_field::sbox::pow_sbox;
+use zkaccel_field::sbox::{pow_sbox, pow_sbox_with, SboxArithmetic};
 use zkaccel_field::PrimeField;
 
 use crate::error::PoseidonError;
@@ -58,6 +58,13 @@ pub trait Lanes: Copy + Add<Output = Self> + Mul<Output = Self> {
         prods[0]
     }
 
+    /// `self²`, for the S-box's squarings. The default is the product; packings
+    /// with a squaring kernel override it.
+    #[inline(always)]
+    fn sbox_square(self) -> Self {
+        self * self
+    }
+
     /// `acc + c·x`.
     #[inline(always)]
     fn mul_const_add(cpu: Self::Cpu, x: Self, c: &Self::Constant, acc: Self) -> Self {
@@ -75,6 +82,31 @@ pub trait Lanes: Copy + Add<Output = Self> + Mul<Output = Self> {
         tmp: &mut [Self; MAX_KERNEL_WIDTH],
     ) {
         partial_rounds_sparse::<Self, W>(k, cpu, state, tmp);
+    }
+}
+
+/// `x^d` on lanes, [`pow_sbox_with`]'s schedules with the squarings on [`Lanes::sbox_square`].
+#[inline(always)]
+fn pow_lanes<L: Lanes>(x: L, d: u64) -> L {
+    pow_sbox_with(&SboxLane(x), d).0
+}
+
+/// A lane as [`pow_sbox_with`] sees it ([`pow_lanes`]).
+#[derive(Clone, Copy)]
+struct SboxLane<L>(L);
+
+impl<L: Lanes> Mul for SboxLane<L> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        Self(self.0 * rhs.0)
+    }
+}
+
+impl<L: Lanes> SboxArithmetic for SboxLane<L> {
+    #[inline(always)]
+    fn square(&self) -> Self {
+        Self(self.0.sbox_square())
     }
 }
 
@@ -429,7 +461,7 @@ fn full_round<L: Lanes, const W: usize>(
     // `#[target_feature]`s, and the SIMD operators would stop inlining.
     let t = width::<W>(k.width);
     for (s, c) in state.iter_mut().zip(rc) {
-        *s = pow_sbox(*s + L::splat(cpu, c), k.alpha);
+        *s = pow_lanes(*s + L::splat(cpu, c), k.alpha);
     }
     let small = k.mds_small.as_deref();
     for i in 0..t {
@@ -516,7 +548,7 @@ pub fn partial_rounds_sparse<L: Lanes, const W: usize>(
     }
     state[1..t].copy_from_slice(&tmp[1..t]);
     for i in 0..k.partial_rounds {
-        let mut s0 = pow_sbox(state[0], k.alpha);
+        let mut s0 = pow_lanes(state[0], k.alpha);
         if i + 1 < k.partial_rounds {
             s0 = s0 + L::splat(cpu, &k.scalars[i]);
         }
@@ -611,7 +643,7 @@ pub fn partial_rounds_linear<L: LinearLanes, const W: usize>(
     }
     let mut lane0 = state[0];
     for q in 0..rp {
-        let mut s0 = pow_sbox(lane0, k.alpha);
+        let mut s0 = pow_lanes(lane0, k.alpha);
         if q + 1 < rp {
             s0 = s0 + L::splat(cpu, &lin.scalars[q]);
         }
