@@ -1116,10 +1116,10 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
         Self::from_elements(cpu, &[x; 4])
     }
 
-    /// `self²` on the squaring kernel (45 word products instead of 81), then one subtraction;
+    /// `self²` on the squaring kernel (45 word products instead of 81), then one subtraction:
     /// [`zkaccel_field::PackedField::square`].
     #[inline(always)]
-    pub fn square_lanes(&self) -> Self {
+    pub(crate) fn square_lanes(&self) -> Self {
         // SAFETY: a value of this type exists only if AVX2 was detected.
         unsafe {
             let k = Self::constants();

@@ -353,9 +353,9 @@ impl<C: Fp256Config> PackedFp256Ifma<C> {
     }
 
     /// `self²` on the squaring kernel (15 lane products before the reduction instead of the
-    /// product's 25); [`zkaccel_field::PackedField::square`].
+    /// product's 25): [`zkaccel_field::PackedField::square`].
     #[inline(always)]
-    pub fn square_lanes(&self) -> Self {
+    pub(crate) fn square_lanes(&self) -> Self {
         // SAFETY: a value of this type exists only if AVX-512F and IFMA were detected.
         unsafe { Self::from_limbs(mont_square52(self.limbs, &Self::modulus52(), Self::inv52())) }
     }

@@ -617,7 +617,7 @@ mod x86 {
         /// for the IFMA lanes above).
         #[inline(always)]
         fn sbox_square(self) -> Self {
-            self.square_lanes()
+            zkaccel_field::PackedField::square(&self)
         }
     }
 
