@@ -45,7 +45,7 @@ fn main() {
     let t = Instant::now();
     let streamed = build_streaming(&Plonky2Hasher, config, &mut source, |_| {}).unwrap();
     let stream_s = t.elapsed().as_secs_f64();
-    assert_eq!(streamed.cap, cap);
+    assert_eq!(streamed.commitment.cap(), cap.as_slice());
 
     let theirs_rows: Vec<Vec<GoldilocksField>> = rows
         .chunks(width)

@@ -49,6 +49,25 @@ enum Command {
     Hw(hw_cmd::HwCommand),
 }
 
+/// A verdict, not a failure: the proof or opening was read and does not verify. Exits with
+/// [`EXIT_REJECTED`]; every other error exits with [`EXIT_BAD_INPUT`].
+#[derive(Debug)]
+pub struct Rejected(pub String);
+
+impl std::fmt::Display for Rejected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "rejected: {}", self.0)
+    }
+}
+
+impl std::error::Error for Rejected {}
+
+/// Exit status of a proof or opening that does not verify.
+pub const EXIT_REJECTED: u8 = 1;
+/// Exit status of bad input (arguments, unreadable or invalid files, impossible parameters),
+/// the same as clap's for a usage error.
+pub const EXIT_BAD_INPUT: u8 = 2;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -63,9 +82,13 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<Rejected>() => {
+            eprintln!("{e}");
+            ExitCode::from(EXIT_REJECTED)
+        }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(EXIT_BAD_INPUT)
         }
     }
 }

@@ -10,13 +10,14 @@ use serde_json::json;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_merkle::{
-    build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, MerkleError,
-    MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
+    build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, MerkleCommitment,
+    MerkleError, MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
     DEFAULT_SUBTREE_LEAVES,
 };
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
 use crate::hw_cmd::write_atomically;
+use crate::Rejected;
 use crate::inputs::{generate_rows, parse_one, Origin};
 use crate::poseidon_cmd::StrengthName;
 
@@ -27,7 +28,8 @@ pub enum MerkleCommand {
     Build(BuildArgs),
     /// Build a tree in memory and write an opening (leaves + multiproof) for some leaves.
     Open(OpenArgs),
-    /// Check an opening against a cap file; exits non-zero on any mismatch.
+    /// Check an opening against a commitment (written by `merkle build --commitment`).
+    /// Exit status: 0 verified, 1 rejected (the opening does not verify), 2 bad input.
     Verify(VerifyArgs),
 }
 
@@ -86,6 +88,10 @@ pub struct BuildArgs {
     /// Also write the output to this file (atomically).
     #[arg(long)]
     output: Option<PathBuf>,
+    /// Also write the commitment (cap, hash, number of leaves, leaf width) as JSON to this
+    /// file (atomically): what `merkle verify --commitment` checks openings against.
+    #[arg(long)]
+    commitment: Option<PathBuf>,
     /// Also keep the leaves and every level in this new directory (a tree store), for
     /// `merkle open --store` later; written under a temporary name and renamed when complete.
     #[arg(long)]
@@ -113,9 +119,10 @@ pub struct VerifyArgs {
     /// The opening written by `zkaccel merkle open`.
     #[arg(long)]
     opening: PathBuf,
-    /// The cap as printed by `zkaccel merkle build` (one digest per line).
+    /// The commitment written by `zkaccel merkle build --commitment` (or its `--json`
+    /// output): the verifier takes the tree's shape and hash from it, never from the opening.
     #[arg(long)]
-    cap: PathBuf,
+    commitment: PathBuf,
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {
@@ -308,21 +315,21 @@ fn build<H: TreeHasher + Clone>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
     };
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let cap: Vec<String> = out.cap.iter().map(digest_line::<H>).collect();
+    let cap: Vec<String> = out
+        .commitment
+        .cap()
+        .iter()
+        .map(digest_line::<H>)
+        .collect();
+    let commitment = commitment_json(&hasher, &out.commitment);
+    if let Some(path) = &a.commitment {
+        write_atomically(path, &(serde_json::to_string_pretty(&commitment)? + "\n"))?;
+    }
     let text = if a.json {
-        let cap_json: Vec<Vec<String>> = out
-            .cap
-            .iter()
-            .map(|d| {
-                H::digest_elements(d)
-                    .iter()
-                    .map(|e| e.to_decimal_string())
-                    .collect()
-            })
-            .collect();
         json!({
             "preset": H::NAME, "arity": hasher.arity(), "num_leaves": n, "leaf_width": width,
-            "cap_height": a.tree.cap_height, "cap": cap_json, "seconds": seconds,
+            "cap_height": a.tree.cap_height, "cap": commitment["cap"], "seconds": seconds,
+            "commitment": commitment,
             "leaves_per_second": n as f64 / seconds, "subtree_leaves": out.subtree_leaves,
             "subtrees_per_batch": out.subtrees_per_batch, "buffer_bytes": out.buffer_bytes,
             "memory_budget": config.memory_budget, "peak_rss_bytes": peak_rss_bytes(),
@@ -397,35 +404,97 @@ fn open<H: TreeHasher + Clone>(hasher: H, a: &OpenArgs) -> Result<(), Boxed> {
     Ok(())
 }
 
+const COMMITMENT_FORMAT: &str = "zkaccel-merkle-commitment";
+
+fn strength_name(variant: u8) -> &'static str {
+    if variant == 1 {
+        "strengthened"
+    } else {
+        "standard"
+    }
+}
+
+/// The commitment as JSON: everything `MerkleCommitment::new` needs, and the field by name.
+fn commitment_json<H: TreeHasher>(
+    hasher: &H,
+    c: &MerkleCommitment<H::Digest>,
+) -> serde_json::Value {
+    let cap: Vec<Vec<String>> = c
+        .cap()
+        .iter()
+        .map(|d| {
+            H::digest_elements(d)
+                .iter()
+                .map(|e| e.to_decimal_string())
+                .collect()
+        })
+        .collect();
+    json!({
+        "format": COMMITMENT_FORMAT, "version": 1, "preset": H::NAME,
+        "strength": strength_name(hasher.variant()), "field": H::Element::NAME,
+        "arity": c.arity(), "num_leaves": c.num_leaves(), "leaf_width": c.leaf_width(),
+        "cap_height": c.cap_height(), "cap": cap,
+    })
+}
+
+/// A commitment read back from its JSON for `hasher` (chosen from the same JSON).
+fn commitment_from_json<H: TreeHasher>(
+    hasher: &H,
+    v: &serde_json::Value,
+) -> Result<MerkleCommitment<H::Digest>, Boxed> {
+    if v["field"].as_str() != Some(H::Element::NAME) {
+        return Err(format!("the commitment is not over {}", H::Element::NAME).into());
+    }
+    let count = |key: &str| -> Result<u64, Boxed> {
+        v[key]
+            .as_u64()
+            .ok_or_else(|| format!("commitment without a valid {key:?}").into())
+    };
+    let width = usize::try_from(count("leaf_width")?).map_err(|_| "leaf width too large")?;
+    let cap_height = usize::try_from(count("cap_height")?).map_err(|_| "cap height too large")?;
+    let digests = v["cap"].as_array().ok_or("commitment without a cap")?;
+    let mut cap = Vec::new();
+    for (k, d) in digests.iter().enumerate() {
+        let elements = d
+            .as_array()
+            .filter(|e| e.len() == H::DIGEST_ELEMENTS)
+            .ok_or_else(|| format!("cap digest {k}: not {} elements", H::DIGEST_ELEMENTS))?
+            .iter()
+            .map(|e| {
+                let s = e.as_str().ok_or_else(|| format!("cap digest {k}: not a string"))?;
+                parse_one(s, Origin::Option("cap")).map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        cap.push(H::digest_from_elements(&elements));
+    }
+    Ok(MerkleCommitment::new(
+        hasher,
+        count("num_leaves")?,
+        width,
+        cap_height,
+        cap,
+    )?)
+}
+
+/// Checks the opening against the commitment. Every error after the commitment is read is a
+/// rejection of the opening.
 fn check<H: TreeHasher>(
     hasher: H,
     opening: &serde_json::Value,
-    cap_path: &Path,
+    commitment: &serde_json::Value,
 ) -> Result<(), Boxed> {
-    let text = std::fs::read_to_string(cap_path)
-        .map_err(|e| format!("cannot read {}: {e}", cap_path.display()))?;
-    let mut cap = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !is_blank(l)) {
-        let elems: Vec<H::Element> = split_row(line)
-            .map(|v| parse_one(v, Origin::Line(cap_path.to_owned(), i + 1)))
-            .collect::<Result<_, _>>()?;
-        if elems.len() != H::DIGEST_ELEMENTS {
-            return Err(format!(
-                "{}:{}: a digest has {} elements",
-                cap_path.display(),
-                i + 1,
-                H::DIGEST_ELEMENTS
-            )
-            .into());
-        }
-        cap.push(H::digest_from_elements(&elems));
-    }
-    let bytes = hex::decode(opening["proof"].as_str().ok_or("opening without a proof")?)
-        .map_err(|e| format!("proof is not hex: {e}"))?;
-    let proof = MerkleProof::<H::Digest>::from_bytes::<H>(&bytes)?;
+    let commitment = commitment_from_json(&hasher, commitment)?;
+    let reject = |e: Boxed| -> Boxed { Box::new(Rejected(e.to_string())) };
+    let proof_hex = opening["proof"]
+        .as_str()
+        .ok_or_else(|| reject("opening without a proof".into()))?;
+    let bytes =
+        hex::decode(proof_hex).map_err(|e| reject(format!("proof is not hex: {e}").into()))?;
+    let proof = MerkleProof::<H::Digest>::from_bytes::<H>(&bytes).map_err(|e| reject(e.into()))?;
     let rows: Vec<Vec<H::Element>> = opening["leaves"]
         .as_array()
-        .ok_or("opening without leaves")?
+        .ok_or("opening without leaves")
+        .map_err(|e| reject(e.into()))?
         .iter()
         .enumerate()
         .map(|(k, row)| {
@@ -440,9 +509,10 @@ fn check<H: TreeHasher>(
                 })
                 .collect::<Result<Vec<_>, String>>()
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(|e| reject(e.into()))?;
     let refs: Vec<&[H::Element]> = rows.iter().map(Vec::as_slice).collect();
-    verify(&hasher, &cap, &refs, &proof)?;
+    verify(&hasher, &commitment, &refs, &proof).map_err(|e| reject(e.into()))?;
     println!("ok: {} leaves verified", proof.indices.len());
     Ok(())
 }
@@ -483,19 +553,40 @@ pub fn run(cmd: &MerkleCommand) -> Result<(), Boxed> {
             })
         }
         MerkleCommand::Verify(a) => {
-            let text = std::fs::read_to_string(&a.opening)
-                .map_err(|e| format!("cannot read {}: {e}", a.opening.display()))?;
-            let o: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|e| format!("{}: not an opening: {e}", a.opening.display()))?;
-            let preset = match o["preset"].as_str() {
+            let read_json = |path: &Path, what: &str| -> Result<serde_json::Value, Boxed> {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                serde_json::from_str(&text)
+                    .map_err(|e| format!("{}: not {what}: {e}", path.display()).into())
+            };
+            let o = read_json(&a.opening, "an opening")?;
+            let mut c = read_json(&a.commitment, "a commitment")?;
+            if c["format"] != COMMITMENT_FORMAT {
+                // `merkle build --json` output holds the commitment in a field.
+                c = c["commitment"].take();
+            }
+            if c["format"] != COMMITMENT_FORMAT || c["version"] != 1 {
+                return Err(format!(
+                    "{}: not a zkaccel Merkle commitment (version 1)",
+                    a.commitment.display()
+                )
+                .into());
+            }
+            // The hash comes from the commitment, which the verifier trusts; the opening only
+            // has to agree with it.
+            let preset = match c["preset"].as_str() {
                 Some("plonky2") => TreePreset::Plonky2,
                 Some("neptune") => TreePreset::Neptune,
                 Some("circomlib") => TreePreset::Circomlib,
-                _ => return Err("opening names no known preset".into()),
+                _ => return Err("the commitment names no known preset".into()),
             };
-            let arity = o["arity"].as_u64().ok_or("opening without an arity")? as usize;
-            let strength: Strength = o["strength"].as_str().unwrap_or("standard").parse()?;
-            with_hasher!(preset, arity, strength, |h| check(h, &o, &a.cap))
+            let arity = c["arity"]
+                .as_u64()
+                .and_then(|a| usize::try_from(a).ok())
+                .filter(|a| *a <= zkaccel_merkle::limits::MAX_ARITY)
+                .ok_or("the commitment has no valid arity")?;
+            let strength: Strength = c["strength"].as_str().unwrap_or("standard").parse()?;
+            with_hasher!(preset, arity, strength, |h| check(h, &o, &c))
         }
     }
 }

@@ -578,11 +578,27 @@ fn merkle_build_matches_plonky2_and_neptune_vectors() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `merkle verify`'s exit status: 0, or 1 for a rejected opening, or 2 for bad input.
+fn verify_opening(opening: &std::path::Path, commitment: &std::path::Path) -> (i32, String) {
+    let out = zkaccel()
+        .args(["merkle", "verify", "--opening"])
+        .arg(opening)
+        .arg("--commitment")
+        .arg(commitment)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
 #[test]
 fn merkle_open_verify_and_reject() {
     let dir = std::env::temp_dir().join(format!("zkaccel-merkle-open-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (cap, opening) = (dir.join("cap.txt"), dir.join("opening.json"));
+    let commitment = dir.join("commitment.json");
     let tree = [
         "--preset",
         "plonky2",
@@ -600,10 +616,17 @@ fn merkle_open_verify_and_reject() {
         .args(tree)
         .arg("--output")
         .arg(&cap)
+        .arg("--commitment")
+        .arg(&commitment)
         .output()
         .unwrap();
     assert!(out.status.success());
     assert_eq!(std::fs::read_to_string(&cap).unwrap().lines().count(), 4);
+    let c: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&commitment).unwrap()).unwrap();
+    assert_eq!(c["num_leaves"], 256);
+    assert_eq!(c["leaf_width"], 9);
+    assert_eq!(c["cap"].as_array().unwrap().len(), 4);
     let out = zkaccel()
         .args(["merkle", "open"])
         .args(tree)
@@ -617,18 +640,8 @@ fn merkle_open_verify_and_reject() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let ok = zkaccel()
-        .args(["merkle", "verify", "--opening"])
-        .arg(&opening)
-        .arg("--cap")
-        .arg(&cap)
-        .output()
-        .unwrap();
-    assert!(
-        ok.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    let (code, err) = verify_opening(&opening, &commitment);
+    assert_eq!(code, 0, "{err}");
     // A tree store written by the streaming build gives the same opening, without the leaves
     // being regenerated.
     let (store, from_store) = (dir.join("store"), dir.join("from-store.json"));
@@ -675,36 +688,74 @@ fn merkle_open_verify_and_reject() {
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("already exists"));
-    // Tamper with one leaf element: rejected with a non-zero exit.
+    // Tamper with one leaf element: rejected (exit 1).
     let mut o: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&opening).unwrap()).unwrap();
+    let good = o.clone();
     o["leaves"][1][0] = serde_json::json!("12345");
     std::fs::write(&opening, o.to_string()).unwrap();
-    let bad = zkaccel()
-        .args(["merkle", "verify", "--opening"])
-        .arg(&opening)
-        .arg("--cap")
-        .arg(&cap)
-        .output()
-        .unwrap();
-    assert!(!bad.status.success());
-    assert!(String::from_utf8(bad.stderr)
-        .unwrap()
-        .contains("does not match"));
-    // A truncated proof is a clear error too.
+    let (code, err) = verify_opening(&opening, &commitment);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("does not match"), "{err}");
+    // A truncated proof and an extra leaf element: rejected too.
+    o = good.clone();
     o["proof"] = serde_json::json!("5a4b4d5001");
     std::fs::write(&opening, o.to_string()).unwrap();
-    let bad = zkaccel()
-        .args(["merkle", "verify", "--opening"])
-        .arg(&opening)
-        .arg("--cap")
-        .arg(&cap)
+    let (code, err) = verify_opening(&opening, &commitment);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("malformed proof"), "{err}");
+    o = good.clone();
+    o["leaves"][0].as_array_mut().unwrap().push(serde_json::json!("1"));
+    std::fs::write(&opening, o.to_string()).unwrap();
+    assert_eq!(verify_opening(&opening, &commitment).0, 1);
+    // The forged opening a bare cap accepted: depth = cap height, no siblings, a cap digest
+    // (four elements, hashed as themselves by plonky2) as the leaf row.
+    let caps: Vec<Vec<String>> = serde_json::from_value(c["cap"].clone()).unwrap();
+    let mut forged_proof = b"ZKMP".to_vec();
+    forged_proof.extend_from_slice(&[1, 1, 2, 2, 2, 4, 8]);
+    forged_proof.extend_from_slice(&1u32.to_le_bytes());
+    forged_proof.extend_from_slice(&1u64.to_le_bytes());
+    forged_proof.extend_from_slice(&0u32.to_le_bytes());
+    let forged = serde_json::json!({
+        "preset": "plonky2", "arity": 2, "cap_height": 2, "indices": [1],
+        "leaves": [caps[1]], "proof": hex_encode(&forged_proof),
+    });
+    std::fs::write(&opening, forged.to_string()).unwrap();
+    let (code, err) = verify_opening(&opening, &commitment);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("depth"), "{err}");
+    // Bad input (exit 2): a missing commitment, one that is not JSON, one for no known hash.
+    std::fs::write(&opening, good.to_string()).unwrap();
+    assert_eq!(verify_opening(&opening, &dir.join("missing.json")).0, 2);
+    std::fs::write(&cap, "not json").unwrap();
+    assert_eq!(verify_opening(&opening, &cap).0, 2);
+    let mut odd = c.clone();
+    odd["preset"] = serde_json::json!("sha256");
+    std::fs::write(&cap, odd.to_string()).unwrap();
+    assert_eq!(verify_opening(&opening, &cap).0, 2);
+    let mut odd = c.clone();
+    odd["num_leaves"] = serde_json::json!(255);
+    std::fs::write(&cap, odd.to_string()).unwrap();
+    assert_eq!(verify_opening(&opening, &cap).0, 2);
+    // A commitment of another width or size rejects the genuine opening.
+    for (key, value) in [("leaf_width", 8), ("num_leaves", 512)] {
+        let mut other = c.clone();
+        other[key] = serde_json::json!(value);
+        if key == "num_leaves" {
+            other["cap"] = serde_json::json!(caps.clone());
+        }
+        std::fs::write(&cap, other.to_string()).unwrap();
+        let (code, err) = verify_opening(&opening, &cap);
+        assert_eq!(code, 1, "{key}: {err}");
+    }
+    // The `--json` output of build carries the commitment too.
+    let out = zkaccel()
+        .args(["merkle", "build", "--json"])
+        .args(tree)
         .output()
         .unwrap();
-    assert!(!bad.status.success());
-    assert!(String::from_utf8(bad.stderr)
-        .unwrap()
-        .contains("malformed proof"));
+    std::fs::write(&cap, &out.stdout).unwrap();
+    assert_eq!(verify_opening(&opening, &cap).0, 0);
     // A budget that cannot hold one subtree.
     let out = zkaccel()
         .args([
@@ -836,4 +887,8 @@ fn ntt_transforms_files_and_random_values() {
         .unwrap();
     assert!(!out.status.success());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn hex_encode(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -10,8 +10,9 @@
 //! target is never overwritten. Layout (all little-endian, canonical field elements):
 //!
 //! ```text
-//! tree.meta     "ZKMT" | version u8 (1) | hasher id u8 | arity u8 | depth u8 | cap height u8
-//!               | digest elements u8 | element bytes u8 | leaf width u32 | leaves u64
+//! tree.meta     "ZKMT" | version u8 (2) | hasher id u8 | variant u8 | arity u8 | depth u8
+//!               | cap height u8 | digest elements u8 | element bytes u8 | leaf width u32
+//!               | leaves u64 | field name length u8 | field name (UTF-8)
 //! leaves.bin    the leaf rows, row after row
 //! level-NN.bin  the digests at level NN (00 = leaf digests, up to depth − cap height = cap)
 //! ```
@@ -22,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use zkaccel_field::PrimeField;
 
+use crate::commitment::MerkleCommitment;
 use crate::error::MerkleError;
 use crate::hasher::TreeHasher;
 use crate::proof::MerkleProof;
@@ -29,8 +31,8 @@ use crate::stream::{build_streaming_into, LeafSource, LevelSink, StreamConfig, S
 use crate::tree::{collect_siblings, exact_log, normalize_indices};
 
 const MAGIC: &[u8; 4] = b"ZKMT";
-const VERSION: u8 = 1;
-const META_BYTES: usize = 4 + 7 + 4 + 8;
+const VERSION: u8 = 2;
+const META_FIXED_BYTES: usize = 4 + 8 + 4 + 8 + 1;
 const META_FILE: &str = "tree.meta";
 const LEAVES_FILE: &str = "leaves.bin";
 
@@ -47,9 +49,11 @@ fn corrupt(path: &Path, what: &str) -> MerkleError {
 }
 
 /// The shape recorded in `tree.meta`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct StoreMeta {
     hasher_id: u8,
+    variant: u8,
+    field: String,
     arity: usize,
     depth: usize,
     cap_height: usize,
@@ -60,12 +64,13 @@ struct StoreMeta {
 }
 
 impl StoreMeta {
-    fn to_bytes(self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(META_BYTES);
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(META_FIXED_BYTES + self.field.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&[
             VERSION,
             self.hasher_id,
+            self.variant,
             self.arity as u8,
             self.depth as u8,
             self.cap_height as u8,
@@ -74,27 +79,35 @@ impl StoreMeta {
         ]);
         out.extend_from_slice(&(self.leaf_width as u32).to_le_bytes());
         out.extend_from_slice(&self.num_leaves.to_le_bytes());
+        out.push(self.field.len() as u8);
+        out.extend_from_slice(self.field.as_bytes());
         out
     }
 
     fn from_bytes(path: &Path, b: &[u8]) -> Result<Self, MerkleError> {
-        if b.len() != META_BYTES || &b[..4] != MAGIC {
+        if b.len() < META_FIXED_BYTES || &b[..4] != MAGIC {
             return Err(corrupt(path, "not a zkaccel tree store"));
         }
         if b[4] != VERSION {
             return Err(corrupt(path, "unknown store version"));
         }
         let mut width = [0u8; 4];
-        width.copy_from_slice(&b[11..15]);
+        width.copy_from_slice(&b[12..16]);
         let mut leaves = [0u8; 8];
-        leaves.copy_from_slice(&b[15..23]);
+        leaves.copy_from_slice(&b[16..24]);
+        let name = &b[META_FIXED_BYTES..];
+        if name.len() != b[24] as usize {
+            return Err(corrupt(path, "field name of the wrong length"));
+        }
         Ok(Self {
             hasher_id: b[5],
-            arity: b[6] as usize,
-            depth: b[7] as usize,
-            cap_height: b[8] as usize,
-            digest_elements: b[9] as usize,
-            element_bytes: b[10] as usize,
+            variant: b[6],
+            field: String::from_utf8_lossy(name).into_owned(),
+            arity: b[7] as usize,
+            depth: b[8] as usize,
+            cap_height: b[9] as usize,
+            digest_elements: b[10] as usize,
+            element_bytes: b[11] as usize,
             leaf_width: u32::from_le_bytes(width) as usize,
             num_leaves: u64::from_le_bytes(leaves),
         })
@@ -239,6 +252,8 @@ pub fn build_streaming_to_disk<H: TreeHasher + Clone>(
     let out = build_streaming_into(hasher, config, source, &mut writer, progress)?;
     let meta = StoreMeta {
         hasher_id: H::ID,
+        variant: hasher.variant(),
+        field: H::Element::NAME.to_owned(),
         arity,
         depth,
         cap_height: config.cap_height,
@@ -273,18 +288,21 @@ impl<H: TreeHasher> DiskTree<H> {
         let bytes = std::fs::read(&meta_path).map_err(|e| io_error(&meta_path, e))?;
         let meta = StoreMeta::from_bytes(&meta_path, &bytes)?;
         if meta.hasher_id != H::ID
+            || meta.variant != hasher.variant()
+            || meta.field != H::Element::NAME
             || meta.arity != hasher.arity()
             || meta.digest_elements != H::DIGEST_ELEMENTS
             || meta.element_bytes != H::Element::NUM_BYTES
         {
             return Err(corrupt(
                 dir,
-                "the store was built with another hash or arity",
+                "the store was built with another hash, variant, field or arity",
             ));
         }
         if exact_log(meta.num_leaves, meta.arity) != Some(meta.depth)
             || meta.cap_height > meta.depth
             || meta.leaf_width == 0
+            || meta.leaf_width > crate::limits::MAX_LEAF_WIDTH
         {
             return Err(corrupt(&meta_path, "impossible tree shape"));
         }
@@ -294,6 +312,7 @@ impl<H: TreeHasher> DiskTree<H> {
             meta,
             cap: Vec::new(),
         };
+        let meta = &tree.meta;
         let row_bytes = meta.leaf_width as u64 * meta.element_bytes as u64;
         tree.check_size(&dir.join(LEAVES_FILE), meta.num_leaves, row_bytes)?;
         let digest_bytes = (meta.digest_elements * meta.element_bytes) as u64;
@@ -357,9 +376,21 @@ impl<H: TreeHasher> DiskTree<H> {
         &self.hasher
     }
 
-    /// The commitment: `arity^cap_height` digests.
+    /// The cap: `arity^cap_height` digests.
     pub fn cap(&self) -> &[H::Digest] {
         &self.cap
+    }
+
+    /// The commitment a verifier holds openings of this tree to: the cap and the shape.
+    pub fn commitment(&self) -> MerkleCommitment<H::Digest> {
+        MerkleCommitment::new(
+            &self.hasher,
+            self.meta.num_leaves,
+            self.meta.leaf_width,
+            self.meta.cap_height,
+            self.cap.clone(),
+        )
+        .expect("DiskTree::open checked the shape")
     }
 
     /// Number of leaves.

@@ -56,6 +56,56 @@ pub enum MerkleError {
     /// A tree store on disk cannot be written or read, or is not a whole store of this tree.
     #[error("tree store: {0}")]
     Store(String),
+    /// An arity outside `2..=MAX_ARITY`.
+    #[error("arity {0} is not supported: a tree node has 2 to {max} children", max = crate::limits::MAX_ARITY)]
+    Arity(usize),
+    /// A cap with the wrong number of digests for its height.
+    #[error("a cap of this height has {expected} digests, not {found}")]
+    CapLength {
+        /// `arity^cap_height`.
+        expected: u64,
+        /// Digests supplied.
+        found: u64,
+    },
+    /// A commitment or proof made with another hash function (hasher, variant, arity or field).
+    #[error("made with another hash: committed {committed}, given {given}")]
+    WrongHasher {
+        /// The identity in the commitment or proof.
+        committed: String,
+        /// The identity of the hasher in hand.
+        given: String,
+    },
+    /// A proof whose tree shape disagrees with the commitment it is checked against.
+    #[error("the proof's {what} is {proof}, the commitment's is {committed}")]
+    ProofShape {
+        /// Which part of the shape.
+        what: &'static str,
+        /// The commitment's value.
+        committed: u64,
+        /// The proof's value.
+        proof: u64,
+    },
+    /// An opened leaf row of the wrong length.
+    #[error("opened row {row} has {found} elements, the committed leaf width is {expected}")]
+    LeafRow {
+        /// Position of the row among the opened leaves.
+        row: usize,
+        /// The committed leaf width.
+        expected: usize,
+        /// The row's length.
+        found: usize,
+    },
+    /// A buffer the build needs cannot be allocated (or its size overflows).
+    #[error("cannot allocate {what}: {bytes} bytes")]
+    Allocation {
+        /// What the buffer is for.
+        what: &'static str,
+        /// Its size (`u64::MAX` when the size itself overflows).
+        bytes: u64,
+    },
+    /// A commitment's bytes are malformed.
+    #[error("malformed commitment: {0}")]
+    MalformedCommitment(String),
     /// A proof's bytes are malformed.
     #[error("malformed proof: {0}")]
     MalformedProof(String),

@@ -30,6 +30,12 @@ pub trait TreeHasher: Sync {
     /// Children per node.
     fn arity(&self) -> usize;
 
+    /// Distinguishes instances of one hasher whose digests differ (neptune: 0 for the
+    /// Standard strength, 1 for Strengthened); 0 where a hasher has no such parameter.
+    fn variant(&self) -> u8 {
+        0
+    }
+
     /// Checks that leaves of this width can be hashed.
     ///
     /// # Errors
@@ -143,6 +149,10 @@ impl<A: ArityHasher<F>, F: PoseidonField, const ID: u8> TreeHasher for FieldTree
 
     fn arity(&self) -> usize {
         self.node.arity()
+    }
+
+    fn variant(&self) -> u8 {
+        self.node.variant()
     }
 
     fn check_leaf_width(&self, width: usize) -> Result<(), MerkleError> {

@@ -1,12 +1,15 @@
 #![doc = include_str!("../README.md")]
 
+mod commitment;
 mod disk;
 mod error;
 pub mod hasher;
+pub mod limits;
 mod proof;
 mod stream;
 mod tree;
 
+pub use commitment::{HasherIdentity, MerkleCommitment};
 pub use disk::{build_streaming_to_disk, DiskTree};
 pub use error::MerkleError;
 pub use hasher::{CircomHasher, FieldTreeHasher, NeptuneHasher, Plonky2Hasher, TreeHasher};

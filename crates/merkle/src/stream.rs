@@ -7,7 +7,9 @@
 use zkaccel_field::{Field, PrimeField};
 
 use crate::error::MerkleError;
+use crate::commitment::MerkleCommitment;
 use crate::hasher::{zero_digest, TreeHasher};
+use crate::limits::{try_filled, MAX_LEAF_WIDTH};
 use crate::tree::exact_log;
 
 /// AcclMT's standard subtree: 4096 leaves.
@@ -65,8 +67,8 @@ impl StreamConfig {
 /// The result of a streaming build.
 #[derive(Debug, Clone)]
 pub struct StreamOutput<D> {
-    /// The cap (`arity^cap_height` digests).
-    pub cap: Vec<D>,
+    /// The commitment: the cap (`arity^cap_height` digests) and the tree's shape.
+    pub commitment: MerkleCommitment<D>,
     /// Subtrees built together per batch.
     pub subtrees_per_batch: usize,
     /// The leaves per subtree actually used (the whole tree when it is smaller).
@@ -120,10 +122,10 @@ pub(crate) fn build_streaming_into<H: TreeHasher>(
 ) -> Result<StreamOutput<H::Digest>, MerkleError> {
     let arity = hasher.arity();
     hasher.check_leaf_width(config.leaf_width)?;
-    if config.leaf_width == 0 {
+    if config.leaf_width == 0 || config.leaf_width > MAX_LEAF_WIDTH {
         return Err(MerkleError::LeafWidth {
-            width: 0,
-            reason: "rows must have at least one element",
+            width: config.leaf_width,
+            reason: "a leaf row has 1 to MAX_LEAF_WIDTH elements",
         });
     }
     let n = config.num_leaves;
@@ -134,31 +136,45 @@ pub(crate) fn build_streaming_into<H: TreeHasher>(
             depth,
         });
     }
-    // The largest power of the arity not above the requested subtree size.
+    // The largest power of the arity not above the requested subtree size (nor the tree).
     let mut sub_depth = 0;
     let mut size = arity as u64;
-    while size <= config.subtree_leaves as u64 {
+    while size <= config.subtree_leaves as u64 && sub_depth < depth {
         sub_depth += 1;
-        size *= arity as u64;
+        match size.checked_mul(arity as u64) {
+            Some(next) => size = next,
+            None => break,
+        }
     }
-    if sub_depth == 0 {
+    if (config.subtree_leaves as u64) < arity as u64 {
         return Err(MerkleError::SubtreeSize(config.subtree_leaves));
     }
-    let sub_depth = sub_depth.min(depth);
     let sub_leaves = arity.pow(sub_depth as u32);
     let cap_level = depth - config.cap_height; // level (from the leaves) of the cap
 
-    // Memory per subtree in flight: its rows, its leaf digests and the level above.
+    // Memory per subtree in flight: its rows, its leaf digests and the level above. Sizes
+    // are checked: a product past u64 cannot fit any budget.
     let digest_bytes = (H::DIGEST_ELEMENTS * H::Element::NUM_BYTES) as u64;
     let elem_bytes = core::mem::size_of::<H::Element>() as u64;
-    let per_subtree = sub_leaves as u64
-        * (config.leaf_width as u64 * elem_bytes + digest_bytes + digest_bytes.div_ceil(2));
+    let over_budget = || MerkleError::MemoryBudget {
+        needed: u64::MAX,
+        budget: config.memory_budget,
+    };
+    let per_subtree = (config.leaf_width as u64)
+        .checked_mul(elem_bytes)
+        .and_then(|row| row.checked_add(digest_bytes + digest_bytes.div_ceil(2)))
+        .and_then(|each| each.checked_mul(sub_leaves as u64))
+        .ok_or_else(over_budget)?;
     // Above the subtrees: one buffer of fewer than `arity` groups per level, and the cap.
     let cap_len = (arity as u64).pow(config.cap_height as u32);
-    let fixed = (depth as u64 * arity as u64 * 2 + cap_len) * digest_bytes;
-    if per_subtree + fixed > config.memory_budget {
+    let fixed = (depth as u64 * arity as u64 * 2)
+        .checked_add(cap_len)
+        .and_then(|d| d.checked_mul(digest_bytes))
+        .ok_or_else(over_budget)?;
+    let needed = per_subtree.checked_add(fixed).ok_or_else(over_budget)?;
+    if needed > config.memory_budget {
         return Err(MerkleError::MemoryBudget {
-            needed: per_subtree + fixed,
+            needed,
             budget: config.memory_budget,
         });
     }
@@ -169,10 +185,20 @@ pub(crate) fn build_streaming_into<H: TreeHasher>(
         .min(total_subtrees)
         .max(1) as usize;
 
-    let mut rows = vec![H::Element::ZERO; batch * sub_leaves * config.leaf_width];
-    let mut level = vec![zero_digest::<H>(); batch * sub_leaves];
-    let mut up = vec![zero_digest::<H>(); batch * sub_leaves / arity];
-    let mut cap: Vec<H::Digest> = Vec::with_capacity(cap_len as usize);
+    // Within the budget, so these sizes fit a usize on any platform that holds the budget.
+    let mut rows = try_filled(
+        batch * sub_leaves * config.leaf_width,
+        H::Element::ZERO,
+        "the leaf rows of a batch of subtrees",
+    )?;
+    let mut level = try_filled(batch * sub_leaves, zero_digest::<H>(), "leaf digests")?;
+    let mut up = try_filled(batch * sub_leaves / arity, zero_digest::<H>(), "node digests")?;
+    let mut cap: Vec<H::Digest> = Vec::new();
+    cap.try_reserve_exact(cap_len as usize)
+        .map_err(|_| MerkleError::Allocation {
+            what: "the cap",
+            bytes: cap_len * digest_bytes,
+        })?;
     // pending[l]: nodes at level sub_depth + l waiting for their siblings.
     let mut pending: Vec<Vec<H::Digest>> = vec![Vec::new(); depth - sub_depth + 1];
     let mut done = 0u64;
@@ -226,10 +252,10 @@ pub(crate) fn build_streaming_into<H: TreeHasher>(
         done += m as u64;
         progress(done);
     }
-    debug_assert_eq!(cap.len() as u64, cap_len);
     let held = batch as u64 * per_subtree + fixed;
+    let commitment = MerkleCommitment::new(hasher, n, config.leaf_width, config.cap_height, cap)?;
     Ok(StreamOutput {
-        cap,
+        commitment,
         subtrees_per_batch: batch,
         subtree_leaves: sub_leaves,
         buffer_bytes: held,

@@ -1,7 +1,9 @@
 //! In-memory trees: every level kept, so any leaf can be opened.
 
+use crate::commitment::MerkleCommitment;
 use crate::error::MerkleError;
 use crate::hasher::TreeHasher;
+use crate::limits::{try_filled, MAX_LEAF_WIDTH};
 use crate::proof::MerkleProof;
 
 /// `log_arity(n)` when `n` is a power of `arity` (`n ≥ 1`).
@@ -49,10 +51,10 @@ impl<H: TreeHasher> MerkleTree<H> {
         hasher.check_leaf_width(leaf_width)?;
         let arity = hasher.arity();
         let n = leaves.len().checked_div(leaf_width).unwrap_or(0);
-        if leaf_width == 0 || n * leaf_width != leaves.len() {
+        if leaf_width == 0 || leaf_width > MAX_LEAF_WIDTH || n * leaf_width != leaves.len() {
             return Err(MerkleError::LeafWidth {
                 width: leaf_width,
-                reason: "the leaf data must be a whole number of non-empty rows",
+                reason: "the leaf data must be a whole number of rows of 1 to MAX_LEAF_WIDTH elements",
             });
         }
         let depth = exact_log(n as u64, arity).ok_or(MerkleError::LeafCount {
@@ -62,12 +64,16 @@ impl<H: TreeHasher> MerkleTree<H> {
         if cap_height > depth {
             return Err(MerkleError::CapHeight { cap_height, depth });
         }
-        let mut level = vec![crate::hasher::zero_digest::<H>(); n];
+        let mut level = try_filled(n, crate::hasher::zero_digest::<H>(), "leaf digests")?;
         hasher.hash_leaves(&leaves, leaf_width, &mut level);
         let mut levels = vec![level];
         for _ in 0..depth - cap_height {
             let below = levels.last().expect("at least the leaf level");
-            let mut up = vec![crate::hasher::zero_digest::<H>(); below.len() / arity];
+            let mut up = try_filled(
+                below.len() / arity,
+                crate::hasher::zero_digest::<H>(),
+                "node digests",
+            )?;
             hasher.compress_many(below, &mut up);
             levels.push(up);
         }
@@ -104,6 +110,18 @@ impl<H: TreeHasher> MerkleTree<H> {
     /// The commitment: `arity^cap_height` digests (one root when the cap height is 0).
     pub fn cap(&self) -> &[H::Digest] {
         self.levels.last().expect("at least one level")
+    }
+
+    /// The commitment a verifier holds openings of this tree to: the cap and the shape.
+    pub fn commitment(&self) -> MerkleCommitment<H::Digest> {
+        MerkleCommitment::new(
+            &self.hasher,
+            self.num_leaves(),
+            self.leaf_width,
+            self.cap_height,
+            self.cap().to_vec(),
+        )
+        .expect("a built tree has a valid shape")
     }
 
     /// The digests at `level` (0 = leaf digests, up to `depth − cap_height` = the cap).
@@ -194,40 +212,73 @@ pub(crate) fn collect_siblings<D>(
     Ok(siblings)
 }
 
-/// Checks `proof` against a commitment `cap`, for the opened `leaves` (one row per index of
-/// the proof, in the proof's ascending index order).
+/// Checks `proof` against `commitment`, for the opened `leaves` (one row per index of the
+/// proof, in the proof's ascending index order).
+///
+/// The tree's shape comes from the commitment, never from the proof: a proof of another depth,
+/// cap height, arity or hasher, or a leaf row of another width, is rejected before any hashing.
 ///
 /// # Errors
-/// [`MerkleError::MalformedProof`] when the proof does not fit this hasher or tree shape or the
-/// data given; [`MerkleError::Mismatch`] when it is well formed but leads to another cap.
+/// [`MerkleError::WrongHasher`] when the commitment or the proof was made with another hash;
+/// [`MerkleError::ProofShape`] when the proof's depth, cap height or arity differ from the
+/// commitment's; [`MerkleError::LeafRow`] for a row that is not `leaf_width` long;
+/// [`MerkleError::MalformedProof`] for indices out of order or out of range, the wrong number
+/// of rows or siblings; [`MerkleError::Mismatch`] when it is well formed but leads to another
+/// cap.
 pub fn verify<H: TreeHasher>(
     hasher: &H,
-    cap: &[H::Digest],
+    commitment: &MerkleCommitment<H::Digest>,
     leaves: &[&[H::Element]],
     proof: &MerkleProof<H::Digest>,
 ) -> Result<(), MerkleError> {
     let bad = |m: &str| Err(MerkleError::MalformedProof(m.into()));
-    let arity = hasher.arity();
-    if proof.hasher_id != H::ID || proof.arity != arity {
-        return bad("the proof is for another hash or arity");
+    commitment.check_hasher(hasher)?;
+    if proof.hasher_id != H::ID {
+        return Err(MerkleError::WrongHasher {
+            committed: format!("{:?}", commitment.hasher()),
+            given: format!("a proof for hasher id {}", proof.hasher_id),
+        });
     }
-    if proof.cap_height > proof.depth || proof.depth > 64 {
-        return bad("cap deeper than the tree");
+    let arity = commitment.arity();
+    for (what, committed, found) in [
+        ("arity", arity, proof.arity),
+        ("depth", commitment.depth(), proof.depth),
+        ("cap height", commitment.cap_height(), proof.cap_height),
+    ] {
+        if committed != found {
+            return Err(MerkleError::ProofShape {
+                what,
+                committed: committed as u64,
+                proof: found as u64,
+            });
+        }
     }
-    let Some(cap_len) = (arity as u64).checked_pow(proof.cap_height as u32) else {
-        return bad("cap size overflows");
-    };
-    if cap.len() as u64 != cap_len {
-        return bad("the cap has the wrong number of digests");
-    }
-    let Some(n) = (arity as u64).checked_pow(proof.depth as u32) else {
-        return bad("tree size overflows");
-    };
     if leaves.len() != proof.indices.len() || proof.indices.is_empty() {
         return bad("one leaf row per opened index is needed");
     }
-    if !proof.indices.windows(2).all(|w| w[0] < w[1]) || proof.indices.last() >= Some(&n) {
+    if let Some((row, r)) = leaves
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.len() != commitment.leaf_width())
+    {
+        return Err(MerkleError::LeafRow {
+            row,
+            expected: commitment.leaf_width(),
+            found: r.len(),
+        });
+    }
+    if !proof.indices.windows(2).all(|w| w[0] < w[1])
+        || proof.indices.last() >= Some(&commitment.num_leaves())
+    {
         return bad("indices must be increasing and inside the tree");
+    }
+    let levels = commitment.depth() - commitment.cap_height();
+    // Each opened leaf consumes at most `levels·(arity − 1)` siblings: more cannot be right.
+    let most = (proof.indices.len() as u64)
+        .saturating_mul(levels as u64)
+        .saturating_mul(arity as u64 - 1);
+    if proof.siblings.len() as u64 > most {
+        return bad("too many siblings");
     }
     let mut known: Vec<(u64, H::Digest)> = proof
         .indices
@@ -237,7 +288,7 @@ pub fn verify<H: TreeHasher>(
         .collect();
     let mut siblings = proof.siblings.iter();
     let mut children = Vec::with_capacity(arity);
-    for _ in 0..proof.depth - proof.cap_height {
+    for _ in 0..levels {
         let mut next: Vec<(u64, H::Digest)> = Vec::with_capacity(known.len());
         let mut k = known.iter().peekable();
         while let Some(&&(first, _)) = k.peek() {
@@ -262,6 +313,7 @@ pub fn verify<H: TreeHasher>(
     if siblings.next().is_some() {
         return bad("too many siblings");
     }
+    let cap = commitment.cap();
     for (i, d) in known {
         if cap[i as usize] != d {
             return Err(MerkleError::Mismatch);

@@ -11,7 +11,7 @@ use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
     build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, LeafSource,
-    MerkleError, MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
+    MerkleCommitment, MerkleError, MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
 };
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
@@ -37,17 +37,17 @@ fn check_roundtrip<H: TreeHasher>(tree: &MerkleTree<H>, indices: &[u64]) {
     let proof = tree.prove(indices).unwrap();
     let opened = rows(tree, &proof.indices);
     let refs: Vec<&[H::Element]> = opened.iter().map(Vec::as_slice).collect();
-    verify(tree.hasher(), tree.cap(), &refs, &proof).unwrap();
+    verify(tree.hasher(), &tree.commitment(), &refs, &proof).unwrap();
     let bytes = proof.to_bytes::<H>();
     let decoded = MerkleProof::<H::Digest>::from_bytes::<H>(&bytes).unwrap();
     assert_eq!(decoded, proof);
-    verify(tree.hasher(), tree.cap(), &refs, &decoded).unwrap();
+    verify(tree.hasher(), &tree.commitment(), &refs, &decoded).unwrap();
     // Any single-bit flip is rejected (decoding or verification), without a panic.
     for byte in (0..bytes.len()).step_by(bytes.len() / 64 + 1) {
         let mut bad = bytes.clone();
         bad[byte] ^= 1 << (byte % 8);
         let outcome = MerkleProof::<H::Digest>::from_bytes::<H>(&bad)
-            .and_then(|p| verify(tree.hasher(), tree.cap(), &refs, &p));
+            .and_then(|p| verify(tree.hasher(), &tree.commitment(), &refs, &p));
         assert!(outcome.is_err(), "flip at byte {byte} accepted");
     }
     // A changed leaf is rejected.
@@ -55,7 +55,7 @@ fn check_roundtrip<H: TreeHasher>(tree: &MerkleTree<H>, indices: &[u64]) {
     changed[0][0] += H::Element::ONE;
     let refs2: Vec<&[H::Element]> = changed.iter().map(Vec::as_slice).collect();
     assert_eq!(
-        verify(tree.hasher(), tree.cap(), &refs2, &proof),
+        verify(tree.hasher(), &tree.commitment(), &refs2, &proof),
         Err(MerkleError::Mismatch)
     );
 }
@@ -131,12 +131,15 @@ fn bad_shapes_are_typed_errors() {
     let p = tree.prove(&[1]).unwrap();
     let row = tree.leaf(1).unwrap();
     assert!(matches!(
-        verify(&Plonky2Hasher, tree.cap(), &[row, row], &p),
+        verify(&Plonky2Hasher, &tree.commitment(), &[row, row], &p),
         Err(MerkleError::MalformedProof(_))
     ));
     assert!(matches!(
-        verify(&Plonky2Hasher, &[], &[row], &p),
-        Err(MerkleError::MalformedProof(_))
+        MerkleCommitment::new(&Plonky2Hasher, 8, 2, 0, vec![]),
+        Err(MerkleError::CapLength {
+            expected: 1,
+            found: 0
+        })
     ));
 }
 
@@ -158,7 +161,7 @@ fn streaming_matches_in_memory_and_respects_the_budget() {
             });
             let want = MerkleTree::new(Plonky2Hasher, leaves.clone(), 7, cap).unwrap();
             let out = build_streaming(&Plonky2Hasher, config, &mut source, |_| {}).unwrap();
-            assert_eq!(out.cap, want.cap(), "subtree {sub}, cap {cap}");
+            assert_eq!(out.commitment.cap(), want.cap(), "subtree {sub}, cap {cap}");
             assert!(out.buffer_bytes <= config.memory_budget);
         }
     }
@@ -202,7 +205,7 @@ proptest! {
         let row = tree.leaf(0).unwrap();
         if let Ok(p) = MerkleProof::<[Goldilocks; 4]>::from_bytes::<Plonky2Hasher>(&bytes) {
             let leaves = vec![row; p.indices.len().min(64)];
-            let _ = verify(&Plonky2Hasher, tree.cap(), &leaves, &p);
+            let _ = verify(&Plonky2Hasher, &tree.commitment(), &leaves, &p);
         }
     }
 
@@ -222,7 +225,7 @@ proptest! {
         bytes.extend_from_slice(&tail);
         if let Ok(p) = MerkleProof::<[Goldilocks; 4]>::from_bytes::<Plonky2Hasher>(&bytes) {
             let rows: Vec<&[Goldilocks]> = p.indices.iter().map(|_| tree.leaf(0).unwrap()).collect();
-            prop_assert!(verify(&Plonky2Hasher, tree.cap(), &rows, &p).is_err());
+            prop_assert!(verify(&Plonky2Hasher, &tree.commitment(), &rows, &p).is_err());
         }
     }
 }
@@ -260,7 +263,8 @@ fn check_store<H: TreeHasher + Clone>(tree: &MerkleTree<H>, sub: usize, index_se
     config.subtree_leaves = sub;
     let (out, disk) =
         build_streaming_to_disk(tree.hasher(), config, &mut replay(tree), &dir, |_| {}).unwrap();
-    assert_eq!(out.cap, tree.cap());
+    assert_eq!(out.commitment, tree.commitment());
+    assert_eq!(disk.commitment(), tree.commitment());
     assert_eq!(disk.cap(), tree.cap());
     let reopened = DiskTree::open(tree.hasher().clone(), &dir).unwrap();
     assert_eq!(reopened.cap(), tree.cap());

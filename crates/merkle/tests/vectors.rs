@@ -48,7 +48,11 @@ fn stream_cap<H: TreeHasher>(
         pos += out.len();
         Ok::<(), MerkleError>(())
     });
-    build_streaming(h, config, &mut source, |_| {}).unwrap().cap
+    build_streaming(h, config, &mut source, |_| {})
+        .unwrap()
+        .commitment
+        .cap()
+        .to_vec()
 }
 
 #[test]

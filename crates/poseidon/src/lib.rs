@@ -86,6 +86,11 @@ pub trait ArityHasher<F>: Sync {
     const NAME: &'static str;
     /// Children per node.
     fn arity(&self) -> usize;
+    /// Distinguishes parameter sets of one preset whose outputs differ (neptune: 0 for
+    /// Standard, 1 for Strengthened); 0 where the preset has none.
+    fn variant(&self) -> u8 {
+        0
+    }
     /// The parent of exactly `arity` children.
     ///
     /// # Errors
@@ -102,6 +107,12 @@ impl<F: PoseidonField> ArityHasher<F> for NeptunePoseidon<F> {
     const NAME: &'static str = "neptune";
     fn arity(&self) -> usize {
         NeptunePoseidon::arity(self)
+    }
+    fn variant(&self) -> u8 {
+        match self.strength() {
+            Strength::Standard => 0,
+            Strength::Strengthened => 1,
+        }
     }
     fn hash_node(&self, children: &[F]) -> Result<F, PoseidonError> {
         self.hash(children)
