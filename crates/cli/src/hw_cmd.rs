@@ -26,17 +26,22 @@ pub enum HwCommand {
     AmazeVectors(VectorArgs),
 }
 
+/// The most vectors of each kind one run writes (a million ciphers is ~200 MB of text).
+const MAX_VECTORS: u64 = 1_000_000;
+
 #[derive(Args)]
 pub struct VectorArgs {
     /// Output directory (created if missing).
     #[arg(long)]
     out: PathBuf,
-    /// Number of cipher vectors (edge cases included).
-    #[arg(long, default_value_t = 1000)]
-    count: usize,
-    /// Number of hash vectors.
-    #[arg(long, default_value_t = 20)]
-    hashes: usize,
+    /// Number of cipher vectors (edge cases included), at most 10^6.
+    #[arg(long, default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(..=MAX_VECTORS))]
+    count: u64,
+    /// Number of hash vectors, at most 10^6.
+    #[arg(long, default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(..=MAX_VECTORS))]
+    hashes: u64,
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -110,10 +115,12 @@ fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {
             inputs.push((x, k));
         }
     }
-    while inputs.len() < args.count {
+    // At most MAX_VECTORS, so the counts fit a usize.
+    let count = args.count as usize;
+    while inputs.len() < count {
         inputs.push((random(&mut rng), random(&mut rng)));
     }
-    inputs.truncate(args.count);
+    inputs.truncate(count);
     let (xs, ks): (Vec<Fr>, Vec<Fr>) = inputs.iter().copied().unzip();
     let outs = mimc.encrypt_batch(&xs, &ks)?;
     let mut text = String::new();

@@ -87,10 +87,18 @@ pub fn parse_one_as<F: PrimeField>(
         ValueMode::Canonical => F::from_str_canonical(value),
         ValueMode::Reduce => F::from_str_reduced(value),
     };
-    parsed.map_err(|source| InputError::Value {
-        origin,
-        value: value.trim().to_owned(),
-        source,
+    parsed.map_err(|source| {
+        // At most 80 characters of the value in the message.
+        let trimmed = value.trim();
+        let value = match trimmed.char_indices().nth(80) {
+            Some((end, _)) => format!("{}…", &trimmed[..end]),
+            None => trimmed.to_owned(),
+        };
+        InputError::Value {
+            origin,
+            value,
+            source,
+        }
     })
 }
 
@@ -167,4 +175,83 @@ pub fn generate_rows<F: PrimeField>(out: &mut [F], width: usize, first: u64, see
             let row = first + (task * GENERATED_ROWS_PER_TASK) as u64;
             generate_rows_serial(chunk, width, row, seed);
         });
+}
+
+/// A size in bytes with an optional K, M or G suffix (binary multiples).
+///
+/// # Errors
+/// A message for anything else, or a size past `u64`.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mult) = match s.chars().last() {
+        Some('K' | 'k') => (&s[..s.len() - 1], 1u64 << 10),
+        Some('M' | 'm') => (&s[..s.len() - 1], 1 << 20),
+        Some('G' | 'g') => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| format!("invalid size {s:?}: expected bytes with an optional K, M or G"))
+}
+
+/// A size for messages: `12.0 GiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = bytes as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
+/// Checks that `bytes` (`None`: past 2^64) fit in `budget`.
+///
+/// # Errors
+/// A message naming `what`, the size and the budget.
+pub fn check_budget(
+    bytes: Option<u64>,
+    what: &str,
+    budget: u64,
+    budget_flag: &str,
+) -> Result<(), String> {
+    match bytes {
+        Some(b) if b <= budget => Ok(()),
+        _ => {
+            let size = bytes.map_or_else(|| "more than 2^64 bytes".to_owned(), human_bytes);
+            Err(format!(
+                "{what} needs {size}, over the memory budget of {} ({budget_flag})",
+                human_bytes(budget)
+            ))
+        }
+    }
+}
+
+/// Allocates `len` copies of `value` for `what`, within `budget` bytes: an error naming the
+/// size when it is over the budget, overflows, or the allocator refuses.
+///
+/// # Errors
+/// A message naming `what`, the size and the budget.
+pub fn alloc_within<T: Clone>(
+    len: u64,
+    value: T,
+    what: &str,
+    budget: u64,
+    budget_flag: &str,
+) -> Result<Vec<T>, String> {
+    let bytes = len.checked_mul(core::mem::size_of::<T>() as u64);
+    check_budget(bytes, what, budget, budget_flag)?;
+    let len = usize::try_from(len).map_err(|_| format!("{what}: too many elements"))?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        format!(
+            "cannot allocate {} for {what}",
+            human_bytes(bytes.unwrap_or(u64::MAX))
+        )
+    })?;
+    v.resize(len, value);
+    Ok(v)
 }

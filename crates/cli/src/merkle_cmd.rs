@@ -17,9 +17,9 @@ use zkaccel_merkle::{
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
 use crate::hw_cmd::write_atomically;
-use crate::Rejected;
-use crate::inputs::{generate_rows, parse_one, Origin};
+use crate::inputs::{alloc_within, check_budget, generate_rows, parse_one, parse_size, Origin};
 use crate::poseidon_cmd::StrengthName;
+use crate::Rejected;
 
 #[derive(Subcommand)]
 pub enum MerkleCommand {
@@ -108,6 +108,10 @@ pub struct OpenArgs {
     /// Where to write the opening (JSON, written atomically).
     #[arg(long)]
     output: PathBuf,
+    /// The most memory the in-memory tree may hold (bytes; K, M, G suffixes): its leaf rows
+    /// and every level. Larger trees: `merkle build --store`, then `open --store`.
+    #[arg(long, default_value = "1G")]
+    memory_budget: String,
     /// Open from a tree store written by `merkle build --store` instead of rebuilding the
     /// tree in memory (no --input or --leaves then).
     #[arg(long, conflicts_with_all = ["input", "leaves"])]
@@ -123,21 +127,6 @@ pub struct VerifyArgs {
     /// output): the verifier takes the tree's shape and hash from it, never from the opening.
     #[arg(long)]
     commitment: PathBuf,
-}
-
-fn parse_size(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (num, mult) = match s.chars().last() {
-        Some('K' | 'k') => (&s[..s.len() - 1], 1u64 << 10),
-        Some('M' | 'm') => (&s[..s.len() - 1], 1 << 20),
-        Some('G' | 'g') => (&s[..s.len() - 1], 1 << 30),
-        _ => (s, 1),
-    };
-    num.trim()
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(mult))
-        .ok_or_else(|| format!("invalid size {s:?}: expected bytes with an optional K, M or G"))
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in bytes.
@@ -265,8 +254,12 @@ fn leaves<F: PrimeField>(a: &TreeArgs) -> Result<(Leaves<F>, u64, usize), Boxed>
         }
         (None, Some(n)) => {
             let width = a.leaf_width.unwrap_or(1);
-            if width == 0 {
-                return Err("--leaf-width must be at least 1".into());
+            if width == 0 || width > zkaccel_merkle::limits::MAX_LEAF_WIDTH {
+                return Err(format!(
+                    "--leaf-width {width}: a leaf row has 1 to {} elements",
+                    zkaccel_merkle::limits::MAX_LEAF_WIDTH
+                )
+                .into());
             }
             Ok((
                 Leaves::Generated {
@@ -315,12 +308,7 @@ fn build<H: TreeHasher + Clone>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
     };
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let cap: Vec<String> = out
-        .commitment
-        .cap()
-        .iter()
-        .map(digest_line::<H>)
-        .collect();
+    let cap: Vec<String> = out.commitment.cap().iter().map(digest_line::<H>).collect();
     let commitment = commitment_json(&hasher, &out.commitment);
     if let Some(path) = &a.commitment {
         write_atomically(path, &(serde_json::to_string_pretty(&commitment)? + "\n"))?;
@@ -349,13 +337,32 @@ fn build<H: TreeHasher + Clone>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
     Ok(())
 }
 
-fn in_memory_tree<H: TreeHasher>(hasher: H, a: &TreeArgs) -> Result<MerkleTree<H>, Boxed> {
+fn in_memory_tree<H: TreeHasher>(
+    hasher: H,
+    a: &TreeArgs,
+    budget: u64,
+) -> Result<MerkleTree<H>, Boxed> {
     let (mut source, n, width) = leaves::<H::Element>(a)?;
-    let len = usize::try_from(n)
-        .ok()
-        .and_then(|n| n.checked_mul(width))
-        .ok_or("too many leaves to open in memory")?;
-    let mut flat = vec![H::Element::ZERO; len];
+    zkaccel_merkle::exact_log(n, hasher.arity()).ok_or(MerkleError::LeafCount {
+        leaves: n,
+        arity: hasher.arity(),
+    })?;
+    // The levels take about two digests per leaf beside the rows.
+    let digest_elements = 2 * H::DIGEST_ELEMENTS as u64;
+    let elements = (width as u64)
+        .checked_add(digest_elements)
+        .and_then(|per_leaf| per_leaf.checked_mul(n));
+    let what = format!("a tree of {n} leaves of width {width} in memory");
+    let bytes = elements.and_then(|e| e.checked_mul(core::mem::size_of::<H::Element>() as u64));
+    check_budget(bytes, &what, budget, "--memory-budget")
+        .map_err(|e| format!("{e}; build it with --store and open --store"))?;
+    let mut flat = alloc_within(
+        n * width as u64,
+        H::Element::ZERO,
+        &what,
+        budget,
+        "--memory-budget",
+    )?;
     zkaccel_merkle::LeafSource::fill(&mut source, &mut flat)?;
     Ok(MerkleTree::new(hasher, flat, width, a.cap_height)?)
 }
@@ -376,7 +383,7 @@ fn open<H: TreeHasher + Clone>(hasher: H, a: &OpenArgs) -> Result<(), Boxed> {
             (proof, rows, tree.cap_height())
         }
         None => {
-            let tree = in_memory_tree(hasher, &a.tree)?;
+            let tree = in_memory_tree(hasher, &a.tree, parse_size(&a.memory_budget)?)?;
             let proof = tree.prove(&a.index)?;
             let rows = proof
                 .indices
@@ -461,7 +468,9 @@ fn commitment_from_json<H: TreeHasher>(
             .ok_or_else(|| format!("cap digest {k}: not {} elements", H::DIGEST_ELEMENTS))?
             .iter()
             .map(|e| {
-                let s = e.as_str().ok_or_else(|| format!("cap digest {k}: not a string"))?;
+                let s = e
+                    .as_str()
+                    .ok_or_else(|| format!("cap digest {k}: not a string"))?;
                 parse_one(s, Origin::Option("cap")).map_err(|e| e.to_string())
             })
             .collect::<Result<Vec<_>, String>>()?;

@@ -14,7 +14,7 @@ use zkaccel_ntt::{Algorithm, NttField, NttPlan, Order, DEFAULT_CORE_LOG};
 
 use crate::field_cmd::FieldName;
 use crate::hw_cmd::write_atomically;
-use crate::inputs::{generate_rows, read_values};
+use crate::inputs::{alloc_within, generate_rows, parse_size, read_values};
 
 type Boxed = Box<dyn std::error::Error>;
 
@@ -77,6 +77,9 @@ pub struct NttArgs {
     /// Print a JSON object instead of the one-line summary.
     #[arg(long)]
     json: bool,
+    /// The most memory the values may take (bytes; K, M, G suffixes).
+    #[arg(long, default_value = "4G")]
+    memory_budget: String,
 }
 
 fn transform<F: PrimeField + NttField>(a: &NttArgs) -> Result<(), Boxed> {
@@ -91,7 +94,13 @@ fn transform<F: PrimeField + NttField>(a: &NttArgs) -> Result<(), Boxed> {
                 )
                 .into());
             }
-            let mut v = vec![F::ZERO; 1 << log_n];
+            let mut v = alloc_within(
+                1u64 << log_n,
+                F::ZERO,
+                &format!("a transform of 2^{log_n} {} elements", F::NAME),
+                parse_size(&a.memory_budget)?,
+                "--memory-budget",
+            )?;
             generate_rows(&mut v, 1, 0, Some(a.seed));
             v
         }

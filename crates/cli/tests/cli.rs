@@ -705,7 +705,10 @@ fn merkle_open_verify_and_reject() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("malformed proof"), "{err}");
     o = good.clone();
-    o["leaves"][0].as_array_mut().unwrap().push(serde_json::json!("1"));
+    o["leaves"][0]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!("1"));
     std::fs::write(&opening, o.to_string()).unwrap();
     assert_eq!(verify_opening(&opening, &commitment).0, 1);
     // The forged opening a bare cap accepted: depth = cap height, no siblings, a cap digest

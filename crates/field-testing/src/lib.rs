@@ -346,6 +346,38 @@ pub fn check_prime_encodings<F: PrimeField>() {
     assert!(F::ZERO < F::ONE && F::ONE < F::NEG_ONE);
 }
 
+/// `from_str_reduced` on strings of any length agrees with big-integer arithmetic (decimal and
+/// hexadecimal, chunk boundaries, leading zeros, surrounding blanks), rejects what is not a
+/// number, and parses a 200,000-digit number (a quadratic parser would not return).
+pub fn check_reduced_parsing<F: PrimeField>() {
+    let p = to_big(F::modulus().as_ref());
+    let mut rng = crate::rng();
+    let digit = |rng: &mut StdRng, radix: u32| {
+        char::from_digit(rng.next_u32() % radix, radix).expect("a digit")
+    };
+    for len in (1..=60).chain([95, 96, 97, 300, 1000]) {
+        for (radix, prefix) in [(10u32, ""), (16, "0x"), (16, "0X")] {
+            let body: String = (0..len).map(|_| digit(&mut rng, radix)).collect();
+            let text = format!(" {prefix}{body}\t");
+            let want = BigUint::parse_bytes(body.as_bytes(), radix).expect("digits") % &p;
+            let got = F::from_str_reduced(&text).unwrap();
+            assert_eq!(to_big(got.to_canonical_limbs().as_ref()), want, "{text:?}");
+        }
+    }
+    let zeros = format!("{}7", "0".repeat(500));
+    assert_eq!(F::from_str_reduced(&zeros).unwrap(), F::from_u64_reduced(7));
+    for bad in ["", " ", "0x", "12z", "0xg1", "-1", "1.5", "１２", "9é"] {
+        assert!(
+            matches!(F::from_str_reduced(bad), Err(FieldError::Malformed { .. })),
+            "{bad:?}"
+        );
+    }
+    let long = "9".repeat(200_000);
+    let want = BigUint::parse_bytes(long.as_bytes(), 10).expect("digits") % &p;
+    let got = F::from_str_reduced(&long).unwrap();
+    assert_eq!(to_big(got.to_canonical_limbs().as_ref()), want);
+}
+
 /// Differential test against an arkworks prime field on random inputs: arithmetic, inverse,
 /// square roots, the generator and every two-adic root, and the byte encodings (arkworks
 /// serialises field elements as canonical little-endian bytes).
@@ -1096,6 +1128,10 @@ macro_rules! test_prime_field {
         #[test]
         fn prime_encodings() {
             $crate::check_prime_encodings::<$f>();
+        }
+        #[test]
+        fn reduced_parsing() {
+            $crate::check_reduced_parsing::<$f>();
         }
     };
 }

@@ -277,16 +277,64 @@ pub fn parse(s: &str, n: usize) -> Result<Vec<u64>, FieldError> {
     }
     let mut out = vec![0u64; n];
     for c in digits.chars() {
-        let d = c.to_digit(radix as u32).ok_or(if radix == 16 {
-            malformed("not a hexadecimal digit")
-        } else {
-            malformed("not a decimal digit (hexadecimal needs a 0x prefix)")
+        let d = c.to_digit(radix as u32).ok_or_else(|| {
+            if radix == 16 {
+                malformed("not a hexadecimal digit")
+            } else {
+                malformed("not a decimal digit (hexadecimal needs a 0x prefix)")
+            }
         })?;
         if mul_small_add(&mut out, radix, d as u64) != 0 {
             return Err(malformed("number too large for the field's encoding"));
         }
     }
     Ok(out)
+}
+
+/// Walks a decimal or `0x`-hexadecimal string (trimmed) in chunks of at most 19 decimal or 16
+/// hexadecimal digits, most significant first: `chunk(radix, digits, value)` for each, where
+/// `value < radix^digits ≤ 2^64`. Linear in the length of the string.
+///
+/// # Errors
+/// [`FieldError::Malformed`] for an empty string or a character that is not a digit.
+pub fn parse_chunks(s: &str, mut chunk: impl FnMut(u64, u32, u64)) -> Result<(), FieldError> {
+    let malformed = |reason| FieldError::Malformed {
+        input: excerpt(s),
+        reason,
+    };
+    let t = s.trim();
+    let (digits, radix, per_chunk) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(rest) => (rest, 16u64, 16usize),
+        None => (t, 10u64, 19usize),
+    };
+    if digits.is_empty() {
+        return Err(malformed("no digits"));
+    }
+    // Chunks aligned at the end, so that all but the first are full (one scale for them).
+    let bytes = digits.as_bytes();
+    let first = match bytes.len() % per_chunk {
+        0 => per_chunk,
+        r => r,
+    };
+    let mut start = 0;
+    let mut end = first.min(bytes.len());
+    while start < bytes.len() {
+        let mut value = 0u64;
+        for &b in &bytes[start..end] {
+            let d = (b as char).to_digit(radix as u32).ok_or_else(|| {
+                if radix == 16 {
+                    malformed("not a hexadecimal digit")
+                } else {
+                    malformed("not a decimal digit (hexadecimal needs a 0x prefix)")
+                }
+            })?;
+            value = value * radix + u64::from(d);
+        }
+        chunk(radix, (end - start) as u32, value);
+        start = end;
+        end = (end + per_chunk).min(bytes.len());
+    }
+    Ok(())
 }
 
 /// Reads little-endian bytes into limbs (any length; extra limbs are zero).

@@ -245,7 +245,7 @@ pub trait PrimeField: Field + Ord + FromStr<Err = FieldError> {
             FieldError::Malformed { reason, .. } if reason.starts_with("number too large") => {
                 FieldError::NonCanonical {
                     field: Self::NAME,
-                    value: s.trim().to_owned(),
+                    value: crate::error::excerpt(s.trim()),
                     modulus: limbs::to_decimal(Self::modulus().as_ref()),
                 }
             }
@@ -261,10 +261,24 @@ pub trait PrimeField: Field + Ord + FromStr<Err = FieldError> {
     ///
     /// # Errors
     /// [`FieldError::Malformed`] for a string that is not a number.
+    /// Linear in the length of `s`: Horner's rule in the field, one chunk of 19 decimal or 16
+    /// hexadecimal digits (one 64-bit word) per step.
     fn from_str_reduced(s: &str) -> Result<Self, FieldError> {
-        let n = s.len() / 2 + 2; // enough limbs for any decimal or hex string of this length
-        let v = limbs::parse(s, n)?;
-        Ok(Self::from_limbs_reduced(&v))
+        let mut acc = Self::ZERO;
+        let mut scale_cache: Option<(u32, Self)> = None;
+        limbs::parse_chunks(s, |radix, digits, value| {
+            // radix^digits: the same for every full chunk, so computed once.
+            let scale = match scale_cache {
+                Some((d, sc)) if d == digits => sc,
+                _ => {
+                    let sc = Self::from_u64_reduced(radix).exp_u64(u64::from(digits));
+                    scale_cache = Some((digits, sc));
+                    sc
+                }
+            };
+            acc = acc * scale + Self::from_u64_reduced(value);
+        })?;
+        Ok(acc)
     }
 
     /// The canonical value in decimal.

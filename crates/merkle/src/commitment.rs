@@ -244,7 +244,9 @@ impl<D: Copy + Eq> MerkleCommitment<D> {
         let leaf_width = u32::from_le_bytes([head[12], head[13], head[14], head[15]]) as usize;
         let name_len = head[16] as usize;
         let rest = &bytes[17..];
-        let name = rest.get(..name_len).ok_or_else(|| bad("truncated field name"))?;
+        let name = rest
+            .get(..name_len)
+            .ok_or_else(|| bad("truncated field name"))?;
         let committed = HasherIdentity {
             id,
             variant,

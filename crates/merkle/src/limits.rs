@@ -3,7 +3,7 @@
 
 /// The largest arity: nodes hash at most this many children (a Poseidon width of
 /// `MAX_ARITY + 1`, within `zkaccel_poseidon::limits::MAX_WIDTH`).
-pub const MAX_ARITY: usize = 127;
+pub const MAX_ARITY: usize = 63;
 
 /// The widest leaf row, in field elements (2^20; plonky2's widest LDE rows are a few hundred).
 pub const MAX_LEAF_WIDTH: usize = 1 << 20;

@@ -6,8 +6,8 @@
 
 use zkaccel_field::{Field, PrimeField};
 
-use crate::error::MerkleError;
 use crate::commitment::MerkleCommitment;
+use crate::error::MerkleError;
 use crate::hasher::{zero_digest, TreeHasher};
 use crate::limits::{try_filled, MAX_LEAF_WIDTH};
 use crate::tree::exact_log;
@@ -192,7 +192,11 @@ pub(crate) fn build_streaming_into<H: TreeHasher>(
         "the leaf rows of a batch of subtrees",
     )?;
     let mut level = try_filled(batch * sub_leaves, zero_digest::<H>(), "leaf digests")?;
-    let mut up = try_filled(batch * sub_leaves / arity, zero_digest::<H>(), "node digests")?;
+    let mut up = try_filled(
+        batch * sub_leaves / arity,
+        zero_digest::<H>(),
+        "node digests",
+    )?;
     let mut cap: Vec<H::Digest> = Vec::new();
     cap.try_reserve_exact(cap_len as usize)
         .map_err(|_| MerkleError::Allocation {

@@ -54,7 +54,8 @@ impl<H: TreeHasher> MerkleTree<H> {
         if leaf_width == 0 || leaf_width > MAX_LEAF_WIDTH || n * leaf_width != leaves.len() {
             return Err(MerkleError::LeafWidth {
                 width: leaf_width,
-                reason: "the leaf data must be a whole number of rows of 1 to MAX_LEAF_WIDTH elements",
+                reason:
+                    "the leaf data must be a whole number of rows of 1 to MAX_LEAF_WIDTH elements",
             });
         }
         let depth = exact_log(n as u64, arity).ok_or(MerkleError::LeafCount {

@@ -27,7 +27,12 @@ fn neptune(arity: usize, strength: Strength) -> NeptuneHasher {
     NeptuneHasher::new(NeptunePoseidon::<Bls>::new(arity, strength).unwrap())
 }
 
-fn neptune_tree(arity: usize, strength: Strength, n: usize, seed: u64) -> MerkleTree<NeptuneHasher> {
+fn neptune_tree(
+    arity: usize,
+    strength: Strength,
+    n: usize,
+    seed: u64,
+) -> MerkleTree<NeptuneHasher> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let leaves = (0..n).map(|_| random(&mut rng)).collect();
     MerkleTree::new(neptune(arity, strength), leaves, 1, 0).unwrap()
@@ -209,7 +214,12 @@ fn proofs_for_another_width_arity_hasher_or_depth_are_rejected() {
     let mut foreign = t2.prove(&[3]).unwrap();
     foreign.hasher_id = Plonky2Hasher::ID;
     assert!(matches!(
-        verify(t2.hasher(), &t2.commitment(), &refs(&rows(&t2, &[3])), &foreign),
+        verify(
+            t2.hasher(),
+            &t2.commitment(),
+            &refs(&rows(&t2, &[3])),
+            &foreign
+        ),
         Err(MerkleError::WrongHasher { .. })
     ));
 }
@@ -278,7 +288,11 @@ where
                 continue;
             };
             *slot = v;
-            reject(&p, &opened, &format!("header field {field} moved by {delta}"));
+            reject(
+                &p,
+                &opened,
+                &format!("header field {field} moved by {delta}"),
+            );
         }
     }
     assert!(tried > 10);

@@ -11,7 +11,8 @@ use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
     build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, LeafSource,
-    MerkleCommitment, MerkleError, MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
+    MerkleCommitment, MerkleError, MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher,
+    StreamConfig, TreeHasher,
 };
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 

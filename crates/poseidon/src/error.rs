@@ -47,6 +47,16 @@ pub enum PoseidonError {
         /// The size of the singular (sub)matrix.
         size: usize,
     },
+    /// A size or count past the library's documented limit (`crate::limits`).
+    #[error("{what} {value} is over the limit of {max}")]
+    Limit {
+        /// What was too large.
+        what: &'static str,
+        /// The value supplied.
+        value: usize,
+        /// The largest accepted.
+        max: usize,
+    },
     /// A state or input of the wrong length.
     #[error("expected {expected} field elements, got {actual}")]
     InputLength {

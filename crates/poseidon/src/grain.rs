@@ -157,9 +157,11 @@ impl GrainLfsr {
     ///
     /// # Errors
     /// [`PoseidonError::Unsupported`] when the field has more bits than the seed reads (the
-    /// stream could never produce its large elements) or far fewer.
+    /// stream could never produce its large elements) or far fewer; [`PoseidonError::Limit`]
+    /// for a shape past [`crate::limits`] (the seed's fields would truncate).
     pub fn round_constants<F: PrimeField>(seed: GrainSeed) -> Result<Vec<F>, PoseidonError> {
         check_field_bits::<F>(seed.field_bits)?;
+        crate::limits::check_shape(seed.width, seed.full_rounds, seed.partial_rounds)?;
         let mut lfsr = Self::new(seed);
         let count = (seed.full_rounds + seed.partial_rounds) * seed.width;
         Ok((0..count)

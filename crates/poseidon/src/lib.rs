@@ -3,6 +3,7 @@
 mod batch;
 mod error;
 pub mod grain;
+pub mod limits;
 mod matrix;
 pub mod mds_security;
 mod params;

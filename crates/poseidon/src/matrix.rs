@@ -143,6 +143,7 @@ impl<F: Field> Matrix<F> {
     /// [`PoseidonError::MdsSingular`] when some `x_i + y_j = 0`.
     pub fn cauchy(xs: &[F], ys: &[F]) -> Result<Self, PoseidonError> {
         let n = xs.len();
+        crate::limits::check("matrix size", n, crate::limits::MAX_WIDTH)?;
         let mut entries = Vec::with_capacity(n * n);
         for &x in xs {
             for &y in ys {

@@ -24,7 +24,8 @@ impl<F: PrimeField> PoseidonParams<F> {
     /// round `r`; `mds` is `t × t`, row-major.
     ///
     /// # Errors
-    /// [`PoseidonError::WidthTooSmall`] for `t < 2`; [`PoseidonError::AlphaTooSmall`] for
+    /// [`PoseidonError::WidthTooSmall`] for `t < 2`; [`PoseidonError::Limit`] past
+    /// [`crate::limits`]; [`PoseidonError::AlphaTooSmall`] for
     /// `α < 3`; [`PoseidonError::AlphaNotPermutation`] when `gcd(α, p − 1) ≠ 1`;
     /// [`PoseidonError::FullRounds`] for an odd or zero `R_F`; [`PoseidonError::ConstantCount`]
     /// and [`PoseidonError::MdsShape`] for tables of the wrong size;
@@ -40,6 +41,7 @@ impl<F: PrimeField> PoseidonParams<F> {
         if width < 2 {
             return Err(PoseidonError::WidthTooSmall(width));
         }
+        crate::limits::check_shape(width, full_rounds, partial_rounds)?;
         check_alpha::<F>(alpha)?;
         if full_rounds == 0 || !full_rounds.is_multiple_of(2) {
             return Err(PoseidonError::FullRounds(full_rounds));

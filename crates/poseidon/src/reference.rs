@@ -80,6 +80,7 @@ pub fn reference_params<F: PrimeField>(
     if width < 2 {
         return Err(PoseidonError::WidthTooSmall(width));
     }
+    crate::limits::check_shape(width, full_rounds, partial_rounds)?;
     let n = field_bits::<F>();
     check_field_bits::<F>(n)?;
     let seed = GrainSeed {

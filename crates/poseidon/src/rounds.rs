@@ -27,6 +27,7 @@ pub fn reference_round_numbers(
     if width < 2 || alpha < 3 {
         return Err(none);
     }
+    crate::limits::check("width", width, crate::limits::MAX_WIDTH)?;
     let m = SECURITY_BITS;
     let n = log2_p.ceil();
     let t = width as f64;
@@ -66,6 +67,7 @@ pub fn neptune_round_numbers(width: usize) -> Result<(usize, usize), PoseidonErr
     if width < 2 {
         return Err(none);
     }
+    crate::limits::check("width", width, crate::limits::MAX_WIDTH)?;
     let m = SECURITY_BITS;
     let n = 256.0;
     let t = width as f64;

@@ -325,3 +325,61 @@ fn bad_parameters_are_typed_errors() {
     ));
     assert!(p.permute_many(&mut z(13)).is_err());
 }
+
+/// Hostile sizes are typed errors before any table is built (each of these used to build a
+/// t × t matrix, hang, or truncate R_F into the 10-bit Grain seed).
+#[test]
+fn sizes_past_the_limits_are_typed_errors() {
+    use zkaccel_poseidon::grain::{GrainLfsr, GrainSeed};
+    use zkaccel_poseidon::limits::{MAX_FULL_ROUNDS, MAX_PARTIAL_ROUNDS, MAX_WIDTH};
+    use zkaccel_poseidon::reference::reference_params_auto;
+    use zkaccel_poseidon::CircomPoseidon;
+    let limit = |r: Result<(), PoseidonError>, what: &str| match r {
+        Err(PoseidonError::Limit { what: w, .. }) => assert_eq!(w, what),
+        other => panic!("{what}: {other:?}"),
+    };
+    for arity in [MAX_WIDTH, 1 << 20, usize::MAX] {
+        limit(
+            NeptunePoseidon::<Bls>::new(arity, Strength::Standard).map(drop),
+            "arity",
+        );
+    }
+    limit(reference_params::<Bn>(100_000, 5, 8, 57).map(drop), "width");
+    limit(reference_params_auto::<Bn>(100_000, 5).map(drop), "width");
+    limit(
+        reference_params::<Bn>(3, 5, 2000, 57).map(drop),
+        "full rounds",
+    );
+    limit(
+        reference_params::<Bn>(3, 5, MAX_FULL_ROUNDS + 2, 57).map(drop),
+        "full rounds",
+    );
+    limit(
+        reference_params::<Bn>(3, 5, 8, MAX_PARTIAL_ROUNDS + 1).map(drop),
+        "partial rounds",
+    );
+    let seed = GrainSeed {
+        field: 1,
+        sbox: 0,
+        field_bits: 254,
+        width: 3,
+        full_rounds: 2000,
+        partial_rounds: 57,
+    };
+    limit(
+        GrainLfsr::round_constants::<Bn>(seed).map(drop),
+        "full rounds",
+    );
+    limit(
+        PoseidonParams::<Bn>::new(MAX_WIDTH + 1, 5, 8, 1, vec![], vec![]).map(drop),
+        "width",
+    );
+    assert!(matches!(
+        CircomPoseidon::for_inputs(usize::MAX),
+        Err(PoseidonError::Unsupported(_))
+    ));
+    // The largest accepted shape passes the checks, and the widest tree hash builds.
+    zkaccel_poseidon::limits::check_shape(MAX_WIDTH, MAX_FULL_ROUNDS, MAX_PARTIAL_ROUNDS).unwrap();
+    let widest = NeptunePoseidon::<Bls>::new(MAX_WIDTH - 1, Strength::Standard).unwrap();
+    assert_eq!(widest.arity(), MAX_WIDTH - 1);
+}

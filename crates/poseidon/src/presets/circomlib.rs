@@ -80,7 +80,7 @@ impl CircomPoseidon {
     /// # Errors
     /// [`PoseidonError::Unsupported`] outside 1 … 16 inputs.
     pub fn for_inputs(inputs: usize) -> Result<&'static Self, PoseidonError> {
-        Self::get(inputs + 1)
+        Self::get(inputs.saturating_add(1))
     }
 
     /// The permutation.

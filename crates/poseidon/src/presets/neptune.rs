@@ -66,6 +66,7 @@ pub fn round_numbers(arity: usize, strength: Strength) -> Result<(usize, usize),
             "arity must be at least 1".into(),
         ));
     }
+    crate::limits::check("arity", arity, crate::limits::MAX_WIDTH - 1)?;
     let (rf, rp) = neptune_round_numbers(arity + 1)?;
     Ok(match strength {
         Strength::Standard => (rf, rp),

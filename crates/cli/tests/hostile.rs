@@ -1,0 +1,630 @@
+//! Every subcommand driven with random, mostly hostile arguments (sizes past every limit,
+//! overflowing integers, malformed numbers, missing, empty and foreign files): each run must
+//! end by itself within a bounded time and memory, with exit status 0, 1 (rejected) or 2
+//! (bad input), and never with a panic or a signal.
+//!
+//! Cases: `ZKACCEL_CLI_FUZZ_CASES` per subcommand (default 12, about 150 runs in all); seed:
+//! `ZKACCEL_CLI_FUZZ_SEED`. Each run gets [`TIME_LIMIT`] and an address-space limit of
+//! [`MEMORY_LIMIT_KIB`].
+//!
+//! The pools hold the hostile values of issue 26 (a long number with `--reduce`, arity 10^9,
+//! width 100000, 2000 full rounds, `--random 32`, 2^64 − 1 subtree leaves, a leaf width of
+//! 2^61, `merkle open` of 2^40 leaves, empty leaf rows) and valid small values, so that both
+//! the checks and the work behind them run. Valid jobs that are merely large (a streaming
+//! build of 2^40 leaves is hours of honest work in bounded memory) are left out of the pools.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+/// Wall-clock limit of one run (debug build, a busy 2-core machine).
+const TIME_LIMIT: Duration = Duration::from_secs(60);
+/// Address-space limit of one run: 4 GiB.
+const MEMORY_LIMIT_KIB: u64 = 4 << 20;
+
+/// Files the pools point at, made once per test run.
+struct Files {
+    dir: tempfile::TempDir,
+}
+
+impl Files {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+        write("empty.txt", "");
+        write("blank-rows.txt", ",\n,\n");
+        write("ragged.txt", "1,2\n3\n");
+        write("junk.txt", "hello\nworld\n");
+        write("values.txt", "1\n2\n3\n4\n");
+        write("long.txt", &"9".repeat(200_000));
+        write("zeros.txt", &format!("{}1\n", "0".repeat(200_000)));
+        write("not-json.json", "{{{");
+        write("null.json", "null");
+        let c = |preset: &str, arity: &str, leaves: &str, width: &str, cap_h: &str, cap: &str| {
+            format!(
+                r#"{{"format":"zkaccel-merkle-commitment","version":1,"preset":"{preset}","strength":"standard","field":"{}","arity":{arity},"num_leaves":{leaves},"leaf_width":{width},"cap_height":{cap_h},"cap":{cap}}}"#,
+                match preset {
+                    "plonky2" => "Goldilocks",
+                    "neptune" => "BLS12-381 Fr",
+                    _ => "BN254 Fr",
+                }
+            )
+        };
+        write(
+            "c-huge-arity.json",
+            &c("neptune", "1000000000", "4", "1", "0", r#"[["1"]]"#),
+        );
+        write(
+            "c-huge-leaves.json",
+            &c(
+                "plonky2",
+                "2",
+                "18446744073709551615",
+                "1",
+                "0",
+                r#"[["1","2","3","4"]]"#,
+            ),
+        );
+        write(
+            "c-deep-cap.json",
+            &c(
+                "plonky2",
+                "2",
+                "9223372036854775808",
+                "1",
+                "63",
+                r#"[["1","2","3","4"]]"#,
+            ),
+        );
+        write(
+            "c-wide.json",
+            &c(
+                "plonky2",
+                "2",
+                "4",
+                "2305843009213693952",
+                "0",
+                r#"[["1","2","3","4"]]"#,
+            ),
+        );
+        write(
+            "c-ok.json",
+            &c("plonky2", "2", "4", "1", "0", r#"[["1","2","3","4"]]"#),
+        );
+        write(
+            "o-empty-row.json",
+            r#"{"preset":"plonky2","arity":2,"indices":[0],"leaves":[[]],"proof":"5a4b4d5001010202000408010000000000000000000000000000000000"}"#,
+        );
+        write(
+            "o-huge-counts.json",
+            r#"{"preset":"plonky2","leaves":[["1"]],"proof":"5a4b4d500101024000040 8ffffffff"}"#,
+        );
+        write(
+            "o-garbage.json",
+            &format!(
+                r#"{{"preset":"neptune","leaves":[["1"]],"proof":"{}"}}"#,
+                "ab".repeat(5000)
+            ),
+        );
+        write("model-huge.json", r#"{"rounds": 18446744073709551615}"#);
+        std::fs::create_dir(dir.path().join("a-directory")).unwrap();
+        Self { dir }
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.dir.path().join(name).display().to_string()
+    }
+
+    /// A path for outputs that does not exist yet.
+    fn fresh(&self, rng: &mut StdRng) -> String {
+        self.path(&format!("out-{}", rng.gen::<u64>()))
+    }
+}
+
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "7",
+    "16",
+    "-1",
+    "",
+    " ",
+    "abc",
+    "0x10",
+    "1e9",
+    "4294967296",
+    "1099511627776",
+    "2305843009213693952",
+    "18446744073709551615",
+    "18446744073709551616",
+    "340282366920938463463374607431768211456",
+];
+
+fn number(rng: &mut StdRng) -> String {
+    (*NUMBERS.choose(rng).unwrap()).to_owned()
+}
+
+fn one_of(rng: &mut StdRng, pool: &[&str]) -> String {
+    (*pool.choose(rng).unwrap()).to_owned()
+}
+
+/// A valid value three times in four, so that most runs get past the first check.
+fn mostly(rng: &mut StdRng, valid: &[&str], hostile: &[&str]) -> String {
+    if !valid.is_empty() && rng.gen_bool(0.75) {
+        one_of(rng, valid)
+    } else {
+        one_of(rng, hostile)
+    }
+}
+
+/// A field element as a user might type it, or not.
+fn value(rng: &mut StdRng) -> String {
+    match rng.gen_range(0..9) {
+        6..=8 => rng.gen_range(0u64..1 << 40).to_string(),
+        0 => "9".repeat(rng.gen_range(1..3000)),
+        1 => format!("0x{}", "f".repeat(rng.gen_range(0..200))),
+        2 => one_of(
+            rng,
+            &[
+                "21888242871839275222246405745257275088548364400416034343698204186575808495617",
+                "18446744069414584321",
+                "１２",
+                "-0",
+                "0b1",
+            ],
+        ),
+        _ => number(rng),
+    }
+}
+
+fn file(rng: &mut StdRng, files: &Files) -> String {
+    let names = [
+        "empty.txt",
+        "blank-rows.txt",
+        "ragged.txt",
+        "junk.txt",
+        "values.txt",
+        "long.txt",
+        "zeros.txt",
+        "missing.txt",
+        "a-directory",
+        "not-json.json",
+    ];
+    files.path(names.choose(rng).unwrap())
+}
+
+/// Adds each option with probability 1/2, its value from `pick`.
+fn options(
+    rng: &mut StdRng,
+    args: &mut Vec<String>,
+    table: &[(&str, &dyn Fn(&mut StdRng) -> String)],
+) {
+    for (flag, pick) in table {
+        if rng.gen_bool(0.5) {
+            args.push((*flag).to_owned());
+            let v = pick(rng);
+            if !v.is_empty() || rng.gen_bool(0.5) {
+                args.push(v);
+            }
+        }
+    }
+}
+
+fn field(rng: &mut StdRng) -> String {
+    mostly(rng, &["goldilocks", "bn254", "bls12-381"], &["bn128", ""])
+}
+
+fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
+    let mut a: Vec<String> = sub.split(' ').map(str::to_owned).collect();
+    let flag = |rng: &mut StdRng, a: &mut Vec<String>, name: &str| {
+        if rng.gen_bool(0.5) {
+            a.push(name.to_owned());
+        }
+    };
+    let push = |a: &mut Vec<String>, name: &str, v: String| {
+        a.push(name.to_owned());
+        a.push(v);
+    };
+    match sub {
+        "field mul" => {
+            push(&mut a, "--field", field(rng));
+            let algorithms = ["montgomery", "barrett", "peasant"];
+            options(
+                rng,
+                &mut a,
+                &[("--algorithm", &|r| mostly(r, &algorithms, &["karatsuba"]))],
+            );
+            a.push(value(rng));
+            a.push(value(rng));
+        }
+        "field info" => push(&mut a, "--field", field(rng)),
+        "mimc cipher" | "mimc hash" => {
+            let presets = ["circomlib", "gnark", "ethsnarks", "circomlib-sponge"];
+            push(&mut a, "--preset", mostly(rng, &presets, &["x", ""]));
+            if sub == "mimc cipher" || rng.gen_bool(0.3) {
+                push(&mut a, "--key", value(rng));
+            }
+            let algorithms = ["montgomery", "barrett", "peasant"];
+            options(rng, &mut a, &[("--algorithm", &|r| one_of(r, &algorithms))]);
+            flag(rng, &mut a, "--reduce");
+            flag(rng, &mut a, "--json");
+            if sub == "mimc hash" && rng.gen_bool(0.3) {
+                push(&mut a, "--file", file(rng, f));
+            } else {
+                let count = if sub == "mimc cipher" {
+                    1
+                } else {
+                    rng.gen_range(1..4)
+                };
+                for _ in 0..count {
+                    a.push(value(rng));
+                }
+            }
+        }
+        "poseidon hash" => {
+            let preset = mostly(rng, &["plonky2", "neptune", "circomlib"], &["x"]);
+            push(&mut a, "--preset", preset.clone());
+            let arities = ["1", "2", "4", "11", "63"];
+            let hostile = ["0", "64", "1000000000", "18446744073709551615", "-2"];
+            let arity = mostly(rng, &arities, &hostile);
+            if preset == "neptune" || rng.gen_bool(0.2) {
+                push(&mut a, "--arity", arity.clone());
+            }
+            options(
+                rng,
+                &mut a,
+                &[("--strength", &|r| {
+                    mostly(r, &["standard", "strengthened"], &["x"])
+                })],
+            );
+            flag(rng, &mut a, "--reduce");
+            if rng.gen_bool(0.3) {
+                push(&mut a, "--file", file(rng, f));
+            } else {
+                let count = match (preset.as_str(), arity.parse::<usize>()) {
+                    ("neptune", Ok(n)) if n < 100 && rng.gen_bool(0.7) => n,
+                    _ => rng.gen_range(1..20),
+                };
+                for _ in 0..count {
+                    a.push(value(rng));
+                }
+            }
+        }
+        "poseidon params" => {
+            push(&mut a, "--field", field(rng));
+            let widths = ["2", "3", "5", "12", "24"];
+            let hostile = ["0", "1", "65", "100000", "18446744073709551615"];
+            push(&mut a, "--width", mostly(rng, &widths, &hostile));
+            let alphas = ["3", "5", "7", "17"];
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--alpha", &|r| {
+                        mostly(r, &alphas, &["0", "1", "2", "18446744073709551615"])
+                    }),
+                    ("--style", &|r| mostly(r, &["reference", "neptune"], &["x"])),
+                ],
+            );
+            if rng.gen_bool(0.5) {
+                let full = ["8", "16", "1022"];
+                let partial = ["22", "57", "1023"];
+                let bad_full = ["0", "1", "1024", "2000", "18446744073709551615"];
+                let bad_partial = ["1024", "18446744073709551615"];
+                push(&mut a, "--full-rounds", mostly(rng, &full, &bad_full));
+                push(
+                    &mut a,
+                    "--partial-rounds",
+                    mostly(rng, &partial, &bad_partial),
+                );
+            }
+        }
+        "merkle build" | "merkle open" => {
+            let build = sub == "merkle build";
+            let preset = mostly(rng, &["plonky2", "neptune", "circomlib"], &["x"]);
+            push(&mut a, "--preset", preset.clone());
+            let hostile_width = [
+                "0",
+                "2",
+                "1048577",
+                "2305843009213693952",
+                "18446744073709551615",
+            ];
+            let width_ok: &[&str] = if preset == "plonky2" {
+                &["1", "4", "135"]
+            } else {
+                &["1"]
+            };
+            let arity_ok: &[&str] = if preset == "plonky2" {
+                &["2"]
+            } else {
+                &["2", "4", "8"]
+            };
+            let hostile_arity = ["0", "1", "64", "1000000000", "18446744073709551615"];
+            if preset != "plonky2" || rng.gen_bool(0.2) {
+                push(&mut a, "--arity", mostly(rng, arity_ok, &hostile_arity));
+            }
+            let budgets = ["64K", "1G"];
+            let hostile_budgets = ["0", "1K", "99999999999999999999G", "-1", "x"];
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--cap-height", &|r| {
+                        mostly(r, &["0", "1", "2"], &["64", "18446744073709551615"])
+                    }),
+                    ("--seed", &number),
+                    ("--memory-budget", &|r| {
+                        mostly(r, &budgets, &hostile_budgets)
+                    }),
+                ],
+            );
+            if rng.gen_bool(0.8) {
+                let hostile_leaves: &[&str] = if build {
+                    &["0", "3", "18446744073709551615", "-4", "x"]
+                } else {
+                    &[
+                        "0",
+                        "3",
+                        "1099511627776",
+                        "9223372036854775808",
+                        "18446744073709551615",
+                    ]
+                };
+                let leaves = ["1", "4", "16", "64", "256", "4096"];
+                push(&mut a, "--leaves", mostly(rng, &leaves, hostile_leaves));
+                push(
+                    &mut a,
+                    "--leaf-width",
+                    mostly(rng, width_ok, &hostile_width),
+                );
+            } else {
+                push(&mut a, "--input", file(rng, f));
+            }
+            if build {
+                let subtrees = ["2", "16", "4096"];
+                let hostile_subtrees = ["0", "1", "18446744073709551615"];
+                options(
+                    rng,
+                    &mut a,
+                    &[
+                        ("--subtree-leaves", &|r| {
+                            mostly(r, &subtrees, &hostile_subtrees)
+                        }),
+                        ("--output", &|r| {
+                            mostly(r, &[], &["/nonexistent/dir/cap.txt", ""])
+                        }),
+                        ("--commitment", &|r| f.fresh(r)),
+                    ],
+                );
+                if rng.gen_bool(0.3) {
+                    push(&mut a, "--store", f.fresh(rng));
+                }
+                flag(rng, &mut a, "--json");
+            } else {
+                let hostile = ["18446744073709551615", "-1", "", "1,x"];
+                push(
+                    &mut a,
+                    "--index",
+                    mostly(rng, &["0", "1,2,3", "0,0,0"], &hostile),
+                );
+                push(&mut a, "--output", f.fresh(rng));
+                if rng.gen_bool(0.2) {
+                    let store = one_of(rng, &["a-directory", "missing"]);
+                    push(&mut a, "--store", f.path(&store));
+                }
+            }
+        }
+        "merkle verify" => {
+            let openings = [
+                "o-empty-row.json",
+                "o-huge-counts.json",
+                "o-garbage.json",
+                "null.json",
+                "not-json.json",
+                "missing.json",
+            ];
+            let commitments = [
+                "c-huge-arity.json",
+                "c-huge-leaves.json",
+                "c-deep-cap.json",
+                "c-wide.json",
+                "c-ok.json",
+                "null.json",
+                "missing.json",
+            ];
+            push(&mut a, "--opening", f.path(openings.choose(rng).unwrap()));
+            push(
+                &mut a,
+                "--commitment",
+                f.path(commitments.choose(rng).unwrap()),
+            );
+        }
+        "ntt" => {
+            push(&mut a, "--field", field(rng));
+            let cores = ["1", "2", "8"];
+            let hostile_cores = ["0", "64", "1000", "18446744073709551615"];
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--order", &|r| mostly(r, &["nn", "nr", "rn", "rr"], &["x"])),
+                    ("--seed", &number),
+                    ("--core-log", &|r| mostly(r, &cores, &hostile_cores)),
+                    ("--memory-budget", &|r| {
+                        mostly(r, &["4G"], &["0", "1K", "x"])
+                    }),
+                ],
+            );
+            if rng.gen_bool(0.7) {
+                let sizes = ["0", "1", "4", "12", "16"];
+                let hostile = ["29", "32", "33", "64", "18446744073709551615"];
+                push(&mut a, "--random", mostly(rng, &sizes, &hostile));
+            } else {
+                push(&mut a, "--input", file(rng, f));
+            }
+            if rng.gen_bool(0.3) {
+                push(
+                    &mut a,
+                    "--output",
+                    one_of(rng, &["/nonexistent/dir/out.txt"]),
+                );
+            }
+            flag(rng, &mut a, "--inverse");
+            flag(rng, &mut a, "--coset");
+            flag(rng, &mut a, "--radix2");
+        }
+        "model amaze" => {
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--design", &|r| {
+                        mostly(r, &["AMZ-1", "AMZ-2b"], &["AMZ-9", ""])
+                    }),
+                    ("--config", &|r| {
+                        if r.gen_bool(0.5) {
+                            f.path("model-huge.json")
+                        } else {
+                            file(r, f)
+                        }
+                    }),
+                ],
+            );
+            flag(rng, &mut a, "--json");
+        }
+        "hw amaze-vectors" => {
+            push(&mut a, "--out", f.fresh(rng));
+            let hostile = ["4294967296", "18446744073709551615", "-1"];
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--count", &|r| mostly(r, &["0", "1", "10"], &hostile)),
+                    ("--hashes", &|r| mostly(r, &["0", "1", "3"], &hostile)),
+                    ("--seed", &number),
+                ],
+            );
+        }
+        other => panic!("no grammar for {other}"),
+    }
+    a
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Runs `zkaccel args` under the time and memory limits; `None` when it ran out of time.
+fn run_bounded(args: &[String]) -> Option<std::process::Output> {
+    let bin: PathBuf = assert_cmd::cargo::cargo_bin("zkaccel");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_LIMIT_KIB}; exec \"$0\" \"$@\""))
+        .arg(&bin)
+        .args(args)
+        .env("RAYON_NUM_THREADS", "2")
+        .timeout(TIME_LIMIT)
+        .output()
+        .unwrap();
+    // assert_cmd ends a run that outlives its timeout with a kill: no exit code then.
+    (out.status.code().is_some() || !timed_out(&out)).then_some(out)
+}
+
+fn timed_out(out: &std::process::Output) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    out.status.signal() == Some(9)
+}
+
+#[test]
+fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
+    let files = Files::new();
+    let cases = env_number("ZKACCEL_CLI_FUZZ_CASES", 12);
+    let seed = env_number("ZKACCEL_CLI_FUZZ_SEED", 26);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let subcommands = [
+        "field mul",
+        "field info",
+        "mimc cipher",
+        "mimc hash",
+        "poseidon hash",
+        "poseidon params",
+        "merkle build",
+        "merkle open",
+        "merkle verify",
+        "ntt",
+        "model amaze",
+        "hw amaze-vectors",
+    ];
+    let mut seen = std::collections::BTreeMap::<(String, i32), usize>::new();
+    for sub in subcommands {
+        for _ in 0..cases {
+            let args = case(sub, &mut rng, &files);
+            let shown = shorten(&args);
+            let Some(out) = run_bounded(&args) else {
+                panic!("no answer within {TIME_LIMIT:?}: zkaccel {shown}");
+            };
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let code = out.status.code().unwrap_or_else(|| {
+                panic!(
+                    "ended by a signal ({:?}): zkaccel {shown}\n{stderr}",
+                    out.status
+                )
+            });
+            assert!(
+                !stderr.contains("panicked"),
+                "panic: zkaccel {shown}\n{stderr}"
+            );
+            assert!(
+                matches!(code, 0..=2),
+                "exit {code}: zkaccel {shown}\n{stderr}"
+            );
+            if code != 0 {
+                assert!(
+                    !stderr.trim().is_empty(),
+                    "exit {code} without a message: zkaccel {shown}"
+                );
+            }
+            if std::env::var_os("ZKACCEL_CLI_FUZZ_VERBOSE").is_some() {
+                eprintln!(
+                    "{code} zkaccel {shown}: {}",
+                    stderr.lines().next().unwrap_or("")
+                );
+            }
+            *seen.entry((sub.to_owned(), code)).or_default() += 1;
+        }
+    }
+    eprintln!("outcomes (subcommand, exit status) -> runs: {seen:?}");
+    // The pools reach both outcomes for the subcommands that do work.
+    for sub in ["merkle build", "ntt", "poseidon params"] {
+        let total: usize = (0..=2).filter_map(|c| seen.get(&(sub.to_owned(), c))).sum();
+        assert!(
+            seen.get(&(sub.to_owned(), 2)).copied().unwrap_or(0) > 0 || total < 8,
+            "{sub}: no case was rejected as bad input: {seen:?}"
+        );
+    }
+}
+
+/// The arguments for a message, long values cut.
+fn shorten(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            if a.len() > 60 {
+                format!("{}…({} chars)", &a[..40], a.len())
+            } else {
+                format!("{a:?}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
