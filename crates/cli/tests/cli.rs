@@ -895,3 +895,240 @@ fn ntt_transforms_files_and_random_values() {
 fn hex_encode(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// Issue 26's nine hostile inputs, each a typed error (exit 2) or a prompt answer, by name.
+#[test]
+fn the_nine_hostile_inputs_get_typed_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let expect_bad_input = |args: &[&str], message: &str| {
+        let out = zkaccel()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    };
+    // 1. --reduce on a long number: linear time, and the right residue (10^N - 1 mod p by
+    // big integers).
+    let digits = 1_000_000;
+    let long = dir.path().join("long.txt");
+    std::fs::write(&long, "9".repeat(digits)).unwrap();
+    let out = zkaccel()
+        .args(["field", "info", "--field", "bn254"])
+        .output()
+        .unwrap();
+    let info: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p: num_bigint::BigUint = info["modulus"].as_str().unwrap().parse().unwrap();
+    let residue = (num_bigint::BigUint::from(10u32).pow(digits as u32) - 1u32) % &p;
+    let reduced = dir.path().join("reduced.txt");
+    std::fs::write(&reduced, format!("{residue}\n")).unwrap();
+    let hash = |file: &std::path::Path, reduce: bool| {
+        let mut cmd = zkaccel();
+        cmd.args(["mimc", "hash", "--preset", "circomlib", "--file"])
+            .arg(file);
+        if reduce {
+            cmd.arg("--reduce");
+        }
+        let out = cmd
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    assert_eq!(hash(&long, true), hash(&reduced, false));
+    // 2. A huge neptune arity, in hash, build and verify: no t x t matrix is built.
+    expect_bad_input(
+        &[
+            "poseidon",
+            "hash",
+            "--preset",
+            "neptune",
+            "--arity",
+            "1000000000",
+            "1",
+        ],
+        "arity 1000000000 is over the limit",
+    );
+    expect_bad_input(
+        &[
+            "merkle",
+            "build",
+            "--preset",
+            "neptune",
+            "--arity",
+            "1000000000",
+            "--leaves",
+            "4",
+            "--leaf-width",
+            "1",
+        ],
+        "over the limit",
+    );
+    let commitment = dir.path().join("c.json");
+    std::fs::write(
+        &commitment,
+        r#"{"format":"zkaccel-merkle-commitment","version":1,"preset":"neptune","field":"BLS12-381 Fr","arity":1000000000,"num_leaves":4,"leaf_width":1,"cap_height":0,"cap":[["1"]]}"#,
+    )
+    .unwrap();
+    let opening = dir.path().join("o.json");
+    std::fs::write(&opening, r#"{"leaves":[["1"]],"proof":""}"#).unwrap();
+    expect_bad_input(
+        &[
+            "merkle",
+            "verify",
+            "--opening",
+            opening.to_str().unwrap(),
+            "--commitment",
+            commitment.to_str().unwrap(),
+        ],
+        "no valid arity",
+    );
+    // 3. poseidon params --width 100000, --full-rounds 2000 (was silently truncated).
+    expect_bad_input(
+        &[
+            "poseidon", "params", "--field", "bn254", "--width", "100000",
+        ],
+        "width 100000 is over the limit of 64",
+    );
+    expect_bad_input(
+        &[
+            "poseidon",
+            "params",
+            "--field",
+            "bn254",
+            "--width",
+            "3",
+            "--full-rounds",
+            "2000",
+            "--partial-rounds",
+            "57",
+        ],
+        "full rounds 2000 is over the limit",
+    );
+    // 4. ntt --random 32: 32 GiB of Goldilocks, over the default budget, named.
+    expect_bad_input(
+        &["ntt", "--field", "goldilocks", "--random", "32"],
+        "needs 32.0 GiB, over the memory budget of 4.0 GiB",
+    );
+    // 5. merkle build --subtree-leaves 2^64 - 1 (looped forever): now a whole-tree subtree.
+    let out = zkaccel()
+        .args([
+            "merkle",
+            "build",
+            "--preset",
+            "plonky2",
+            "--leaves",
+            "1024",
+            "--leaf-width",
+            "2",
+            "--subtree-leaves",
+            "18446744073709551615",
+        ])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // 6. --leaf-width 2^61 (capacity overflow).
+    expect_bad_input(
+        &[
+            "merkle",
+            "build",
+            "--preset",
+            "plonky2",
+            "--leaves",
+            "4",
+            "--leaf-width",
+            "2305843009213693952",
+        ],
+        "a leaf row has 1 to 1048576 elements",
+    );
+    // 7. merkle open --leaves 2^40 (8 TiB in memory).
+    expect_bad_input(
+        &[
+            "merkle",
+            "open",
+            "--preset",
+            "plonky2",
+            "--leaves",
+            "1099511627776",
+            "--leaf-width",
+            "1",
+            "--index",
+            "0",
+            "--output",
+            "/dev/null",
+        ],
+        "over the memory budget",
+    );
+    // 8. An empty leaf row, in a leaf file and in an opening.
+    let rows = dir.path().join("rows.txt");
+    std::fs::write(&rows, ",\n,\n").unwrap();
+    expect_bad_input(
+        &[
+            "merkle",
+            "build",
+            "--preset",
+            "plonky2",
+            "--input",
+            rows.to_str().unwrap(),
+        ],
+        "leaf width 0",
+    );
+    let tree = dir.path().join("tree.json");
+    let out = zkaccel()
+        .args([
+            "merkle",
+            "build",
+            "--preset",
+            "neptune",
+            "--leaves",
+            "4",
+            "--leaf-width",
+            "1",
+            "--commitment",
+        ])
+        .arg(&tree)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = zkaccel()
+        .args([
+            "merkle",
+            "open",
+            "--preset",
+            "neptune",
+            "--leaves",
+            "4",
+            "--leaf-width",
+            "1",
+            "--index",
+            "1",
+            "--output",
+        ])
+        .arg(&opening)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut o: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&opening).unwrap()).unwrap();
+    o["leaves"] = serde_json::json!([[]]);
+    std::fs::write(&opening, o.to_string()).unwrap();
+    let out = zkaccel()
+        .args(["merkle", "verify", "--opening"])
+        .arg(&opening)
+        .arg("--commitment")
+        .arg(&tree)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("has 0 elements"), "{err}");
+}
