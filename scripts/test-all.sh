@@ -43,6 +43,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "tests"
 cargo test --workspace --locked
 
+step "tests again with SIMD and assembly switched off at run time (ZKACCEL_SIMD=off: the portable paths)"
+ZKACCEL_SIMD=off cargo test --workspace --locked
+
 step "docs (broken links are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked -q
 

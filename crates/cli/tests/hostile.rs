@@ -200,12 +200,11 @@ fn file(rng: &mut StdRng, files: &Files) -> String {
     files.path(names.choose(rng).unwrap())
 }
 
+/// Draws an option's value.
+type Pick<'a> = dyn Fn(&mut StdRng) -> String + 'a;
+
 /// Adds each option with probability 1/2, its value from `pick`.
-fn options(
-    rng: &mut StdRng,
-    args: &mut Vec<String>,
-    table: &[(&str, &dyn Fn(&mut StdRng) -> String)],
-) {
+fn options(rng: &mut StdRng, args: &mut Vec<String>, table: &[(&str, &Pick)]) {
     for (flag, pick) in table {
         if rng.gen_bool(0.5) {
             args.push((*flag).to_owned());

@@ -722,8 +722,7 @@ pub fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
         let mut rng = rng();
         let starts = edge_and_random::<Fp256<C>>(&mut rng, 30);
         let first: [Fp256<C>; 6] = starts[..6].try_into().expect("six starts");
-        let adx = std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("adx");
+        let adx = zkaccel_field::cpu::Bmi2Adx::detect().is_some();
         let buildable = LazyHybridFp256::from_elements(cpu, &first).is_some();
         assert_eq!(buildable, adx && LazyFp256::<C>::SUPPORTED);
         if !buildable {

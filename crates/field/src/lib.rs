@@ -1,6 +1,5 @@
 #![doc = include_str!("../README.md")]
 
-#[cfg(target_arch = "x86_64")]
 pub mod cpu;
 mod error;
 pub mod limbs;

@@ -24,64 +24,35 @@ pub enum BatchBackend {
     Scalar,
 }
 
-static IFMA: AtomicU8 = AtomicU8::new(UNKNOWN);
-
-/// Cached answers of CPU feature detection.
-const UNKNOWN: u8 = 0;
-const ABSENT: u8 = 1;
-const PRESENT: u8 = 2;
-
-/// The batch kernel this CPU supports.
+/// The batch kernel this CPU supports (AVX-512 IFMA unless `ZKACCEL_SIMD=off`).
 pub(crate) fn batch_backend() -> BatchBackend {
-    let code = match IFMA.load(Ordering::Relaxed) {
-        UNKNOWN => {
-            #[cfg(target_arch = "x86_64")]
-            let found = std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512ifma");
-            #[cfg(not(target_arch = "x86_64"))]
-            let found = false;
-            let code = if found { PRESENT } else { ABSENT };
-            IFMA.store(code, Ordering::Relaxed);
-            code
-        }
-        c => c,
-    };
-    if code == PRESENT {
+    if zkaccel_field::cpu::features().avx512ifma {
         BatchBackend::Ifma
     } else {
         BatchBackend::Scalar
     }
 }
 
-const PORTABLE: u8 = ABSENT;
-const ADX: u8 = PRESENT;
+/// Cached answer of CPU feature detection for the scalar product (one relaxed load per
+/// product on the hot path).
+const UNKNOWN: u8 = 0;
+const PORTABLE: u8 = 1;
+const ADX: u8 = 2;
 static BACKEND: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 #[cold]
 fn detect() -> u8 {
-    #[cfg(target_arch = "x86_64")]
-    let found = if std::arch::is_x86_feature_detected!("bmi2")
-        && std::arch::is_x86_feature_detected!("adx")
-    {
+    let found = if zkaccel_field::cpu::features().bmi2_adx {
         ADX
     } else {
         PORTABLE
     };
-    #[cfg(not(target_arch = "x86_64"))]
-    let found = PORTABLE;
     BACKEND.store(found, Ordering::Relaxed);
     found
 }
 
 #[inline(always)]
 fn backend_code() -> u8 {
-    if cfg!(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        target_feature = "adx"
-    )) {
-        return ADX;
-    }
     match BACKEND.load(Ordering::Relaxed) {
         UNKNOWN => detect(),
         b => b,

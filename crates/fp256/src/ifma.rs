@@ -239,7 +239,7 @@ impl Ifma {
     /// `Some` when the CPU supports AVX-512F and AVX-512 IFMA.
     #[inline]
     pub fn detect() -> Option<Self> {
-        (crate::arith::batch_backend() == crate::BatchBackend::Ifma).then_some(Self(()))
+        zkaccel_field::cpu::Avx512Ifma::detect().map(|_| Self(()))
     }
 }
 

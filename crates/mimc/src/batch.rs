@@ -167,8 +167,7 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
             return encrypt_textbook(params, x, k);
         };
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
-        {
+        if zkaccel_field::cpu::Bmi2Adx::detect().is_some() {
             // SAFETY: BMI2 and ADX were detected just above.
             return unsafe { encrypt_lazy_adx(params, lazy_x, k) };
         }
@@ -185,8 +184,7 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
             return permute_feistel_textbook(sponge.params(), l, r, k);
         }
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
-        {
+        if zkaccel_field::cpu::Bmi2Adx::detect().is_some() {
             // SAFETY: BMI2 and ADX were detected just above.
             return unsafe { permute_feistel_lazy_adx(sponge, l, r, k) };
         }
@@ -306,7 +304,7 @@ pub fn encrypt_many_lazy<C: Fp256Config>(
         return encrypt_many_interleaved(params, xs, ks);
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx") {
+    if zkaccel_field::cpu::Bmi2Adx::detect().is_some() {
         // SAFETY: BMI2 and ADX were detected just above.
         return unsafe { encrypt_many_lazy_adx(params, xs, ks) };
     }

@@ -383,3 +383,28 @@ fn sizes_past_the_limits_are_typed_errors() {
     let widest = NeptunePoseidon::<Bls>::new(MAX_WIDTH - 1, Strength::Standard).unwrap();
     assert_eq!(widest.arity(), MAX_WIDTH - 1);
 }
+
+/// With `ZKACCEL_SIMD=off` (CI's second test run) every kernel choice is the portable one;
+/// otherwise the choices follow the CPU. Either way the first listed kernel runs.
+#[test]
+fn kernel_choice_follows_the_cpu_switch() {
+    use zkaccel_field::cpu::{features, Avx2, Avx512Ifma};
+    use zkaccel_poseidon::BatchKernel;
+    let f = features();
+    let goldilocks = <Goldilocks as PoseidonField>::kernels();
+    let bn = <Bn as PoseidonField>::kernels();
+    let bn_product = zkaccel_fp256::Fp256::<zkaccel_bn254::FrConfig>::mul_backend();
+    if f.forced_portable {
+        assert_eq!(goldilocks, vec![BatchKernel::Interleaved]);
+        assert_eq!(bn, vec![BatchKernel::Interleaved]);
+        assert_eq!(bn_product, zkaccel_fp256::MulBackend::Portable);
+    } else {
+        assert_eq!(goldilocks.len() > 1, Avx2::detect().is_some());
+        assert_eq!(
+            bn.len() > 1,
+            Avx2::detect().is_some() || Avx512Ifma::detect().is_some()
+        );
+        assert_eq!(bn_product == zkaccel_fp256::MulBackend::Adx, f.bmi2_adx,);
+    }
+    assert_eq!(goldilocks.last(), Some(&BatchKernel::Interleaved));
+}
