@@ -1311,7 +1311,7 @@ impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
     /// `d ≤ 1` the sum is reduced (`add_canonical`), since no kernel would take it.
     ///
     /// Measured on a 2-core AMD EPYC (Zen 3), the MiMC batch on these lanes alone
-    /// (`zkaccel_mimc::encrypt_many_avx2`): 4.19–4.20 µs per cipher against 4.30–4.32 with
+    /// (`zkaccel_mimc::kernels::encrypt_many_avx2`): 4.19–4.20 µs per cipher against 4.30–4.32 with
     /// `self.add_canonical(a + b)`.
     #[inline(always)]
     pub fn power_of_sum(self, a: PackedFp256Avx2<C>, b: PackedFp256Avx2<C>, d: u64) -> Self {

@@ -19,12 +19,12 @@ use zkaccel_bn254::Fr;
 use zkaccel_field::Field;
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
-use zkaccel_mimc::{
+use zkaccel_mimc::kernels::{
     encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy,
-    encrypt_textbook, MimcField, MimcParams, Preset,
 };
+use zkaccel_mimc::{encrypt_textbook, MimcError, MimcField, MimcParams, Preset};
 
-type Kernel = fn(&MimcParams<Fr>, &mut [Fr], &[Fr]);
+type Kernel = fn(&MimcParams<Fr>, &mut [Fr], &[Fr]) -> Result<(), MimcError>;
 /// Permutes the pairs `(ls[i], rs[i])` in place.
 type FeistelSide<'a> = &'a dyn Fn(&mut [Fr], &mut [Fr]);
 
@@ -54,11 +54,12 @@ fn main() {
             for (x, &k) in xs.iter_mut().zip(ks) {
                 *x = <Fr as MimcField>::encrypt_one(params, *x, k);
             }
+            Ok(())
         }),
     ];
     for (name, kernel) in kernels {
         let mut out = xs.clone();
-        kernel(params, &mut out, &ks);
+        kernel(params, &mut out, &ks).unwrap();
         assert_eq!(out, expected, "{name} disagrees with the textbook loop");
     }
 
@@ -68,7 +69,7 @@ fn main() {
         for ((_, kernel), times) in kernels.iter().zip(&mut samples) {
             let mut out = xs.clone();
             times.push(timed(CpuClock::Thread, || {
-                kernel(params, black_box(&mut out), black_box(&ks));
+                kernel(params, black_box(&mut out), black_box(&ks)).unwrap();
             }));
             black_box(out);
         }
@@ -82,7 +83,9 @@ fn main() {
     // all at once and one at a time.
     let sponge = Preset::CircomlibSponge.sponge();
     let k = Fr::ZERO;
-    let many = |ls: &mut [Fr], rs: &mut [Fr]| Fr::permute_feistel_many(&sponge, ls, rs, k);
+    let many = |ls: &mut [Fr], rs: &mut [Fr]| {
+        Fr::permute_feistel_many(&sponge, ls, rs, k).unwrap();
+    };
     let each = |ls: &mut [Fr], rs: &mut [Fr]| {
         for (l, r) in ls.iter_mut().zip(rs.iter_mut()) {
             (*l, *r) = sponge.permute(*l, *r, k);

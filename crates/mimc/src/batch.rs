@@ -17,6 +17,8 @@ use zkaccel_field::{PackedField, PrimeField};
 use zkaccel_fp256::{Fp256, Fp256Config, LazyFp256};
 use zkaccel_goldilocks::Goldilocks;
 
+use crate::cipher::check_lengths;
+use crate::error::MimcError;
 use crate::feistel::MimcSponge;
 use crate::params::MimcParams;
 use zkaccel_field::sbox::{pow_sbox, pow_sbox_packed, pow_sbox_with, sbox_schedule};
@@ -34,10 +36,16 @@ pub trait MimcField: PrimeField {
         encrypt_textbook(params, x, k)
     }
 
-    /// `xs[i] ← E_{ks[i]}(xs[i])` for every `i`. `xs` and `ks` have equal lengths (callers
-    /// check).
-    fn encrypt_many(params: &MimcParams<Self>, xs: &mut [Self], ks: &[Self]) {
-        encrypt_many_interleaved(params, xs, ks);
+    /// `xs[i] ← E_{ks[i]}(xs[i])` for every `i`.
+    ///
+    /// # Errors
+    /// [`MimcError::LengthMismatch`] when `xs` and `ks` differ in length (nothing is written).
+    fn encrypt_many(
+        params: &MimcParams<Self>,
+        xs: &mut [Self],
+        ks: &[Self],
+    ) -> Result<(), MimcError> {
+        encrypt_many_interleaved(params, xs, ks)
     }
 
     /// The Feistel permutation `F_k(xL, xR)` of circomlib's MiMCSponge
@@ -48,11 +56,20 @@ pub trait MimcField: PrimeField {
         permute_feistel_textbook(sponge.params(), l, r, k)
     }
 
-    /// `(ls[i], rs[i]) ← F_k(ls[i], rs[i])` for every `i`, one key for all. `ls` and `rs` have
-    /// equal lengths (callers check). The default runs [`MimcField::permute_feistel`] on each;
-    /// fields with a batch kernel override it.
-    fn permute_feistel_many(sponge: &MimcSponge<Self>, ls: &mut [Self], rs: &mut [Self], k: Self) {
+    /// `(ls[i], rs[i]) ← F_k(ls[i], rs[i])` for every `i`, one key for all. The default runs
+    /// [`MimcField::permute_feistel`] on each; fields with a batch kernel override it.
+    ///
+    /// # Errors
+    /// [`MimcError::LengthMismatch`] when `ls` and `rs` differ in length (nothing is written).
+    fn permute_feistel_many(
+        sponge: &MimcSponge<Self>,
+        ls: &mut [Self],
+        rs: &mut [Self],
+        k: Self,
+    ) -> Result<(), MimcError> {
+        check_lengths(ls.len(), rs.len())?;
         permute_feistel_each(sponge, ls, rs, k);
+        Ok(())
     }
 }
 
@@ -118,8 +135,15 @@ pub fn permute_feistel_textbook<F: PrimeField>(params: &MimcParams<F>, l: F, r: 
 }
 
 /// The portable kernel: [`SCALAR_LANES`] independent ciphers advanced round by round.
-pub fn encrypt_many_interleaved<F: PrimeField>(params: &MimcParams<F>, xs: &mut [F], ks: &[F]) {
-    debug_assert_eq!(xs.len(), ks.len());
+///
+/// # Errors
+/// [`MimcError::LengthMismatch`] when `xs` and `ks` differ in length (nothing is written).
+pub fn encrypt_many_interleaved<F: PrimeField>(
+    params: &MimcParams<F>,
+    xs: &mut [F],
+    ks: &[F],
+) -> Result<(), MimcError> {
+    check_lengths(xs.len(), ks.len())?;
     let d = params.exponent();
     let mut cx = xs.chunks_exact_mut(SCALAR_LANES);
     let mut ck = ks.chunks_exact(SCALAR_LANES);
@@ -137,6 +161,7 @@ pub fn encrypt_many_interleaved<F: PrimeField>(params: &MimcParams<F>, xs: &mut 
     for (x, &k) in cx.into_remainder().iter_mut().zip(ck.remainder()) {
         *x = encrypt_textbook(params, *x, k);
     }
+    Ok(())
 }
 
 impl<C: Fp256Config> MimcField for Fp256<C> {
@@ -196,32 +221,44 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     /// at a time on [`zkaccel_fp256::LazyHybridFp256`] lanes where the CPU has AVX2, BMI2 and
     /// ADX and `4p < 2^256` ([`zkaccel_fp256::LazyHybridFp256::feistel_chain`], the same chain
     /// as one permutation runs); one at a time on the single-chain path otherwise.
-    fn permute_feistel_many(sponge: &MimcSponge<Self>, ls: &mut [Self], rs: &mut [Self], k: Self) {
+    fn permute_feistel_many(
+        sponge: &MimcSponge<Self>,
+        ls: &mut [Self],
+        rs: &mut [Self],
+        k: Self,
+    ) -> Result<(), MimcError> {
+        check_lengths(ls.len(), rs.len())?;
         #[cfg(target_arch = "x86_64")]
         if zkaccel_fp256::Ifma::detect().is_some() && ls.len() >= 8 {
-            // SAFETY: the detection proves AVX-512F and IFMA are present.
+            // SAFETY: the detection proves AVX-512F and IFMA are present; lengths are equal.
             unsafe { permute_feistel_many_ifma(sponge, ls, rs, k) };
-            return;
+            return Ok(());
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
             if zkaccel_fp256::LazyHybridFp256::<C>::available() {
                 // SAFETY: AVX2 was detected, and hybrid values can be built (BMI2 and ADX).
                 unsafe { permute_feistel_many_hybrid(cpu, sponge, ls, rs, k) };
-                return;
+                return Ok(());
             }
         }
         permute_feistel_each(sponge, ls, rs, k);
+        Ok(())
     }
 
-    fn encrypt_many(params: &MimcParams<Self>, xs: &mut [Self], ks: &[Self]) {
+    fn encrypt_many(
+        params: &MimcParams<Self>,
+        xs: &mut [Self],
+        ks: &[Self],
+    ) -> Result<(), MimcError> {
+        check_lengths(xs.len(), ks.len())?;
         #[cfg(target_arch = "x86_64")]
         if zkaccel_fp256::Ifma::detect().is_some() && xs.len() >= 8 {
-            // SAFETY: the detection proves AVX-512F and IFMA are present.
+            // SAFETY: the detection proves AVX-512F and IFMA are present; lengths are equal.
             unsafe { encrypt_many_ifma(params, xs, ks) };
-            return;
+            return Ok(());
         }
-        encrypt_many_hybrid(params, xs, ks);
+        encrypt_many_hybrid(params, xs, ks)
     }
 }
 
@@ -242,17 +279,17 @@ pub fn encrypt_many_hybrid<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
     ks: &[Fp256<C>],
-) {
-    debug_assert_eq!(xs.len(), ks.len());
+) -> Result<(), MimcError> {
+    check_lengths(xs.len(), ks.len())?;
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
         if zkaccel_fp256::LazyHybridFp256::<C>::available() {
             // SAFETY: AVX2 was detected, and hybrid values can be built (BMI2 and ADX).
             unsafe { encrypt_many_hybrid_lanes(cpu, params, xs, ks) };
-            return;
+            return Ok(());
         }
     }
-    encrypt_many_avx2(params, xs, ks);
+    encrypt_many_avx2(params, xs, ks)
 }
 
 /// Four ciphers per step in AVX2 lanes ([`zkaccel_fp256::LazyPackedFp256Avx2`], radix 2^29,
@@ -270,15 +307,15 @@ pub fn encrypt_many_avx2<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
     ks: &[Fp256<C>],
-) {
-    debug_assert_eq!(xs.len(), ks.len());
+) -> Result<(), MimcError> {
+    check_lengths(xs.len(), ks.len())?;
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
         // SAFETY: the detection proves AVX2 is present.
         unsafe { encrypt_many_avx2_lanes(cpu, params, xs, ks) };
-        return;
+        return Ok(());
     }
-    encrypt_many_lazy(params, xs, ks);
+    encrypt_many_lazy(params, xs, ks)
 }
 
 /// The scalar kernel of the 256-bit fields: [`SCALAR_LANES`] independent ciphers advanced round
@@ -298,17 +335,19 @@ pub fn encrypt_many_lazy<C: Fp256Config>(
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
     ks: &[Fp256<C>],
-) {
-    debug_assert_eq!(xs.len(), ks.len());
+) -> Result<(), MimcError> {
+    check_lengths(xs.len(), ks.len())?;
     if !LazyFp256::<C>::SUPPORTED {
         return encrypt_many_interleaved(params, xs, ks);
     }
     #[cfg(target_arch = "x86_64")]
     if zkaccel_field::cpu::Bmi2Adx::detect().is_some() {
         // SAFETY: BMI2 and ADX were detected just above.
-        return unsafe { encrypt_many_lazy_adx(params, xs, ks) };
+        unsafe { encrypt_many_lazy_adx(params, xs, ks) };
+        return Ok(());
     }
     encrypt_many_lazy_lanes(params, xs, ks);
+    Ok(())
 }
 
 /// [`encrypt_many_lazy`]'s lanes, for a field with `4p < 2^256`.
@@ -477,7 +516,8 @@ fn encrypt_many_packed<C: Fp256Config, P: PackedField<Scalar = Fp256<C>>>(
         }
         (px + pk).write_to_slice(x);
     }
-    encrypt_many_lazy(params, cx.into_remainder(), ck.remainder());
+    encrypt_many_lazy(params, cx.into_remainder(), ck.remainder())
+        .expect("the caller checked the lengths");
 }
 
 /// `c` in every lane of `P`.
@@ -502,14 +542,27 @@ fn splat<P: PackedField>(c: P::Scalar) -> P {
 /// squarings on their squaring kernel ([`pow_sbox_packed`]; 4.19–4.28 with squarings as
 /// products), against 5.64–5.66 on the hybrid lanes and 12.1 one at a time.
 #[inline(always)]
+#[cfg_attr(not(feature = "kernels"), allow(dead_code))]
 pub fn permute_feistel_many_packed<F: MimcField, P: PackedField<Scalar = F>>(
     sponge: &MimcSponge<F>,
     ls: &mut [F],
     rs: &mut [F],
     k: F,
+) -> Result<(), MimcError> {
+    check_lengths(ls.len(), rs.len())?;
+    permute_feistel_many_packed_unchecked::<F, P>(sponge, ls, rs, k);
+    Ok(())
+}
+
+/// [`permute_feistel_many_packed`] for `ls` and `rs` of equal lengths.
+fn permute_feistel_many_packed_unchecked<F: MimcField, P: PackedField<Scalar = F>>(
+    sponge: &MimcSponge<F>,
+    ls: &mut [F],
+    rs: &mut [F],
+    k: F,
 ) {
-    let n = ls.len().min(rs.len());
-    let (ls, rs) = (&mut ls[..n], &mut rs[..n]);
+    debug_assert_eq!(ls.len(), rs.len());
+    let n = ls.len();
     let params = sponge.params();
     let (d, c) = (params.exponent(), params.constants());
     let rounds = c.len();
@@ -555,7 +608,9 @@ unsafe fn permute_feistel_many_ifma<C: Fp256Config>(
     rs: &mut [Fp256<C>],
     k: Fp256<C>,
 ) {
-    permute_feistel_many_packed::<Fp256<C>, zkaccel_fp256::PackedFp256Ifma<C>>(sponge, ls, rs, k);
+    permute_feistel_many_packed_unchecked::<Fp256<C>, zkaccel_fp256::PackedFp256Ifma<C>>(
+        sponge, ls, rs, k,
+    );
 }
 
 /// [`encrypt_many_packed`] on eight IFMA lanes (radix 2^52), the squarings on the squaring
@@ -600,7 +655,7 @@ unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
     const W: usize = 4;
     let d = params.exponent();
     if xs.len() < W {
-        return encrypt_many_lazy(params, xs, ks);
+        return encrypt_many_lazy(params, xs, ks).expect("the caller checked the lengths");
     }
     let constants = broadcast_constants(cpu, params);
     let mut cx = xs.chunks_exact_mut(W);
@@ -613,7 +668,8 @@ unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
         }
         (state.reduce() + k).write_to_slice(x);
     }
-    encrypt_many_lazy(params, cx.into_remainder(), ck.remainder());
+    encrypt_many_lazy(params, cx.into_remainder(), ck.remainder())
+        .expect("the caller checked the lengths");
 }
 
 /// The round constants for the AVX2 lanes, each kept as one lane's limbs
@@ -659,7 +715,7 @@ unsafe fn encrypt_many_hybrid_lanes<C: Fp256Config>(
     use zkaccel_fp256::{HybridBroadcast, HybridCanonical, LazyHybridFp256};
     const W: usize = 6;
     let Some(schedule) = sbox_schedule(params.exponent()) else {
-        return encrypt_many_lazy(params, xs, ks);
+        return encrypt_many_lazy(params, xs, ks).expect("the caller checked the lengths");
     };
     // A plain loop, inlined, so that the conversions compile with this function's AVX2.
     let mut constants = Vec::with_capacity(params.constants().len());

@@ -62,7 +62,7 @@ impl<F: MimcField> Mimc<F> {
         let mut out = xs.to_vec();
         out.par_chunks_mut(PAR_CHUNK)
             .zip(ks.par_chunks(PAR_CHUNK))
-            .for_each(|(x, k)| F::encrypt_many(&self.params, x, k));
+            .try_for_each(|(x, k)| F::encrypt_many(&self.params, x, k))?;
         Ok(out)
     }
 
@@ -73,7 +73,7 @@ impl<F: MimcField> Mimc<F> {
     pub fn encrypt_batch_single_thread(&self, xs: &[F], ks: &[F]) -> Result<Vec<F>, MimcError> {
         check_lengths(xs.len(), ks.len())?;
         let mut out = xs.to_vec();
-        F::encrypt_many(&self.params, &mut out, ks);
+        F::encrypt_many(&self.params, &mut out, ks)?;
         Ok(out)
     }
 
@@ -93,7 +93,7 @@ impl<F: MimcField> Mimc<F> {
         for_each_block(msgs, |live, blocks| {
             let ks: Vec<F> = live.iter().map(|&i| h[i]).collect();
             let mut e = blocks.to_vec();
-            F::encrypt_many(&self.params, &mut e, &ks);
+            F::encrypt_many(&self.params, &mut e, &ks).expect("one key per block");
             for ((&i, &m), e) in live.iter().zip(blocks).zip(e) {
                 h[i] = h[i] + m + e;
             }
@@ -101,7 +101,7 @@ impl<F: MimcField> Mimc<F> {
     }
 }
 
-fn check_lengths(messages: usize, keys: usize) -> Result<(), MimcError> {
+pub(crate) fn check_lengths(messages: usize, keys: usize) -> Result<(), MimcError> {
     if messages == keys {
         Ok(())
     } else {

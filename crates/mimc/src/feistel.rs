@@ -114,7 +114,7 @@ impl<F: MimcField> MimcSponge<F> {
         for_each_block(msgs, |live, blocks| {
             let mut ll: Vec<F> = live.iter().zip(blocks).map(|(&i, &m)| l[i] + m).collect();
             let mut lr: Vec<F> = live.iter().map(|&i| r[i]).collect();
-            F::permute_feistel_many(self, &mut ll, &mut lr, k);
+            F::permute_feistel_many(self, &mut ll, &mut lr, k).expect("one right half per block");
             for ((&i, x), y) in live.iter().zip(ll).zip(lr) {
                 (l[i], r[i]) = (x, y);
             }
@@ -124,7 +124,7 @@ impl<F: MimcField> MimcSponge<F> {
             o.push(x);
         }
         for _ in 1..outputs {
-            F::permute_feistel_many(self, &mut l, &mut r, k);
+            F::permute_feistel_many(self, &mut l, &mut r, k).expect("halves of equal lengths");
             for (o, &x) in out.iter_mut().zip(&l) {
                 o.push(x);
             }

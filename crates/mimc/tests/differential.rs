@@ -14,9 +14,10 @@ use rand::{Rng, SeedableRng};
 use zkaccel_bn254::Fr;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::random_prime;
-use zkaccel_mimc::{
-    encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy, Preset,
+use zkaccel_mimc::kernels::{
+    encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy,
 };
+use zkaccel_mimc::{MimcError, Preset};
 
 type ArkFr = ark_bn254_03::Fr;
 
@@ -114,17 +115,31 @@ proptest! {
             prop_assert_eq!(&mimc.encrypt_batch(&xs, &ks).unwrap(), &expected);
             prop_assert_eq!(&mimc.encrypt_batch_single_thread(&xs, &ks).unwrap(), &expected);
             let mut portable = xs.clone();
-            encrypt_many_interleaved(mimc.params(), &mut portable, &ks);
+            encrypt_many_interleaved(mimc.params(), &mut portable, &ks).unwrap();
             prop_assert_eq!(&portable, &expected);
             let mut lazy = xs.clone();
-            encrypt_many_lazy(mimc.params(), &mut lazy, &ks);
+            encrypt_many_lazy(mimc.params(), &mut lazy, &ks).unwrap();
             prop_assert_eq!(&lazy, &expected);
             let mut avx2 = xs.clone();
-            encrypt_many_avx2(mimc.params(), &mut avx2, &ks);
+            encrypt_many_avx2(mimc.params(), &mut avx2, &ks).unwrap();
             prop_assert_eq!(&avx2, &expected);
             let mut hybrid = xs.clone();
-            encrypt_many_hybrid(mimc.params(), &mut hybrid, &ks);
+            encrypt_many_hybrid(mimc.params(), &mut hybrid, &ks).unwrap();
             prop_assert_eq!(&hybrid, &expected);
+            // Unequal lengths are errors that leave the data as it was, on every kernel.
+            if n > 0 {
+                type Kernel = fn(&zkaccel_mimc::MimcParams<Fr>, &mut [Fr], &[Fr]) -> Result<(), MimcError>;
+                let kernels: [Kernel; 5] = [
+                    encrypt_many_interleaved, encrypt_many_lazy, encrypt_many_avx2,
+                    encrypt_many_hybrid, <Fr as zkaccel_mimc::MimcField>::encrypt_many,
+                ];
+                for kernel in kernels {
+                    let mut short = xs.clone();
+                    let outcome = kernel(mimc.params(), &mut short, &ks[..n - 1]);
+                    prop_assert_eq!(outcome, Err(MimcError::LengthMismatch { messages: n, keys: n - 1 }));
+                    prop_assert_eq!(&short, &xs);
+                }
+            }
             // Hashes of mixed lengths.
             let msgs: Vec<Vec<Fr>> = (0..n).map(|i| xs[..i % 4].to_vec()).collect();
             let key = ks.first().copied().unwrap_or(Fr::ZERO);
@@ -254,7 +269,8 @@ fn feistel_sponges() -> Vec<zkaccel_mimc::MimcSponge<Fr>> {
 }
 
 /// Permutes `(ls[i], rs[i])` in place under one key.
-type FeistelKernel = fn(&zkaccel_mimc::MimcSponge<Fr>, &mut [Fr], &mut [Fr], Fr);
+type FeistelKernel =
+    fn(&zkaccel_mimc::MimcSponge<Fr>, &mut [Fr], &mut [Fr], Fr) -> Result<(), MimcError>;
 
 /// Checks `kernel` against one permutation at a time on `n` pairs of each sponge of
 /// [`feistel_sponges`], with halves and keys of `p − 1` among random ones.
@@ -277,9 +293,22 @@ fn check_feistel_kernel(kernel: FeistelKernel, seed: u64, n: usize) -> Result<()
             .map(|(&l, &r)| sponge.permute(l, r, k))
             .collect();
         let (mut bl, mut br) = (ls.clone(), rs.clone());
-        kernel(sponge, &mut bl, &mut br, k);
+        kernel(sponge, &mut bl, &mut br, k).unwrap();
         let got: Vec<(Fr, Fr)> = bl.into_iter().zip(br).collect();
         prop_assert_eq!(got, expected);
+        // One half shorter than the other: an error, and nothing written.
+        if n > 0 {
+            let (mut bl, mut br) = (ls.clone(), rs[..n - 1].to_vec());
+            let outcome = kernel(sponge, &mut bl, &mut br, k);
+            prop_assert_eq!(
+                outcome,
+                Err(MimcError::LengthMismatch {
+                    messages: n,
+                    keys: n - 1
+                })
+            );
+            prop_assert_eq!(&bl, &ls);
+        }
     }
     Ok(())
 }
@@ -299,7 +328,7 @@ proptest! {
     /// runs: one lane (the portable scalar packing), four AVX2 lanes, eight IFMA lanes.
     #[test]
     fn packed_feistel_lanes_equal_single_permutations(seed in any::<u64>(), n in 0usize..20) {
-        use zkaccel_mimc::permute_feistel_many_packed;
+        use zkaccel_mimc::kernels::permute_feistel_many_packed;
         let mut kernels: Vec<FeistelKernel> = vec![permute_feistel_many_packed::<Fr, Fr>];
         #[cfg(target_arch = "x86_64")]
         {
