@@ -46,8 +46,8 @@ cargo test --workspace --locked
 step "tests again with SIMD and assembly switched off at run time (ZKACCEL_SIMD=off: the portable paths)"
 ZKACCEL_SIMD=off cargo test --workspace --locked
 
-step "docs (broken links are errors)"
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked -q
+step "docs (broken links are errors; all features, so the kernels modules are documented)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --all-features -q
 
 step "peers that need nightly features (plonky2), built with RUSTC_BOOTSTRAP=1 in peers/"
 bash scripts/test-peers.sh

@@ -68,26 +68,38 @@ pub(crate) fn permute_packed<'a, P: Packing>(
 }
 
 /// The portable kernel: groups of [`INTERLEAVE`] states, then one at a time.
-pub fn permute_many_interleaved<F: PoseidonField>(p: &Poseidon<F>, states: &mut [F]) {
+///
+/// # Errors
+/// [`PoseidonError::InputLength`] unless `states` holds whole states (nothing is permuted).
+pub fn permute_many_interleaved<F: PoseidonField>(
+    p: &Poseidon<F>,
+    states: &mut [F],
+) -> Result<(), PoseidonError> {
+    p.check_states(states.len())?;
     let t = p.width();
     if t > MAX_KERNEL_WIDTH {
         for s in states.chunks_exact_mut(t) {
             p.permute_unchecked(s);
         }
-        return;
+        return Ok(());
     }
     let rest = permute_packed::<Interleaved<F, INTERLEAVE>>(p.kernel_constants(), (), states);
     for s in rest.chunks_exact_mut(t) {
         p.permute_unchecked(s);
     }
+    Ok(())
 }
 
 /// Splits the states over the rayon pool; each task runs the field's single-thread kernel.
-pub(crate) fn permute_many_parallel<F: PoseidonField>(p: &Poseidon<F>, states: &mut [F]) {
+pub(crate) fn permute_many_parallel<F: PoseidonField>(
+    p: &Poseidon<F>,
+    states: &mut [F],
+) -> Result<(), PoseidonError> {
+    p.check_states(states.len())?;
     let t = p.width();
     states
         .par_chunks_mut(STATES_PER_TASK * t)
-        .for_each(|chunk| F::permute_many(p, chunk));
+        .try_for_each(|chunk| F::permute_many(p, chunk))
 }
 
 /// A single-thread batch kernel.
@@ -159,7 +171,7 @@ impl PoseidonField for Goldilocks {
         k
     }
 
-    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) -> Result<(), PoseidonError> {
         let kernels = Self::kernels();
         // The IFMA kernel converts the constants first (about a permutation's time): not
         // worth it for fewer than four groups of eight.
@@ -167,8 +179,8 @@ impl PoseidonField for Goldilocks {
             [BatchKernel::Ifma, next, ..] if states.len() < 32 * p.width() => next,
             _ => kernels[0],
         };
-        // Every listed kernel is available, so this cannot fail.
-        let _ = Self::permute_many_using(p, kernel, states);
+        // Every listed kernel is available: only the lengths can be wrong.
+        Self::permute_many_using(p, kernel, states)
     }
 
     fn permute_many_using(
@@ -176,9 +188,9 @@ impl PoseidonField for Goldilocks {
         kernel: BatchKernel,
         states: &mut [Self],
     ) -> Result<(), PoseidonError> {
+        p.check_states(states.len())?;
         if kernel == BatchKernel::Interleaved || p.width() > MAX_KERNEL_WIDTH {
-            permute_many_interleaved(p, states);
-            return Ok(());
+            return permute_many_interleaved(p, states);
         }
         #[cfg(target_arch = "x86_64")]
         {
@@ -204,8 +216,8 @@ impl PoseidonField for Goldilocks {
                 }
                 _ => return Err(unavailable(kernel, Self::NAME)),
             };
-            permute_many_interleaved(p, rest);
-            Ok(())
+            // The remainder of whole states is whole states.
+            permute_many_interleaved(p, rest)
         }
         #[cfg(not(target_arch = "x86_64"))]
         Err(unavailable(kernel, Self::NAME))
@@ -228,7 +240,7 @@ impl<C: Fp256Config> PoseidonField for Fp256<C> {
         k
     }
 
-    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
+    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) -> Result<(), PoseidonError> {
         // Converting the constants costs about one permutation: not worth it for fewer than
         // two groups of the widest kernel (eight lanes).
         let kernel = if states.len() >= 16 * p.width() {
@@ -236,8 +248,8 @@ impl<C: Fp256Config> PoseidonField for Fp256<C> {
         } else {
             BatchKernel::Interleaved
         };
-        // Every listed kernel is available, so this cannot fail.
-        let _ = Self::permute_many_using(p, kernel, states);
+        // Every listed kernel is available: only the lengths can be wrong.
+        Self::permute_many_using(p, kernel, states)
     }
 
     fn permute_many_using(
@@ -245,9 +257,9 @@ impl<C: Fp256Config> PoseidonField for Fp256<C> {
         kernel: BatchKernel,
         states: &mut [Self],
     ) -> Result<(), PoseidonError> {
+        p.check_states(states.len())?;
         if kernel == BatchKernel::Interleaved || p.width() > MAX_KERNEL_WIDTH {
-            permute_many_interleaved(p, states);
-            return Ok(());
+            return permute_many_interleaved(p, states);
         }
         #[cfg(target_arch = "x86_64")]
         if kernel == BatchKernel::Ifma {
@@ -256,8 +268,7 @@ impl<C: Fp256Config> PoseidonField for Fp256<C> {
             let k = p.converted_constants(zkaccel_fp256::PackedFp256Ifma::<C>::prepare);
             // SAFETY: `cpu` proves AVX-512F and IFMA.
             let rest = unsafe { x86::permute_ifma(&k, cpu, states) };
-            permute_many_interleaved(p, rest);
-            return Ok(());
+            return permute_many_interleaved(p, rest);
         }
         #[cfg(target_arch = "x86_64")]
         if kernel == BatchKernel::Avx2 {
@@ -266,8 +277,7 @@ impl<C: Fp256Config> PoseidonField for Fp256<C> {
             let k = p.converted_constants(|c| zkaccel_fp256::BroadcastFp256Avx2::<C>::new(cpu, c));
             // SAFETY: `cpu` proves AVX2.
             let rest = unsafe { x86::permute_fp256_avx2(&k, cpu, states) };
-            permute_many_interleaved(p, rest);
-            return Ok(());
+            return permute_many_interleaved(p, rest);
         }
         Err(unavailable(kernel, Self::NAME))
     }

@@ -12,15 +12,24 @@ pub mod presets;
 pub mod reference;
 pub mod rounds;
 
-pub use batch::{permute_many_interleaved, BatchKernel, INTERLEAVE};
+pub use batch::BatchKernel;
 pub use error::PoseidonError;
 pub use matrix::Matrix;
 pub use params::{check_alpha, PoseidonParams};
-pub use permutation::{
-    partial_rounds_linear, partial_rounds_sparse, permute_lanes, permute_textbook, Interleaved,
-    KernelConstants, Lanes, LinearLanes, LinearPartial, Poseidon, Scalar, MAX_KERNEL_WIDTH,
-    MAX_LINEAR_PARTIAL_ROUNDS,
-};
+pub use permutation::{permute_textbook, Poseidon, MAX_KERNEL_WIDTH};
+
+/// The lane abstraction and the kernels that [`Poseidon::permute_many`] chooses among, for
+/// differential tests and benchmarks (feature `kernels`, off by default; this crate's tests
+/// turn it on). Batch entry points check their lengths: a slice that is not whole states is
+/// [`PoseidonError::InputLength`], never a truncated batch.
+#[cfg(feature = "kernels")]
+pub mod kernels {
+    pub use crate::batch::{permute_many_interleaved, INTERLEAVE};
+    pub use crate::permutation::{
+        partial_rounds_linear, partial_rounds_sparse, permute_lanes, Interleaved, KernelConstants,
+        Lanes, LinearLanes, LinearPartial, Scalar, MAX_LINEAR_PARTIAL_ROUNDS,
+    };
+}
 pub use presets::circomlib::CircomPoseidon;
 pub use presets::neptune::{HashType, NeptunePoseidon, Strength};
 pub use presets::plonky2::Plonky2Poseidon;
@@ -57,26 +66,30 @@ pub trait PoseidonField: PrimeField {
 
     /// Permutes the states stored back to back in `states` (a multiple of the width) on the
     /// calling thread, with the fastest kernel.
-    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) {
-        // The first listed kernel is always available.
-        let _ = Self::permute_many_using(p, Self::kernels()[0], states);
+    ///
+    /// # Errors
+    /// [`PoseidonError::InputLength`] unless `states` holds whole states (nothing is permuted).
+    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) -> Result<(), PoseidonError> {
+        // The first listed kernel is always available: only the lengths can be wrong.
+        Self::permute_many_using(p, Self::kernels()[0], states)
     }
 
     /// As [`PoseidonField::permute_many`] with a chosen kernel (tests and benchmarks compare
     /// them).
     ///
     /// # Errors
-    /// [`PoseidonError::Unsupported`] when the kernel does not exist for this field or CPU.
+    /// [`PoseidonError::Unsupported`] when the kernel does not exist for this field or CPU;
+    /// [`PoseidonError::InputLength`] unless `states` holds whole states (nothing is permuted).
     fn permute_many_using(
         p: &Poseidon<Self>,
         kernel: BatchKernel,
         states: &mut [Self],
     ) -> Result<(), PoseidonError> {
+        p.check_states(states.len())?;
         if kernel != BatchKernel::Interleaved {
             return Err(batch::unavailable(kernel, Self::NAME));
         }
-        permute_many_interleaved(p, states);
-        Ok(())
+        batch::permute_many_interleaved(p, states)
     }
 }
 

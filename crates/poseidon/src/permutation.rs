@@ -810,14 +810,21 @@ impl<F: PoseidonField> Poseidon<F> {
     /// # Errors
     /// [`PoseidonError::InputLength`] when the length is not a multiple of `t`.
     pub fn permute_many(&self, states: &mut [F]) -> Result<(), PoseidonError> {
+        crate::batch::permute_many_parallel(self, states)
+    }
+
+    /// Checks that `len` elements are whole states.
+    ///
+    /// # Errors
+    /// [`PoseidonError::InputLength`] (the next multiple of the width expected) otherwise.
+    pub(crate) fn check_states(&self, len: usize) -> Result<(), PoseidonError> {
         let t = self.width();
-        if !states.len().is_multiple_of(t) {
+        if !len.is_multiple_of(t) {
             return Err(PoseidonError::InputLength {
-                expected: states.len().div_ceil(t) * t,
-                actual: states.len(),
+                expected: len.div_ceil(t) * t,
+                actual: len,
             });
         }
-        crate::batch::permute_many_parallel(self, states);
         Ok(())
     }
 
@@ -826,15 +833,7 @@ impl<F: PoseidonField> Poseidon<F> {
     /// # Errors
     /// As [`Poseidon::permute_many`].
     pub fn permute_many_single_thread(&self, states: &mut [F]) -> Result<(), PoseidonError> {
-        let t = self.width();
-        if !states.len().is_multiple_of(t) {
-            return Err(PoseidonError::InputLength {
-                expected: states.len().div_ceil(t) * t,
-                actual: states.len(),
-            });
-        }
-        F::permute_many(self, states);
-        Ok(())
+        F::permute_many(self, states)
     }
 
     /// As [`Poseidon::permute_many_single_thread`] with a chosen kernel.
@@ -847,13 +846,6 @@ impl<F: PoseidonField> Poseidon<F> {
         kernel: crate::BatchKernel,
         states: &mut [F],
     ) -> Result<(), PoseidonError> {
-        let t = self.width();
-        if !states.len().is_multiple_of(t) {
-            return Err(PoseidonError::InputLength {
-                expected: states.len().div_ceil(t) * t,
-                actual: states.len(),
-            });
-        }
         F::permute_many_using(self, kernel, states)
     }
 

@@ -11,11 +11,14 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_poseidon::kernels::{
+    partial_rounds_linear, permute_lanes, permute_many_interleaved, KernelConstants, Lanes,
+    LinearLanes,
+};
 use zkaccel_poseidon::reference::reference_params;
 use zkaccel_poseidon::{
-    check_alpha, partial_rounds_linear, permute_lanes, KernelConstants, Lanes, LinearLanes, Matrix,
-    NeptunePoseidon, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonField, PoseidonParams,
-    Strength, MAX_KERNEL_WIDTH,
+    check_alpha, Matrix, NeptunePoseidon, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonField,
+    PoseidonParams, Strength, MAX_KERNEL_WIDTH,
 };
 
 fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
@@ -407,4 +410,60 @@ fn kernel_choice_follows_the_cpu_switch() {
         assert_eq!(bn_product == zkaccel_fp256::MulBackend::Adx, f.bmi2_adx,);
     }
     assert_eq!(goldilocks.last(), Some(&BatchKernel::Interleaved));
+}
+
+/// A slice that is not whole states is an error on every batch entry point, and nothing is
+/// permuted.
+#[test]
+fn partial_states_are_errors_on_every_entry_point() {
+    let p = Plonky2Poseidon::get().permutation();
+    let original: Vec<Goldilocks> = (0..12 * 5 + 7).map(Goldilocks::new_reduced).collect();
+    let want = PoseidonError::InputLength {
+        expected: 12 * 6,
+        actual: 12 * 5 + 7,
+    };
+    type Entry = Box<dyn Fn(&mut [Goldilocks]) -> Result<(), PoseidonError>>;
+    let mut entries: Vec<(String, Entry)> = vec![
+        (
+            "Poseidon::permute_many".into(),
+            Box::new(|s| p.permute_many(s)),
+        ),
+        (
+            "Poseidon::permute_many_single_thread".into(),
+            Box::new(|s| p.permute_many_single_thread(s)),
+        ),
+        (
+            "PoseidonField::permute_many".into(),
+            Box::new(|s| Goldilocks::permute_many(p, s)),
+        ),
+        (
+            "permute_many_interleaved".into(),
+            Box::new(|s| permute_many_interleaved(p, s)),
+        ),
+    ];
+    for kernel in Goldilocks::kernels() {
+        entries.push((
+            format!("{kernel:?}"),
+            Box::new(move |s| p.permute_many_using(kernel, s)),
+        ));
+        entries.push((
+            format!("PoseidonField::permute_many_using {kernel:?}"),
+            Box::new(move |s| Goldilocks::permute_many_using(p, kernel, s)),
+        ));
+    }
+    assert!(entries.len() >= 6);
+    for (name, entry) in &entries {
+        let mut states = original.clone();
+        assert_eq!(entry(&mut states), Err(want.clone()), "{name}");
+        assert_eq!(states, original, "{name} permuted a partial batch");
+        let mut whole = original[..60].to_vec();
+        entry(&mut whole).unwrap();
+        assert_ne!(whole, original[..60], "{name}");
+    }
+    let bn = NeptunePoseidon::<Bn>::new(2, Strength::Standard).unwrap();
+    let mut odd = vec![Bn::ONE; 3 * 4 + 1];
+    assert!(matches!(
+        Bn::permute_many(bn.permutation(), &mut odd),
+        Err(PoseidonError::InputLength { .. })
+    ));
 }

@@ -155,7 +155,7 @@ impl CircomPoseidon {
                     states.push(Fr::ZERO);
                     states.extend_from_slice(group);
                 }
-                Fr::permute_many(&self.perm, &mut states);
+                Fr::permute_many(&self.perm, &mut states).expect("whole states");
                 for (o, s) in out.iter_mut().zip(states.chunks_exact(t)) {
                     *o = s[0];
                 }

@@ -201,7 +201,7 @@ impl<F: PoseidonField> NeptunePoseidon<F> {
                     states.push(tag);
                     states.extend_from_slice(group);
                 }
-                F::permute_many(&self.perm, &mut states);
+                F::permute_many(&self.perm, &mut states).expect("whole states");
                 for (o, s) in out.iter_mut().zip(states.chunks_exact(t)) {
                     *o = s[1];
                 }

@@ -204,7 +204,7 @@ impl Plonky2Poseidon {
                     for (s, row) in states.chunks_exact_mut(WIDTH).zip(rows.chunks_exact(width)) {
                         s[..len].copy_from_slice(&row[start..start + len]);
                     }
-                    Goldilocks::permute_many(&self.perm, states);
+                    Goldilocks::permute_many(&self.perm, states).expect("whole states");
                 }
                 for (d, s) in digests.iter_mut().zip(states.chunks_exact(WIDTH)) {
                     d.copy_from_slice(&s[..DIGEST]);
@@ -239,7 +239,7 @@ impl Plonky2Poseidon {
                     s[..DIGEST].copy_from_slice(&pair[0]);
                     s[DIGEST..2 * DIGEST].copy_from_slice(&pair[1]);
                 }
-                Goldilocks::permute_many(&self.perm, states);
+                Goldilocks::permute_many(&self.perm, states).expect("whole states");
                 for (d, s) in digests.iter_mut().zip(states.chunks_exact(WIDTH)) {
                     d.copy_from_slice(&s[..DIGEST]);
                 }
