@@ -662,7 +662,7 @@ pub fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
                 if step % 4 != 3 {
                     continue;
                 }
-                let square = lazy.square();
+                let square = lazy.sbox_square();
                 let squares = expected.clone().map(|e| e.modpow(&BigUint::from(2u8), &p));
                 check(square, &squares, &format!("square, step {step}"));
                 check(lazy * lazy, &squares, &format!("product, step {step}"));
@@ -788,9 +788,9 @@ pub fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
                     continue;
                 }
                 let squares = expected.clone().map(|e| e.modpow(&BigUint::from(2u8), &p));
-                let square_parts = (parts.0.square(), parts.1.map(|s| scalar_product(s, s)));
+                let square_parts = (parts.0.sbox_square(), parts.1.map(|s| scalar_product(s, s)));
                 same(
-                    hybrid.square(),
+                    hybrid.sbox_square(),
                     square_parts,
                     &squares,
                     &format!("square, step {step}"),
@@ -811,7 +811,7 @@ pub fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
                     ],
                 );
                 same(
-                    hybrid.square() * hybrid,
+                    hybrid.sbox_square() * hybrid,
                     cube_parts,
                     &cubes,
                     &format!("cube, step {step}"),
@@ -1078,12 +1078,23 @@ pub fn check_packed_lanes<P: zkaccel_field::PackedField>(xs: &[P::Scalar], ys: &
         assert_eq!(lanes(px), x, "round trip");
         let (sum, diff, prod, neg) = (lanes(px + py), lanes(px - py), lanes(px * py), lanes(-px));
         let square = lanes(px.square());
+        // The derived operations of the one base algebra trait, lane by lane.
+        let (double, cube, pow8) = (
+            lanes(px.double()),
+            lanes(px.cube()),
+            lanes(px.exp_power_of_2(3)),
+        );
         for i in 0..w {
             assert_eq!(sum[i], x[i] + y[i]);
             assert_eq!(diff[i], x[i] - y[i]);
             assert_eq!(prod[i], x[i] * y[i]);
             assert_eq!(neg[i], -x[i]);
             assert_eq!(square[i], x[i] * x[i], "square");
+            assert_eq!(double[i], x[i] + x[i], "double");
+            assert_eq!(cube[i], x[i] * x[i] * x[i], "cube");
+            let x2 = x[i] * x[i];
+            let x4 = x2 * x2;
+            assert_eq!(pow8[i], x4 * x4, "x^(2^3)");
         }
         let (mut chain, mut expected) = (px, x.to_vec());
         for _ in 0..20 {

@@ -10,4 +10,4 @@ mod traits;
 
 pub use error::FieldError;
 pub use ops::{batch_inverse, batch_inverse_in_place, split_two_adic, tonelli_shanks};
-pub use traits::{ExtensionField, Field, PackedField, PrimeField, TwoAdicField};
+pub use traits::{Algebra, ExtensionField, Field, PackedField, PrimeField, TwoAdicField};

@@ -19,16 +19,16 @@ pub trait SboxArithmetic: Copy + Mul<Output = Self> {
         *self * *rhs
     }
 
-    /// `self²`.
+    /// `self²` (named apart from [`crate::Algebra::square`], which a type may also have).
     #[inline(always)]
-    fn square(&self) -> Self {
+    fn sbox_square(&self) -> Self {
         self.product(self)
     }
 
     /// `(self·a, self²)`: x^7's middle step, which a type may run as one kernel.
     #[inline(always)]
     fn product_and_square(&self, a: &Self) -> (Self, Self) {
-        (self.product(a), self.square())
+        (self.product(a), self.sbox_square())
     }
 }
 
@@ -60,7 +60,7 @@ impl<P: PackedField> Mul for PackedSquarings<P> {
 
 impl<P: PackedField> SboxArithmetic for PackedSquarings<P> {
     #[inline(always)]
-    fn square(&self) -> Self {
+    fn sbox_square(&self) -> Self {
         Self(self.0.square())
     }
 }
@@ -71,17 +71,17 @@ impl<P: PackedField> SboxArithmetic for PackedSquarings<P> {
 #[inline(always)]
 pub fn pow_sbox_with<T: SboxArithmetic>(x: &T, d: u64) -> T {
     match d {
-        3 => x.square().product(x),
-        5 => x.square().square().product(x),
+        3 => x.sbox_square().product(x),
+        5 => x.sbox_square().sbox_square().product(x),
         7 => {
-            let x2 = x.square();
+            let x2 = x.sbox_square();
             let (x3, x4) = x2.product_and_square(x);
             x4.product(&x3)
         }
         _ => {
             let mut acc = *x;
             for i in (0..63 - d.leading_zeros()).rev() {
-                acc = acc.square();
+                acc = acc.sbox_square();
                 if (d >> i) & 1 == 1 {
                     acc = acc.product(x);
                 }
@@ -175,7 +175,7 @@ pub fn run_sbox_schedule<T: SboxArithmetic>(
     let r = |i: u8| usize::from(i) % SBOX_REGISTERS;
     for step in steps {
         match *step {
-            SboxStep::Square { src, dst } => registers[r(dst)] = registers[r(src)].square(),
+            SboxStep::Square { src, dst } => registers[r(dst)] = registers[r(src)].sbox_square(),
             SboxStep::Product { a, b, dst } => {
                 registers[r(dst)] = registers[r(a)].product(&registers[r(b)]);
             }
@@ -249,7 +249,7 @@ mod tests {
     }
 
     impl SboxArithmetic for Counted {
-        fn square(&self) -> Self {
+        fn sbox_square(&self) -> Self {
             bump(&SQUARES);
             Self(self.0 * self.0)
         }

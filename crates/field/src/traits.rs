@@ -1,5 +1,6 @@
-//! The field tower: [`Field`] ⊂ [`PrimeField`], [`TwoAdicField`], [`ExtensionField`], and
-//! [`PackedField`] for SIMD vectors of field elements.
+//! The field tower: [`Algebra`], the operators every element type shares (a field element, a
+//! vector of them, an extension element); [`Field`] ⊂ [`PrimeField`], [`TwoAdicField`],
+//! [`ExtensionField`]; and [`PackedField`] for SIMD vectors of field elements.
 
 use core::fmt::{Debug, Display};
 use core::hash::Hash;
@@ -10,20 +11,14 @@ use core::str::FromStr;
 use crate::error::FieldError;
 use crate::limbs;
 
-/// A finite field.
-///
-/// Elements are plain `Copy` values; equality is equality of the field elements, whatever
-/// internal representation (Montgomery form, non-canonical Goldilocks words) a type uses.
-pub trait Field:
+/// The ring operations shared by every element type of the tower: field elements, packed
+/// vectors of them ([`PackedField`]) and extension elements. Generic kernels are written over
+/// it; the derived operations are defined once, here (Plonky3 calls it
+/// `PrimeCharacteristicRing`), and a type with a faster squaring overrides [`Algebra::square`].
+pub trait Algebra:
     Copy
-    + Default
-    + Debug
-    + Display
-    + Eq
-    + Hash
     + Send
     + Sync
-    + 'static
     + Add<Output = Self>
     + AddAssign
     + Sub<Output = Self>
@@ -31,9 +26,40 @@ pub trait Field:
     + Mul<Output = Self>
     + MulAssign
     + Neg<Output = Self>
-    + Sum
-    + Product
 {
+    /// `self * self`.
+    #[inline]
+    fn square(&self) -> Self {
+        *self * *self
+    }
+
+    /// `self * self * self`.
+    #[inline]
+    fn cube(&self) -> Self {
+        self.square() * *self
+    }
+
+    /// `2 * self`.
+    #[inline]
+    fn double(&self) -> Self {
+        *self + *self
+    }
+
+    /// `self ^ (2^k)`: `k` squarings.
+    fn exp_power_of_2(&self, k: usize) -> Self {
+        let mut x = *self;
+        for _ in 0..k {
+            x = x.square();
+        }
+        x
+    }
+}
+
+/// A finite field.
+///
+/// Elements are plain `Copy` values; equality is equality of the field elements, whatever
+/// internal representation (Montgomery form, non-canonical Goldilocks words) a type uses.
+pub trait Field: Algebra + Default + Debug + Display + Eq + Hash + 'static + Sum + Product {
     /// The additive identity.
     const ZERO: Self;
     /// The multiplicative identity.
@@ -55,18 +81,6 @@ pub trait Field:
         *self == Self::ZERO
     }
 
-    /// `2 * self`.
-    #[inline]
-    fn double(&self) -> Self {
-        *self + *self
-    }
-
-    /// `self * self`.
-    #[inline]
-    fn square(&self) -> Self {
-        *self * *self
-    }
-
     /// `self ^ exponent` by square-and-multiply.
     fn exp_u64(&self, exponent: u64) -> Self {
         self.exp_limbs(&[exponent])
@@ -82,15 +96,6 @@ pub trait Field:
             }
         }
         acc
-    }
-
-    /// `self ^ (2^k)`: `k` squarings.
-    fn exp_power_of_2(&self, k: usize) -> Self {
-        let mut x = *self;
-        for _ in 0..k {
-            x = x.square();
-        }
-        x
     }
 
     /// The multiplicative inverse, or `None` for zero.
@@ -328,18 +333,7 @@ pub trait ExtensionField<Base: Field>:
 ///
 /// Every field is its own width-1 packing, so generic kernels have a portable path that the same
 /// tests cover.
-pub trait PackedField:
-    Copy
-    + Send
-    + Sync
-    + Add<Output = Self>
-    + AddAssign
-    + Sub<Output = Self>
-    + SubAssign
-    + Mul<Output = Self>
-    + MulAssign
-    + Neg<Output = Self>
-{
+pub trait PackedField: Algebra {
     /// The scalar field of the lanes.
     type Scalar: Field;
     /// Number of lanes.
@@ -354,11 +348,6 @@ pub trait PackedField:
     /// # Panics
     /// Panics when `out.len() != WIDTH`.
     fn write_to_slice(&self, out: &mut [Self::Scalar]);
-    /// `self * self`.
-    #[inline]
-    fn square(&self) -> Self {
-        *self * *self
-    }
 }
 
 impl<F: Field> PackedField for F {

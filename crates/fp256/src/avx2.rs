@@ -1399,7 +1399,7 @@ impl<C: Fp256Config> SboxArithmetic for LazyPackedFp256Avx2<C> {
 
     /// The squaring kernel (45 word products instead of 81).
     #[inline(always)]
-    fn square(&self) -> Self {
+    fn sbox_square(&self) -> Self {
         // SAFETY: a value of this type exists only if AVX2 was detected.
         unsafe {
             Self::from_limbs(mont_square29_lazy(

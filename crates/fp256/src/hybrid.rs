@@ -144,7 +144,7 @@ fn register_to_words(register: __m256i) -> U256 {
 /// ```
 /// # #[cfg(target_arch = "x86_64")] {
 /// use zkaccel_field::sbox::pow_sbox_with;
-/// use zkaccel_field::{Field, PrimeField};
+/// use zkaccel_field::{Algebra, Field, PrimeField};
 /// use zkaccel_fp256::{Avx2, Fp256, Fp256Config, LazyHybridFp256};
 ///
 /// #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -2571,7 +2571,7 @@ impl<C: Fp256Config> SboxArithmetic for LazyHybridFp256<C> {
 
     /// The six lazy squares in one interleaved kernel.
     #[inline(always)]
-    fn square(&self) -> Self {
+    fn sbox_square(&self) -> Self {
         // SAFETY: a value of this type exists only on a CPU with AVX2, BMI2 and ADX.
         let limbs = unsafe { hybrid_square(&self.limbs, Self::constants()) };
         Self {

@@ -219,7 +219,7 @@ impl<C: Fp256Config> LazyFp256<C> {
 
 impl<C: Fp256Config> SboxArithmetic for LazyFp256<C> {
     #[inline(always)]
-    fn square(&self) -> Self {
+    fn sbox_square(&self) -> Self {
         LazyFp256::square(*self)
     }
 

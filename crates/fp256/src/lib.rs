@@ -61,6 +61,8 @@ macro_rules! packed_fp256_common {
             fn write_to_slice(&self, out: &mut [Fp256<C>]) {
                 out.copy_from_slice(&self.to_elements());
             }
+        }
+        impl<C: Fp256Config> zkaccel_field::Algebra for $packed<C> {
             #[inline(always)]
             fn square(&self) -> Self {
                 self.square_lanes()
@@ -353,6 +355,8 @@ impl<C: Fp256Config> Product for Fp256<C> {
         iter.fold(Self::ONE, |a, b| a * b)
     }
 }
+
+impl<C: Fp256Config> zkaccel_field::Algebra for Fp256<C> {}
 
 impl<C: Fp256Config> Field for Fp256<C> {
     const ZERO: Self = Self::from_mont([0; 4]);

@@ -7,7 +7,7 @@ use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use zkaccel_field::{
-    limbs, split_two_adic, tonelli_shanks, ExtensionField, Field, FieldError, TwoAdicField,
+    limbs, split_two_adic, tonelli_shanks, Algebra, ExtensionField, Field, FieldError, TwoAdicField,
 };
 
 use crate::field::{assign_ops, ORDER};
@@ -122,6 +122,8 @@ fn group_order() -> Vec<u64> {
     let o = p * p - 1; // p² < 2^128
     vec![o as u64, (o >> 64) as u64]
 }
+
+impl zkaccel_field::Algebra for Goldilocks2 {}
 
 impl Field for Goldilocks2 {
     const ZERO: Self = Self([Goldilocks(0), Goldilocks(0)]);

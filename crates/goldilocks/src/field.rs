@@ -14,7 +14,7 @@ use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
 use core::str::FromStr;
 
-use zkaccel_field::{tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
+use zkaccel_field::{tonelli_shanks, Algebra, Field, FieldError, PrimeField, TwoAdicField};
 
 /// `p = 2^64 − 2^32 + 1`.
 pub const ORDER: u64 = 0xFFFF_FFFF_0000_0001;
@@ -281,6 +281,8 @@ impl FromStr for Goldilocks {
     }
 }
 
+impl Algebra for Goldilocks {}
+
 impl Field for Goldilocks {
     const ZERO: Self = Self(0);
     const ONE: Self = Self(1);
@@ -292,11 +294,6 @@ impl Field for Goldilocks {
     #[inline]
     fn from_u64_reduced(v: u64) -> Self {
         Self(v)
-    }
-
-    #[inline]
-    fn square(&self) -> Self {
-        *self * *self
     }
 
     fn try_inverse(&self) -> Option<Self> {

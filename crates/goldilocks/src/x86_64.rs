@@ -196,6 +196,8 @@ macro_rules! packed_ops {
                 *self = *self * rhs;
             }
         }
+        impl zkaccel_field::Algebra for $t {}
+
         impl PackedField for $t {
             type Scalar = Goldilocks;
             const WIDTH: usize = Self::WIDTH;

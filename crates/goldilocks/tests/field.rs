@@ -8,7 +8,7 @@ use p3_field::{
 };
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore};
-use zkaccel_field::{ExtensionField, Field, TwoAdicField};
+use zkaccel_field::{Algebra, ExtensionField, Field, TwoAdicField};
 use zkaccel_field_testing::{random_prime, rng, SAMPLES};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 

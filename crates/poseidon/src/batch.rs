@@ -626,8 +626,8 @@ mod x86 {
         /// 10.98-10.99 us at arity 2, 33.03-33.30 against 33.31-33.34 at arity 8 (Zen 4, as
         /// for the IFMA lanes above).
         #[inline(always)]
-        fn sbox_square(self) -> Self {
-            zkaccel_field::PackedField::square(&self)
+        fn lane_square(self) -> Self {
+            zkaccel_field::Algebra::square(&self)
         }
     }
 

@@ -61,7 +61,7 @@ pub trait Lanes: Copy + Add<Output = Self> + Mul<Output = Self> {
     /// `self²`, for the S-box's squarings. The default is the product; packings
     /// with a squaring kernel override it.
     #[inline(always)]
-    fn sbox_square(self) -> Self {
+    fn lane_square(self) -> Self {
         self * self
     }
 
@@ -85,7 +85,7 @@ pub trait Lanes: Copy + Add<Output = Self> + Mul<Output = Self> {
     }
 }
 
-/// `x^d` on lanes, [`pow_sbox_with`]'s schedules with the squarings on [`Lanes::sbox_square`].
+/// `x^d` on lanes, [`pow_sbox_with`]'s schedules with the squarings on [`Lanes::lane_square`].
 #[inline(always)]
 fn pow_lanes<L: Lanes>(x: L, d: u64) -> L {
     pow_sbox_with(&SboxLane(x), d).0
@@ -105,8 +105,8 @@ impl<L: Lanes> Mul for SboxLane<L> {
 
 impl<L: Lanes> SboxArithmetic for SboxLane<L> {
     #[inline(always)]
-    fn square(&self) -> Self {
-        Self(self.0.sbox_square())
+    fn sbox_square(&self) -> Self {
+        Self(self.0.lane_square())
     }
 }
 
