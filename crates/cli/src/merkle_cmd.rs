@@ -459,22 +459,15 @@ fn commitment_from_json<H: TreeHasher>(
     };
     let width = usize::try_from(count("leaf_width")?).map_err(|_| "leaf width too large")?;
     let cap_height = usize::try_from(count("cap_height")?).map_err(|_| "cap height too large")?;
-    let digests = v["cap"].as_array().ok_or("commitment without a cap")?;
     let mut cap = Vec::new();
-    for (k, d) in digests.iter().enumerate() {
-        let elements = d
-            .as_array()
-            .filter(|e| e.len() == H::DIGEST_ELEMENTS)
-            .ok_or_else(|| format!("cap digest {k}: not {} elements", H::DIGEST_ELEMENTS))?
-            .iter()
-            .map(|e| {
-                let s = e
-                    .as_str()
-                    .ok_or_else(|| format!("cap digest {k}: not a string"))?;
-                parse_one(s, Origin::Option("cap")).map_err(|e| e.to_string())
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        cap.push(H::digest_from_elements(&elements));
+    for (k, elements) in json_rows::<H::Element>(&v["cap"], "cap")?
+        .iter()
+        .enumerate()
+    {
+        if elements.len() != H::DIGEST_ELEMENTS {
+            return Err(format!("cap digest {k}: not {} elements", H::DIGEST_ELEMENTS).into());
+        }
+        cap.push(H::digest_from_elements(elements));
     }
     Ok(MerkleCommitment::new(
         hasher,
@@ -483,6 +476,31 @@ fn commitment_from_json<H: TreeHasher>(
         cap_height,
         cap,
     )?)
+}
+
+/// A JSON list of lists of canonical decimal or hex strings (a cap's digests, an opening's
+/// rows), named `what` in errors.
+fn json_rows<F: PrimeField>(
+    v: &serde_json::Value,
+    what: &'static str,
+) -> Result<Vec<Vec<F>>, Boxed> {
+    let rows = v.as_array().ok_or_else(|| format!("no list of {what}"))?;
+    let mut out = Vec::new();
+    for (k, row) in rows.iter().enumerate() {
+        let row = row
+            .as_array()
+            .ok_or_else(|| format!("{what} {k}: not a list"))?
+            .iter()
+            .map(|e| {
+                let s = e
+                    .as_str()
+                    .ok_or_else(|| format!("{what} {k}: not a string"))?;
+                parse_one(s, Origin::Option(what)).map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        out.push(row);
+    }
+    Ok(out)
 }
 
 /// Checks the opening against the commitment. Every error after the commitment is read is a
@@ -500,26 +518,7 @@ fn check<H: TreeHasher>(
     let bytes =
         hex::decode(proof_hex).map_err(|e| reject(format!("proof is not hex: {e}").into()))?;
     let proof = MerkleProof::<H::Digest>::from_bytes::<H>(&bytes).map_err(|e| reject(e.into()))?;
-    let rows: Vec<Vec<H::Element>> = opening["leaves"]
-        .as_array()
-        .ok_or("opening without leaves")
-        .map_err(|e| reject(e.into()))?
-        .iter()
-        .enumerate()
-        .map(|(k, row)| {
-            row.as_array()
-                .ok_or_else(|| format!("leaf {k} is not a list"))?
-                .iter()
-                .map(|v| {
-                    let s = v
-                        .as_str()
-                        .ok_or_else(|| format!("leaf {k}: not a string"))?;
-                    parse_one(s, Origin::Option("leaves")).map_err(|e| e.to_string())
-                })
-                .collect::<Result<Vec<_>, String>>()
-        })
-        .collect::<Result<_, _>>()
-        .map_err(|e| reject(e.into()))?;
+    let rows = json_rows::<H::Element>(&opening["leaves"], "leaves").map_err(reject)?;
     let refs: Vec<&[H::Element]> = rows.iter().map(Vec::as_slice).collect();
     verify(&hasher, &commitment, &refs, &proof).map_err(|e| reject(e.into()))?;
     println!("ok: {} leaves verified", proof.indices.len());
