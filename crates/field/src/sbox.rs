@@ -40,13 +40,13 @@ pub fn pow_sbox<T: Copy + Mul<Output = T>>(x: T, d: u64) -> T {
 }
 
 /// `x^d` for packed lanes ([`pow_sbox_with`]'s schedules), the squarings on
-/// [`PackedField::square`], which a packed type may run on a squaring kernel.
+/// [`crate::Algebra::square`], which a packed type may run on a squaring kernel.
 #[inline(always)]
 pub fn pow_sbox_packed<P: PackedField>(x: P, d: u64) -> P {
     pow_sbox_with(&PackedSquarings(x), d).0
 }
 
-/// A packed value whose S-box squarings are [`PackedField::square`] ([`pow_sbox_packed`]).
+/// A packed value whose S-box squarings are [`crate::Algebra::square`] ([`pow_sbox_packed`]).
 #[derive(Clone, Copy)]
 struct PackedSquarings<P>(P);
 

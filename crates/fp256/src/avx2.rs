@@ -1117,7 +1117,7 @@ impl<C: Fp256Config> PackedFp256Avx2<C> {
     }
 
     /// `self²` on the squaring kernel (45 word products instead of 81), then one subtraction:
-    /// [`zkaccel_field::PackedField::square`].
+    /// [`zkaccel_field::Algebra::square`].
     #[inline(always)]
     pub(crate) fn square_lanes(&self) -> Self {
         // SAFETY: a value of this type exists only if AVX2 was detected.

@@ -353,7 +353,7 @@ impl<C: Fp256Config> PackedFp256Ifma<C> {
     }
 
     /// `self²` on the squaring kernel (15 lane products before the reduction instead of the
-    /// product's 25): [`zkaccel_field::PackedField::square`].
+    /// product's 25): [`zkaccel_field::Algebra::square`].
     #[inline(always)]
     pub(crate) fn square_lanes(&self) -> Self {
         // SAFETY: a value of this type exists only if AVX-512F and IFMA were detected.
