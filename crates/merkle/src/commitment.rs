@@ -77,6 +77,7 @@ impl<D: Copy + Eq> MerkleCommitment<D> {
         cap_height: usize,
         cap: Vec<D>,
     ) -> Result<Self, MerkleError> {
+        hasher.check_leaf_width(leaf_width)?;
         Self::with_identity(
             HasherIdentity::of(hasher),
             num_leaves,
@@ -84,10 +85,6 @@ impl<D: Copy + Eq> MerkleCommitment<D> {
             cap_height,
             cap,
         )
-        .and_then(|c| {
-            hasher.check_leaf_width(leaf_width)?;
-            Ok(c)
-        })
     }
 
     fn with_identity(

@@ -2,26 +2,17 @@
 //! and rows of another shape or hash are typed errors, and every single-element mutation of a
 //! valid multiproof is rejected. The commitment's encoding round-trips and rejects damage.
 
-use rand::{Rng, SeedableRng};
+mod common;
+use common::{plonky2_tree, random, rows};
+use rand::SeedableRng;
 use zkaccel_bls12_381::Fr as Bls;
-use zkaccel_field::{Field, PrimeField};
+use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
     verify, HasherIdentity, MerkleCommitment, MerkleError, MerkleProof, MerkleTree, NeptuneHasher,
     Plonky2Hasher, TreeHasher,
 };
 use zkaccel_poseidon::{NeptunePoseidon, Strength};
-
-fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
-    let bytes: Vec<u8> = (0..64).map(|_| rng.gen()).collect();
-    F::from_bytes_le_reduced(&bytes)
-}
-
-fn plonky2_tree(n: usize, w: usize, cap: usize, seed: u64) -> MerkleTree<Plonky2Hasher> {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let leaves = (0..n * w).map(|_| random(&mut rng)).collect();
-    MerkleTree::new(Plonky2Hasher, leaves, w, cap).unwrap()
-}
 
 fn neptune(arity: usize, strength: Strength) -> NeptuneHasher {
     NeptuneHasher::new(NeptunePoseidon::<Bls>::new(arity, strength).unwrap())
@@ -36,13 +27,6 @@ fn neptune_tree(
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let leaves = (0..n).map(|_| random(&mut rng)).collect();
     MerkleTree::new(neptune(arity, strength), leaves, 1, 0).unwrap()
-}
-
-fn rows<H: TreeHasher>(tree: &MerkleTree<H>, indices: &[u64]) -> Vec<Vec<H::Element>> {
-    indices
-        .iter()
-        .map(|&i| tree.leaf(i).unwrap().to_vec())
-        .collect()
 }
 
 fn refs<T>(rows: &[Vec<T>]) -> Vec<&[T]> {
@@ -383,4 +367,53 @@ fn impossible_commitments_are_typed_errors() {
         MerkleCommitment::new(&neptune(2, Strength::Standard), 8, 2, 0, vec![Bls::ZERO]),
         Err(MerkleError::LeafWidth { width: 2, .. })
     ));
+}
+
+/// Hostile commitment headers: sizes near 2^64, a leaf width of u32::MAX, a foreign field name,
+/// a lying name length. Each is a typed error, decided before anything is allocated.
+#[test]
+fn hostile_commitment_headers_are_typed_errors() {
+    let tree = plonky2_tree(8, 2, 0, 13);
+    let good = tree.commitment().to_bytes::<Plonky2Hasher>();
+    let with = |at: usize, bytes: &[u8]| {
+        let mut b = good.clone();
+        b[at..at + bytes.len()].copy_from_slice(bytes);
+        MerkleCommitment::from_bytes(&Plonky2Hasher, &b)
+    };
+    // depth 64 (2^64 leaves overflows), depth 63 with cap height 63 (2^63 cap digests claimed
+    // by a 32-byte body), arity 255, leaf width u32::MAX.
+    assert!(matches!(
+        with(8, &[64]),
+        Err(MerkleError::MalformedCommitment(_))
+    ));
+    assert!(matches!(
+        with(8, &[63, 63]),
+        Err(MerkleError::MalformedCommitment(_))
+    ));
+    assert!(matches!(
+        with(7, &[255]),
+        Err(MerkleError::WrongHasher { .. })
+    ));
+    assert!(matches!(
+        with(12, &u32::MAX.to_le_bytes()),
+        Err(MerkleError::LeafWidth { .. })
+    ));
+    assert!(matches!(
+        with(12, &[0, 0, 0, 0]),
+        Err(MerkleError::LeafWidth { .. })
+    ));
+    // Another field's name, and a name length past the data.
+    assert!(matches!(
+        with(17, b"X"),
+        Err(MerkleError::WrongHasher { .. })
+    ));
+    assert!(MerkleCommitment::from_bytes(&Plonky2Hasher, &{
+        let mut b = good.clone();
+        b[16] = 255;
+        b
+    })
+    .is_err());
+    // Empty input and the bare magic.
+    assert!(MerkleCommitment::from_bytes(&Plonky2Hasher, &[]).is_err());
+    assert!(MerkleCommitment::from_bytes(&Plonky2Hasher, b"ZKMC").is_err());
 }

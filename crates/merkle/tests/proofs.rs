@@ -3,11 +3,13 @@
 //! return `Err` (never panic) on arbitrary and mutated bytes. Also: the streaming build equals
 //! the in-memory tree, and budgets that cannot be met are typed errors.
 
+mod common;
+use common::{plonky2_tree, random, rows};
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
-use zkaccel_field::{Field, PrimeField};
+use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
     build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, LeafSource,
@@ -15,24 +17,6 @@ use zkaccel_merkle::{
     StreamConfig, TreeHasher,
 };
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
-
-fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
-    let bytes: Vec<u8> = (0..64).map(|_| rng.gen()).collect();
-    F::from_bytes_le_reduced(&bytes)
-}
-
-fn plonky2_tree(n: usize, w: usize, cap: usize, seed: u64) -> MerkleTree<Plonky2Hasher> {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let leaves = (0..n * w).map(|_| random(&mut rng)).collect();
-    MerkleTree::new(Plonky2Hasher, leaves, w, cap).unwrap()
-}
-
-fn rows<H: TreeHasher>(tree: &MerkleTree<H>, indices: &[u64]) -> Vec<Vec<H::Element>> {
-    indices
-        .iter()
-        .map(|&i| tree.leaf(i).unwrap().to_vec())
-        .collect()
-}
 
 fn check_roundtrip<H: TreeHasher>(tree: &MerkleTree<H>, indices: &[u64]) {
     let proof = tree.prove(indices).unwrap();
