@@ -10,7 +10,7 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_ntt::{Algorithm, NttField, NttPlan, Order, DEFAULT_CORE_LOG};
+use zkaccel_ntt::{Algorithm, NttPlan, Order, TwoAdicField, DEFAULT_CORE_LOG};
 
 use crate::field_cmd::FieldName;
 use crate::hw_cmd::write_atomically;
@@ -82,7 +82,7 @@ pub struct NttArgs {
     memory_budget: String,
 }
 
-fn transform<F: PrimeField + NttField>(a: &NttArgs) -> Result<(), Boxed> {
+fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs) -> Result<(), Boxed> {
     let values: Vec<F> = match (&a.input, a.random) {
         (Some(path), _) => read_values(&[], Some(path))?,
         (None, Some(log_n)) => {

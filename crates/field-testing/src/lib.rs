@@ -1038,7 +1038,7 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = zkaccel_fp256::Ifma::detect() {
         use zkaccel_fp256::PackedFp256Ifma;
-        check_packed_lanes::<PackedFp256Ifma<C>>(&xs, &ys);
+        check_packed_lanes::<PackedFp256Ifma<C>>(cpu, &xs, &ys);
         assert_eq!(
             PackedFp256Ifma::broadcast(cpu, xs[3]).to_elements(),
             [xs[3]; 8]
@@ -1047,7 +1047,7 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
         use zkaccel_fp256::PackedFp256Avx2;
-        check_packed_lanes::<PackedFp256Avx2<C>>(&xs, &ys);
+        check_packed_lanes::<PackedFp256Avx2<C>>(cpu, &xs, &ys);
         assert_eq!(
             PackedFp256Avx2::broadcast(cpu, xs[3]).to_elements(),
             [xs[3]; 4]
@@ -1064,9 +1064,14 @@ pub fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
 }
 
 /// A packed type against its scalar field, lane by lane, on consecutive groups of `xs` and
-/// `ys`: the round trip through the lanes, sums, differences, products, negations, and a chain
-/// of products (which must stay canonical in every lane). The CPU must have the type's features.
-pub fn check_packed_lanes<P: zkaccel_field::PackedField>(xs: &[P::Scalar], ys: &[P::Scalar]) {
+/// `ys`: the round trip through the lanes, broadcasts, sums, differences, products, negations,
+/// the derived operations, and a chain of products (which must stay canonical in every lane).
+/// `cpu` proves the type's instructions are there.
+pub fn check_packed_lanes<P: zkaccel_field::PackedField>(
+    cpu: P::Cpu,
+    xs: &[P::Scalar],
+    ys: &[P::Scalar],
+) {
     let w = P::WIDTH;
     let lanes = |p: P| {
         let mut out = vec![P::Scalar::ZERO; w];
@@ -1074,8 +1079,9 @@ pub fn check_packed_lanes<P: zkaccel_field::PackedField>(xs: &[P::Scalar], ys: &
         out
     };
     for (x, y) in xs.chunks_exact(w).zip(ys.chunks_exact(w)) {
-        let (px, py) = (P::from_slice(x), P::from_slice(y));
+        let (px, py) = (P::from_slice(cpu, x), P::from_slice(cpu, y));
         assert_eq!(lanes(px), x, "round trip");
+        assert_eq!(lanes(P::broadcast(cpu, y[0])), vec![y[0]; w], "broadcast");
         let (sum, diff, prod, neg) = (lanes(px + py), lanes(px - py), lanes(px * py), lanes(-px));
         let square = lanes(px.square());
         // The derived operations of the one base algebra trait, lane by lane.
@@ -1107,6 +1113,47 @@ pub fn check_packed_lanes<P: zkaccel_field::PackedField>(xs: &[P::Scalar], ys: &
     }
 }
 
+/// Every packing a field's [`Field::run_packed`] can choose on this CPU
+/// ([`Field::packing_widths`]; only the scalar one with `ZKACCEL_SIMD=off`), each through
+/// [`check_packed_lanes`] on `n` samples: the dispatch runs a kernel written once over
+/// packings. Returns the lane counts it checked.
+pub fn check_packings<F: Field>(sample: impl Fn(&mut StdRng) -> F, n: usize) -> Vec<usize> {
+    struct Check<'a, F> {
+        xs: &'a [F],
+        ys: &'a [F],
+    }
+    impl<F: Field> zkaccel_field::PackedKernel<F> for Check<'_, F> {
+        type Output = usize;
+        fn run<P: zkaccel_field::PackedField<Scalar = F>>(self, cpu: P::Cpu) -> usize {
+            check_packed_lanes::<P>(cpu, self.xs, self.ys);
+            P::WIDTH
+        }
+    }
+    let mut rng = StdRng::seed_from_u64(0x5041_434b);
+    let xs: Vec<F> = (0..n).map(|_| sample(&mut rng)).collect();
+    let ys: Vec<F> = (0..n).map(|_| sample(&mut rng)).collect();
+    let widths = F::packing_widths();
+    assert_eq!(widths.last(), Some(&1), "the scalar packing comes last");
+    assert!(widths.windows(2).all(|w| w[0] > w[1]), "widest first");
+    if zkaccel_field::cpu::features().forced_portable {
+        assert_eq!(
+            widths,
+            [1],
+            "ZKACCEL_SIMD=off leaves the scalar packing alone"
+        );
+    }
+    let checked: Vec<usize> = widths
+        .iter()
+        .map(|&w| F::run_packed_within(w, Check { xs: &xs, ys: &ys }))
+        .collect();
+    assert_eq!(
+        checked, widths,
+        "run_packed_within chose the widest packing that fits"
+    );
+    assert_eq!(F::run_packed(Check { xs: &xs, ys: &ys }), widths[0]);
+    checked
+}
+
 /// Stamps out the generic [`Field`] tests for a type. `$sample` is a
 /// `fn(&mut StdRng) -> $f`; `$factors` the factorisation of `|F*|`.
 #[macro_export]
@@ -1127,6 +1174,10 @@ macro_rules! test_field {
         #[test]
         fn sqrt() {
             $crate::check_sqrt::<$f>($sample);
+        }
+        #[test]
+        fn packings() {
+            $crate::check_packings::<$f>($sample, 64);
         }
     };
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod butterflies;
 pub mod cpu;
 mod error;
 pub mod limbs;
@@ -10,4 +11,6 @@ mod traits;
 
 pub use error::FieldError;
 pub use ops::{batch_inverse, batch_inverse_in_place, split_two_adic, tonelli_shanks};
-pub use traits::{Algebra, ExtensionField, Field, PackedField, PrimeField, TwoAdicField};
+pub use traits::{
+    Algebra, ExtensionField, Field, PackedField, PackedKernel, PrimeField, TwoAdicField,
+};

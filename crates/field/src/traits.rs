@@ -8,6 +8,7 @@ use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use core::str::FromStr;
 
+use crate::butterflies;
 use crate::error::FieldError;
 use crate::limbs;
 
@@ -15,6 +16,11 @@ use crate::limbs;
 /// vectors of them ([`PackedField`]) and extension elements. Generic kernels are written over
 /// it; the derived operations are defined once, here (Plonky3 calls it
 /// `PrimeCharacteristicRing`), and a type with a faster squaring overrides [`Algebra::square`].
+///
+/// The derived operations are inlined always: a packed type's operators only compile to its
+/// vector instructions inside a caller built for them, and a derived operation left out of
+/// line would be built without them (it ran the Goldilocks AVX-512 MiMC batch 12 times
+/// slower than the scalar one).
 pub trait Algebra:
     Copy
     + Send
@@ -28,19 +34,19 @@ pub trait Algebra:
     + Neg<Output = Self>
 {
     /// `self * self`.
-    #[inline]
+    #[inline(always)]
     fn square(&self) -> Self {
         *self * *self
     }
 
     /// `self * self * self`.
-    #[inline]
+    #[inline(always)]
     fn cube(&self) -> Self {
         self.square() * *self
     }
 
     /// `2 * self`.
-    #[inline]
+    #[inline(always)]
     fn double(&self) -> Self {
         *self + *self
     }
@@ -117,6 +123,28 @@ pub trait Field: Algebra + Default + Debug + Display + Eq + Hash + 'static + Sum
     /// The order of the field as little-endian limbs minus one, i.e. the order of the
     /// multiplicative group.
     fn multiplicative_group_order() -> Vec<u64>;
+
+    /// Runs `kernel` on the widest packing of this field that the running CPU offers (the
+    /// field itself, one lane, when it offers none or `ZKACCEL_SIMD` is off). The default is
+    /// the portable packing; a field with SIMD packings overrides it in its own crate.
+    #[inline]
+    fn run_packed<K: PackedKernel<Self>>(kernel: K) -> K::Output {
+        kernel.run::<Self>(())
+    }
+
+    /// Runs `kernel` on the widest packing of this field no wider than `max_lanes` lanes (at
+    /// least the field itself): for batches too small to fill the widest one.
+    #[inline]
+    fn run_packed_within<K: PackedKernel<Self>>(max_lanes: usize, kernel: K) -> K::Output {
+        let _ = max_lanes;
+        kernel.run::<Self>(())
+    }
+
+    /// The lane counts of the packings [`Field::run_packed`] can choose on the running CPU,
+    /// widest first, ending with 1 (the field itself).
+    fn packing_widths() -> Vec<usize> {
+        vec![1]
+    }
 }
 
 /// A prime field `GF(p)` with canonical encodings.
@@ -297,7 +325,9 @@ pub trait PrimeField: Field + Ord + FromStr<Err = FieldError> {
     }
 }
 
-/// A field whose multiplicative group has a large power-of-two subgroup (the NTT domain).
+/// A field whose multiplicative group has a large power-of-two subgroup (the NTT domain), with
+/// the butterflies that transforms over it run: portable by default, SIMD where the field's
+/// crate overrides them.
 pub trait TwoAdicField: Field {
     /// The largest `s` with `2^s | |F*|`.
     const TWO_ADICITY: usize;
@@ -310,6 +340,101 @@ pub trait TwoAdicField: Field {
     /// # Errors
     /// [`FieldError::TwoAdicityExceeded`] when `bits > TWO_ADICITY`.
     fn two_adic_generator(bits: usize) -> Result<Self, FieldError>;
+
+    // ---- Butterflies: the transforms' inner loops. The defaults are the portable loops of
+    // [`crate::butterflies`]; a field with SIMD kernels overrides them in its own crate.
+
+    /// `lo[j], hi[j] ← lo[j] + hi[j], (lo[j] − hi[j])·tw[j]` (equal-length runs,
+    /// `tw.len() ≥ lo.len()`).
+    #[inline]
+    fn dif_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
+        butterflies::dif_scalar(lo, hi, tw);
+    }
+
+    /// `lo[j], hi[j] ← lo[j] + hi[j]·tw[j], lo[j] − hi[j]·tw[j]`.
+    #[inline]
+    fn dit_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
+        butterflies::dit_scalar(lo, hi, tw);
+    }
+
+    /// DIF butterflies with one twiddle `w` for the whole run.
+    #[inline]
+    fn dif_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
+        butterflies::dif_same_scalar(lo, hi, w);
+    }
+
+    /// DIT butterflies with one twiddle `w` for the whole run.
+    #[inline]
+    fn dit_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
+        butterflies::dit_same_scalar(lo, hi, w);
+    }
+
+    /// `a[i] ← a[i]·b[i]` (`b` at least as long as `a`).
+    #[inline]
+    fn mul_slices(a: &mut [Self], b: &[Self]) {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x *= *y;
+        }
+    }
+
+    /// `a[i] ← a[i]·w`.
+    #[inline]
+    fn mul_by_constant(a: &mut [Self], w: Self) {
+        for x in a.iter_mut() {
+            *x *= w;
+        }
+    }
+
+    /// Three radix-2 stages across eight equal-length runs, elementwise: for every `j` the
+    /// points `runs[0][j] … runs[7][j]` go through one radix-8 block (DIT half-sizes 1, 2, 4,
+    /// or DIF 4, 2, 1), where the stage of half-size `h` pairs runs `m` and `m + h` with
+    /// twiddle `w[h − 1 + m mod h]` (so `w = [w1, w2₀, w2₁, w4₀, …, w4₃]`). `unit` says that
+    /// `w[0]`, `w[1]` and `w[3]` are one. The default runs the twelve butterflies run by run;
+    /// a field may keep the eight points in registers instead.
+    #[inline]
+    fn three_stages_same(runs: &mut [&mut [Self]; 8], w: &[Self; 7], unit: bool, dif: bool) {
+        butterflies::for_each_block_pair(runs, dif, |a, b, slot| {
+            butterflies::butterfly_runs(
+                a,
+                b,
+                w[slot],
+                unit && (slot == 0 || slot == 1 || slot == 3),
+                dif,
+            )
+        });
+    }
+
+    /// [`TwoAdicField::three_stages_same`] with a twiddle per element: slot `i`'s twiddle for
+    /// element `j` is `tw[i][j]` (each table at least as long as the runs). This is three
+    /// stages of one polynomial, whose runs are consecutive pieces of it.
+    #[inline]
+    fn three_stages(runs: &mut [&mut [Self]; 8], tw: &[&[Self]; 7], dif: bool) {
+        butterflies::for_each_block_pair(runs, dif, |a, b, slot| {
+            if dif {
+                Self::dif_butterflies(a, b, tw[slot]);
+            } else {
+                Self::dit_butterflies(a, b, tw[slot]);
+            }
+        });
+    }
+
+    /// The last three DIF stages (half-sizes 4, 2, 1) on every block of eight consecutive
+    /// elements, with `tw4 = [ω_8^j]_{j<4}` and `tw2 = [ω_4^j]_{j<2}` (or the inverses).
+    #[inline]
+    fn dif_last_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
+        for block in data.chunks_exact_mut(8) {
+            butterflies::three_stages_block(block, tw4, tw2, true);
+        }
+    }
+
+    /// The first three DIT stages (half-sizes 1, 2, 4) on every block of eight consecutive
+    /// elements (see [`TwoAdicField::dif_last_three_stages`]).
+    #[inline]
+    fn dit_first_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
+        for block in data.chunks_exact_mut(8) {
+            butterflies::three_stages_block(block, tw4, tw2, false);
+        }
+    }
 }
 
 /// A field extension `E / Base` of degree [`ExtensionField::DEGREE`], in a power basis.
@@ -331,18 +456,32 @@ pub trait ExtensionField<Base: Field>:
 
 /// A SIMD vector of [`PackedField::WIDTH`] field elements with lane-wise arithmetic.
 ///
-/// Every field is its own width-1 packing, so generic kernels have a portable path that the same
-/// tests cover.
+/// A field names its packed forms ([`Field::run_packed`] runs a kernel on the best one the CPU
+/// offers); every field is also its own width-1 packing, the portable one, so generic kernels
+/// have a path that runs everywhere and that the same tests cover.
+///
+/// **No packing without its instructions.** A value is built only with a [`PackedField::Cpu`]
+/// token, which [`PackedField::detect`] hands out only on a CPU with the packing's instruction
+/// set (see [`crate::cpu`]); on any other CPU it answers `None`, and the kernel falls back to
+/// another packing (the scalar one at the end) instead of failing.
 pub trait PackedField: Algebra {
     /// The scalar field of the lanes.
     type Scalar: Field;
+    /// Proof that the running CPU has this packing's instructions: a token of [`crate::cpu`]
+    /// for a SIMD packing, `()` for a field as its own packing.
+    type Cpu: Copy + Send + Sync + Debug + 'static;
     /// Number of lanes.
     const WIDTH: usize;
+    /// The token, when the running CPU has the instructions and `ZKACCEL_SIMD` does not switch
+    /// them off; `None` otherwise.
+    fn detect() -> Option<Self::Cpu>;
     /// Reads `WIDTH` scalars.
     ///
     /// # Panics
     /// Panics when `slice.len() != WIDTH` (a programming error, not a data error).
-    fn from_slice(slice: &[Self::Scalar]) -> Self;
+    fn from_slice(cpu: Self::Cpu, slice: &[Self::Scalar]) -> Self;
+    /// `x` in every lane.
+    fn broadcast(cpu: Self::Cpu, x: Self::Scalar) -> Self;
     /// Writes the lanes to `WIDTH` scalars.
     ///
     /// # Panics
@@ -352,15 +491,37 @@ pub trait PackedField: Algebra {
 
 impl<F: Field> PackedField for F {
     type Scalar = F;
+    type Cpu = ();
     const WIDTH: usize = 1;
-    #[inline]
-    fn from_slice(slice: &[F]) -> Self {
+    #[inline(always)]
+    fn detect() -> Option<()> {
+        Some(())
+    }
+    #[inline(always)]
+    fn from_slice(_: (), slice: &[F]) -> Self {
         assert_eq!(slice.len(), 1, "a scalar packing has one lane");
         slice[0]
     }
-    #[inline]
+    #[inline(always)]
+    fn broadcast(_: (), x: F) -> Self {
+        x
+    }
+    #[inline(always)]
     fn write_to_slice(&self, out: &mut [F]) {
         assert_eq!(out.len(), 1, "a scalar packing has one lane");
         out[0] = *self;
     }
+}
+
+/// A kernel written once over packings: [`Field::run_packed`] calls [`PackedKernel::run`] with
+/// the packing it chose for the running CPU, once, at the kernel's entry.
+///
+/// The field calls `run` from a function compiled for the packing's instruction set, so a
+/// kernel whose `run` is `#[inline(always)]` (and calls only inlined code on the lanes) is
+/// compiled with those instructions.
+pub trait PackedKernel<F: Field> {
+    /// What the kernel returns.
+    type Output;
+    /// Runs the kernel on packing `P`; `cpu` proves its instructions are there.
+    fn run<P: PackedField<Scalar = F>>(self, cpu: P::Cpu) -> Self::Output;
 }

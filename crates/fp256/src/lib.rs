@@ -49,12 +49,23 @@ macro_rules! packed_fp256_common {
         }
         impl<C: Fp256Config> zkaccel_field::PackedField for $packed<C> {
             type Scalar = Fp256<C>;
+            type Cpu = $token;
             const WIDTH: usize = $width;
-            #[doc = concat!("# Panics\nPanics when `slice.len() != ", $width, "` or the CPU lacks ", $feature, ".")]
             #[inline(always)]
-            fn from_slice(slice: &[Fp256<C>]) -> Self {
-                let cpu = $token::detect().expect(concat!("CPU lacks ", $feature));
-                Self::from_elements(cpu, slice.try_into().expect("slice length must be the width"))
+            fn detect() -> Option<$token> {
+                $token::detect()
+            }
+            #[doc = concat!("# Panics\nPanics when `slice.len() != ", $width, "`.")]
+            #[inline(always)]
+            fn from_slice(cpu: $token, slice: &[Fp256<C>]) -> Self {
+                Self::from_elements(
+                    cpu,
+                    slice.try_into().expect("slice length must be the width"),
+                )
+            }
+            #[inline(always)]
+            fn broadcast(cpu: $token, x: Fp256<C>) -> Self {
+                Self::broadcast(cpu, x)
             }
             #[doc = concat!("# Panics\nPanics when `out.len() != ", $width, "`.")]
             #[inline(always)]
@@ -81,6 +92,8 @@ mod hybrid;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 mod lazy;
+#[cfg(target_arch = "x86_64")]
+mod packing;
 
 use core::cmp::Ordering;
 use core::fmt;
@@ -90,6 +103,7 @@ use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use core::str::FromStr;
 
+use zkaccel_field::butterflies::add_sub;
 use zkaccel_field::modmul::{
     Barrett256, ModularMultiplier, Montgomery256, MulAlgorithm, RussianPeasant256, U256,
 };
@@ -390,6 +404,28 @@ impl<C: Fp256Config> Field for Fp256<C> {
         limbs::sub_assign(&mut o, &[1]);
         o
     }
+
+    /// Eight lanes of AVX-512 IFMA (radix 2^52), four of AVX2 (radix 2^29), or the scalar
+    /// field, as the CPU allows.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn run_packed<K: zkaccel_field::PackedKernel<Self>>(kernel: K) -> K::Output {
+        packing::run_packed(usize::MAX, kernel)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn run_packed_within<K: zkaccel_field::PackedKernel<Self>>(
+        max_lanes: usize,
+        kernel: K,
+    ) -> K::Output {
+        packing::run_packed(max_lanes, kernel)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn packing_widths() -> Vec<usize> {
+        packing::packing_widths::<C>()
+    }
 }
 
 const fn modmul_sub(a: &U256, b: &U256) -> U256 {
@@ -464,5 +500,47 @@ impl<C: Fp256Config> TwoAdicField for Fp256<C> {
             });
         }
         Ok(two_adic_root::<C>(bits))
+    }
+
+    // Additions one element at a time, the twiddle products eight at a time with AVX-512 IFMA
+    // when present ([`Fp256::mul_assign_slices`], scalar otherwise).
+
+    #[inline]
+    fn mul_slices(a: &mut [Self], b: &[Self]) {
+        Fp256::mul_assign_slices(a, &b[..a.len()]);
+    }
+    #[inline]
+    fn mul_by_constant(a: &mut [Self], w: Self) {
+        mul_by(a, w);
+    }
+    #[inline]
+    fn dif_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
+        add_sub(lo, hi);
+        Fp256::mul_assign_slices(hi, &tw[..hi.len()]);
+    }
+    #[inline]
+    fn dit_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
+        Fp256::mul_assign_slices(hi, &tw[..hi.len()]);
+        add_sub(lo, hi);
+    }
+    #[inline]
+    fn dif_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
+        add_sub(lo, hi);
+        mul_by(hi, w);
+    }
+    #[inline]
+    fn dit_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
+        mul_by(hi, w);
+        add_sub(lo, hi);
+    }
+}
+
+/// `v[i] ← v[i]·w`, through the slice kernel in chunks.
+#[inline(always)]
+fn mul_by<C: Fp256Config>(v: &mut [Fp256<C>], w: Fp256<C>) {
+    const CHUNK: usize = 32;
+    let ws = [w; CHUNK];
+    for chunk in v.chunks_mut(CHUNK) {
+        Fp256::mul_assign_slices(chunk, &ws[..chunk.len()]);
     }
 }

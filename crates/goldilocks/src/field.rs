@@ -14,7 +14,9 @@ use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
 use core::str::FromStr;
 
-use zkaccel_field::{tonelli_shanks, Algebra, Field, FieldError, PrimeField, TwoAdicField};
+use zkaccel_field::{
+    tonelli_shanks, Algebra, Field, FieldError, PackedKernel, PrimeField, TwoAdicField,
+};
 
 /// `p = 2^64 − 2^32 + 1`.
 pub const ORDER: u64 = 0xFFFF_FFFF_0000_0001;
@@ -317,6 +319,24 @@ impl Field for Goldilocks {
     fn multiplicative_group_order() -> Vec<u64> {
         vec![ORDER - 1]
     }
+
+    /// Eight lanes of AVX-512F, four of AVX2, or the scalar field, as the CPU allows.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn run_packed<K: PackedKernel<Self>>(kernel: K) -> K::Output {
+        crate::x86_64::run_packed(usize::MAX, kernel)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn run_packed_within<K: PackedKernel<Self>>(max_lanes: usize, kernel: K) -> K::Output {
+        crate::x86_64::run_packed(max_lanes, kernel)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn packing_widths() -> Vec<usize> {
+        crate::x86_64::packing_widths()
+    }
 }
 
 impl PrimeField for Goldilocks {
@@ -387,6 +407,62 @@ impl TwoAdicField for Goldilocks {
     fn two_adic_generator(bits: usize) -> Result<Self, FieldError> {
         check_two_adic_bits(bits)?;
         Ok(two_adic_root(bits))
+    }
+
+    // The butterflies on the AVX-512 / AVX2 kernels of `crate::butterflies` and
+    // `crate::x86_64`, chosen at run time (portable off x86-64 or with SIMD switched off).
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn dif_last_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
+        crate::x86_64::dif_last_three_stages(data, tw4, tw2)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn dit_first_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
+        crate::x86_64::dit_first_three_stages(data, tw4, tw2)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn mul_slices(a: &mut [Self], b: &[Self]) {
+        crate::x86_64::mul_assign_slices(a, &b[..a.len()]);
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn mul_by_constant(a: &mut [Self], w: Self) {
+        crate::x86_64::mul_assign_constant(a, w);
+    }
+    #[inline]
+    fn dif_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
+        crate::butterflies::dif_butterflies(lo, hi, tw)
+    }
+    #[inline]
+    fn dit_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
+        crate::butterflies::dit_butterflies(lo, hi, tw)
+    }
+    #[inline]
+    fn dif_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
+        crate::butterflies::dif_butterflies_same(lo, hi, w)
+    }
+    #[inline]
+    fn dit_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
+        crate::butterflies::dit_butterflies_same(lo, hi, w)
+    }
+    #[inline]
+    fn three_stages_same(runs: &mut [&mut [Self]; 8], w: &[Self; 7], unit: bool, dif: bool) {
+        if dif {
+            crate::butterflies::dif_three_stages_same(runs, w, unit)
+        } else {
+            crate::butterflies::dit_three_stages_same(runs, w, unit)
+        }
+    }
+    #[inline]
+    fn three_stages(runs: &mut [&mut [Self]; 8], tw: &[&[Self]; 7], dif: bool) {
+        if dif {
+            crate::butterflies::dif_three_stages(runs, tw)
+        } else {
+            crate::butterflies::dit_three_stages(runs, tw)
+        }
     }
 }
 

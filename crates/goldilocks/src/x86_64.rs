@@ -15,7 +15,7 @@ use core::arch::x86_64::*;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 pub use zkaccel_field::cpu::{Avx2, Avx512, Avx512Ifma};
-use zkaccel_field::PackedField;
+use zkaccel_field::{PackedField, PackedKernel};
 
 use crate::field::{EPSILON, ORDER};
 use crate::Goldilocks;
@@ -200,19 +200,28 @@ macro_rules! packed_ops {
 
         impl PackedField for $t {
             type Scalar = Goldilocks;
+            type Cpu = $feature;
             const WIDTH: usize = Self::WIDTH;
+            #[inline(always)]
+            fn detect() -> Option<$feature> {
+                <$feature>::detect()
+            }
             /// # Panics
-            /// Panics when `slice.len() != WIDTH` or the CPU lacks the instruction set.
-            fn from_slice(slice: &[Goldilocks]) -> Self {
-                let cpu =
-                    <$feature>::detect().expect("CPU lacks the instruction set of this packing");
+            /// Panics when `slice.len() != WIDTH`.
+            #[inline(always)]
+            fn from_slice(cpu: $feature, slice: &[Goldilocks]) -> Self {
                 Self::from_array(
                     cpu,
                     slice.try_into().expect("slice length must equal WIDTH"),
                 )
             }
+            #[inline(always)]
+            fn broadcast(cpu: $feature, x: Goldilocks) -> Self {
+                Self::broadcast(cpu, x)
+            }
             /// # Panics
             /// Panics when `out.len() != WIDTH`.
+            #[inline(always)]
             fn write_to_slice(&self, out: &mut [Goldilocks]) {
                 out.copy_from_slice(&self.to_array());
             }
@@ -596,6 +605,56 @@ packed_ops!(
     neg_avx512,
     Avx512
 );
+
+// ------------------------------------------------------------------------------------------
+// Packed kernels with run-time dispatch.
+// ------------------------------------------------------------------------------------------
+
+/// Runs `kernel` on the widest packing the CPU offers with at most `max_lanes` lanes
+/// ([`zkaccel_field::Field::run_packed`]).
+#[inline]
+pub(crate) fn run_packed<K: PackedKernel<Goldilocks>>(max_lanes: usize, kernel: K) -> K::Output {
+    if max_lanes >= PackedGoldilocksAvx512::WIDTH {
+        if let Some(cpu) = Avx512::detect() {
+            // SAFETY: the token proves AVX-512F.
+            return unsafe { run_kernel_avx512(cpu, kernel) };
+        }
+    }
+    if max_lanes >= PackedGoldilocksAvx2::WIDTH {
+        if let Some(cpu) = Avx2::detect() {
+            // SAFETY: the token proves AVX2.
+            return unsafe { run_kernel_avx2(cpu, kernel) };
+        }
+    }
+    kernel.run::<Goldilocks>(())
+}
+
+/// The lane counts [`run_packed`] can choose here, widest first.
+pub(crate) fn packing_widths() -> Vec<usize> {
+    let mut widths = Vec::new();
+    if Avx512::detect().is_some() {
+        widths.push(PackedGoldilocksAvx512::WIDTH);
+    }
+    if Avx2::detect().is_some() {
+        widths.push(PackedGoldilocksAvx2::WIDTH);
+    }
+    widths.push(1);
+    widths
+}
+
+/// # Safety
+/// The CPU must support AVX-512F (the token proves it).
+#[target_feature(enable = "avx512f")]
+unsafe fn run_kernel_avx512<K: PackedKernel<Goldilocks>>(cpu: Avx512, kernel: K) -> K::Output {
+    kernel.run::<PackedGoldilocksAvx512>(cpu)
+}
+
+/// # Safety
+/// The CPU must support AVX2 (the token proves it).
+#[target_feature(enable = "avx2")]
+unsafe fn run_kernel_avx2<K: PackedKernel<Goldilocks>>(cpu: Avx2, kernel: K) -> K::Output {
+    kernel.run::<PackedGoldilocksAvx2>(cpu)
+}
 
 // ------------------------------------------------------------------------------------------
 // Slice kernels with run-time dispatch.

@@ -126,5 +126,50 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// The batch kernel written once over packings ([`encrypt_many_packed`]) on every packing this
+/// CPU offers, in one group: Goldilocks (x^7, the recommended 23 rounds) and BN254 (circomlib).
+fn packings(c: &mut Criterion) {
+    use zkaccel_goldilocks::Goldilocks;
+    use zkaccel_mimc::constants::{round_constants, ConstantRule};
+    use zkaccel_mimc::kernels::encrypt_many_packed;
+    use zkaccel_mimc::{recommended_rounds, MimcParams};
+
+    let mut rng = rng();
+    let rounds = recommended_rounds(7, 64.0);
+    let params =
+        MimcParams::<Goldilocks>::new(7, round_constants("mimc", rounds, ConstantRule::FirstZero))
+            .expect("x^7 permutes Goldilocks");
+    let xs: Vec<Goldilocks> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
+    let ks: Vec<Goldilocks> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
+    let mut g = c.benchmark_group(format!("mimc-packings/goldilocks-x7-{rounds}"));
+    g.throughput(Throughput::Elements(BATCH as u64));
+    for lanes in Goldilocks::packing_widths() {
+        g.bench_function(format!("{lanes} lanes"), |b| {
+            b.iter(|| {
+                let mut out = xs.clone();
+                encrypt_many_packed(lanes, &params, &mut out, &ks).expect("equal lengths");
+                out
+            })
+        });
+    }
+    g.finish();
+
+    let params = Preset::Circomlib.params();
+    let xs: Vec<Fr> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
+    let ks: Vec<Fr> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
+    let mut g = c.benchmark_group("mimc-packings/bn254-x7-91");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    for lanes in Fr::packing_widths() {
+        g.bench_function(format!("{lanes} lanes"), |b| {
+            b.iter(|| {
+                let mut out = xs.clone();
+                encrypt_many_packed(lanes, &params, &mut out, &ks).expect("equal lengths");
+                out
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, packings);
 criterion_main!(benches);

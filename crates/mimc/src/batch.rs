@@ -13,7 +13,7 @@
 //! time on the same hybrid lanes, or eight at a time in IFMA lanes
 //! ([`MimcField::permute_feistel_many`], [`permute_feistel_many_packed`]).
 
-use zkaccel_field::{PackedField, PrimeField};
+use zkaccel_field::{PackedField, PackedKernel, PrimeField};
 use zkaccel_fp256::{Fp256, Fp256Config, LazyFp256};
 use zkaccel_goldilocks::Goldilocks;
 
@@ -26,8 +26,9 @@ use zkaccel_field::sbox::{pow_sbox, pow_sbox_packed, pow_sbox_with, sbox_schedul
 /// Ciphers interleaved by the scalar kernels.
 pub const SCALAR_LANES: usize = 4;
 
-/// A field with a batch MiMC kernel. The default is the interleaved portable kernel; fields
-/// with a faster SIMD kernel override [`MimcField::encrypt_many`].
+/// A field with a batch MiMC kernel. The defaults run the kernels written once over packings
+/// on the widest packing the CPU offers ([`encrypt_many_packed`],
+/// [`permute_feistel_many_packed`]); fields with a faster form override them.
 pub trait MimcField: PrimeField {
     /// One cipher `E_k(x)`, a single dependent chain. The default is the textbook loop;
     /// fields with a lower-latency form of the chain override it.
@@ -36,7 +37,8 @@ pub trait MimcField: PrimeField {
         encrypt_textbook(params, x, k)
     }
 
-    /// `xs[i] ← E_{ks[i]}(xs[i])` for every `i`.
+    /// `xs[i] ← E_{ks[i]}(xs[i])` for every `i`. The default runs [`encrypt_many_packed`] on
+    /// the widest packing that the batch fills.
     ///
     /// # Errors
     /// [`MimcError::LengthMismatch`] when `xs` and `ks` differ in length (nothing is written).
@@ -45,7 +47,17 @@ pub trait MimcField: PrimeField {
         xs: &mut [Self],
         ks: &[Self],
     ) -> Result<(), MimcError> {
-        encrypt_many_interleaved(params, xs, ks)
+        check_lengths(xs.len(), ks.len())?;
+        Self::run_packed_within(
+            xs.len(),
+            EncryptMany {
+                params,
+                xs,
+                ks,
+                narrow_as_interleaved: true,
+            },
+        );
+        Ok(())
     }
 
     /// The Feistel permutation `F_k(xL, xR)` of circomlib's MiMCSponge
@@ -57,7 +69,7 @@ pub trait MimcField: PrimeField {
     }
 
     /// `(ls[i], rs[i]) ← F_k(ls[i], rs[i])` for every `i`, one key for all. The default runs
-    /// [`MimcField::permute_feistel`] on each; fields with a batch kernel override it.
+    /// [`permute_feistel_many_packed`] on the widest packing that the batch fills.
     ///
     /// # Errors
     /// [`MimcError::LengthMismatch`] when `ls` and `rs` differ in length (nothing is written).
@@ -67,9 +79,7 @@ pub trait MimcField: PrimeField {
         rs: &mut [Self],
         k: Self,
     ) -> Result<(), MimcError> {
-        check_lengths(ls.len(), rs.len())?;
-        permute_feistel_each(sponge, ls, rs, k);
-        Ok(())
+        permute_feistel_many_packed(ls.len(), sponge, ls, rs, k)
     }
 }
 
@@ -229,9 +239,9 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     ) -> Result<(), MimcError> {
         check_lengths(ls.len(), rs.len())?;
         #[cfg(target_arch = "x86_64")]
-        if zkaccel_fp256::Ifma::detect().is_some() && ls.len() >= 8 {
-            // SAFETY: the detection proves AVX-512F and IFMA are present; lengths are equal.
-            unsafe { permute_feistel_many_ifma(sponge, ls, rs, k) };
+        if let (Some(cpu), true) = (zkaccel_fp256::Ifma::detect(), ls.len() >= 8) {
+            // SAFETY: the token proves AVX-512F and IFMA are present; lengths are equal.
+            unsafe { permute_feistel_many_ifma(cpu, sponge, ls, rs, k) };
             return Ok(());
         }
         #[cfg(target_arch = "x86_64")]
@@ -253,9 +263,9 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     ) -> Result<(), MimcError> {
         check_lengths(xs.len(), ks.len())?;
         #[cfg(target_arch = "x86_64")]
-        if zkaccel_fp256::Ifma::detect().is_some() && xs.len() >= 8 {
-            // SAFETY: the detection proves AVX-512F and IFMA are present; lengths are equal.
-            unsafe { encrypt_many_ifma(params, xs, ks) };
+        if let (Some(cpu), true) = (zkaccel_fp256::Ifma::detect(), xs.len() >= 8) {
+            // SAFETY: the token proves AVX-512F and IFMA are present; lengths are equal.
+            unsafe { encrypt_many_ifma(cpu, params, xs, ks) };
             return Ok(());
         }
         encrypt_many_hybrid(params, xs, ks)
@@ -490,75 +500,151 @@ unsafe fn encrypt_lazy_adx<C: Fp256Config>(
     encrypt_lazy(params, x, k)
 }
 
+/// `xs[i] ← E_{ks[i]}(xs[i])` on the widest packing of `F` with at most `max_lanes` lanes that
+/// the CPU offers ([`zkaccel_field::Field::run_packed_within`]): a packing of several lanes
+/// runs `P::WIDTH` ciphers per step in its lanes (the remainder one at a time), the scalar
+/// one [`encrypt_many_interleaved`].
+///
+/// # Errors
+/// [`MimcError::LengthMismatch`] when `xs` and `ks` differ in length (nothing is written).
+#[cfg_attr(not(feature = "kernels"), allow(dead_code))]
+pub fn encrypt_many_packed<F: MimcField>(
+    max_lanes: usize,
+    params: &MimcParams<F>,
+    xs: &mut [F],
+    ks: &[F],
+) -> Result<(), MimcError> {
+    check_lengths(xs.len(), ks.len())?;
+    let kernel = EncryptMany {
+        params,
+        xs,
+        ks,
+        narrow_as_interleaved: false,
+    };
+    F::run_packed_within(max_lanes, kernel);
+    Ok(())
+}
+
+/// [`encrypt_many_packed`] as a kernel over packings.
+struct EncryptMany<'a, F: PrimeField> {
+    params: &'a MimcParams<F>,
+    xs: &'a mut [F],
+    ks: &'a [F],
+    /// Whether a packing of at most [`SCALAR_LANES`] lanes runs the interleaved scalar kernel
+    /// instead ([`MimcField::encrypt_many`]'s choice): it runs as many ciphers side by side,
+    /// and for Goldilocks faster (Zen 4, 1,024 ciphers of x^7 with 23 rounds: 4 AVX2 lanes
+    /// 141.7 µs, 4 interleaved scalar chains 121.7–127.3, 8 AVX-512 lanes 103.0).
+    narrow_as_interleaved: bool,
+}
+
+impl<F: MimcField> PackedKernel<F> for EncryptMany<'_, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run<P: PackedField<Scalar = F>>(self, cpu: P::Cpu) {
+        if P::WIDTH == 1 || (self.narrow_as_interleaved && P::WIDTH <= SCALAR_LANES) {
+            encrypt_many_interleaved(self.params, self.xs, self.ks)
+                .expect("the caller checked the lengths");
+        } else {
+            encrypt_many_packed_lanes::<F, P>(cpu, self.params, self.xs, self.ks);
+        }
+    }
+}
+
 /// `P::WIDTH` ciphers per step in the lanes of a packed type, the state kept in its form for all
-/// rounds (converted in and out once per cipher); the remainder on [`encrypt_many_lazy`]. The
-/// CPU must have `P`'s features, and the caller should be compiled with them so that `P`'s
-/// operators inline.
-#[cfg(target_arch = "x86_64")]
+/// rounds (converted in and out once per cipher); the remainder one at a time
+/// ([`MimcField::encrypt_one`]). `xs` and `ks` have equal lengths. The caller should be
+/// compiled with `P`'s instructions (as [`zkaccel_field::Field::run_packed`] does) so that
+/// `P`'s operators inline.
 #[inline(always)]
-fn encrypt_many_packed<C: Fp256Config, P: PackedField<Scalar = Fp256<C>>>(
-    params: &MimcParams<Fp256<C>>,
-    xs: &mut [Fp256<C>],
-    ks: &[Fp256<C>],
+fn encrypt_many_packed_lanes<F: MimcField, P: PackedField<Scalar = F>>(
+    cpu: P::Cpu,
+    params: &MimcParams<F>,
+    xs: &mut [F],
+    ks: &[F],
 ) {
+    debug_assert_eq!(xs.len(), ks.len());
     let d = params.exponent();
     let w = P::WIDTH;
     let mut constants = Vec::with_capacity(params.constants().len());
     for &c in params.constants() {
-        constants.push(splat::<P>(c));
+        constants.push(P::broadcast(cpu, c));
     }
     let mut cx = xs.chunks_exact_mut(w);
     let mut ck = ks.chunks_exact(w);
     for (x, k) in (&mut cx).zip(&mut ck) {
-        let (mut px, pk) = (P::from_slice(x), P::from_slice(k));
+        let (mut px, pk) = (P::from_slice(cpu, x), P::from_slice(cpu, k));
         for &c in &constants {
             px = pow_sbox_packed(px + (pk + c), d);
         }
         (px + pk).write_to_slice(x);
     }
-    encrypt_many_lazy(params, cx.into_remainder(), ck.remainder())
-        .expect("the caller checked the lengths");
+    for (x, &k) in cx.into_remainder().iter_mut().zip(ck.remainder()) {
+        *x = F::encrypt_one(params, *x, k);
+    }
 }
 
-/// `c` in every lane of `P`.
-#[inline(always)]
-fn splat<P: PackedField>(c: P::Scalar) -> P {
-    P::from_slice(&vec![c; P::WIDTH])
-}
-
-/// `(ls[i], rs[i]) ← F_k(ls[i], rs[i])` for every `i`, `P::WIDTH` permutations per step in the
-/// lanes of a packed type, on the chain of the single-permutation path
+/// `(ls[i], rs[i]) ← F_k(ls[i], rs[i])` for every `i` on the widest packing of `F` with at most
+/// `max_lanes` lanes that the CPU offers ([`zkaccel_field::Field::run_packed_within`]),
+/// `P::WIDTH` permutations per step, on the chain of the single-permutation path
 /// ([`MimcField::permute_feistel`] on the 256-bit fields): only the S-box inputs are carried,
 /// `u_{i+1} = u_i^d + (u_{i−1} + c_{i+1} − c_{i−1})` ([`MimcSponge::constant_steps`]), and the
 /// halves are recovered after the last round. The remainder, and permutations of fewer than
-/// two rounds, run one at a time ([`MimcField::permute_feistel`]). `ls` and `rs` have equal
-/// lengths (the shorter one bounds the permutations). The CPU must have `P`'s features; a
-/// caller compiled with them lets `P`'s operators inline.
+/// two rounds, run one at a time ([`MimcField::permute_feistel`]).
 ///
-/// [`MimcField::permute_feistel_many`] runs it on eight AVX-512 IFMA lanes where the CPU has
-/// them. Measured on a 2-core AMD EPYC (Zen 4), circomlib's MiMCSponge (x^5, 220 rounds), one
-/// thread, in-process alternating runs (`examples/mimc_batch_compare.rs`, best of 11 rounds of
-/// 240, three runs, beside a CI build): 3.90 µs per permutation on the IFMA lanes with the
+/// [`MimcField::permute_feistel_many`] runs it on eight AVX-512 IFMA lanes for the 256-bit
+/// fields where the CPU has them, and on the widest packing for the other fields. Measured on
+/// a 2-core AMD EPYC (Zen 4), circomlib's MiMCSponge (x^5, 220 rounds), one thread,
+/// in-process alternating runs (`examples/mimc_batch_compare.rs`, best of 11 rounds of 240,
+/// three runs, beside a CI build): 3.90 µs per permutation on the IFMA lanes with the
 /// squarings on their squaring kernel ([`pow_sbox_packed`]; 4.19–4.28 with squarings as
 /// products), against 5.64–5.66 on the hybrid lanes and 12.1 one at a time.
-#[inline(always)]
-#[cfg_attr(not(feature = "kernels"), allow(dead_code))]
-pub fn permute_feistel_many_packed<F: MimcField, P: PackedField<Scalar = F>>(
+///
+/// # Errors
+/// [`MimcError::LengthMismatch`] when `ls` and `rs` differ in length (nothing is written).
+pub fn permute_feistel_many_packed<F: MimcField>(
+    max_lanes: usize,
     sponge: &MimcSponge<F>,
     ls: &mut [F],
     rs: &mut [F],
     k: F,
 ) -> Result<(), MimcError> {
     check_lengths(ls.len(), rs.len())?;
-    permute_feistel_many_packed_unchecked::<F, P>(sponge, ls, rs, k);
+    F::run_packed_within(max_lanes, FeistelMany { sponge, ls, rs, k });
     Ok(())
 }
 
-/// [`permute_feistel_many_packed`] for `ls` and `rs` of equal lengths. Inlined always, so
-/// that a caller compiled with `P`'s features (the IFMA kernel) inlines `P`'s operators: as a
-/// separate function it ran MiMCSponge batches 57 times slower.
+/// [`permute_feistel_many_packed`] as a kernel over packings.
+struct FeistelMany<'a, F: PrimeField> {
+    sponge: &'a MimcSponge<F>,
+    ls: &'a mut [F],
+    rs: &'a mut [F],
+    k: F,
+}
+
+impl<F: MimcField> PackedKernel<F> for FeistelMany<'_, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run<P: PackedField<Scalar = F>>(self, cpu: P::Cpu) {
+        if P::WIDTH == 1 {
+            permute_feistel_each(self.sponge, self.ls, self.rs, self.k);
+        } else {
+            permute_feistel_many_packed_unchecked::<F, P>(
+                cpu,
+                self.sponge,
+                self.ls,
+                self.rs,
+                self.k,
+            );
+        }
+    }
+}
+
+/// [`permute_feistel_many_packed`]'s lanes for `ls` and `rs` of equal lengths. Inlined always,
+/// so that a caller compiled with `P`'s features (the IFMA kernel) inlines `P`'s operators: as
+/// a separate function it ran MiMCSponge batches 57 times slower.
 #[inline(always)]
 fn permute_feistel_many_packed_unchecked<F: MimcField, P: PackedField<Scalar = F>>(
+    cpu: P::Cpu,
     sponge: &MimcSponge<F>,
     ls: &mut [F],
     rs: &mut [F],
@@ -574,18 +660,18 @@ fn permute_feistel_many_packed_unchecked<F: MimcField, P: PackedField<Scalar = F
     }
     let mut steps = Vec::with_capacity(sponge.constant_steps().len());
     for &step in sponge.constant_steps() {
-        steps.push(splat::<P>(step));
+        steps.push(P::broadcast(cpu, step));
     }
-    let first_key = splat::<P>(k + c[0]);
-    let second_key = splat::<P>(k + c[1]);
-    let last_key = splat::<P>(k + c[rounds - 1]);
-    let key_before_last = splat::<P>(k + c[rounds - 2]);
+    let first_key = P::broadcast(cpu, k + c[0]);
+    let second_key = P::broadcast(cpu, k + c[1]);
+    let last_key = P::broadcast(cpu, k + c[rounds - 1]);
+    let key_before_last = P::broadcast(cpu, k + c[rounds - 2]);
     let mut cl = ls.chunks_exact_mut(P::WIDTH);
     let mut cr = rs.chunks_exact_mut(P::WIDTH);
     for (l, r) in (&mut cl).zip(&mut cr) {
         // `before` is u_{i−1} and `now` u_i at the top of round i (1 ≤ i ≤ R − 2).
-        let mut before = P::from_slice(l) + first_key;
-        let mut now = pow_sbox_packed(before, d) + (P::from_slice(r) + second_key);
+        let mut before = P::from_slice(cpu, l) + first_key;
+        let mut now = pow_sbox_packed(before, d) + (P::from_slice(cpu, r) + second_key);
         for &step in &steps {
             let ahead = before + step;
             before = now;
@@ -602,17 +688,18 @@ fn permute_feistel_many_packed_unchecked<F: MimcField, P: PackedField<Scalar = F
 /// [`permute_feistel_many_packed`] on eight IFMA lanes (radix 2^52).
 ///
 /// # Safety
-/// The CPU must support AVX-512F and AVX-512 IFMA.
+/// The CPU must support AVX-512F and AVX-512 IFMA (the token proves it).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn permute_feistel_many_ifma<C: Fp256Config>(
+    cpu: zkaccel_fp256::Ifma,
     sponge: &MimcSponge<Fp256<C>>,
     ls: &mut [Fp256<C>],
     rs: &mut [Fp256<C>],
     k: Fp256<C>,
 ) {
     permute_feistel_many_packed_unchecked::<Fp256<C>, zkaccel_fp256::PackedFp256Ifma<C>>(
-        sponge, ls, rs, k,
+        cpu, sponge, ls, rs, k,
     );
 }
 
@@ -623,15 +710,16 @@ unsafe fn permute_feistel_many_ifma<C: Fp256Config>(
 /// and 2.73–2.75 on the hybrid lanes ([`encrypt_many_hybrid`]).
 ///
 /// # Safety
-/// The CPU must support AVX-512F and AVX-512 IFMA.
+/// The CPU must support AVX-512F and AVX-512 IFMA (the token proves it).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn encrypt_many_ifma<C: Fp256Config>(
+    cpu: zkaccel_fp256::Ifma,
     params: &MimcParams<Fp256<C>>,
     xs: &mut [Fp256<C>],
     ks: &[Fp256<C>],
 ) {
-    encrypt_many_packed::<C, zkaccel_fp256::PackedFp256Ifma<C>>(params, xs, ks);
+    encrypt_many_packed_lanes::<Fp256<C>, zkaccel_fp256::PackedFp256Ifma<C>>(cpu, params, xs, ks);
 }
 
 /// Four ciphers per step in AVX2 lanes (radix 2^29), on lazily reduced values
@@ -654,6 +742,7 @@ unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
     xs: &mut [Fp256<C>],
     ks: &[Fp256<C>],
 ) {
+    use zkaccel_field::PackedField as _;
     use zkaccel_fp256::{LazyPackedFp256Avx2, PackedFp256Avx2};
     const W: usize = 4;
     let d = params.exponent();
@@ -664,8 +753,8 @@ unsafe fn encrypt_many_avx2_lanes<C: Fp256Config>(
     let mut cx = xs.chunks_exact_mut(W);
     let mut ck = ks.chunks_exact(W);
     for (x, k) in (&mut cx).zip(&mut ck) {
-        let k = PackedFp256Avx2::from_slice(k);
-        let mut state = LazyPackedFp256Avx2::new(PackedFp256Avx2::from_slice(x));
+        let k = PackedFp256Avx2::from_slice(cpu, k);
+        let mut state = LazyPackedFp256Avx2::new(PackedFp256Avx2::from_slice(cpu, x));
         for c in &constants {
             state = state.power_of_sum(k, c.get(), d);
         }

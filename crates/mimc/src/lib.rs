@@ -18,7 +18,7 @@ pub use batch::{encrypt_textbook, permute_feistel_textbook, MimcField, SCALAR_LA
 pub mod kernels {
     pub use crate::batch::{
         encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy,
-        permute_feistel_many_packed,
+        encrypt_many_packed, permute_feistel_many_packed,
     };
 }
 pub use cipher::Mimc;

@@ -171,6 +171,44 @@ fn goldilocks_cipher_runs_generic_kernels() {
         .map(|(&x, &k)| mimc.encrypt(x, k))
         .collect();
     assert_eq!(mimc.encrypt_batch(&xs, &ks).unwrap(), expected);
+    // Every packing this CPU offers (8 AVX-512 lanes, 4 AVX2 lanes, the scalar field), with a
+    // remainder after the whole groups, against the textbook loop; the Feistel chain likewise.
+    let mut rng = StdRng::seed_from_u64(0x6d69_6d63);
+    let n = 37;
+    let xs37: Vec<Goldilocks> = (0..n).map(|_| random_prime(&mut rng)).collect();
+    let ks37: Vec<Goldilocks> = (0..n).map(|_| random_prime(&mut rng)).collect();
+    let textbook: Vec<Goldilocks> = xs37
+        .iter()
+        .zip(&ks37)
+        .map(|(&x, &k)| zkaccel_mimc::encrypt_textbook(mimc.params(), x, k))
+        .collect();
+    let sponge = zkaccel_mimc::MimcSponge::new(mimc.params().clone());
+    let key = Goldilocks::from_u64_reduced(5);
+    let feistel: Vec<(Goldilocks, Goldilocks)> = xs37
+        .iter()
+        .zip(&ks37)
+        .map(|(&l, &r)| zkaccel_mimc::permute_feistel_textbook(mimc.params(), l, r, key))
+        .collect();
+    for lanes in Goldilocks::packing_widths() {
+        let mut out = xs37.clone();
+        zkaccel_mimc::kernels::encrypt_many_packed(lanes, mimc.params(), &mut out, &ks37).unwrap();
+        assert_eq!(out, textbook, "{lanes} lanes");
+        let (mut ls, mut rs) = (xs37.clone(), ks37.clone());
+        zkaccel_mimc::kernels::permute_feistel_many_packed(lanes, &sponge, &mut ls, &mut rs, key)
+            .unwrap();
+        let got: Vec<_> = ls.into_iter().zip(rs).collect();
+        assert_eq!(got, feistel, "Feistel, {lanes} lanes");
+        // Unequal lengths are an error that writes nothing.
+        let mut out = xs37.clone();
+        assert_eq!(
+            zkaccel_mimc::kernels::encrypt_many_packed(lanes, mimc.params(), &mut out, &ks37[1..]),
+            Err(MimcError::LengthMismatch {
+                messages: n,
+                keys: n - 1
+            })
+        );
+        assert_eq!(out, xs37);
+    }
     // Decryption is not offered, but the cipher must be injective in x for a fixed key.
     let mut sorted = expected.clone();
     sorted.sort();
@@ -268,13 +306,13 @@ fn feistel_sponges() -> Vec<zkaccel_mimc::MimcSponge<Fr>> {
     sponges
 }
 
-/// Permutes `(ls[i], rs[i])` in place under one key.
-type FeistelKernel =
-    fn(&zkaccel_mimc::MimcSponge<Fr>, &mut [Fr], &mut [Fr], Fr) -> Result<(), MimcError>;
-
 /// Checks `kernel` against one permutation at a time on `n` pairs of each sponge of
 /// [`feistel_sponges`], with halves and keys of `p − 1` among random ones.
-fn check_feistel_kernel(kernel: FeistelKernel, seed: u64, n: usize) -> Result<(), TestCaseError> {
+fn check_feistel_kernel(
+    kernel: impl Fn(&zkaccel_mimc::MimcSponge<Fr>, &mut [Fr], &mut [Fr], Fr) -> Result<(), MimcError>,
+    seed: u64,
+    n: usize,
+) -> Result<(), TestCaseError> {
     let mut rng = StdRng::seed_from_u64(seed);
     let pick = |i: usize, rng: &mut StdRng| {
         if i.is_multiple_of(5) {
@@ -325,23 +363,16 @@ proptest! {
     }
 
     /// The packed Feistel chain equals one permutation at a time in every packing this CPU
-    /// runs: one lane (the portable scalar packing), four AVX2 lanes, eight IFMA lanes.
+    /// runs: one lane (the portable scalar packing), four AVX2 lanes, eight IFMA lanes
+    /// (`Field::packing_widths`; the scalar one alone with `ZKACCEL_SIMD=off`).
     #[test]
     fn packed_feistel_lanes_equal_single_permutations(seed in any::<u64>(), n in 0usize..20) {
+        use zkaccel_field::Field;
         use zkaccel_mimc::kernels::permute_feistel_many_packed;
-        let mut kernels: Vec<FeistelKernel> = vec![permute_feistel_many_packed::<Fr, Fr>];
-        #[cfg(target_arch = "x86_64")]
-        {
-            use zkaccel_bn254::FrConfig;
-            use zkaccel_fp256::{Avx2, Ifma, PackedFp256Avx2, PackedFp256Ifma};
-            if Avx2::detect().is_some() {
-                kernels.push(permute_feistel_many_packed::<Fr, PackedFp256Avx2<FrConfig>>);
-            }
-            if Ifma::detect().is_some() {
-                kernels.push(permute_feistel_many_packed::<Fr, PackedFp256Ifma<FrConfig>>);
-            }
-        }
-        for kernel in kernels {
+        for lanes in Fr::packing_widths() {
+            let kernel = move |sponge: &zkaccel_mimc::MimcSponge<Fr>, ls: &mut [Fr], rs: &mut [Fr], k: Fr| {
+                permute_feistel_many_packed(lanes, sponge, ls, rs, k)
+            };
             check_feistel_kernel(kernel, seed, n)?;
         }
     }

@@ -17,9 +17,7 @@
 use core::mem::MaybeUninit;
 
 use rayon::prelude::*;
-use zkaccel_field::Field;
-
-use crate::field::NttField;
+use zkaccel_field::{Field, TwoAdicField};
 
 use crate::kernels::{dit_from_stage, radix2, reverse_bits, SharedPtr, StageTables};
 
@@ -67,7 +65,7 @@ unsafe fn scale_points<F: Field>(data: *mut F, shape: Shape, s: F) {
 /// For every `i < 2^log_n`, `data.add(i·stride) .. data.add(i·stride + width)` is valid for
 /// reads and writes, `width ≤ stride`, nobody else touches those elements during the call,
 /// and `dir` holds tables up to `2^core_log` and roots up to `2^log_n`.
-pub(crate) unsafe fn transform<F: NttField>(
+pub(crate) unsafe fn transform<F: TwoAdicField>(
     data: *mut F,
     shape: Shape,
     dir: &Direction<F>,
@@ -165,7 +163,7 @@ pub(crate) unsafe fn transform<F: NttField>(
 ///
 /// # Safety
 /// As [`transform`], for the row's points.
-unsafe fn twiddle_row<F: NttField>(row: *mut F, shape: Shape, base: F, scale: Option<F>) {
+unsafe fn twiddle_row<F: TwoAdicField>(row: *mut F, shape: Shape, base: F, scale: Option<F>) {
     let Shape {
         log_n,
         width,
@@ -200,7 +198,7 @@ unsafe fn twiddle_row<F: NttField>(row: *mut F, shape: Shape, base: F, scale: Op
 ///
 /// # Safety
 /// As [`transform`].
-unsafe fn column_pass<F: NttField>(
+unsafe fn column_pass<F: TwoAdicField>(
     data: *mut F,
     l1: usize,
     shape: Shape,
@@ -291,7 +289,7 @@ unsafe fn column_pass<F: NttField>(
 /// never zeroed. Callers pass power-of-two lengths with `out.len() = src.len() << log_blowup`
 /// and `dir` covering `out.len()` (checked in debug builds).
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
-pub(crate) fn extend_dit<F: NttField>(
+pub(crate) fn extend_dit<F: TwoAdicField>(
     out: &mut [MaybeUninit<F>],
     src: &[F],
     shift: F,
@@ -408,7 +406,7 @@ unsafe fn assume_init_mut<F>(slots: &mut [MaybeUninit<F>]) -> &mut [F] {
 
 /// `first·shift^rev(p)` at position `p`, for `p < 2^log_n` (`rev` on `log_n` bits): built
 /// by doubling, since `rev_l(2q + b) = b·2^(l−1) + rev_(l−1)(q)`.
-pub(crate) fn bit_reversed_powers<F: NttField>(shift: F, first: F, log_n: usize) -> Vec<F> {
+pub(crate) fn bit_reversed_powers<F: TwoAdicField>(shift: F, first: F, log_n: usize) -> Vec<F> {
     let mut table = Vec::with_capacity(1 << log_n);
     table.push(first);
     let mut step = shift; // s^(2^(l−1)) for the table of l bits

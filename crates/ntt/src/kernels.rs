@@ -6,9 +6,8 @@
 //! matrix (the four-step column pass). Every butterfly of a point pair uses one twiddle for
 //! the whole run, which is what makes batches and column passes vectorise.
 
+use zkaccel_field::butterflies::{butterfly_runs, SHORT_RUN};
 use zkaccel_field::TwoAdicField;
-
-use crate::field::NttField;
 
 use crate::error::NttError;
 
@@ -51,45 +50,11 @@ impl<F> StageTables<F> {
     }
 }
 
-/// Runs shorter than this use the scalar loop with the unit-twiddle shortcut.
-const SIMD_RUN: usize = 8;
-
-/// One butterfly of two runs with twiddle `w` (`unit` when `w = 1`).
-#[inline(always)]
-pub(crate) fn butterfly_runs<F: NttField>(a: &mut [F], b: &mut [F], w: F, unit: bool, dif: bool) {
-    if unit {
-        for (x, y) in a.iter_mut().zip(b.iter_mut()) {
-            let (s, d) = (*x + *y, *x - *y);
-            *x = s;
-            *y = d;
-        }
-    } else if a.len() < SIMD_RUN {
-        // Short runs (the last DIF / first DIT stages of one polynomial): inline scalar code,
-        // no kernel dispatch per pair.
-        for (x, y) in a.iter_mut().zip(b.iter_mut()) {
-            if dif {
-                let (s, d) = (*x + *y, *x - *y);
-                *x = s;
-                *y = d * w;
-            } else {
-                let t = *y * w;
-                let u = *x;
-                *x = u + t;
-                *y = u - t;
-            }
-        }
-    } else if dif {
-        F::dif_butterflies_same(a, b, w);
-    } else {
-        F::dit_butterflies_same(a, b, w);
-    }
-}
-
 /// The stage of half-size `h` on contiguous points (`stride == width`).
-fn stage_contiguous<F: NttField>(data: &mut [F], h: usize, width: usize, tw: &[F], dif: bool) {
+fn stage_contiguous<F: TwoAdicField>(data: &mut [F], h: usize, width: usize, tw: &[F], dif: bool) {
     for block in data.chunks_exact_mut(2 * h * width) {
         let (lo, hi) = block.split_at_mut(h * width);
-        if width == 1 && h >= SIMD_RUN {
+        if width == 1 && h >= SHORT_RUN {
             // One polynomial: a twiddle per pair, contiguous — the SIMD case.
             if dif {
                 F::dif_butterflies(lo, hi, tw);
@@ -132,7 +97,7 @@ impl<F> SharedPtr<F> {
 /// For every `i < 2^log_n`, `data.add(i·stride) .. data.add(i·stride + width)` must be valid
 /// for reads and writes, `width ≤ stride`, and no other thread may access those elements
 /// during the call.
-pub(crate) unsafe fn radix2<F: NttField>(
+pub(crate) unsafe fn radix2<F: TwoAdicField>(
     data: *mut F,
     log_n: usize,
     width: usize,
@@ -155,7 +120,7 @@ pub(crate) unsafe fn radix2<F: NttField>(
         if dif {
             let mut s = 0;
             while s < log_n - 3 {
-                if log_n - 3 - s >= 3 && n >> (s + 3) >= SIMD_RUN {
+                if log_n - 3 - s >= 3 && n >> (s + 3) >= SHORT_RUN {
                     three_stages_contiguous(slice, n >> (s + 3), tables, true);
                     s += 3;
                 } else {
@@ -196,7 +161,7 @@ pub(crate) unsafe fn radix2<F: NttField>(
 ///
 /// # Safety
 /// As [`radix2`], with `2h ≤ n`.
-unsafe fn stage_of_runs<F: NttField>(
+unsafe fn stage_of_runs<F: TwoAdicField>(
     data: *mut F,
     n: usize,
     h: usize,
@@ -232,7 +197,7 @@ const RUN_CHUNK_BYTES: usize = 512;
 ///
 /// # Safety
 /// As [`radix2`], with `8h ≤ n`.
-unsafe fn three_stages_of_runs<F: NttField>(
+unsafe fn three_stages_of_runs<F: TwoAdicField>(
     data: *mut F,
     n: usize,
     h: usize,
@@ -242,7 +207,7 @@ unsafe fn three_stages_of_runs<F: NttField>(
     dif: bool,
 ) {
     let (t1, t2, t4) = (tables.stage(h), tables.stage(2 * h), tables.stage(4 * h));
-    let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SIMD_RUN);
+    let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
     for start in (0..n).step_by(8 * h) {
         for j in 0..h {
             let w = [
@@ -275,7 +240,11 @@ unsafe fn three_stages_of_runs<F: NttField>(
 
 /// Decimation-in-time stages `first .. log2(len)` of one contiguous polynomial whose stages
 /// below `first` are already done (`first = 0`: the whole bit-reversed → natural transform).
-pub(crate) fn dit_from_stage<F: NttField>(slice: &mut [F], first: usize, tables: &StageTables<F>) {
+pub(crate) fn dit_from_stage<F: TwoAdicField>(
+    slice: &mut [F],
+    first: usize,
+    tables: &StageTables<F>,
+) {
     let log_n = slice.len().trailing_zeros() as usize;
     debug_assert!(slice.len().is_power_of_two() && log_n <= tables.log);
     let mut first = first;
@@ -288,7 +257,7 @@ pub(crate) fn dit_from_stage<F: NttField>(slice: &mut [F], first: usize, tables:
     let mut s = first;
     while s < log_n {
         let h = 1 << s;
-        if log_n - s >= 3 && h >= SIMD_RUN {
+        if log_n - s >= 3 && h >= SHORT_RUN {
             three_stages_contiguous(slice, h, tables, false);
             s += 3;
         } else {
@@ -300,7 +269,7 @@ pub(crate) fn dit_from_stage<F: NttField>(slice: &mut [F], first: usize, tables:
 
 /// The three stages of half-sizes `h, 2h, 4h` of one contiguous polynomial as radix-8 blocks
 /// of eight runs of `h` points (DIT from `h` up, DIF from `4h` down).
-fn three_stages_contiguous<F: NttField>(
+fn three_stages_contiguous<F: TwoAdicField>(
     data: &mut [F],
     h: usize,
     tables: &StageTables<F>,

@@ -1,7 +1,8 @@
 //! [`NttPlan`]: the precomputed tables and the public transforms.
 
-use crate::field::NttField;
 use rayon::prelude::*;
+
+use zkaccel_field::TwoAdicField;
 
 use crate::error::NttError;
 use crate::four_step::{extend_dit, transform, Direction, Shape};
@@ -77,7 +78,7 @@ pub struct NttPlan<F> {
     parallel: bool,
 }
 
-impl<F: NttField> NttPlan<F> {
+impl<F: TwoAdicField> NttPlan<F> {
     /// A four-step plan with the default core, multi-threaded.
     ///
     /// # Errors
@@ -463,7 +464,7 @@ impl<F: NttField> NttPlan<F> {
     }
 }
 
-fn check_shift<F: NttField>(shift: F) -> Result<(), NttError> {
+fn check_shift<F: TwoAdicField>(shift: F) -> Result<(), NttError> {
     if shift.is_zero() {
         Err(NttError::ZeroShift)
     } else {
@@ -472,7 +473,12 @@ fn check_shift<F: NttField>(shift: F) -> Result<(), NttError> {
 }
 
 /// Multiplies point `i` (of `width` elements) by `shift^i`.
-pub(crate) fn scale_by_powers<F: NttField>(data: &mut [F], width: usize, shift: F, parallel: bool) {
+pub(crate) fn scale_by_powers<F: TwoAdicField>(
+    data: &mut [F],
+    width: usize,
+    shift: F,
+    parallel: bool,
+) {
     const CHUNK: usize = 1 << 12;
     let run = |(c, chunk): (usize, &mut [F])| {
         let mut w = shift.exp_u64((c * CHUNK) as u64);

@@ -1,0 +1,128 @@
+//! The portable radix-2 butterflies behind [`TwoAdicField`]'s butterfly methods: a field
+//! with SIMD butterflies (Goldilocks, the 256-bit fields) overrides those methods in its own
+//! crate, and every number-theoretic transform reaches them through the trait.
+
+use crate::TwoAdicField;
+
+/// Runs shorter than this take the inline scalar loop in [`butterfly_runs`], not the field's
+/// run kernel.
+pub const SHORT_RUN: usize = 8;
+
+/// `lo[j], hi[j] ← lo[j] + hi[j], (lo[j] − hi[j])·tw[j]`, one element at a time.
+#[inline(always)]
+pub fn dif_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
+    for ((x, y), &w) in lo.iter_mut().zip(hi.iter_mut()).zip(tw) {
+        let (s, d) = (*x + *y, *x - *y);
+        *x = s;
+        *y = d * w;
+    }
+}
+
+/// `lo[j], hi[j] ← lo[j] + hi[j]·tw[j], lo[j] − hi[j]·tw[j]`, one element at a time.
+#[inline(always)]
+pub fn dit_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
+    for ((x, y), &w) in lo.iter_mut().zip(hi.iter_mut()).zip(tw) {
+        let t = *y * w;
+        let u = *x;
+        *x = u + t;
+        *y = u - t;
+    }
+}
+
+/// DIF butterflies with one twiddle for the whole run, one element at a time.
+#[inline(always)]
+pub fn dif_same_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
+    for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+        let (s, d) = (*x + *y, *x - *y);
+        *x = s;
+        *y = d * w;
+    }
+}
+
+/// DIT butterflies with one twiddle for the whole run, one element at a time.
+#[inline(always)]
+pub fn dit_same_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
+    for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+        let t = *y * w;
+        let u = *x;
+        *x = u + t;
+        *y = u - t;
+    }
+}
+
+/// `lo, hi ← lo + hi, lo − hi` (the butterfly with a unit twiddle).
+#[inline(always)]
+pub fn add_sub<F: TwoAdicField>(lo: &mut [F], hi: &mut [F]) {
+    for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+        let (s, d) = (*x + *y, *x - *y);
+        *x = s;
+        *y = d;
+    }
+}
+
+/// One butterfly of two runs with twiddle `w` (`unit` when `w = 1`): the unit twiddle skips
+/// the products, short runs (the last DIF / first DIT stages of one polynomial) stay inline,
+/// longer ones go to the field's [`TwoAdicField::dif_butterflies_same`] or
+/// [`TwoAdicField::dit_butterflies_same`].
+#[inline(always)]
+pub fn butterfly_runs<F: TwoAdicField>(a: &mut [F], b: &mut [F], w: F, unit: bool, dif: bool) {
+    if unit {
+        add_sub(a, b);
+    } else if a.len() < SHORT_RUN {
+        if dif {
+            dif_same_scalar(a, b, w);
+        } else {
+            dit_same_scalar(a, b, w);
+        }
+    } else if dif {
+        F::dif_butterflies_same(a, b, w);
+    } else {
+        F::dit_butterflies_same(a, b, w);
+    }
+}
+
+/// The twelve butterflies of a radix-8 block across eight runs, in stage order (DIT half-sizes
+/// 1, 2, 4; DIF 4, 2, 1): `pair(lo, hi, slot)` for runs `m` and `m + h`, with the twiddle slot
+/// `h − 1 + m mod h`.
+pub fn for_each_block_pair<F>(
+    runs: &mut [&mut [F]; 8],
+    dif: bool,
+    mut pair: impl FnMut(&mut [F], &mut [F], usize),
+) {
+    let order: [usize; 3] = if dif { [4, 2, 1] } else { [1, 2, 4] };
+    for h in order {
+        for m in (0..8).filter(|m| m & h == 0) {
+            let [a, b] = runs
+                .get_disjoint_mut([m, m + h])
+                .expect("distinct runs of a block");
+            pair(a, b, h - 1 + m % h);
+        }
+    }
+}
+
+/// Three radix-2 stages on one block of eight consecutive elements (DIF: half-sizes 4, 2, 1;
+/// DIT: 1, 2, 4), with `tw4 = [ω_8^j]_{j<4}` and `tw2 = [ω_4^j]_{j<2}` (or the inverses).
+#[inline(always)]
+pub fn three_stages_block<F: TwoAdicField>(x: &mut [F], tw4: &[F], tw2: &[F], dif: bool) {
+    let stages: [usize; 3] = if dif { [4, 2, 1] } else { [1, 2, 4] };
+    for h in stages {
+        for s in (0..8).step_by(2 * h) {
+            for j in 0..h {
+                let (u, v) = (x[s + j], x[s + j + h]);
+                let w = match (h, j) {
+                    (_, 0) | (1, _) => None,
+                    (4, j) => Some(tw4[j]),
+                    (_, j) => Some(tw2[j]),
+                };
+                if dif {
+                    x[s + j] = u + v;
+                    x[s + j + h] = w.map_or(u - v, |w| (u - v) * w);
+                } else {
+                    let t = w.map_or(v, |w| v * w);
+                    x[s + j] = u + t;
+                    x[s + j + h] = u - t;
+                }
+            }
+        }
+    }
+}
