@@ -1151,6 +1151,8 @@ pub fn check_packings<F: Field>(sample: impl Fn(&mut StdRng) -> F, n: usize) -> 
         "run_packed_within chose the widest packing that fits"
     );
     assert_eq!(F::run_packed(Check { xs: &xs, ys: &ys }), widths[0]);
+    // A bound below every SIMD width (0 included) leaves the scalar packing.
+    assert_eq!(F::run_packed_within(0, Check { xs: &xs, ys: &ys }), 1);
     checked
 }
 

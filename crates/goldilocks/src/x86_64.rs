@@ -682,11 +682,20 @@ pub fn backend() -> Backend {
     }
 }
 
-/// A lane-wise binary operation, in each of its forms.
+impl Backend {
+    /// The most lanes this backend uses: the bound [`run_packed`] chooses within.
+    fn max_lanes(self) -> usize {
+        match self {
+            Backend::Avx512 => PackedGoldilocksAvx512::WIDTH,
+            Backend::Avx2 => PackedGoldilocksAvx2::WIDTH,
+            Backend::Scalar => 1,
+        }
+    }
+}
+
+/// A lane-wise binary operation, on any packing.
 trait BinOp {
-    fn scalar(a: Goldilocks, b: Goldilocks) -> Goldilocks;
-    fn avx2(a: PackedGoldilocksAvx2, b: PackedGoldilocksAvx2) -> PackedGoldilocksAvx2;
-    fn avx512(a: PackedGoldilocksAvx512, b: PackedGoldilocksAvx512) -> PackedGoldilocksAvx512;
+    fn apply<P: zkaccel_field::Algebra>(a: P, b: P) -> P;
 }
 
 macro_rules! bin_op {
@@ -694,15 +703,7 @@ macro_rules! bin_op {
         struct $name;
         impl BinOp for $name {
             #[inline(always)]
-            fn scalar(a: Goldilocks, b: Goldilocks) -> Goldilocks {
-                a $op b
-            }
-            #[inline(always)]
-            fn avx2(a: PackedGoldilocksAvx2, b: PackedGoldilocksAvx2) -> PackedGoldilocksAvx2 {
-                a $op b
-            }
-            #[inline(always)]
-            fn avx512(a: PackedGoldilocksAvx512, b: PackedGoldilocksAvx512) -> PackedGoldilocksAvx512 {
+            fn apply<P: zkaccel_field::Algebra>(a: P, b: P) -> P {
                 a $op b
             }
         }
@@ -712,51 +713,54 @@ bin_op!(MulOp, *);
 bin_op!(AddOp, +);
 bin_op!(SubOp, -);
 
+/// `a[i] ← O(a[i], b[i])`, written once over the packings ([`run_packed`]); `a` and `b` have
+/// equal lengths.
+struct Zip<'a, O> {
+    a: &'a mut [Goldilocks],
+    b: &'a [Goldilocks],
+    op: core::marker::PhantomData<O>,
+}
+
+impl<O: BinOp> PackedKernel<Goldilocks> for Zip<'_, O> {
+    type Output = ();
+    #[inline(always)]
+    fn run<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu) {
+        let mut ca = self.a.chunks_exact_mut(P::WIDTH);
+        let mut cb = self.b.chunks_exact(P::WIDTH);
+        for (x, y) in (&mut ca).zip(&mut cb) {
+            O::apply(P::from_slice(cpu, x), P::from_slice(cpu, y)).write_to_slice(x);
+        }
+        for (x, &y) in ca.into_remainder().iter_mut().zip(cb.remainder()) {
+            *x = O::apply(*x, y);
+        }
+    }
+}
+
+/// `a[i] ← a[i] · w`, written once over the packings ([`run_packed`]).
+struct Scale<'a> {
+    a: &'a mut [Goldilocks],
+    w: Goldilocks,
+}
+
+impl PackedKernel<Goldilocks> for Scale<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu) {
+        let pw = P::broadcast(cpu, self.w);
+        let mut chunks = self.a.chunks_exact_mut(P::WIDTH);
+        for x in &mut chunks {
+            (P::from_slice(cpu, x) * pw).write_to_slice(x);
+        }
+        for x in chunks.into_remainder() {
+            *x *= self.w;
+        }
+    }
+}
+
 fn run<O: BinOp>(backend: Backend, a: &mut [Goldilocks], b: &[Goldilocks]) {
     assert_eq!(a.len(), b.len(), "slices must have equal length");
-    if backend == Backend::Avx512 {
-        if let Some(cpu) = Avx512::detect() {
-            // SAFETY: the token proves AVX-512F is present.
-            return unsafe { run_avx512::<O>(cpu, a, b) };
-        }
-    }
-    if backend != Backend::Scalar {
-        if let Some(cpu) = Avx2::detect() {
-            // SAFETY: the token proves AVX2 is present.
-            return unsafe { run_avx2::<O>(cpu, a, b) };
-        }
-    }
-    run_scalar::<O>(a, b)
-}
-
-fn run_scalar<O: BinOp>(a: &mut [Goldilocks], b: &[Goldilocks]) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x = O::scalar(*x, *y);
-    }
-}
-
-#[target_feature(enable = "avx512f")]
-fn run_avx512<O: BinOp>(cpu: Avx512, a: &mut [Goldilocks], b: &[Goldilocks]) {
-    let mut ca = a.chunks_exact_mut(8);
-    let mut cb = b.chunks_exact(8);
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        let px = PackedGoldilocksAvx512::from_array(cpu, (&*x).try_into().expect("chunk of 8"));
-        let py = PackedGoldilocksAvx512::from_array(cpu, y.try_into().expect("chunk of 8"));
-        x.copy_from_slice(&O::avx512(px, py).to_array());
-    }
-    run_scalar::<O>(ca.into_remainder(), cb.remainder());
-}
-
-#[target_feature(enable = "avx2")]
-fn run_avx2<O: BinOp>(cpu: Avx2, a: &mut [Goldilocks], b: &[Goldilocks]) {
-    let mut ca = a.chunks_exact_mut(4);
-    let mut cb = b.chunks_exact(4);
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        let px = PackedGoldilocksAvx2::from_array(cpu, (&*x).try_into().expect("chunk of 4"));
-        let py = PackedGoldilocksAvx2::from_array(cpu, y.try_into().expect("chunk of 4"));
-        x.copy_from_slice(&O::avx2(px, py).to_array());
-    }
-    run_scalar::<O>(ca.into_remainder(), cb.remainder());
+    let op = core::marker::PhantomData::<O>;
+    run_packed(backend.max_lanes(), Zip { a, b, op });
 }
 
 macro_rules! slice_kernel {
@@ -766,7 +770,7 @@ macro_rules! slice_kernel {
         /// # Panics
         /// Panics when the slices differ in length.
         pub fn $name(a: &mut [Goldilocks], b: &[Goldilocks]) {
-            run::<$op>(backend(), a, b)
+            run::<$op>(Backend::Avx512, a, b)
         }
 
         /// The same kernel on a chosen backend, for tests and benches; a backend the CPU lacks
@@ -795,51 +799,13 @@ slice_kernel!(
 
 /// `a[i] ← a[i] · w`, on the widest SIMD the CPU has.
 pub fn mul_assign_constant(a: &mut [Goldilocks], w: Goldilocks) {
-    mul_assign_constant_with(backend(), a, w)
+    mul_assign_constant_with(Backend::Avx512, a, w)
 }
 
 /// [`mul_assign_constant`] on a chosen backend, for tests and benches; a backend the CPU
 /// lacks falls back to the next narrower one.
 pub fn mul_assign_constant_with(backend: Backend, a: &mut [Goldilocks], w: Goldilocks) {
-    if backend == Backend::Avx512 {
-        if let Some(cpu) = Avx512::detect() {
-            // SAFETY: the token proves AVX-512F is present.
-            return unsafe { scale_avx512(cpu, a, w) };
-        }
-    }
-    if backend != Backend::Scalar {
-        if let Some(cpu) = Avx2::detect() {
-            // SAFETY: the token proves AVX2 is present.
-            return unsafe { scale_avx2(cpu, a, w) };
-        }
-    }
-    a.iter_mut().for_each(|x| *x *= w);
-}
-
-#[target_feature(enable = "avx512f")]
-fn scale_avx512(cpu: Avx512, a: &mut [Goldilocks], w: Goldilocks) {
-    let pw = PackedGoldilocksAvx512::broadcast(cpu, w);
-    let mut chunks = a.chunks_exact_mut(8);
-    for x in &mut chunks {
-        let px = PackedGoldilocksAvx512::from_array(cpu, (&*x).try_into().expect("chunk of 8"));
-        x.copy_from_slice(&(px * pw).to_array());
-    }
-    for x in chunks.into_remainder() {
-        *x *= w;
-    }
-}
-
-#[target_feature(enable = "avx2")]
-fn scale_avx2(cpu: Avx2, a: &mut [Goldilocks], w: Goldilocks) {
-    let pw = PackedGoldilocksAvx2::broadcast(cpu, w);
-    let mut chunks = a.chunks_exact_mut(4);
-    for x in &mut chunks {
-        let px = PackedGoldilocksAvx2::from_array(cpu, (&*x).try_into().expect("chunk of 4"));
-        x.copy_from_slice(&(px * pw).to_array());
-    }
-    for x in chunks.into_remainder() {
-        *x *= w;
-    }
+    run_packed(backend.max_lanes(), Scale { a, w });
 }
 
 // ------------------------------------------------------------------------------------------

@@ -131,39 +131,33 @@ fn bench(c: &mut Criterion) {
 fn packings(c: &mut Criterion) {
     use zkaccel_goldilocks::Goldilocks;
     use zkaccel_mimc::constants::{round_constants, ConstantRule};
-    use zkaccel_mimc::kernels::encrypt_many_packed;
     use zkaccel_mimc::{recommended_rounds, MimcParams};
 
-    let mut rng = rng();
     let rounds = recommended_rounds(7, 64.0);
-    let params =
+    let goldilocks =
         MimcParams::<Goldilocks>::new(7, round_constants("mimc", rounds, ConstantRule::FirstZero))
             .expect("x^7 permutes Goldilocks");
-    let xs: Vec<Goldilocks> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
-    let ks: Vec<Goldilocks> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
-    let mut g = c.benchmark_group(format!("mimc-packings/goldilocks-x7-{rounds}"));
-    g.throughput(Throughput::Elements(BATCH as u64));
-    for lanes in Goldilocks::packing_widths() {
-        g.bench_function(format!("{lanes} lanes"), |b| {
-            b.iter(|| {
-                let mut out = xs.clone();
-                encrypt_many_packed(lanes, &params, &mut out, &ks).expect("equal lengths");
-                out
-            })
-        });
-    }
-    g.finish();
+    bench_packings(c, &format!("goldilocks-x7-{rounds}"), &goldilocks);
+    bench_packings(c, "bn254-x7-91", &Preset::Circomlib.params());
+}
 
-    let params = Preset::Circomlib.params();
-    let xs: Vec<Fr> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
-    let ks: Vec<Fr> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
-    let mut g = c.benchmark_group("mimc-packings/bn254-x7-91");
+/// One group: `params`' cipher on [`BATCH`] random inputs and keys, on each packing.
+fn bench_packings<F: zkaccel_mimc::MimcField>(
+    c: &mut Criterion,
+    name: &str,
+    params: &zkaccel_mimc::MimcParams<F>,
+) {
+    use zkaccel_mimc::kernels::encrypt_many_packed;
+    let mut rng = rng();
+    let xs: Vec<F> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
+    let ks: Vec<F> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
+    let mut g = c.benchmark_group(format!("mimc-packings/{name}"));
     g.throughput(Throughput::Elements(BATCH as u64));
-    for lanes in Fr::packing_widths() {
+    for lanes in F::packing_widths() {
         g.bench_function(format!("{lanes} lanes"), |b| {
             b.iter(|| {
                 let mut out = xs.clone();
-                encrypt_many_packed(lanes, &params, &mut out, &ks).expect("equal lengths");
+                encrypt_many_packed(lanes, params, &mut out, &ks).expect("equal lengths");
                 out
             })
         });

@@ -47,17 +47,7 @@ pub trait MimcField: PrimeField {
         xs: &mut [Self],
         ks: &[Self],
     ) -> Result<(), MimcError> {
-        check_lengths(xs.len(), ks.len())?;
-        Self::run_packed_within(
-            xs.len(),
-            EncryptMany {
-                params,
-                xs,
-                ks,
-                narrow_as_interleaved: true,
-            },
-        );
-        Ok(())
+        encrypt_many_on_packings(xs.len(), true, params, xs, ks)
     }
 
     /// The Feistel permutation `F_k(xL, xR)` of circomlib's MiMCSponge
@@ -239,10 +229,9 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     ) -> Result<(), MimcError> {
         check_lengths(ls.len(), rs.len())?;
         #[cfg(target_arch = "x86_64")]
-        if let (Some(cpu), true) = (zkaccel_fp256::Ifma::detect(), ls.len() >= 8) {
-            // SAFETY: the token proves AVX-512F and IFMA are present; lengths are equal.
-            unsafe { permute_feistel_many_ifma(cpu, sponge, ls, rs, k) };
-            return Ok(());
+        if zkaccel_fp256::Ifma::detect().is_some() && ls.len() >= 8 {
+            // The widest packing a batch of eight or more fills: the IFMA lanes.
+            return permute_feistel_many_packed(ls.len(), sponge, ls, rs, k);
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = zkaccel_fp256::Avx2::detect() {
@@ -263,10 +252,9 @@ impl<C: Fp256Config> MimcField for Fp256<C> {
     ) -> Result<(), MimcError> {
         check_lengths(xs.len(), ks.len())?;
         #[cfg(target_arch = "x86_64")]
-        if let (Some(cpu), true) = (zkaccel_fp256::Ifma::detect(), xs.len() >= 8) {
-            // SAFETY: the token proves AVX-512F and IFMA are present; lengths are equal.
-            unsafe { encrypt_many_ifma(cpu, params, xs, ks) };
-            return Ok(());
+        if zkaccel_fp256::Ifma::detect().is_some() && xs.len() >= 8 {
+            // The widest packing a batch of eight or more fills: the IFMA lanes.
+            return encrypt_many_packed(xs.len(), params, xs, ks);
         }
         encrypt_many_hybrid(params, xs, ks)
     }
@@ -505,11 +493,29 @@ unsafe fn encrypt_lazy_adx<C: Fp256Config>(
 /// runs `P::WIDTH` ciphers per step in its lanes (the remainder one at a time), the scalar
 /// one [`encrypt_many_interleaved`].
 ///
+/// The 256-bit fields' [`MimcField::encrypt_many`] runs it on eight AVX-512 IFMA lanes where
+/// the CPU has them, the squarings on the squaring kernel. Measured on a 2-core AMD EPYC
+/// (Zen 4), circomlib preset, one thread, in-process alternating runs
+/// (`examples/mimc_batch_compare.rs`, best of 11 rounds of 240, three runs, beside a CI
+/// build): 2.00–2.01 µs per cipher, against 2.07–2.08 with squarings as products and
+/// 2.73–2.75 on the hybrid lanes ([`encrypt_many_hybrid`]).
+///
 /// # Errors
 /// [`MimcError::LengthMismatch`] when `xs` and `ks` differ in length (nothing is written).
-#[cfg_attr(not(feature = "kernels"), allow(dead_code))]
 pub fn encrypt_many_packed<F: MimcField>(
     max_lanes: usize,
+    params: &MimcParams<F>,
+    xs: &mut [F],
+    ks: &[F],
+) -> Result<(), MimcError> {
+    encrypt_many_on_packings(max_lanes, false, params, xs, ks)
+}
+
+/// [`encrypt_many_packed`], and with `narrow_as_interleaved` [`MimcField::encrypt_many`]'s
+/// default (see [`EncryptMany`]).
+fn encrypt_many_on_packings<F: MimcField>(
+    max_lanes: usize,
+    narrow_as_interleaved: bool,
     params: &MimcParams<F>,
     xs: &mut [F],
     ks: &[F],
@@ -519,7 +525,7 @@ pub fn encrypt_many_packed<F: MimcField>(
         params,
         xs,
         ks,
-        narrow_as_interleaved: false,
+        narrow_as_interleaved,
     };
     F::run_packed_within(max_lanes, kernel);
     Ok(())
@@ -683,43 +689,6 @@ fn permute_feistel_many_packed_unchecked<F: MimcField, P: PackedField<Scalar = F
         (before - key_before_last + pow_sbox_packed(now, d)).write_to_slice(r);
     }
     permute_feistel_each(sponge, cl.into_remainder(), cr.into_remainder(), k);
-}
-
-/// [`permute_feistel_many_packed`] on eight IFMA lanes (radix 2^52).
-///
-/// # Safety
-/// The CPU must support AVX-512F and AVX-512 IFMA (the token proves it).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn permute_feistel_many_ifma<C: Fp256Config>(
-    cpu: zkaccel_fp256::Ifma,
-    sponge: &MimcSponge<Fp256<C>>,
-    ls: &mut [Fp256<C>],
-    rs: &mut [Fp256<C>],
-    k: Fp256<C>,
-) {
-    permute_feistel_many_packed_unchecked::<Fp256<C>, zkaccel_fp256::PackedFp256Ifma<C>>(
-        cpu, sponge, ls, rs, k,
-    );
-}
-
-/// [`encrypt_many_packed`] on eight IFMA lanes (radix 2^52), the squarings on the squaring
-/// kernel. Measured on a 2-core AMD EPYC (Zen 4), circomlib preset, one thread, in-process
-/// alternating runs (`examples/mimc_batch_compare.rs`, best of 11 rounds of 240, three runs,
-/// beside a CI build): 2.00–2.01 µs per cipher, against 2.07–2.08 with squarings as products
-/// and 2.73–2.75 on the hybrid lanes ([`encrypt_many_hybrid`]).
-///
-/// # Safety
-/// The CPU must support AVX-512F and AVX-512 IFMA (the token proves it).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn encrypt_many_ifma<C: Fp256Config>(
-    cpu: zkaccel_fp256::Ifma,
-    params: &MimcParams<Fp256<C>>,
-    xs: &mut [Fp256<C>],
-    ks: &[Fp256<C>],
-) {
-    encrypt_many_packed_lanes::<Fp256<C>, zkaccel_fp256::PackedFp256Ifma<C>>(cpu, params, xs, ks);
 }
 
 /// Four ciphers per step in AVX2 lanes (radix 2^29), on lazily reduced values
