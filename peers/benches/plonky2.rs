@@ -10,7 +10,8 @@ use plonky2::hash::poseidon::Poseidon;
 use rand::{Rng, SeedableRng};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::to_plonky2;
-use zkaccel_poseidon::{Plonky2Poseidon, PoseidonField};
+use zkaccel_field::Field;
+use zkaccel_poseidon::Plonky2Poseidon;
 
 const BATCH: usize = 1024;
 
@@ -37,12 +38,12 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("poseidon-goldilocks12-batch-1-thread");
     g.throughput(Throughput::Elements(BATCH as u64));
-    let kernel = Goldilocks::kernels()[0];
+    let lanes = Goldilocks::packing_widths()[0];
     let mut s = states.clone();
-    g.bench_function(format!("zkaccel-{kernel}"), |b| {
+    g.bench_function(format!("zkaccel-{lanes}-lanes"), |b| {
         b.iter(|| {
             ours.permutation()
-                .permute_many_using(kernel, &mut s)
+                .permute_many_within(lanes, &mut s)
                 .unwrap()
         })
     });

@@ -13,7 +13,8 @@ use plonky2::hash::poseidon::Poseidon;
 use rand::{Rng, SeedableRng};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::to_plonky2;
-use zkaccel_poseidon::{Plonky2Poseidon, PoseidonField};
+use zkaccel_field::Field;
+use zkaccel_poseidon::Plonky2Poseidon;
 
 const BATCH: usize = 1024;
 /// Batches per timed sample (about 0.1 s each).
@@ -49,7 +50,7 @@ fn main() {
         .unwrap_or(15);
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let h = Plonky2Poseidon::get().permutation();
-    let kernel = Goldilocks::kernels()[0];
+    let lanes = Goldilocks::packing_widths()[0];
     let states: Vec<Goldilocks> = (0..12 * BATCH)
         .map(|_| Goldilocks::new_reduced(rng.gen_range(0..zkaccel_goldilocks::ORDER)))
         .collect();
@@ -60,7 +61,7 @@ fn main() {
     let mut ours = states;
     let mut run_ours = || {
         for _ in 0..REPEAT {
-            h.permute_many_using(kernel, &mut ours).unwrap();
+            h.permute_many_within(lanes, &mut ours).unwrap();
         }
     };
     let mut run_theirs = || {
@@ -82,7 +83,7 @@ fn main() {
     }
     let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
     println!(
-        "zkaccel-{kernel}: best {:.1} ns, median {:.1} ns per permutation",
+        "zkaccel-{lanes}-lanes: best {:.1} ns, median {:.1} ns per permutation",
         best(&a) * 1e9,
         median(&mut a.clone()) * 1e9
     );

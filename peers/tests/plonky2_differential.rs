@@ -9,7 +9,8 @@ use plonky2::plonk::config::Hasher;
 use rand::{Rng, SeedableRng};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::{digest_from_plonky2, digest_to_plonky2, from_plonky2, to_plonky2};
-use zkaccel_poseidon::{Plonky2Poseidon, PoseidonField};
+use zkaccel_field::Field;
+use zkaccel_poseidon::Plonky2Poseidon;
 
 fn random(rng: &mut impl Rng, n: usize) -> Vec<Goldilocks> {
     (0..n)
@@ -34,12 +35,12 @@ fn permutation() {
         ours.permute(&mut s);
         assert_eq!(s.as_slice(), w);
     }
-    for kernel in Goldilocks::kernels() {
+    for lanes in Goldilocks::packing_widths() {
         let mut many = states.clone();
         ours.permutation()
-            .permute_many_using(kernel, &mut many)
+            .permute_many_within(lanes, &mut many)
             .unwrap();
-        assert_eq!(many, want, "{kernel}");
+        assert_eq!(many, want, "within {lanes} lanes");
     }
     // plonky2's PlonkyPermutation wrapper agrees too.
     let mut perm = PoseidonPermutation::new(states[..12].iter().map(|&x| to_plonky2(x)));

@@ -1,8 +1,8 @@
-//! The generic field suite, the multiplication kernels and algorithms against each other, and a
-//! differential test against arkworks' `ark-bls12-381`.
+//! The generic field suite and a differential test against arkworks' `ark-bls12-381`; the
+//! multiplication kernels are checked in `zkaccel-fp256`'s `tests/kernels.rs`.
 
 use rand::rngs::StdRng;
-use zkaccel_bls12_381::{Fr, FrConfig};
+use zkaccel_bls12_381::Fr;
 use zkaccel_field::PrimeField;
 use zkaccel_field_testing::random_prime;
 
@@ -34,26 +34,6 @@ zkaccel_field_testing::test_two_adic_field!(Fr);
 #[test]
 fn matches_arkworks() {
     zkaccel_field_testing::check_against_arkworks::<Fr, ark_bls12_381::Fr>();
-}
-
-#[test]
-fn lazy_chains_agree_with_canonical_arithmetic() {
-    zkaccel_field_testing::check_fp256_lazy_chains::<FrConfig>();
-}
-
-#[test]
-fn lazy_packed_avx2_chains() {
-    zkaccel_field_testing::check_fp256_lazy_packed_avx2::<FrConfig>();
-}
-
-#[test]
-fn lazy_hybrid_chains() {
-    zkaccel_field_testing::check_fp256_lazy_hybrid::<FrConfig>();
-}
-
-#[test]
-fn multiplication_kernels_and_algorithms_agree() {
-    zkaccel_field_testing::check_fp256_kernels::<FrConfig>();
 }
 
 #[test]

@@ -268,7 +268,7 @@ impl Bench {
 
 impl Bench {
     fn poseidon(&mut self, rng: &mut StdRng) {
-        use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonField};
+        use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon};
         const N: usize = 1024;
         let h = Plonky2Poseidon::get();
         let states: Vec<Goldilocks> = random_vec(rng, 12 * N);
@@ -282,16 +282,16 @@ impl Bench {
                 h.permute(black_box(&mut one));
             },
         );
-        let kernel = Goldilocks::kernels()[0];
+        let lanes = Goldilocks::packing_widths()[0];
         let mut batch = states.clone();
         self.add(
             "poseidon-perm",
             "goldilocks",
-            format!("plonky2 t=12, {kernel} batch"),
+            format!("plonky2 t=12, batch, one thread, {lanes} lanes"),
             N,
             || {
                 h.permutation()
-                    .permute_many_using(kernel, black_box(&mut batch))
+                    .permute_many_single_thread(black_box(&mut batch))
                     .expect("whole states");
             },
         );

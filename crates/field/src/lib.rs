@@ -3,6 +3,7 @@
 pub mod butterflies;
 pub mod cpu;
 mod error;
+mod interleaved;
 pub mod limbs;
 pub mod modmul;
 mod ops;
@@ -10,6 +11,7 @@ pub mod sbox;
 mod traits;
 
 pub use error::FieldError;
+pub use interleaved::Interleaved;
 pub use ops::{batch_inverse, batch_inverse_in_place, split_two_adic, tonelli_shanks};
 pub use traits::{
     Algebra, ExtensionField, Field, PackedField, PackedKernel, PrimeField, TwoAdicField,

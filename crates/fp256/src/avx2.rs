@@ -1225,7 +1225,18 @@ impl<C: Fp256Config> Mul for PackedFp256Avx2<C> {
     }
 }
 
-packed_fp256_common!(PackedFp256Avx2, Avx2, 4, "AVX2");
+packed_fp256_common!(PackedFp256Avx2, Avx2, 4, "AVX2", {
+    /// One lane's limbs, broadcast when used: a quarter of the table.
+    type Constant = BroadcastFp256Avx2<C>;
+    #[inline(always)]
+    fn prepare_constant(cpu: Avx2, c: Fp256<C>) -> BroadcastFp256Avx2<C> {
+        BroadcastFp256Avx2::new(cpu, c)
+    }
+    #[inline(always)]
+    fn broadcast_constant(_: Avx2, c: &BroadcastFp256Avx2<C>) -> Self {
+        c.get()
+    }
+});
 
 /// Four elements of a 256-bit field like [`PackedFp256Avx2`], lazily reduced: a lane holds its
 /// element's radix-`2^29` Montgomery form plus some multiple of `p`: a value below

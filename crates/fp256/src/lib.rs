@@ -21,7 +21,7 @@ macro_rules! copy_for_every_config {
 /// [`zkaccel_field::PackedField`] impl over `from_elements`/`to_elements` with the CPU token.
 #[cfg(target_arch = "x86_64")]
 macro_rules! packed_fp256_common {
-    ($packed:ident, $token:ident, $width:literal, $feature:literal) => {
+    ($packed:ident, $token:ident, $width:literal, $feature:literal, { $($linear:tt)* }) => {
         impl<C: Fp256Config> Sub for $packed<C> {
             type Output = Self;
             #[inline(always)]
@@ -72,6 +72,26 @@ macro_rules! packed_fp256_common {
             fn write_to_slice(&self, out: &mut [Fp256<C>]) {
                 out.copy_from_slice(&self.to_elements());
             }
+            // Every product is reduced: sums are plain additions.
+            type Split = Self;
+            type Accumulator = Self;
+            #[inline(always)]
+            fn split(self, _: $token) -> Self {
+                self
+            }
+            #[inline(always)]
+            fn empty_sum(cpu: $token) -> Self {
+                Self::broadcast(cpu, <Fp256<C> as zkaccel_field::Field>::ZERO)
+            }
+            #[inline(always)]
+            fn accumulate(cpu: $token, acc: &mut Self, x: &Self, c: &Self::Constant) {
+                *acc += <Self as zkaccel_field::PackedField>::broadcast_constant(cpu, c) * *x;
+            }
+            #[inline(always)]
+            fn reduce_sum(acc: Self) -> Self {
+                acc
+            }
+            $($linear)*
         }
         impl<C: Fp256Config> zkaccel_field::Algebra for $packed<C> {
             #[inline(always)]

@@ -6,14 +6,17 @@
 //! `lo, hi ← lo + hi·w, lo − hi·w`.
 
 use crate::Goldilocks;
+use zkaccel_field::Algebra;
 use zkaccel_field::Field as _;
+#[cfg(target_arch = "x86_64")]
+use zkaccel_field::PackedField;
 
 /// Where the twiddle of pair `j` comes from.
 trait Twiddle: Copy {
     fn at(self, j: usize) -> Goldilocks;
     /// The twiddles of pairs `j .. j + P::WIDTH`.
     #[cfg(target_arch = "x86_64")]
-    fn packed<P: Packing>(self, cpu: P::Cpu, j: usize) -> P;
+    fn packed<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu, j: usize) -> P;
 }
 
 impl Twiddle for &[Goldilocks] {
@@ -23,8 +26,8 @@ impl Twiddle for &[Goldilocks] {
     }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn packed<P: Packing>(self, cpu: P::Cpu, j: usize) -> P {
-        P::load(cpu, &self[j..j + P::WIDTH])
+    fn packed<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu, j: usize) -> P {
+        P::from_slice(cpu, &self[j..j + P::WIDTH])
     }
 }
 
@@ -39,58 +42,8 @@ impl Twiddle for Same {
     }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn packed<P: Packing>(self, cpu: P::Cpu, _j: usize) -> P {
-        P::splat(cpu, self.0)
-    }
-}
-
-/// A packed Goldilocks type the kernels below are written once for (AVX-512: 8 lanes, AVX2: 4).
-/// Its methods only exist behind the CPU token `Cpu`, and the kernels run inside functions
-/// compiled with the matching target feature.
-#[cfg(target_arch = "x86_64")]
-trait Packing: Lanes {
-    type Cpu: Copy;
-    const WIDTH: usize;
-    /// The lanes `s[0 .. WIDTH]`.
-    fn load(cpu: Self::Cpu, s: &[Goldilocks]) -> Self;
-    /// Stores the lanes into `s[0 .. WIDTH]`.
-    fn store(self, s: &mut [Goldilocks]);
-    fn splat(cpu: Self::Cpu, x: Goldilocks) -> Self;
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Packing for crate::x86_64::PackedGoldilocksAvx512 {
-    type Cpu = crate::x86_64::Avx512;
-    const WIDTH: usize = 8;
-    #[inline(always)]
-    fn load(cpu: Self::Cpu, s: &[Goldilocks]) -> Self {
-        Self::from_array(cpu, s[..8].try_into().expect("8 lanes"))
-    }
-    #[inline(always)]
-    fn store(self, s: &mut [Goldilocks]) {
-        s[..8].copy_from_slice(&self.to_array());
-    }
-    #[inline(always)]
-    fn splat(cpu: Self::Cpu, x: Goldilocks) -> Self {
-        Self::broadcast(cpu, x)
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Packing for crate::x86_64::PackedGoldilocksAvx2 {
-    type Cpu = crate::x86_64::Avx2;
-    const WIDTH: usize = 4;
-    #[inline(always)]
-    fn load(cpu: Self::Cpu, s: &[Goldilocks]) -> Self {
-        Self::from_array(cpu, s[..4].try_into().expect("4 lanes"))
-    }
-    #[inline(always)]
-    fn store(self, s: &mut [Goldilocks]) {
-        s[..4].copy_from_slice(&self.to_array());
-    }
-    #[inline(always)]
-    fn splat(cpu: Self::Cpu, x: Goldilocks) -> Self {
-        Self::broadcast(cpu, x)
+    fn packed<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu, _j: usize) -> P {
+        P::broadcast(cpu, self.0)
     }
 }
 
@@ -124,7 +77,7 @@ pub(crate) fn butterfly<const DIF: bool>(
 /// The butterflies `P::WIDTH` pairs at a time, the tail one pair at a time.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn run_packed<P: Packing, T: Twiddle, const DIF: bool>(
+fn run_packed<P: PackedField<Scalar = Goldilocks>, T: Twiddle, const DIF: bool>(
     cpu: P::Cpu,
     lo: &mut [Goldilocks],
     hi: &mut [Goldilocks],
@@ -132,8 +85,8 @@ fn run_packed<P: Packing, T: Twiddle, const DIF: bool>(
 ) {
     let whole = lo.len() / P::WIDTH * P::WIDTH;
     for j in (0..whole).step_by(P::WIDTH) {
-        let x = P::load(cpu, &lo[j..]);
-        let y = P::load(cpu, &hi[j..]);
+        let x = P::from_slice(cpu, &lo[j..j + P::WIDTH]);
+        let y = P::from_slice(cpu, &hi[j..j + P::WIDTH]);
         let w = tw.packed::<P>(cpu, j);
         let (a, b) = if DIF {
             (x + y, (x - y) * w)
@@ -141,8 +94,8 @@ fn run_packed<P: Packing, T: Twiddle, const DIF: bool>(
             let t = y * w;
             (x + t, x - t)
         };
-        a.store(&mut lo[j..]);
-        b.store(&mut hi[j..]);
+        a.write_to_slice(&mut lo[j..j + P::WIDTH]);
+        b.write_to_slice(&mut hi[j..j + P::WIDTH]);
     }
     scalar::<T, DIF>(lo, hi, tw, whole);
 }
@@ -224,19 +177,9 @@ pub fn dit_butterflies_same(lo: &mut [Goldilocks], hi: &mut [Goldilocks], w: Gol
 /// `w_h[m mod h]`.
 pub type ThreeStageTwiddles = [Goldilocks; 7];
 
-/// The arithmetic a radix-8 block needs (scalars and packed lanes alike).
-trait Lanes:
-    Copy + core::ops::Add<Output = Self> + core::ops::Sub<Output = Self> + core::ops::Mul<Output = Self>
-{
-}
-impl<V> Lanes for V where
-    V: Copy + core::ops::Add<Output = V> + core::ops::Sub<Output = V> + core::ops::Mul<Output = V>
-{
-}
-
 /// One butterfly between points `a` and `b` of a block; `w = None` is the twiddle one.
 #[inline(always)]
-fn block_butterfly<V: Lanes, const DIF: bool>(v: &mut [V; 8], a: usize, b: usize, w: Option<V>) {
+fn block_butterfly<V: Algebra, const DIF: bool>(v: &mut [V; 8], a: usize, b: usize, w: Option<V>) {
     let (x, y) = (v[a], v[b]);
     if DIF {
         let d = x - y;
@@ -258,7 +201,11 @@ fn block_butterfly<V: Lanes, const DIF: bool>(v: &mut [V; 8], a: usize, b: usize
 /// The stage of half-size `h ∈ {1, 2, 4}` of a radix-8 block; slot `i` of `w` holds pair
 /// `m`'s twiddle at `h − 1 + m mod h`, and with `UNIT` the twiddle of `m mod h = 0` is one.
 #[inline(always)]
-fn block_stage<V: Lanes, const DIF: bool, const UNIT: bool>(v: &mut [V; 8], w: &[V; 7], h: usize) {
+fn block_stage<V: Algebra, const DIF: bool, const UNIT: bool>(
+    v: &mut [V; 8],
+    w: &[V; 7],
+    h: usize,
+) {
     for m in 0..8 {
         if m & h == 0 {
             let slot = m % h;
@@ -276,7 +223,7 @@ fn block_stage<V: Lanes, const DIF: bool, const UNIT: bool>(v: &mut [V; 8], w: &
 /// 4 or DIF stages 4, 2, 1. With `UNIT`, the twiddles `w1`, `w2₀`, `w4₀` are one and their
 /// products are skipped.
 #[inline(always)]
-fn radix8<V: Lanes, const DIF: bool, const UNIT: bool>(v: &mut [V; 8], w: &[V; 7]) {
+fn radix8<V: Algebra, const DIF: bool, const UNIT: bool>(v: &mut [V; 8], w: &[V; 7]) {
     if DIF {
         block_stage::<V, DIF, UNIT>(v, w, 4);
         block_stage::<V, DIF, UNIT>(v, w, 2);
@@ -316,16 +263,21 @@ fn three_stages_scalar<T: Twiddle, const DIF: bool, const UNIT: bool>(
 /// Radix-8 blocks `P::WIDTH` elements at a time, the tail one element at a time.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn three_stages_packed<P: Packing, T: Twiddle, const DIF: bool, const UNIT: bool>(
+fn three_stages_packed<
+    P: PackedField<Scalar = Goldilocks>,
+    T: Twiddle,
+    const DIF: bool,
+    const UNIT: bool,
+>(
     cpu: P::Cpu,
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
 ) {
     let whole = runs[0].len() / P::WIDTH * P::WIDTH;
     for j in (0..whole).step_by(P::WIDTH) {
-        let mut v = [P::splat(cpu, Goldilocks::ZERO); 8];
+        let mut v = [P::broadcast(cpu, Goldilocks::ZERO); 8];
         for (x, run) in v.iter_mut().zip(runs.iter()) {
-            *x = P::load(cpu, &run[j..]);
+            *x = P::from_slice(cpu, &run[j..j + P::WIDTH]);
         }
         let w = [
             tw[0].packed::<P>(cpu, j),
@@ -338,7 +290,7 @@ fn three_stages_packed<P: Packing, T: Twiddle, const DIF: bool, const UNIT: bool
         ];
         radix8::<P, DIF, UNIT>(&mut v, &w);
         for (x, run) in v.iter().zip(runs.iter_mut()) {
-            x.store(&mut run[j..]);
+            x.write_to_slice(&mut run[j..j + P::WIDTH]);
         }
     }
     three_stages_scalar::<T, DIF, UNIT>(runs, tw, whole);

@@ -58,39 +58,6 @@ impl Goldilocks {
         }
     }
 
-    /// `Σ_j cs[j]·xs[j]` for small constants whose sum is below 2^32 (checked in debug
-    /// builds): 64×32-bit products summed in 128 bits and reduced once.
-    #[inline(always)]
-    pub fn dot_small(xs: &[Self], cs: &[u32]) -> Self {
-        debug_assert!(cs.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32);
-        let mut acc = 0u128;
-        for (x, &c) in xs.iter().zip(cs) {
-            acc += x.0 as u128 * c as u128;
-        }
-        Self(reduce128(acc))
-    }
-
-    /// `Σ_j xs[j]·ys[j]` with one reduction: the 128-bit products are summed in 160 bits, and
-    /// `2^128 ≡ −2^32 (mod p)` folds the top word back.
-    #[inline(always)]
-    pub fn dot_product(xs: &[Self], ys: &[Self]) -> Self {
-        let mut lo = 0u128;
-        let mut top = 0u64;
-        for (x, y) in xs.iter().zip(ys) {
-            let (sum, carry) = lo.overflowing_add(x.0 as u128 * y.0 as u128);
-            lo = sum;
-            top += carry as u64;
-        }
-        // top ≤ the number of terms, so top·2^32 < 2^64.
-        Self(reduce128(lo)) - Self(top << 32)
-    }
-
-    /// `x·y + z` with one reduction (`(2^64 − 1)^2 + 2^64 − 1 < 2^128`).
-    #[inline(always)]
-    pub fn mul_add(x: Self, y: Self, z: Self) -> Self {
-        Self(reduce128(x.0 as u128 * y.0 as u128 + z.0 as u128))
-    }
-
     /// The stored word, possibly non-canonical. For SIMD code that shares this representation.
     #[inline]
     pub const fn as_raw_u64(&self) -> u64 {
@@ -336,6 +303,38 @@ impl Field for Goldilocks {
     #[cfg(target_arch = "x86_64")]
     fn packing_widths() -> Vec<usize> {
         crate::x86_64::packing_widths()
+    }
+
+    /// `Σ_j cs[j]·xs[j]`: 64×32-bit products summed in 128 bits and reduced once.
+    #[inline(always)]
+    fn dot_product_small(xs: &[Self], cs: &[u32]) -> Self {
+        debug_assert!(cs.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32);
+        let mut acc = 0u128;
+        for (x, &c) in xs.iter().zip(cs) {
+            acc += x.0 as u128 * c as u128;
+        }
+        Self(reduce128(acc))
+    }
+
+    /// `Σ_j xs[j]·ys[j]` with one reduction: the 128-bit products are summed in 160 bits, and
+    /// `2^128 ≡ −2^32 (mod p)` folds the top word back.
+    #[inline(always)]
+    fn dot_product(xs: &[Self], ys: &[Self]) -> Self {
+        let mut lo = 0u128;
+        let mut top = 0u64;
+        for (x, y) in xs.iter().zip(ys) {
+            let (sum, carry) = lo.overflowing_add(x.0 as u128 * y.0 as u128);
+            lo = sum;
+            top += carry as u64;
+        }
+        // top ≤ the number of terms, so top·2^32 < 2^64.
+        Self(reduce128(lo)) - Self(top << 32)
+    }
+
+    /// `self·c + acc` with one reduction (`(2^64 − 1)^2 + 2^64 − 1 < 2^128`).
+    #[inline(always)]
+    fn mul_add(self, c: Self, acc: Self) -> Self {
+        Self(reduce128(self.0 as u128 * c.0 as u128 + acc.0 as u128))
     }
 }
 

@@ -1,5 +1,6 @@
-//! Packed Goldilocks arithmetic for x86-64: 4 lanes with AVX2 ([`PackedGoldilocksAvx2`]) and
-//! 8 lanes with AVX-512F ([`PackedGoldilocksAvx512`]), chosen at run time.
+//! Packed Goldilocks arithmetic for x86-64: 4 lanes with AVX2 ([`PackedGoldilocksAvx2`]),
+//! 8 lanes with AVX-512F ([`PackedGoldilocksAvx512`]), and 8 or 16 with AVX-512 IFMA
+//! ([`PackedGoldilocksIfma`], [`PackedGoldilocksIfmaPair`]), chosen at run time.
 //!
 //! A packed value can only be built through a CPU token ([`Avx2`], [`Avx512`]) that exists
 //! only after the feature was detected, so every intrinsic call below runs on a CPU that has
@@ -145,7 +146,7 @@ unsafe fn reduce128_avx2(hi: __m256i, lo: __m256i) -> __m256i {
 }
 
 macro_rules! packed_ops {
-    ($t:ident, $add:ident, $sub:ident, $mul:ident, $neg:ident, $feature:ident) => {
+    ($t:ident, $add:ident, $sub:ident, $mul:ident, $neg:ident, $feature:ident, { $($linear:tt)* }) => {
         impl Add for $t {
             type Output = Self;
             #[inline(always)]
@@ -225,6 +226,41 @@ macro_rules! packed_ops {
             fn write_to_slice(&self, out: &mut [Goldilocks]) {
                 out.copy_from_slice(&self.to_array());
             }
+            $($linear)*
+        }
+    };
+}
+
+/// The linear-combination items of a packing that multiplies by plain broadcast constants and
+/// reduces every product.
+macro_rules! plain_constants {
+    ($feature:ident) => {
+        type Constant = Goldilocks;
+        #[inline(always)]
+        fn prepare_constant(_: $feature, c: Goldilocks) -> Goldilocks {
+            c
+        }
+        #[inline(always)]
+        fn broadcast_constant(cpu: $feature, c: &Goldilocks) -> Self {
+            Self::broadcast(cpu, *c)
+        }
+        type Split = Self;
+        type Accumulator = Self;
+        #[inline(always)]
+        fn split(self, _: $feature) -> Self {
+            self
+        }
+        #[inline(always)]
+        fn empty_sum(cpu: $feature) -> Self {
+            Self::broadcast(cpu, Goldilocks(0))
+        }
+        #[inline(always)]
+        fn accumulate(cpu: $feature, acc: &mut Self, x: &Self, c: &Goldilocks) {
+            *acc += Self::broadcast(cpu, *c) * *x;
+        }
+        #[inline(always)]
+        fn reduce_sum(acc: Self) -> Self {
+            acc
         }
     };
 }
@@ -235,7 +271,14 @@ packed_ops!(
     sub_avx2,
     mul_avx2,
     neg_avx2,
-    Avx2
+    Avx2,
+    {
+        plain_constants!(Avx2);
+        #[inline(always)]
+        fn dot_small_constants(_: Avx2, xs: &[Self], cs: &[u32]) -> Self {
+            Self::dot_small(xs, cs)
+        }
+    }
 );
 
 // ------------------------------------------------------------------------------------------
@@ -391,7 +434,7 @@ impl PackedGoldilocksAvx512 {
     /// (`2^0, 2^32, 2^64, 2^96`), so no accumulator can overflow, and
     /// `2^64 ≡ 2^32 − 1`, `2^96 ≡ −1 (mod p)` fold the weights back.
     #[inline(always)]
-    pub fn dot_constants(xs: &[Self], cs: &[Goldilocks]) -> Self {
+    pub fn dot_constants16(xs: &[Self], cs: &[Goldilocks]) -> Self {
         debug_assert!(xs.len() <= 16);
         // SAFETY: a value of this type exists only if AVX-512F was detected. Every accumulator
         // is a sum of at most 3·16 values below 2^32, far below 2^64.
@@ -603,7 +646,26 @@ packed_ops!(
     sub_avx512,
     mul_avx512,
     neg_avx512,
-    Avx512
+    Avx512,
+    {
+        plain_constants!(Avx512);
+        #[inline(always)]
+        fn dot_constants(cpu: Avx512, xs: &[Self], cs: &[Goldilocks]) -> Self {
+            let mut terms = xs.chunks(16).zip(cs.chunks(16));
+            let Some((x, c)) = terms.next() else {
+                return Self::broadcast(cpu, Goldilocks(0));
+            };
+            let mut acc = Self::dot_constants16(x, c);
+            for (x, c) in terms {
+                acc += Self::dot_constants16(x, c);
+            }
+            acc
+        }
+        #[inline(always)]
+        fn dot_small_constants(_: Avx512, xs: &[Self], cs: &[u32]) -> Self {
+            Self::dot_small(xs, cs)
+        }
+    }
 );
 
 // ------------------------------------------------------------------------------------------
@@ -611,9 +673,22 @@ packed_ops!(
 // ------------------------------------------------------------------------------------------
 
 /// Runs `kernel` on the widest packing the CPU offers with at most `max_lanes` lanes
-/// ([`zkaccel_field::Field::run_packed`]).
+/// ([`zkaccel_field::Field::run_packed`]): with IFMA, [`PackedGoldilocksIfmaPair`] (16 lanes)
+/// or [`PackedGoldilocksIfma`] (8), whose arithmetic is AVX-512F's and whose linear
+/// combinations are cheaper; else [`PackedGoldilocksAvx512`] (8) or [`PackedGoldilocksAvx2`]
+/// (4); the scalar field at the end.
 #[inline]
 pub(crate) fn run_packed<K: PackedKernel<Goldilocks>>(max_lanes: usize, kernel: K) -> K::Output {
+    if let Some(cpu) = Avx512Ifma::detect() {
+        if max_lanes >= PackedGoldilocksIfmaPair::WIDTH {
+            // SAFETY: the token proves AVX-512F and IFMA.
+            return unsafe { run_kernel_ifma::<PackedGoldilocksIfmaPair, K>(cpu, kernel) };
+        }
+        if max_lanes >= PackedGoldilocksIfma::WIDTH {
+            // SAFETY: the token proves AVX-512F and IFMA.
+            return unsafe { run_kernel_ifma::<PackedGoldilocksIfma, K>(cpu, kernel) };
+        }
+    }
     if max_lanes >= PackedGoldilocksAvx512::WIDTH {
         if let Some(cpu) = Avx512::detect() {
             // SAFETY: the token proves AVX-512F.
@@ -632,6 +707,9 @@ pub(crate) fn run_packed<K: PackedKernel<Goldilocks>>(max_lanes: usize, kernel: 
 /// The lane counts [`run_packed`] can choose here, widest first.
 pub(crate) fn packing_widths() -> Vec<usize> {
     let mut widths = Vec::new();
+    if Avx512Ifma::detect().is_some() {
+        widths.push(PackedGoldilocksIfmaPair::WIDTH);
+    }
     if Avx512::detect().is_some() {
         widths.push(PackedGoldilocksAvx512::WIDTH);
     }
@@ -640,6 +718,17 @@ pub(crate) fn packing_widths() -> Vec<usize> {
     }
     widths.push(1);
     widths
+}
+
+/// # Safety
+/// The CPU must support AVX-512F and IFMA (the token proves it).
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn run_kernel_ifma<P, K>(cpu: Avx512Ifma, kernel: K) -> K::Output
+where
+    P: PackedField<Scalar = Goldilocks, Cpu = Avx512Ifma>,
+    K: PackedKernel<Goldilocks>,
+{
+    kernel.run::<P>(cpu)
 }
 
 /// # Safety
@@ -976,3 +1065,6 @@ fn blocks_avx512<const DIF: bool>(
         }
     }
 }
+
+mod ifma;
+pub use ifma::{PackedGoldilocksIfma, PackedGoldilocksIfmaPair};

@@ -45,6 +45,37 @@ mod goldilocks {
     zkaccel_field_testing::test_two_adic_field!(Goldilocks);
 }
 
+/// Every x86 packing lane by lane, the ones [`Field::run_packed`] passes over on this CPU
+/// included: with IFMA it takes the IFMA packings, so plain AVX-512F would otherwise only be
+/// tested on CPUs without IFMA.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn every_x86_packing_lane_by_lane() {
+    use zkaccel_field::PackedField;
+    use zkaccel_field_testing::check_packed_lanes;
+    use zkaccel_goldilocks::x86_64::{
+        PackedGoldilocksAvx2, PackedGoldilocksAvx512, PackedGoldilocksIfma,
+        PackedGoldilocksIfmaPair,
+    };
+    fn check<P: PackedField<Scalar = Goldilocks>>(xs: &[Goldilocks], ys: &[Goldilocks]) {
+        if let Some(cpu) = P::detect() {
+            check_packed_lanes::<P>(cpu, xs, ys);
+        }
+    }
+    let mut r = rng();
+    // Edge words (p − 1, non-canonical words near 2^64, zero) and random elements.
+    let mut xs: Vec<Goldilocks> = [0, 1, zkaccel_goldilocks::ORDER - 1, u64::MAX, 1 << 63]
+        .into_iter()
+        .map(Goldilocks::new_reduced)
+        .collect();
+    xs.extend((0..123).map(|_| sample(&mut r)));
+    let ys: Vec<Goldilocks> = (0..128).map(|_| sample(&mut r)).collect();
+    check::<PackedGoldilocksAvx2>(&xs, &ys);
+    check::<PackedGoldilocksAvx512>(&xs, &ys);
+    check::<PackedGoldilocksIfma>(&xs, &ys);
+    check::<PackedGoldilocksIfmaPair>(&xs, &ys);
+}
+
 mod goldilocks2 {
     use super::*;
     zkaccel_field_testing::test_field!(Goldilocks2, sample_ext, EXT_FACTORS);
@@ -371,14 +402,17 @@ mod simd {
                         .iter()
                         .map(|&c| Goldilocks::new_reduced(c as u64))
                         .collect();
-                    assert_eq!(Goldilocks::dot_small(xs, &small), naive_dot(xs, &small_el));
+                    assert_eq!(
+                        Goldilocks::dot_product_small(xs, &small),
+                        naive_dot(xs, &small_el)
+                    );
                     if let Some(cpu) = Avx512::detect() {
                         let px: Vec<PackedGoldilocksAvx512> = xs
                             .iter()
                             .map(|&x| PackedGoldilocksAvx512::broadcast(cpu, x))
                             .collect();
                         assert_eq!(
-                            PackedGoldilocksAvx512::dot_constants(&px, ys).to_array(),
+                            PackedGoldilocksAvx512::dot_constants16(&px, ys).to_array(),
                             [want; 8]
                         );
                         assert_eq!(

@@ -7,9 +7,7 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::presets::plonky2::Digest as Plonky2Digest;
-use zkaccel_poseidon::{
-    ArityHasher, CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonField,
-};
+use zkaccel_poseidon::{ArityHasher, CircomPoseidon, NeptunePoseidon, Plonky2Poseidon};
 
 use crate::error::MerkleError;
 
@@ -140,7 +138,7 @@ pub type NeptuneHasher<F = Bls> = FieldTreeHasher<NeptunePoseidon<F>, F, 2>;
 /// circomlib Poseidon nodes over BN254 (arity 1..16).
 pub type CircomHasher = FieldTreeHasher<&'static CircomPoseidon, Bn, 3>;
 
-impl<A: ArityHasher<F>, F: PoseidonField, const ID: u8> TreeHasher for FieldTreeHasher<A, F, ID> {
+impl<A: ArityHasher<F>, F: PrimeField, const ID: u8> TreeHasher for FieldTreeHasher<A, F, ID> {
     type Element = F;
     type Digest = F;
     const NAME: &'static str = A::NAME;

@@ -22,11 +22,11 @@ use rand::Rng;
 use rayon::prelude::*;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
-use zkaccel_field::PrimeField;
+use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::bench::on_threads;
 use zkaccel_field_testing::rng;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonField, Strength};
+use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, Strength};
 
 /// Independent inputs per batch.
 const BATCH: usize = 1024;
@@ -58,10 +58,10 @@ fn goldilocks(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("poseidon-goldilocks12-batch-1-thread");
     g.throughput(Throughput::Elements(BATCH as u64));
-    for kernel in Goldilocks::kernels() {
+    for lanes in Goldilocks::packing_widths() {
         let mut s = states.clone();
-        g.bench_function(format!("zkaccel-{kernel}"), |b| {
-            b.iter(|| h.permutation().permute_many_using(kernel, &mut s).unwrap())
+        g.bench_function(format!("zkaccel-{lanes}-lanes"), |b| {
+            b.iter(|| h.permutation().permute_many_within(lanes, &mut s).unwrap())
         });
     }
     g.finish();

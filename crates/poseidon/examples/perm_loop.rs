@@ -1,6 +1,9 @@
-//! Permutes Goldilocks states in a loop (for profiling): `perm_loop [single|avx512|avx2|ifma]`.
+//! Permutes Goldilocks states in a loop, for profiling: `perm_loop [single | LANES]`, where
+//! `LANES` bounds the packing's lanes (16, 8, 4 or 1 on an AVX-512 IFMA machine; the default
+//! is the widest).
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::{BatchKernel, Plonky2Poseidon};
+use zkaccel_poseidon::Plonky2Poseidon;
+
 fn main() {
     let h = Plonky2Poseidon::get();
     let mode = std::env::args().nth(1).unwrap_or_default();
@@ -12,14 +15,12 @@ fn main() {
             h.permute(&mut s);
         }
     } else {
-        let k = match mode.as_str() {
-            "avx2" => BatchKernel::Avx2,
-            "ifma" => BatchKernel::Ifma,
-            _ => BatchKernel::Avx512,
-        };
+        let lanes = mode.parse().unwrap_or(usize::MAX);
         let mut s = vec![Goldilocks::new_reduced(3); 12 * 1024];
         for _ in 0..n / 1024 {
-            h.permutation().permute_many_using(k, &mut s).unwrap();
+            h.permutation()
+                .permute_many_within(lanes, &mut s)
+                .expect("whole states");
         }
     }
     println!("{mode}: {:?} per perm", t.elapsed() / n as u32);

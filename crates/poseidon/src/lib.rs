@@ -12,22 +12,20 @@ pub mod presets;
 pub mod reference;
 pub mod rounds;
 
-pub use batch::BatchKernel;
+pub use batch::INTERLEAVE;
 pub use error::PoseidonError;
 pub use matrix::Matrix;
 pub use params::{check_alpha, PoseidonParams};
 pub use permutation::{permute_textbook, Poseidon, MAX_KERNEL_WIDTH};
 
-/// The lane abstraction and the kernels that [`Poseidon::permute_many`] chooses among, for
-/// differential tests and benchmarks (feature `kernels`, off by default; this crate's tests
-/// turn it on). Batch entry points check their lengths: a slice that is not whole states is
-/// [`PoseidonError::InputLength`], never a truncated batch.
+/// The kernels [`Poseidon::permute_many`] runs, for differential tests and benchmarks
+/// (feature `kernels`, off by default; this crate's tests turn it on): the permutation written
+/// once over [`zkaccel_field::PackedField`], with either form of the partial rounds.
 #[cfg(feature = "kernels")]
 pub mod kernels {
-    pub use crate::batch::{permute_many_interleaved, INTERLEAVE};
     pub use crate::permutation::{
-        partial_rounds_linear, partial_rounds_sparse, permute_lanes, Interleaved, KernelConstants,
-        Lanes, LinearLanes, LinearPartial, Scalar, MAX_LINEAR_PARTIAL_ROUNDS,
+        partial_rounds_linear, partial_rounds_sparse, permute_lanes, permute_lanes_with,
+        KernelConstants, LinearPartial, PartialRounds, MAX_LINEAR_PARTIAL_ROUNDS,
     };
 }
 pub use presets::circomlib::CircomPoseidon;
@@ -35,63 +33,6 @@ pub use presets::neptune::{HashType, NeptunePoseidon, Strength};
 pub use presets::plonky2::Plonky2Poseidon;
 
 use zkaccel_field::PrimeField;
-
-/// A prime field Poseidon runs on, with its fastest kernels. Implemented for Goldilocks (AVX-512
-/// / AVX2 packings) and every [`zkaccel_fp256::Fp256`] field (AVX-512 IFMA); another field
-/// implements it with an empty body to get the portable kernels.
-pub trait PoseidonField: PrimeField {
-    /// `Σ_j row[j]·xs[j]`; `small` is the same row as integers when the matrix is small.
-    #[inline(always)]
-    fn dot_row(xs: &[Self], row: &[Self], small: Option<&[u32]>) -> Self {
-        let _ = small;
-        batch::dot_generic(xs, row)
-    }
-
-    /// `Σ_j xs[j]·cs[j]`; fields with lazy reduction override it.
-    #[inline(always)]
-    fn dot_product(xs: &[Self], cs: &[Self]) -> Self {
-        batch::dot_generic(xs, cs)
-    }
-
-    /// `x·c + acc`; fields with lazy reduction override it.
-    #[inline(always)]
-    fn mul_add(x: Self, c: Self, acc: Self) -> Self {
-        x * c + acc
-    }
-
-    /// The batch kernels this CPU can run for the field, fastest first.
-    fn kernels() -> Vec<BatchKernel> {
-        vec![BatchKernel::Interleaved]
-    }
-
-    /// Permutes the states stored back to back in `states` (a multiple of the width) on the
-    /// calling thread, with the fastest kernel.
-    ///
-    /// # Errors
-    /// [`PoseidonError::InputLength`] unless `states` holds whole states (nothing is permuted).
-    fn permute_many(p: &Poseidon<Self>, states: &mut [Self]) -> Result<(), PoseidonError> {
-        // The first listed kernel is always available: only the lengths can be wrong.
-        Self::permute_many_using(p, Self::kernels()[0], states)
-    }
-
-    /// As [`PoseidonField::permute_many`] with a chosen kernel (tests and benchmarks compare
-    /// them).
-    ///
-    /// # Errors
-    /// [`PoseidonError::Unsupported`] when the kernel does not exist for this field or CPU;
-    /// [`PoseidonError::InputLength`] unless `states` holds whole states (nothing is permuted).
-    fn permute_many_using(
-        p: &Poseidon<Self>,
-        kernel: BatchKernel,
-        states: &mut [Self],
-    ) -> Result<(), PoseidonError> {
-        p.check_states(states.len())?;
-        if kernel != BatchKernel::Interleaved {
-            return Err(batch::unavailable(kernel, Self::NAME));
-        }
-        batch::permute_many_interleaved(p, states)
-    }
-}
 
 /// A Poseidon hash that compresses `arity` field elements into one: the node hash of an
 /// arity-`k` Merkle tree (neptune's Merkle domain, circomlib's `poseidon`).
@@ -117,7 +58,7 @@ pub trait ArityHasher<F>: Sync {
     fn hash_nodes(&self, children: &[F]) -> Result<Vec<F>, PoseidonError>;
 }
 
-impl<F: PoseidonField> ArityHasher<F> for NeptunePoseidon<F> {
+impl<F: PrimeField> ArityHasher<F> for NeptunePoseidon<F> {
     const NAME: &'static str = "neptune";
     fn arity(&self) -> usize {
         NeptunePoseidon::arity(self)

@@ -1,101 +1,33 @@
 //! The permutation: the textbook form (the definition) and the optimised form that every
-//! kernel runs (sparse partial rounds, derived from the textbook parameters), written once over
-//! [`Lanes`] so that scalar, interleaved and SIMD kernels share it.
+//! kernel runs (sparse or linear partial rounds, derived from the textbook parameters), written
+//! once over [`PackedField`], so that the scalar field, the portable [`Interleaved`] lanes
+//! and every SIMD packing a field names share it.
+//!
+//! [`Interleaved`]: zkaccel_field::Interleaved
 
 use core::any::Any;
-use core::ops::{Add, Mul};
+use core::ops::Mul;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use zkaccel_field::sbox::{pow_sbox, pow_sbox_with, SboxArithmetic};
-use zkaccel_field::PrimeField;
+use zkaccel_field::{PackedField, PrimeField};
 
 use crate::error::PoseidonError;
 use crate::matrix::Matrix;
 use crate::params::PoseidonParams;
-use crate::PoseidonField;
 
-/// One lane of several independent Poseidon states: a field element, or a vector of them (one
-/// per state) for the interleaved and SIMD kernels.
-pub trait Lanes: Copy + Add<Output = Self> + Mul<Output = Self> {
-    /// The form constants are kept in for [`Lanes::splat`].
-    type Constant: Copy;
-    /// Proof that the CPU supports the representation (`()` for portable types).
-    type Cpu: Copy;
-
-    /// The constant in every lane.
-    fn splat(cpu: Self::Cpu, c: &Self::Constant) -> Self;
-
-    /// `Σ_j row[j]·xs[j]`. `small` holds the same row as integers when every entry of the
-    /// matrix is small (below 2^20, row sums below 2^32); packings with a cheap small-constant
-    /// product use it.
-    #[inline(always)]
-    fn dot_row(cpu: Self::Cpu, xs: &[Self], row: &[Self::Constant], small: Option<&[u32]>) -> Self {
-        let _ = small;
-        let mut acc = Self::splat(cpu, &row[0]) * xs[0];
-        for (c, &x) in row.iter().zip(xs).skip(1) {
-            acc = acc + Self::splat(cpu, c) * x;
-        }
-        acc
-    }
-
-    /// `Σ_j cs[j]·xs[j]` for arbitrary constants (the sparse partial-round row). The default
-    /// sums the products as a balanced tree, since this sum is on the partial rounds'
-    /// dependency chain.
-    #[inline(always)]
-    fn dot_constants(cpu: Self::Cpu, xs: &[Self], cs: &[Self::Constant]) -> Self {
-        let mut prods = [xs[0]; MAX_KERNEL_WIDTH];
-        for (p, (&x, c)) in prods.iter_mut().zip(xs.iter().zip(cs)) {
-            *p = Self::splat(cpu, c) * x;
-        }
-        let mut n = xs.len();
-        while n > 1 {
-            let half = n / 2;
-            for j in 0..half {
-                prods[j] = prods[j] + prods[n - half + j];
-            }
-            n -= half;
-        }
-        prods[0]
-    }
-
-    /// `self²`, for the S-box's squarings. The default is the product; packings
-    /// with a squaring kernel override it.
-    #[inline(always)]
-    fn lane_square(self) -> Self {
-        self * self
-    }
-
-    /// `acc + c·x`.
-    #[inline(always)]
-    fn mul_const_add(cpu: Self::Cpu, x: Self, c: &Self::Constant, acc: Self) -> Self {
-        acc + Self::splat(cpu, c) * x
-    }
-
-    /// All partial rounds (after the first full half, before the second); `W` as in
-    /// [`permute_lanes`]. The default is [`partial_rounds_sparse`]; packings with cheap long
-    /// dot products override it with the linear form (see [`KernelConstants::linear_partial`]).
-    #[inline(always)]
-    fn partial_rounds<const W: usize>(
-        k: &KernelConstants<Self::Constant>,
-        cpu: Self::Cpu,
-        state: &mut [Self],
-        tmp: &mut [Self; MAX_KERNEL_WIDTH],
-    ) {
-        partial_rounds_sparse::<Self, W>(k, cpu, state, tmp);
-    }
-}
-
-/// `x^d` on lanes, [`pow_sbox_with`]'s schedules with the squarings on [`Lanes::lane_square`].
+/// `x^d` on packed lanes, [`pow_sbox_with`]'s schedules with the squarings on
+/// [`PackedField::square_for_throughput`].
 #[inline(always)]
-fn pow_lanes<L: Lanes>(x: L, d: u64) -> L {
+fn pow_lanes<P: PackedField>(x: P, d: u64) -> P {
     pow_sbox_with(&SboxLane(x), d).0
 }
 
-/// A lane as [`pow_sbox_with`] sees it ([`pow_lanes`]).
+/// A packed value as [`pow_sbox_with`] sees it ([`pow_lanes`]).
 #[derive(Clone, Copy)]
-struct SboxLane<L>(L);
+struct SboxLane<P>(P);
 
-impl<L: Lanes> Mul for SboxLane<L> {
+impl<P: PackedField> Mul for SboxLane<P> {
     type Output = Self;
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
@@ -103,101 +35,15 @@ impl<L: Lanes> Mul for SboxLane<L> {
     }
 }
 
-impl<L: Lanes> SboxArithmetic for SboxLane<L> {
+impl<P: PackedField> SboxArithmetic for SboxLane<P> {
     #[inline(always)]
     fn sbox_square(&self) -> Self {
-        Self(self.0.lane_square())
+        Self(self.0.square_for_throughput())
     }
 }
 
-/// A single field element as a lane.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(transparent)]
-pub struct Scalar<F>(pub F);
-
-impl<F: PoseidonField> Add for Scalar<F> {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, rhs: Self) -> Self {
-        Self(self.0 + rhs.0)
-    }
-}
-
-impl<F: PoseidonField> Mul for Scalar<F> {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, rhs: Self) -> Self {
-        Self(self.0 * rhs.0)
-    }
-}
-
-impl<F: PoseidonField> Lanes for Scalar<F> {
-    type Constant = F;
-    type Cpu = ();
-    #[inline(always)]
-    fn splat(_: (), c: &F) -> Self {
-        Self(*c)
-    }
-    #[inline(always)]
-    fn dot_row(_: (), xs: &[Self], row: &[F], small: Option<&[u32]>) -> Self {
-        // SAFETY: `Scalar<F>` is `repr(transparent)` over `F`, so the slices have the same
-        // layout.
-        let xs = unsafe { core::slice::from_raw_parts(xs.as_ptr().cast::<F>(), xs.len()) };
-        Self(F::dot_row(xs, row, small))
-    }
-    #[inline(always)]
-    fn dot_constants(_: (), xs: &[Self], cs: &[F]) -> Self {
-        // SAFETY: `Scalar<F>` is `repr(transparent)` over `F`, so the slices have the same
-        // layout.
-        let xs = unsafe { core::slice::from_raw_parts(xs.as_ptr().cast::<F>(), xs.len()) };
-        Self(F::dot_product(xs, cs))
-    }
-    #[inline(always)]
-    fn mul_const_add(_: (), x: Self, c: &F, acc: Self) -> Self {
-        Self(F::mul_add(x.0, *c, acc.0))
-    }
-}
-
-/// `K` independent states advanced together with portable code, so that the multiplications
-/// of different states overlap in the pipeline (the software form of AMAZE's and AcclMT's
-/// interleaved pipelines).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Interleaved<F, const K: usize>(pub [F; K]);
-
-impl<F: PoseidonField, const K: usize> Add for Interleaved<F, K> {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, rhs: Self) -> Self {
-        let mut out = self.0;
-        for (o, r) in out.iter_mut().zip(rhs.0) {
-            *o += r;
-        }
-        Self(out)
-    }
-}
-
-impl<F: PoseidonField, const K: usize> Mul for Interleaved<F, K> {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, rhs: Self) -> Self {
-        let mut out = self.0;
-        for (o, r) in out.iter_mut().zip(rhs.0) {
-            *o *= r;
-        }
-        Self(out)
-    }
-}
-
-impl<F: PoseidonField, const K: usize> Lanes for Interleaved<F, K> {
-    type Constant = F;
-    type Cpu = ();
-    #[inline(always)]
-    fn splat(_: (), c: &F) -> Self {
-        Self([*c; K])
-    }
-}
-
-/// The constants of the optimised permutation, in the form the lane type broadcasts.
+/// The constants of the optimised permutation, in the form a packing multiplies by
+/// ([`PackedField::Constant`]).
 #[derive(Debug, Clone)]
 pub struct KernelConstants<C> {
     width: usize,
@@ -448,25 +294,42 @@ fn small_entries<F: PrimeField>(entries: &[F], width: usize) -> Option<Vec<u32>>
 /// The largest width the stack-allocated kernels handle; wider instances use the textbook form.
 pub const MAX_KERNEL_WIDTH: usize = 32;
 
-/// One full round: constants, S-box on every lane, dense MDS.
+/// One full round: constants, S-box on every lane, MDS (small-integer rows when the matrix
+/// has them).
 #[inline(always)]
-fn full_round<L: Lanes, const W: usize>(
-    k: &KernelConstants<L::Constant>,
-    cpu: L::Cpu,
-    state: &mut [L],
-    tmp: &mut [L; MAX_KERNEL_WIDTH],
-    rc: &[L::Constant],
+#[allow(clippy::needless_range_loop)] // index loops mirror the round equations
+fn full_round<P: PackedField, const W: usize>(
+    k: &KernelConstants<P::Constant>,
+    cpu: P::Cpu,
+    state: &mut [P],
+    tmp: &mut [P; MAX_KERNEL_WIDTH],
+    rc: &[P::Constant],
 ) {
     // No closures here: a closure is a separate function that would not inherit the caller's
     // `#[target_feature]`s, and the SIMD operators would stop inlining.
     let t = width::<W>(k.width);
     for (s, c) in state.iter_mut().zip(rc) {
-        *s = pow_lanes(*s + L::splat(cpu, c), k.alpha);
+        *s = pow_lanes(*s + P::broadcast_constant(cpu, c), k.alpha);
     }
-    let small = k.mds_small.as_deref();
-    for i in 0..t {
-        let row_small = small.map(|s| &s[i * t..(i + 1) * t]);
-        tmp[i] = L::dot_row(cpu, state, &k.mds[i * t..(i + 1) * t], row_small);
+    match k.mds_small.as_deref() {
+        Some(small) => {
+            for i in 0..t {
+                tmp[i] = P::dot_small_constants(cpu, state, &small[i * t..(i + 1) * t]);
+            }
+        }
+        None => {
+            // A chain of multiply-adds per row: the `t` rows are independent, so the chains
+            // overlap (a balanced tree per row, which the partial rounds' lone row wants, ran
+            // neptune's and circomlib's dense-matrix batches 10-14% slower on 256-bit fields).
+            for i in 0..t {
+                let row = &k.mds[i * t..(i + 1) * t];
+                let mut acc = state[0] * P::broadcast_constant(cpu, &row[0]);
+                for j in 1..t {
+                    acc = P::mul_constant_add(cpu, state[j], &row[j], acc);
+                }
+                tmp[i] = acc;
+            }
+        }
     }
     state.copy_from_slice(&tmp[..t]);
 }
@@ -482,39 +345,83 @@ fn width<const W: usize>(runtime: usize) -> usize {
     }
 }
 
-/// One permutation of the lanes in `state` (length `t ≤ MAX_KERNEL_WIDTH`), optimised form.
+/// How the partial rounds are computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartialRounds {
+    /// Per round one S-box, one dot product for lane 0 and `t − 1` multiply-adds
+    /// ([`partial_rounds_sparse`]).
+    Sparse,
+    /// Lane 0's value after each round as one sum over the rounds' inputs, reduced once
+    /// ([`partial_rounds_linear`]): for packings with [`PackedField::LAZY_SUMS`].
+    Linear,
+}
+
+impl PartialRounds {
+    /// The form a packing `P` runs best.
+    #[inline(always)]
+    pub fn preferred<P: PackedField>() -> Self {
+        if P::LAZY_SUMS {
+            Self::Linear
+        } else {
+            Self::Sparse
+        }
+    }
+}
+
+/// One permutation of the lanes in `state` (length `t ≤ MAX_KERNEL_WIDTH`), optimised form,
+/// with the packing's preferred partial rounds.
 #[inline(always)]
-pub fn permute_lanes<L: Lanes>(k: &KernelConstants<L::Constant>, cpu: L::Cpu, state: &mut [L]) {
+pub fn permute_lanes<P: PackedField>(
+    k: &KernelConstants<P::Constant>,
+    cpu: P::Cpu,
+    state: &mut [P],
+) {
+    permute_lanes_with(k, cpu, state, PartialRounds::preferred::<P>());
+}
+
+/// [`permute_lanes`] with the partial rounds in the form `partial` (tests run both forms on
+/// every packing).
+#[inline(always)]
+pub fn permute_lanes_with<P: PackedField>(
+    k: &KernelConstants<P::Constant>,
+    cpu: P::Cpu,
+    state: &mut [P],
+    partial: PartialRounds,
+) {
     match k.width {
-        3 => permute_lanes_width::<L, 3>(k, cpu, state),
-        5 => permute_lanes_width::<L, 5>(k, cpu, state),
-        9 => permute_lanes_width::<L, 9>(k, cpu, state),
-        12 => permute_lanes_width::<L, 12>(k, cpu, state),
-        _ => permute_lanes_width::<L, 0>(k, cpu, state),
+        3 => permute_lanes_width::<P, 3>(k, cpu, state, partial),
+        5 => permute_lanes_width::<P, 5>(k, cpu, state, partial),
+        9 => permute_lanes_width::<P, 9>(k, cpu, state, partial),
+        12 => permute_lanes_width::<P, 12>(k, cpu, state, partial),
+        _ => permute_lanes_width::<P, 0>(k, cpu, state, partial),
     }
 }
 
 /// [`permute_lanes`] for a width fixed at compile time (`W = t`), or any width (`W = 0`).
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-fn permute_lanes_width<L: Lanes, const W: usize>(
-    k: &KernelConstants<L::Constant>,
-    cpu: L::Cpu,
-    state: &mut [L],
+fn permute_lanes_width<P: PackedField, const W: usize>(
+    k: &KernelConstants<P::Constant>,
+    cpu: P::Cpu,
+    state: &mut [P],
+    partial: PartialRounds,
 ) {
     let t = width::<W>(k.width);
     debug_assert_eq!(k.width, t);
     let state = &mut state[..t];
     let mut tmp = [state[0]; MAX_KERNEL_WIDTH];
     for r in 0..k.half_full_rounds {
-        full_round::<L, W>(k, cpu, state, &mut tmp, &k.full[r * t..(r + 1) * t]);
+        full_round::<P, W>(k, cpu, state, &mut tmp, &k.full[r * t..(r + 1) * t]);
     }
     if k.partial_rounds > 0 {
-        L::partial_rounds::<W>(k, cpu, state, &mut tmp);
+        match partial {
+            PartialRounds::Linear => partial_rounds_linear::<P, W>(k, cpu, state, &mut tmp),
+            PartialRounds::Sparse => partial_rounds_sparse::<P, W>(k, cpu, state, &mut tmp),
+        }
     }
     let second = k.half_full_rounds * t;
     for r in 0..k.half_full_rounds {
-        full_round::<L, W>(
+        full_round::<P, W>(
             k,
             cpu,
             state,
@@ -528,21 +435,21 @@ fn permute_lanes_width<L: Lanes, const W: usize>(
 /// `t − 1` multiply-adds.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-pub fn partial_rounds_sparse<L: Lanes, const W: usize>(
-    k: &KernelConstants<L::Constant>,
-    cpu: L::Cpu,
-    state: &mut [L],
-    tmp: &mut [L; MAX_KERNEL_WIDTH],
+pub fn partial_rounds_sparse<P: PackedField, const W: usize>(
+    k: &KernelConstants<P::Constant>,
+    cpu: P::Cpu,
+    state: &mut [P],
+    tmp: &mut [P; MAX_KERNEL_WIDTH],
 ) {
     let t = width::<W>(k.width);
     for i in 0..t {
-        state[i] = state[i] + L::splat(cpu, &k.first[i]);
+        state[i] += P::broadcast_constant(cpu, &k.first[i]);
     }
     // s ← s·diag(1, INIT)
     for c in 1..t {
-        let mut acc = state[1] * L::splat(cpu, &k.init[c - 1]);
+        let mut acc = state[1] * P::broadcast_constant(cpu, &k.init[c - 1]);
         for r in 2..t {
-            acc = acc + state[r] * L::splat(cpu, &k.init[(r - 1) * (t - 1) + c - 1]);
+            acc += state[r] * P::broadcast_constant(cpu, &k.init[(r - 1) * (t - 1) + c - 1]);
         }
         tmp[c] = acc;
     }
@@ -550,54 +457,16 @@ pub fn partial_rounds_sparse<L: Lanes, const W: usize>(
     for i in 0..k.partial_rounds {
         let mut s0 = pow_lanes(state[0], k.alpha);
         if i + 1 < k.partial_rounds {
-            s0 = s0 + L::splat(cpu, &k.scalars[i]);
+            s0 += P::broadcast_constant(cpu, &k.scalars[i]);
         }
         let v = &k.v[i * (t - 1)..(i + 1) * (t - 1)];
         // d = M[0][0]·s0 + Σ ŵ_j·s_j
         state[0] = s0;
-        let d = L::dot_constants(cpu, state, &k.w_row[i * t..(i + 1) * t]);
+        let d = P::dot_constants(cpu, state, &k.w_row[i * t..(i + 1) * t]);
         for j in 1..t {
-            state[j] = L::mul_const_add(cpu, s0, &v[j - 1], state[j]);
+            state[j] = P::mul_constant_add(cpu, s0, &v[j - 1], state[j]);
         }
         state[0] = d;
-    }
-}
-
-/// Lanes whose sums of constant products can be accumulated unreduced: the operations of
-/// [`partial_rounds_linear`].
-pub trait LinearLanes: Lanes {
-    /// A lane value prepared once for many products.
-    type Split: Copy;
-    /// An unreduced sum of products.
-    type Accumulator: Copy;
-    /// Prepares `self` for [`LinearLanes::accumulate`].
-    fn split(self, cpu: Self::Cpu) -> Self::Split;
-    /// The empty sum.
-    fn accumulator(cpu: Self::Cpu) -> Self::Accumulator;
-    /// `acc += c·x`.
-    fn accumulate(acc: &mut Self::Accumulator, x: &Self::Split, c: &Self::Constant);
-    /// The sum.
-    fn reduce(acc: Self::Accumulator) -> Self;
-}
-
-impl<F: PoseidonField> LinearLanes for Scalar<F> {
-    type Split = F;
-    type Accumulator = F;
-    #[inline(always)]
-    fn split(self, _: ()) -> F {
-        self.0
-    }
-    #[inline(always)]
-    fn accumulator(_: ()) -> F {
-        F::ZERO
-    }
-    #[inline(always)]
-    fn accumulate(acc: &mut F, x: &F, c: &F) {
-        *acc = F::mul_add(*x, *c, *acc);
-    }
-    #[inline(always)]
-    fn reduce(acc: F) -> Self {
-        Self(acc)
     }
 }
 
@@ -606,61 +475,69 @@ impl<F: PoseidonField> LinearLanes for Scalar<F> {
 pub const MAX_LINEAR_PARTIAL_ROUNDS: usize = 64;
 
 /// The partial rounds in linear form ([`LinearPartial`]): lane 0's value after each round is
-/// one sum of products of the round's inputs, reduced once, so that only the S-box and that
-/// reduction lie on the dependency chain from round to round.
+/// one sum of products of the round's inputs ([`PackedField::accumulate`]), reduced once, so
+/// that only the S-box and that reduction lie on the dependency chain from round to round.
+/// Falls back to [`partial_rounds_sparse`] beyond [`MAX_LINEAR_PARTIAL_ROUNDS`] rounds or
+/// sums longer than the packing's [`PackedField::MAX_LAZY_TERMS`].
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-pub fn partial_rounds_linear<L: LinearLanes, const W: usize>(
-    k: &KernelConstants<L::Constant>,
-    cpu: L::Cpu,
-    state: &mut [L],
-    tmp: &mut [L; MAX_KERNEL_WIDTH],
+pub fn partial_rounds_linear<P: PackedField, const W: usize>(
+    k: &KernelConstants<P::Constant>,
+    cpu: P::Cpu,
+    state: &mut [P],
+    tmp: &mut [P; MAX_KERNEL_WIDTH],
 ) {
     let rp = k.partial_rounds;
-    if rp > MAX_LINEAR_PARTIAL_ROUNDS {
-        return partial_rounds_sparse::<L, W>(k, cpu, state, tmp);
+    // Each sum holds one term per lane 1..t and one per round.
+    if rp > MAX_LINEAR_PARTIAL_ROUNDS || k.width - 1 + rp > P::MAX_LAZY_TERMS {
+        return partial_rounds_sparse::<P, W>(k, cpu, state, tmp);
     }
     let t = width::<W>(k.width);
     let n = t - 1;
     let lin = k.linear_partial();
     for i in 0..t {
-        state[i] = state[i] + L::splat(cpu, &lin.first[i]);
+        state[i] += P::broadcast_constant(cpu, &lin.first[i]);
     }
     // Every sum is built in "push" order: a term joins its sum as soon as its lane value
     // exists, so no sum is a long chain of dependent multiply-adds, and the only chain from
     // round to round is S-box → `m00` term → reduction.
-    let empty = L::accumulator(cpu);
+    let empty = P::empty_sum(cpu);
     let mut lane0_sums = [empty; MAX_LINEAR_PARTIAL_ROUNDS];
     let mut out_sums = [empty; MAX_KERNEL_WIDTH];
     for r in 1..t {
         let x = state[r].split(cpu);
         for i in 0..rp {
-            L::accumulate(&mut lane0_sums[i], &x, &lin.x_coeffs[i * n + r - 1]);
+            P::accumulate(cpu, &mut lane0_sums[i], &x, &lin.x_coeffs[i * n + r - 1]);
         }
         for c in 1..t {
-            L::accumulate(&mut out_sums[c], &x, &lin.init[(r - 1) * n + c - 1]);
+            P::accumulate(cpu, &mut out_sums[c], &x, &lin.init[(r - 1) * n + c - 1]);
         }
     }
     let mut lane0 = state[0];
     for q in 0..rp {
         let mut s0 = pow_lanes(lane0, k.alpha);
         if q + 1 < rp {
-            s0 = s0 + L::splat(cpu, &lin.scalars[q]);
+            s0 += P::broadcast_constant(cpu, &lin.scalars[q]);
         }
         let s = s0.split(cpu);
         let mut sum = lane0_sums[q];
-        L::accumulate(&mut sum, &s, lin.m00);
-        lane0 = L::reduce(sum);
+        P::accumulate(cpu, &mut sum, &s, lin.m00);
+        lane0 = P::reduce_sum(sum);
         for i in q + 1..rp {
-            L::accumulate(&mut lane0_sums[i], &s, &lin.s0_coeffs[i * (i - 1) / 2 + q]);
+            P::accumulate(
+                cpu,
+                &mut lane0_sums[i],
+                &s,
+                &lin.s0_coeffs[i * (i - 1) / 2 + q],
+            );
         }
         for c in 1..t {
-            L::accumulate(&mut out_sums[c], &s, &lin.v[q * n + c - 1]);
+            P::accumulate(cpu, &mut out_sums[c], &s, &lin.v[q * n + c - 1]);
         }
     }
     state[0] = lane0;
     for c in 1..t {
-        state[c] = L::reduce(out_sums[c]);
+        state[c] = P::reduce_sum(out_sums[c]);
     }
 }
 
@@ -706,7 +583,7 @@ impl core::fmt::Debug for ConvertedConstants {
     }
 }
 
-impl<F: PoseidonField> Poseidon<F> {
+impl<F: PrimeField> Poseidon<F> {
     /// Prepares the permutation.
     ///
     /// # Errors
@@ -787,11 +664,7 @@ impl<F: PoseidonField> Poseidon<F> {
         if self.width() > MAX_KERNEL_WIDTH {
             return permute_textbook(&self.params, state);
         }
-        // SAFETY: `Scalar<F>` is `repr(transparent)` over `F`.
-        let lanes = unsafe {
-            core::slice::from_raw_parts_mut(state.as_mut_ptr().cast::<Scalar<F>>(), state.len())
-        };
-        permute_lanes::<Scalar<F>>(&self.kernel, (), lanes);
+        permute_lanes::<F>(&self.kernel, (), state);
     }
 
     /// Permutes the textbook way (slow; the reference).
@@ -804,11 +677,13 @@ impl<F: PoseidonField> Poseidon<F> {
         Ok(())
     }
 
-    /// Permutes many states stored back to back (`states.len()` a multiple of `t`), with the
-    /// field's fastest kernel (SIMD or interleaved) on all cores.
+    /// Permutes many states stored back to back (`states.len()` a multiple of `t`) on all
+    /// cores, each core on the widest packing of the field its CPU offers
+    /// ([`zkaccel_field::Field::run_packed`]).
     ///
     /// # Errors
-    /// [`PoseidonError::InputLength`] when the length is not a multiple of `t`.
+    /// [`PoseidonError::InputLength`] when the length is not a multiple of `t` (nothing is
+    /// permuted).
     pub fn permute_many(&self, states: &mut [F]) -> Result<(), PoseidonError> {
         crate::batch::permute_many_parallel(self, states)
     }
@@ -833,20 +708,24 @@ impl<F: PoseidonField> Poseidon<F> {
     /// # Errors
     /// As [`Poseidon::permute_many`].
     pub fn permute_many_single_thread(&self, states: &mut [F]) -> Result<(), PoseidonError> {
-        F::permute_many(self, states)
+        self.permute_many_within(usize::MAX, states)
     }
 
-    /// As [`Poseidon::permute_many_single_thread`] with a chosen kernel.
+    /// As [`Poseidon::permute_many_single_thread`] on packings of at most `max_lanes` lanes
+    /// (`0` and `1`: the portable kernel, [`crate::INTERLEAVE`] states advanced together):
+    /// the widest such packing takes the whole groups, narrower ones the rest. Tests and
+    /// benchmarks compare the packings of [`zkaccel_field::Field::packing_widths`] this way.
     ///
     /// # Errors
-    /// As [`Poseidon::permute_many`], and [`PoseidonError::Unsupported`] for a kernel this
-    /// field or CPU lacks.
-    pub fn permute_many_using(
+    /// As [`Poseidon::permute_many`].
+    pub fn permute_many_within(
         &self,
-        kernel: crate::BatchKernel,
+        max_lanes: usize,
         states: &mut [F],
     ) -> Result<(), PoseidonError> {
-        F::permute_many_using(self, kernel, states)
+        self.check_states(states.len())?;
+        crate::batch::permute_many_within(self, max_lanes, states);
+        Ok(())
     }
 
     fn check_len(&self, actual: usize, expected: usize) -> Result<(), PoseidonError> {

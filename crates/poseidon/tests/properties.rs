@@ -10,15 +10,13 @@ use rand::{Rng, SeedableRng};
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
+use zkaccel_field::{Interleaved, PackedField};
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::kernels::{
-    partial_rounds_linear, permute_lanes, permute_many_interleaved, KernelConstants, Lanes,
-    LinearLanes,
-};
+use zkaccel_poseidon::kernels::{permute_lanes_with, PartialRounds};
 use zkaccel_poseidon::reference::reference_params;
 use zkaccel_poseidon::{
-    check_alpha, Matrix, NeptunePoseidon, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonField,
-    PoseidonParams, Strength, MAX_KERNEL_WIDTH,
+    check_alpha, Matrix, NeptunePoseidon, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonParams,
+    Strength,
 };
 
 fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
@@ -42,7 +40,15 @@ fn random_params<F: PrimeField>(
     PoseidonParams::new(t, alpha, rf, rp, rc, mds.entries().to_vec()).unwrap()
 }
 
-fn check_fast_equals_textbook<F: PoseidonField>(
+/// The batch entry points' lane bounds: every packing width of the field on this CPU, and
+/// the bounds that mean the portable kernel.
+fn lane_bounds<F: PrimeField>() -> Vec<usize> {
+    let mut bounds = F::packing_widths();
+    bounds.extend([0, usize::MAX]);
+    bounds
+}
+
+fn check_fast_equals_textbook<F: PrimeField>(
     seed: u64,
     t: usize,
     alpha: u64,
@@ -61,69 +67,19 @@ fn check_fast_equals_textbook<F: PoseidonField>(
         p.permute(s).unwrap();
     }
     assert_eq!(one, want, "sparse form, t = {t}, R_P = {rp}");
-    for kernel in F::kernels() {
+    for lanes in lane_bounds::<F>() {
         let mut many = states.clone();
-        p.permute_many_using(kernel, &mut many).unwrap();
-        assert_eq!(many, want, "{kernel} kernel, t = {t}, R_P = {rp}");
+        p.permute_many_within(lanes, &mut many).unwrap();
+        assert_eq!(many, want, "within {lanes} lanes, t = {t}, R_P = {rp}");
     }
     let mut par = states;
     p.permute_many(&mut par).unwrap();
     assert_eq!(par, want, "multi-threaded, t = {t}");
 }
 
-/// A scalar lane that runs the partial rounds in linear form, as a packing from outside the
-/// crate would.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct LinearScalar<F>(F);
-
-impl<F: PoseidonField> core::ops::Add for LinearScalar<F> {
-    type Output = Self;
-    fn add(self, rhs: Self) -> Self {
-        Self(self.0 + rhs.0)
-    }
-}
-
-impl<F: PoseidonField> core::ops::Mul for LinearScalar<F> {
-    type Output = Self;
-    fn mul(self, rhs: Self) -> Self {
-        Self(self.0 * rhs.0)
-    }
-}
-
-impl<F: PoseidonField> Lanes for LinearScalar<F> {
-    type Constant = F;
-    type Cpu = ();
-    fn splat(_: (), c: &F) -> Self {
-        Self(*c)
-    }
-    fn partial_rounds<const W: usize>(
-        k: &KernelConstants<F>,
-        cpu: (),
-        state: &mut [Self],
-        tmp: &mut [Self; MAX_KERNEL_WIDTH],
-    ) {
-        partial_rounds_linear::<Self, W>(k, cpu, state, tmp);
-    }
-}
-
-impl<F: PoseidonField> LinearLanes for LinearScalar<F> {
-    type Split = F;
-    type Accumulator = F;
-    fn split(self, _: ()) -> F {
-        self.0
-    }
-    fn accumulator(_: ()) -> F {
-        F::ZERO
-    }
-    fn accumulate(acc: &mut F, x: &F, c: &F) {
-        *acc += *x * *c;
-    }
-    fn reduce(acc: F) -> Self {
-        Self(acc)
-    }
-}
-
-fn check_linear_equals_textbook<F: PoseidonField>(
+/// Both forms of the partial rounds on the scalar field and on interleaved lanes (the SIMD
+/// packings run their preferred form through the batch kernels above).
+fn check_both_forms_equal_textbook<F: PrimeField>(
     seed: u64,
     t: usize,
     alpha: u64,
@@ -132,14 +88,33 @@ fn check_linear_equals_textbook<F: PoseidonField>(
 ) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let p = Poseidon::new(random_params::<F>(&mut rng, t, alpha, rf, rp)).unwrap();
-    for _ in 0..3 {
-        let state: Vec<F> = (0..t).map(|_| random(&mut rng)).collect();
-        let mut want = state.clone();
-        p.permute_textbook(&mut want).unwrap();
-        let mut lanes: Vec<LinearScalar<F>> = state.into_iter().map(LinearScalar).collect();
-        permute_lanes::<LinearScalar<F>>(p.kernel_constants(), (), &mut lanes);
-        let got: Vec<F> = lanes.into_iter().map(|l| l.0).collect();
-        assert_eq!(got, want, "linear form, t = {t}, R_P = {rp}");
+    let k = p.kernel_constants();
+    for form in [PartialRounds::Sparse, PartialRounds::Linear] {
+        let states: Vec<F> = (0..2 * t).map(|_| random(&mut rng)).collect();
+        let mut want = states.clone();
+        for s in want.chunks_mut(t) {
+            p.permute_textbook(s).unwrap();
+        }
+        let mut got = states.clone();
+        permute_lanes_with::<F>(k, (), &mut got[..t], form);
+        assert_eq!(
+            got[..t],
+            want[..t],
+            "{form:?} form, scalar, t = {t}, R_P = {rp}"
+        );
+        let mut lanes: Vec<Interleaved<F, 2>> = (0..t)
+            .map(|i| Interleaved([states[i], states[t + i]]))
+            .collect();
+        permute_lanes_with::<Interleaved<F, 2>>(k, (), &mut lanes, form);
+        for (i, lane) in lanes.iter().enumerate() {
+            let mut two = [F::ZERO; 2];
+            lane.write_to_slice(&mut two);
+            assert_eq!(
+                two,
+                [want[i], want[t + i]],
+                "{form:?} form, interleaved, t = {t}"
+            );
+        }
     }
 }
 
@@ -149,19 +124,19 @@ proptest! {
     #[test]
     fn goldilocks_fast_equals_textbook(seed: u64, t in 2usize..14, rp in 0usize..70) {
         check_fast_equals_textbook::<Goldilocks>(seed, t, 7, 4, rp % 12);
-        check_linear_equals_textbook::<Goldilocks>(seed, t, 7, 4, rp);
+        check_both_forms_equal_textbook::<Goldilocks>(seed, t, 7, 4, rp);
     }
 
     #[test]
     fn bn254_fast_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..30) {
         check_fast_equals_textbook::<Bn>(seed, t, 5, 4, rp % 8);
-        check_linear_equals_textbook::<Bn>(seed, t, 5, 4, rp);
+        check_both_forms_equal_textbook::<Bn>(seed, t, 5, 4, rp);
     }
 
     #[test]
     fn bls12_381_fast_equals_textbook(seed: u64, t in 2usize..7, rp in 0usize..30) {
         check_fast_equals_textbook::<Bls>(seed, t, 5, 2, rp % 8);
-        check_linear_equals_textbook::<Bls>(seed, t, 5, 2, rp);
+        check_both_forms_equal_textbook::<Bls>(seed, t, 5, 2, rp);
     }
 }
 
@@ -182,16 +157,16 @@ fn plonky2_kernels_on_edge_words() {
     for s in want.chunks_mut(12) {
         h.permute_textbook(s).unwrap();
     }
-    for kernel in Goldilocks::kernels() {
+    for lanes in lane_bounds::<Goldilocks>() {
         let mut got = states.clone();
-        h.permute_many_using(kernel, &mut got).unwrap();
-        assert_eq!(got, want, "{kernel}");
+        h.permute_many_within(lanes, &mut got).unwrap();
+        assert_eq!(got, want, "within {lanes} lanes");
     }
 }
 
 #[test]
 fn fp256_kernels_on_edge_values() {
-    fn check<F: PoseidonField>() {
+    fn check<F: PrimeField>() {
         // neptune's arity 8 (t = 9) and arity 2 (t = 3), states of p − 1, zero and small values;
         // 37 states: whole groups of every kernel's lanes and a remainder.
         for arity in [2, 8] {
@@ -209,10 +184,10 @@ fn fp256_kernels_on_edge_values() {
             for s in want.chunks_mut(t) {
                 p.permute_textbook(s).unwrap();
             }
-            for kernel in F::kernels() {
+            for lanes in lane_bounds::<F>() {
                 let mut got = states.clone();
-                p.permute_many_using(kernel, &mut got).unwrap();
-                assert_eq!(got, want, "{kernel}, {}, t = {t}", F::NAME);
+                p.permute_many_within(lanes, &mut got).unwrap();
+                assert_eq!(got, want, "within {lanes} lanes, {}, t = {t}", F::NAME);
             }
         }
     }
@@ -387,19 +362,18 @@ fn sizes_past_the_limits_are_typed_errors() {
     assert_eq!(widest.arity(), MAX_WIDTH - 1);
 }
 
-/// With `ZKACCEL_SIMD=off` (CI's second test run) every kernel choice is the portable one;
-/// otherwise the choices follow the CPU. Either way the first listed kernel runs.
+/// With `ZKACCEL_SIMD=off` (CI's second test run) the batch kernel has the scalar field's
+/// packing alone; otherwise the packings follow the CPU. Either way the scalar one comes last.
 #[test]
-fn kernel_choice_follows_the_cpu_switch() {
+fn packing_choice_follows_the_cpu_switch() {
     use zkaccel_field::cpu::{features, Avx2, Avx512Ifma};
-    use zkaccel_poseidon::BatchKernel;
     let f = features();
-    let goldilocks = <Goldilocks as PoseidonField>::kernels();
-    let bn = <Bn as PoseidonField>::kernels();
+    let goldilocks = Goldilocks::packing_widths();
+    let bn = Bn::packing_widths();
     let bn_product = zkaccel_fp256::Fp256::<zkaccel_bn254::FrConfig>::mul_backend();
     if f.forced_portable {
-        assert_eq!(goldilocks, vec![BatchKernel::Interleaved]);
-        assert_eq!(bn, vec![BatchKernel::Interleaved]);
+        assert_eq!(goldilocks, vec![1]);
+        assert_eq!(bn, vec![1]);
         assert_eq!(bn_product, zkaccel_fp256::MulBackend::Portable);
     } else {
         assert_eq!(goldilocks.len() > 1, Avx2::detect().is_some());
@@ -409,7 +383,7 @@ fn kernel_choice_follows_the_cpu_switch() {
         );
         assert_eq!(bn_product == zkaccel_fp256::MulBackend::Adx, f.bmi2_adx,);
     }
-    assert_eq!(goldilocks.last(), Some(&BatchKernel::Interleaved));
+    assert_eq!(goldilocks.last(), Some(&1));
 }
 
 /// A slice that is not whole states is an error on every batch entry point, and nothing is
@@ -432,26 +406,14 @@ fn partial_states_are_errors_on_every_entry_point() {
             "Poseidon::permute_many_single_thread".into(),
             Box::new(|s| p.permute_many_single_thread(s)),
         ),
-        (
-            "PoseidonField::permute_many".into(),
-            Box::new(|s| Goldilocks::permute_many(p, s)),
-        ),
-        (
-            "permute_many_interleaved".into(),
-            Box::new(|s| permute_many_interleaved(p, s)),
-        ),
     ];
-    for kernel in Goldilocks::kernels() {
+    for lanes in lane_bounds::<Goldilocks>() {
         entries.push((
-            format!("{kernel:?}"),
-            Box::new(move |s| p.permute_many_using(kernel, s)),
-        ));
-        entries.push((
-            format!("PoseidonField::permute_many_using {kernel:?}"),
-            Box::new(move |s| Goldilocks::permute_many_using(p, kernel, s)),
+            format!("permute_many_within({lanes})"),
+            Box::new(move |s| p.permute_many_within(lanes, s)),
         ));
     }
-    assert!(entries.len() >= 6);
+    assert!(entries.len() >= 5);
     for (name, entry) in &entries {
         let mut states = original.clone();
         assert_eq!(entry(&mut states), Err(want.clone()), "{name}");
@@ -463,7 +425,7 @@ fn partial_states_are_errors_on_every_entry_point() {
     let bn = NeptunePoseidon::<Bn>::new(2, Strength::Standard).unwrap();
     let mut odd = vec![Bn::ONE; 3 * 4 + 1];
     assert!(matches!(
-        Bn::permute_many(bn.permutation(), &mut odd),
+        bn.permutation().permute_many_single_thread(&mut odd),
         Err(PoseidonError::InputLength { .. })
     ));
 }

@@ -12,7 +12,7 @@ use zkaccel_field::Field;
 use crate::error::PoseidonError;
 use crate::reference::{log2_modulus, reference_params};
 use crate::rounds::{reference_round_numbers, round_up_to_multiple};
-use crate::{Poseidon, PoseidonField, PoseidonParams};
+use crate::{Poseidon, PoseidonParams};
 
 /// The S-box exponent.
 pub const ALPHA: u64 = 5;
@@ -155,7 +155,9 @@ impl CircomPoseidon {
                     states.push(Fr::ZERO);
                     states.extend_from_slice(group);
                 }
-                Fr::permute_many(&self.perm, &mut states).expect("whole states");
+                self.perm
+                    .permute_many_single_thread(&mut states)
+                    .expect("whole states");
                 for (o, s) in out.iter_mut().zip(states.chunks_exact(t)) {
                     *o = s[0];
                 }

@@ -11,7 +11,7 @@ use crate::matrix::Matrix;
 use crate::params::PoseidonParams;
 use crate::reference::field_bits;
 use crate::rounds::{neptune_round_numbers, strengthened_partial_rounds};
-use crate::{Poseidon, PoseidonField};
+use crate::Poseidon;
 
 /// neptune's S-box exponent.
 pub const ALPHA: u64 = 5;
@@ -101,7 +101,7 @@ pub fn params<F: PrimeField>(
     PoseidonParams::new(t, ALPHA, rf, rp, constants, mds.entries().to_vec())
 }
 
-impl<F: PoseidonField> NeptunePoseidon<F> {
+impl<F: PrimeField> NeptunePoseidon<F> {
     /// Builds the instance (constant generation takes a few milliseconds; keep it).
     ///
     /// # Errors
@@ -201,7 +201,9 @@ impl<F: PoseidonField> NeptunePoseidon<F> {
                     states.push(tag);
                     states.extend_from_slice(group);
                 }
-                F::permute_many(&self.perm, &mut states).expect("whole states");
+                self.perm
+                    .permute_many_single_thread(&mut states)
+                    .expect("whole states");
                 for (o, s) in out.iter_mut().zip(states.chunks_exact(t)) {
                     *o = s[1];
                 }

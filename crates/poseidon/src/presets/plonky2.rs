@@ -13,7 +13,7 @@ use zkaccel_goldilocks::Goldilocks;
 
 use crate::error::PoseidonError;
 use crate::params::PoseidonParams;
-use crate::{Poseidon, PoseidonField};
+use crate::Poseidon;
 
 /// State width.
 pub const WIDTH: usize = 12;
@@ -204,7 +204,9 @@ impl Plonky2Poseidon {
                     for (s, row) in states.chunks_exact_mut(WIDTH).zip(rows.chunks_exact(width)) {
                         s[..len].copy_from_slice(&row[start..start + len]);
                     }
-                    Goldilocks::permute_many(&self.perm, states).expect("whole states");
+                    self.perm
+                        .permute_many_single_thread(states)
+                        .expect("whole states");
                 }
                 for (d, s) in digests.iter_mut().zip(states.chunks_exact(WIDTH)) {
                     d.copy_from_slice(&s[..DIGEST]);
@@ -239,7 +241,9 @@ impl Plonky2Poseidon {
                     s[..DIGEST].copy_from_slice(&pair[0]);
                     s[DIGEST..2 * DIGEST].copy_from_slice(&pair[1]);
                 }
-                Goldilocks::permute_many(&self.perm, states).expect("whole states");
+                self.perm
+                    .permute_many_single_thread(states)
+                    .expect("whole states");
                 for (d, s) in digests.iter_mut().zip(states.chunks_exact(WIDTH)) {
                     d.copy_from_slice(&s[..DIGEST]);
                 }
