@@ -11,9 +11,9 @@ use std::time::Instant;
 use plonky2::field::goldilocks_field::GoldilocksField;
 use plonky2::hash::poseidon::Poseidon;
 use rand::{Rng, SeedableRng};
+use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::to_plonky2;
-use zkaccel_field::Field;
 use zkaccel_poseidon::Plonky2Poseidon;
 
 const BATCH: usize = 1024;
