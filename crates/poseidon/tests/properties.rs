@@ -421,6 +421,14 @@ fn partial_states_are_errors_on_every_entry_point() {
         let mut whole = original[..60].to_vec();
         entry(&mut whole).unwrap();
         assert_ne!(whole, original[..60], "{name}");
+        // An empty batch is whole states: nothing to do, and no error. A lone state (fewer
+        // states than any packing's lanes) takes the portable path and is still permuted.
+        entry(&mut []).unwrap();
+        let mut lone = original[..12].to_vec();
+        let mut want = lone.clone();
+        p.permute_textbook(&mut want).unwrap();
+        entry(&mut lone).unwrap();
+        assert_eq!(lone, want, "{name} on one state");
     }
     let bn = NeptunePoseidon::<Bn>::new(2, Strength::Standard).unwrap();
     let mut odd = vec![Bn::ONE; 3 * 4 + 1];
