@@ -110,7 +110,7 @@ pub fn run(cmd: &MimcCommand) -> Result<(), Box<dyn std::error::Error>> {
             let out = if preset.is_feistel() {
                 preset.sponge().permute(x, Fr::ZERO, k).0
             } else {
-                preset.cipher().encrypt_with(x, k, algorithm)
+                preset.cipher().encrypt_with(x, k, algorithm)?
             };
             let obj = serde_json::json!({
                 "preset": preset.name(), "algorithm": algorithm.name(),
@@ -127,7 +127,7 @@ pub fn run(cmd: &MimcCommand) -> Result<(), Box<dyn std::error::Error>> {
             let out = if preset.is_feistel() {
                 preset.sponge().hash(&values, key, 1)?[0]
             } else {
-                preset.cipher().hash_with(&values, key, algorithm)
+                preset.cipher().hash_with(&values, key, algorithm)?
             };
             let obj = serde_json::json!({
                 "preset": preset.name(), "algorithm": algorithm.name(), "key": key.to_decimal_string(),

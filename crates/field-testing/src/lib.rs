@@ -601,6 +601,130 @@ pub fn check_packings<F: Field>(sample: impl Fn(&mut StdRng) -> F, n: usize) -> 
     checked
 }
 
+/// The chain of power maps for one input, written out here as the reference: `x ← (x + k +
+/// c)^d` for each `c`, `x^d` by [`Field::exp_u64`], then `x + k`.
+fn reference_power_chain<F: Field>(x: F, k: F, constants: &[F], d: u64) -> F {
+    constants.iter().fold(x, |x, &c| (x + k + c).exp_u64(d)) + k
+}
+
+/// The Feistel chain for one input, written out here as the reference: the MiMC Feistel
+/// rounds on the halves `(xL_0, xR_0) = (u, v)`, `t ← (xL_i + a_i)^d`, `(xL, xR) ← (xR + t,
+/// xL)` (the last round swaps nothing), with round offsets `a_0 = a_1 = 0` and `a_{i+2} = a_i +
+/// steps[i]`, so that the chain's values are `u_i = xL_i + a_i` (see [`Field::feistel_chain`]).
+fn reference_feistel_chain<F: Field>(u: F, v: F, steps: &[F], d: u64) -> (F, F) {
+    let mut offsets = vec![F::ZERO, F::ZERO];
+    for (i, &s) in steps.iter().enumerate() {
+        offsets.push(offsets[i] + s);
+    }
+    let rounds = offsets.len();
+    let (mut l, mut r) = (u, v);
+    for &a in &offsets[..rounds - 1] {
+        let t = (l + a).exp_u64(d);
+        (l, r) = (r + t, l);
+    }
+    let t = (l + offsets[rounds - 1]).exp_u64(d);
+    // The chain's outputs: u_{R−1} = xL_{R−1} + a_{R−1}, and u_{R−2} + u_{R−1}^d where
+    // u_{R−2} = xR_{R−1} + a_{R−2}.
+    (l + offsets[rounds - 1], r + offsets[rounds - 2] + t)
+}
+
+/// The chains of power maps ([`Field::power_chain`], [`Field::feistel_chain`], their batch
+/// forms, and the kernels written once over packings on every packing this CPU offers, lane
+/// bounds 0 and `usize::MAX` included) against the reference loops above, on batches of every
+/// length up to 37 (whole groups of 16, 8, 6 and 4 lanes and remainders), with `p − 1` among
+/// the inputs; empty batches are batches, and unequal lengths are errors that write nothing.
+pub fn check_power_chains<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
+    use zkaccel_field::chains::{feistel_chains_packed, power_chains_packed};
+    use zkaccel_field::FieldError;
+    let mut rng = StdRng::seed_from_u64(0x4348_4149);
+    let pick = |i: usize, rng: &mut StdRng| {
+        if i % 7 == 3 {
+            F::NEG_ONE
+        } else {
+            sample(rng)
+        }
+    };
+    let mut widths = F::packing_widths();
+    widths.extend([0, usize::MAX]);
+    for (d, rounds) in [(3u64, 1usize), (5, 2), (7, 9), (11, 3)] {
+        let constants: Vec<F> = (0..rounds).map(|i| pick(i, &mut rng)).collect();
+        for n in [0usize, 1, 5, 16, 37] {
+            let xs: Vec<F> = (0..n).map(|i| pick(i, &mut rng)).collect();
+            let ks: Vec<F> = (0..n).map(|i| pick(i + 1, &mut rng)).collect();
+            let want: Vec<F> = xs
+                .iter()
+                .zip(&ks)
+                .map(|(&x, &k)| reference_power_chain(x, k, &constants, d))
+                .collect();
+            let one: Vec<F> = xs
+                .iter()
+                .zip(&ks)
+                .map(|(&x, &k)| F::power_chain(x, k, &constants, d))
+                .collect();
+            assert_eq!(one, want, "power_chain, d = {d}, n = {n}");
+            let mut got = xs.clone();
+            F::power_chains(&mut got, &ks, &constants, d).expect("equal lengths");
+            assert_eq!(got, want, "power_chains, d = {d}, n = {n}");
+            for &lanes in &widths {
+                let mut got = xs.clone();
+                power_chains_packed(lanes, &mut got, &ks, &constants, d).expect("equal lengths");
+                assert_eq!(got, want, "power_chains_packed({lanes}), d = {d}, n = {n}");
+            }
+            // The Feistel chain takes the same inputs as its halves, the constants as steps.
+            let steps = &constants[..rounds - 1];
+            let want: Vec<(F, F)> = xs
+                .iter()
+                .zip(&ks)
+                .map(|(&u, &v)| reference_feistel_chain(u, v, steps, d))
+                .collect();
+            let one: Vec<(F, F)> = xs
+                .iter()
+                .zip(&ks)
+                .map(|(&u, &v)| F::feistel_chain(u, v, steps, d))
+                .collect();
+            assert_eq!(one, want, "feistel_chain, d = {d}, n = {n}");
+            let (mut us, mut vs) = (xs.clone(), ks.clone());
+            F::feistel_chains(&mut us, &mut vs, steps, d).expect("equal lengths");
+            let got: Vec<(F, F)> = us.into_iter().zip(vs).collect();
+            assert_eq!(got, want, "feistel_chains, d = {d}, n = {n}");
+            for &lanes in &widths {
+                let (mut us, mut vs) = (xs.clone(), ks.clone());
+                feistel_chains_packed(lanes, &mut us, &mut vs, steps, d).expect("equal lengths");
+                let got: Vec<(F, F)> = us.into_iter().zip(vs).collect();
+                assert_eq!(
+                    got, want,
+                    "feistel_chains_packed({lanes}), d = {d}, n = {n}"
+                );
+            }
+            if n == 0 {
+                continue;
+            }
+            let unequal = Err(FieldError::UnequalLengths {
+                left: n,
+                right: n - 1,
+            });
+            let mut got = xs.clone();
+            assert_eq!(F::power_chains(&mut got, &ks[1..], &constants, d), unequal);
+            assert_eq!(got, xs, "power_chains wrote on an error");
+            let (mut us, mut vs) = (xs.clone(), ks[1..].to_vec());
+            assert_eq!(F::feistel_chains(&mut us, &mut vs, steps, d), unequal);
+            assert_eq!(us, xs, "feistel_chains wrote on an error");
+            for &lanes in &widths {
+                let mut got = xs.clone();
+                let outcome = power_chains_packed(lanes, &mut got, &ks[1..], &constants, d);
+                assert_eq!(outcome, unequal);
+                assert_eq!(got, xs, "power_chains_packed wrote on an error");
+                let (mut us, mut vs) = (xs.clone(), ks[1..].to_vec());
+                assert_eq!(
+                    feistel_chains_packed(lanes, &mut us, &mut vs, steps, d),
+                    unequal
+                );
+                assert_eq!(us, xs, "feistel_chains_packed wrote on an error");
+            }
+        }
+    }
+}
+
 /// Stamps out the generic [`Field`] tests for a type. `$sample` is a
 /// `fn(&mut StdRng) -> $f`; `$factors` the factorisation of `|F*|`.
 #[macro_export]
@@ -625,6 +749,10 @@ macro_rules! test_field {
         #[test]
         fn packings() {
             $crate::check_packings::<$f>($sample, 64);
+        }
+        #[test]
+        fn power_chains() {
+            $crate::check_power_chains::<$f>($sample);
         }
     };
 }

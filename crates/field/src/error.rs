@@ -16,6 +16,14 @@ pub enum FieldError {
         /// The modulus, in decimal.
         modulus: String,
     },
+    /// Two slices that must have equal lengths (the messages and keys of a batch, say) do not.
+    #[error("slices of unequal lengths: {left} and {right}")]
+    UnequalLengths {
+        /// The first slice's length.
+        left: usize,
+        /// The second slice's length.
+        right: usize,
+    },
     /// A byte or limb encoding has the wrong length.
     #[error("wrong encoding length for {field}: expected {expected} {unit}, got {actual}")]
     WrongLength {

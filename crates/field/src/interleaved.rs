@@ -115,24 +115,12 @@ impl<F: Field, const K: usize> PackedField for Interleaved<F, K> {
     fn broadcast_constant(_: (), c: &F) -> Self {
         Self([*c; K])
     }
-    type Split = Self;
-    type Accumulator = Self;
     #[inline(always)]
-    fn split(self, _: ()) -> Self {
-        self
-    }
-    #[inline(always)]
-    fn empty_sum(_: ()) -> Self {
-        Self([F::ZERO; K])
-    }
-    #[inline(always)]
-    fn accumulate(_: (), acc: &mut Self, x: &Self, c: &F) {
+    fn mul_constant_add(_: (), x: Self, c: &F, mut acc: Self) -> Self {
         for (a, &v) in acc.0.iter_mut().zip(&x.0) {
             *a = v.mul_add(*c, *a);
         }
-    }
-    #[inline(always)]
-    fn reduce_sum(acc: Self) -> Self {
         acc
     }
+    crate::reduced_sums!();
 }

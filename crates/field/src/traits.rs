@@ -172,6 +172,60 @@ pub trait Field: Algebra + Default + Debug + Display + Eq + Hash + 'static + Sum
     fn mul_add(self, c: Self, acc: Self) -> Self {
         self * c + acc
     }
+
+    // ---- Chains of power maps: MiMC's rounds ([`crate::chains`]). A field with a
+    // lower-latency form of the chain, or faster batch kernels, overrides them.
+
+    /// `x ← (x + k + c)^d` for each `c` of `constants` in turn, then `x + k`: MiMC-p/p's
+    /// `E_k(x)` with round constants `constants` and S-box `x^d`. One dependent chain; the
+    /// default runs it with the field's own operations
+    /// ([`crate::chains::power_chain_textbook`]).
+    #[inline]
+    fn power_chain(x: Self, k: Self, constants: &[Self], d: u64) -> Self {
+        crate::chains::power_chain_textbook(x, k, constants, d)
+    }
+
+    /// `xs[i] ← power_chain(xs[i], ks[i], constants, d)` for every `i`, chains side by side.
+    /// The default runs them on the widest packing the batch fills
+    /// ([`crate::chains::power_chains_default`]).
+    ///
+    /// # Errors
+    /// [`FieldError::UnequalLengths`] when `xs` and `ks` differ in length (nothing is written).
+    fn power_chains(
+        xs: &mut [Self],
+        ks: &[Self],
+        constants: &[Self],
+        d: u64,
+    ) -> Result<(), FieldError> {
+        crate::chains::power_chains_default(xs, ks, constants, d)
+    }
+
+    /// The chain of a Feistel permutation on its S-box inputs (circomlib's MiMCSponge carries
+    /// `u_i = xL_i + k + c_i` alone): `u_1 = u^d + v`, then `u_{i+1} = u_i^d + (u_{i−1} +
+    /// steps[i − 1])` for each step; returns `(u_last, u_before_last + u_last^d)`. With `R ≥ 2`
+    /// rounds, `u = xL + k + c_0`, `v = xR + k + c_1` and `steps[j] = c_{j+2} − c_j`, the
+    /// permuted halves are the first output minus `k + c_{R−1}` and the second minus
+    /// `k + c_{R−2}`. The default runs it with the field's own operations
+    /// ([`crate::chains::feistel_chain_textbook`]).
+    #[inline]
+    fn feistel_chain(u: Self, v: Self, steps: &[Self], d: u64) -> (Self, Self) {
+        crate::chains::feistel_chain_textbook(u, v, steps, d)
+    }
+
+    /// `(us[i], vs[i]) ← feistel_chain(us[i], vs[i], steps, d)` for every `i`, chains side by
+    /// side. The default runs them on the widest packing the batch fills
+    /// ([`crate::chains::feistel_chains_packed`]).
+    ///
+    /// # Errors
+    /// [`FieldError::UnequalLengths`] when `us` and `vs` differ in length (nothing is written).
+    fn feistel_chains(
+        us: &mut [Self],
+        vs: &mut [Self],
+        steps: &[Self],
+        d: u64,
+    ) -> Result<(), FieldError> {
+        crate::chains::feistel_chains_packed(us.len(), us, vs, steps, d)
+    }
 }
 
 /// A prime field `GF(p)` with canonical encodings.
@@ -660,24 +714,7 @@ impl<F: Field> PackedField for F {
     fn mul_constant_add(_: (), x: F, c: &F, acc: F) -> F {
         x.mul_add(*c, acc)
     }
-    type Split = F;
-    type Accumulator = F;
-    #[inline(always)]
-    fn split(self, _: ()) -> F {
-        self
-    }
-    #[inline(always)]
-    fn empty_sum(_: ()) -> F {
-        F::ZERO
-    }
-    #[inline(always)]
-    fn accumulate(_: (), acc: &mut F, x: &F, c: &F) {
-        *acc = x.mul_add(*c, *acc);
-    }
-    #[inline(always)]
-    fn reduce_sum(acc: F) -> F {
-        acc
-    }
+    crate::reduced_sums!();
 }
 
 /// A kernel written once over packings: [`Field::run_packed`] calls [`PackedKernel::run`] with

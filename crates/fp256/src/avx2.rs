@@ -1368,6 +1368,7 @@ impl<C: Fp256Config> LazyPackedFp256Avx2<C> {
         }
     }
 
+    #[cfg(feature = "kernels")]
     /// Each lane's nine radix-`2^29` limbs, least significant first. One element has many
     /// representations, so this is for tests of the representation itself.
     pub fn representation(self) -> [[u64; LIMBS]; 4] {

@@ -34,11 +34,9 @@ use zkaccel_field::modmul::U256;
 use zkaccel_field::sbox::{run_sbox_schedule, SboxArithmetic, SboxStep, SBOX_REGISTERS};
 
 use crate::arith::{add_words, backend, sub_words};
-use crate::avx2::{Radix29Constants, LIMBS};
-use crate::{
-    Avx2, BroadcastFp256Avx2, Fp256, Fp256Config, LazyFp256, LazyPackedFp256Avx2, MulBackend,
-    PackedFp256Avx2,
-};
+use crate::avx2::{LazyPackedFp256Avx2, Radix29Constants, LIMBS};
+use crate::lazy::LazyFp256;
+use crate::{Avx2, BroadcastFp256Avx2, Fp256, Fp256Config, MulBackend, PackedFp256Avx2};
 
 /// Scalar lanes of a hybrid value.
 const SCALAR_LANES: usize = 2;
@@ -145,7 +143,8 @@ fn register_to_words(register: __m256i) -> U256 {
 /// # #[cfg(target_arch = "x86_64")] {
 /// use zkaccel_field::sbox::pow_sbox_with;
 /// use zkaccel_field::{Algebra, Field, PrimeField};
-/// use zkaccel_fp256::{Avx2, Fp256, Fp256Config, LazyHybridFp256};
+/// use zkaccel_fp256::kernels::LazyHybridFp256;
+/// use zkaccel_fp256::{Avx2, Fp256, Fp256Config};
 ///
 /// #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 /// struct Bn254FrConfig;
@@ -173,6 +172,7 @@ pub struct LazyHybridFp256<C> {
 copy_for_every_config!(LazyHybridFp256);
 
 impl<C: Fp256Config> LazyHybridFp256<C> {
+    #[cfg(feature = "kernels")]
     /// Number of lanes: the four vector lanes first, then the two scalar ones.
     pub const WIDTH: usize = 4 + SCALAR_LANES;
 
@@ -483,6 +483,7 @@ impl<C: Fp256Config> HybridCanonical<C> {
         }
     }
 
+    #[cfg(feature = "kernels")]
     /// `x` in every lane.
     #[inline(always)]
     pub fn broadcast(cpu: Avx2, x: Fp256<C>) -> Self {

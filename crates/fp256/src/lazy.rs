@@ -20,8 +20,10 @@ use zkaccel_field::limbs::{adc, mac, select_words};
 use zkaccel_field::modmul::U256;
 use zkaccel_field::sbox::SboxArithmetic;
 
+#[cfg(feature = "kernels")]
+use crate::arith::mont_mul_lazy_using;
 use crate::arith::{
-    add_words, backend as backend_in_use, mont_mul_lazy, mont_mul_lazy_using, mont_mul_pair_lazy,
+    add_words, backend as backend_in_use, mont_mul_lazy, mont_mul_pair_lazy,
     mont_product_and_square_lazy_adx, mont_square_lazy_adx, reduce_once, sub_words,
 };
 use crate::{Fp256, Fp256Config, MulBackend};
@@ -194,6 +196,7 @@ impl<C: Fp256Config> LazyFp256<C> {
         (Self(x, PhantomData), Self(y, PhantomData))
     }
 
+    #[cfg(feature = "kernels")]
     /// The product on a chosen kernel; one the CPU lacks falls back to the portable code. Both
     /// kernels give the same representation (for tests and benchmarks).
     pub fn mul_using(self, rhs: Self, backend: MulBackend) -> Self {
@@ -203,6 +206,7 @@ impl<C: Fp256Config> LazyFp256<C> {
         )
     }
 
+    #[cfg(feature = "kernels")]
     /// The words held, a Montgomery-form value in `[0, 2p)`: one element has two
     /// representations, so this is for tests of the representation itself.
     #[inline(always)]

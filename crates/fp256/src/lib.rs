@@ -72,25 +72,7 @@ macro_rules! packed_fp256_common {
             fn write_to_slice(&self, out: &mut [Fp256<C>]) {
                 out.copy_from_slice(&self.to_elements());
             }
-            // Every product is reduced: sums are plain additions.
-            type Split = Self;
-            type Accumulator = Self;
-            #[inline(always)]
-            fn split(self, _: $token) -> Self {
-                self
-            }
-            #[inline(always)]
-            fn empty_sum(cpu: $token) -> Self {
-                Self::broadcast(cpu, <Fp256<C> as zkaccel_field::Field>::ZERO)
-            }
-            #[inline(always)]
-            fn accumulate(cpu: $token, acc: &mut Self, x: &Self, c: &Self::Constant) {
-                *acc += <Self as zkaccel_field::PackedField>::broadcast_constant(cpu, c) * *x;
-            }
-            #[inline(always)]
-            fn reduce_sum(acc: Self) -> Self {
-                acc
-            }
+            zkaccel_field::reduced_sums!();
             $($linear)*
         }
         impl<C: Fp256Config> zkaccel_field::Algebra for $packed<C> {
@@ -107,6 +89,7 @@ mod arith;
 mod asm;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+mod chains;
 #[cfg(target_arch = "x86_64")]
 mod hybrid;
 #[cfg(target_arch = "x86_64")]
@@ -131,12 +114,26 @@ use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdi
 
 pub use arith::{BatchBackend, MulBackend};
 #[cfg(target_arch = "x86_64")]
-pub use avx2::{Avx2, BroadcastFp256Avx2, LazyPackedFp256Avx2, PackedFp256Avx2};
-#[cfg(target_arch = "x86_64")]
-pub use hybrid::{HybridBroadcast, HybridCanonical, LazyHybridFp256};
+pub use avx2::{Avx2, BroadcastFp256Avx2, PackedFp256Avx2};
 #[cfg(target_arch = "x86_64")]
 pub use ifma::{Ifma, PackedFp256Ifma, PreparedFp256};
-pub use lazy::LazyFp256;
+
+/// The chain kernels behind [`Field::power_chains`] and [`Field::feistel_chains`], and the
+/// lazily reduced element types they run on, for differential tests and benchmarks (feature
+/// `kernels`, off by default; this crate's tests and examples turn it on). The lazily reduced
+/// values are not field elements (they hold residues below `2p`), so they are no part of the
+/// field's API.
+#[cfg(feature = "kernels")]
+pub mod kernels {
+    #[cfg(target_arch = "x86_64")]
+    pub use crate::avx2::LazyPackedFp256Avx2;
+    pub use crate::chains::{
+        feistel_chains_hybrid, power_chains_avx2, power_chains_hybrid, power_chains_lazy,
+    };
+    #[cfg(target_arch = "x86_64")]
+    pub use crate::hybrid::{HybridBroadcast, HybridCanonical, LazyHybridFp256};
+    pub use crate::lazy::LazyFp256;
+}
 
 /// The facts that define a 256-bit prime field; everything else is derived from them.
 pub trait Fp256Config:
@@ -445,6 +442,39 @@ impl<C: Fp256Config> Field for Fp256<C> {
     #[cfg(target_arch = "x86_64")]
     fn packing_widths() -> Vec<usize> {
         packing::packing_widths::<C>()
+    }
+
+    /// On lazily reduced values where `4p < 2^256`, on the assembly kernels where the CPU has
+    /// BMI2 and ADX (the `chains` module; PERF.md).
+    fn power_chain(x: Self, k: Self, constants: &[Self], d: u64) -> Self {
+        chains::power_chain(x, k, constants, d)
+    }
+
+    /// Eight IFMA lanes, six hybrid AVX2-and-scalar lanes, four AVX2 lanes or four scalar lazy
+    /// chains, as the CPU allows (the `chains` module; PERF.md).
+    fn power_chains(
+        xs: &mut [Self],
+        ks: &[Self],
+        constants: &[Self],
+        d: u64,
+    ) -> Result<(), FieldError> {
+        chains::power_chains(xs, ks, constants, d)
+    }
+
+    /// On lazily reduced values where `4p < 2^256` (the `chains` module; PERF.md).
+    fn feistel_chain(u: Self, v: Self, steps: &[Self], d: u64) -> (Self, Self) {
+        chains::feistel_chain(u, v, steps, d)
+    }
+
+    /// Eight IFMA lanes or six hybrid AVX2-and-scalar lanes, as the CPU allows (the `chains`
+    /// module; PERF.md).
+    fn feistel_chains(
+        us: &mut [Self],
+        vs: &mut [Self],
+        steps: &[Self],
+        d: u64,
+    ) -> Result<(), FieldError> {
+        chains::feistel_chains(us, vs, steps, d)
     }
 }
 

@@ -4,7 +4,7 @@
 //! and algorithms (Montgomery on each back end, Barrett, Russian peasant, the IFMA and AVX2
 //! packings) against each other and against `num-bigint`.
 //!
-//! [`LazyFp256`]: zkaccel_fp256::LazyFp256
+//! [`LazyFp256`]: zkaccel_fp256::kernels::LazyFp256
 
 use num_bigint::BigUint;
 use rand::rngs::StdRng;
@@ -33,7 +33,7 @@ fn radix29_lazy_value(limbs: &[u64; 9], bound: &BigUint, what: &str) -> BigUint 
     value
 }
 
-/// Lazily reduced chains ([`zkaccel_fp256::LazyFp256`]) agree with the canonical operations,
+/// Lazily reduced chains ([`zkaccel_fp256::kernels::LazyFp256`]) agree with the canonical operations,
 /// checked by big-integer arithmetic: long chains of squarings, products, pairs of products,
 /// additions of canonical elements (`p − 1` among them, which pushes the lazy values towards
 /// `2p`) and of two lazy values from edge and random starts, and the S-box schedules on lazy values. The run-time
@@ -41,7 +41,7 @@ fn radix29_lazy_value(limbs: &[u64; 9], bound: &BigUint, what: &str) -> BigUint 
 /// give the same representation at every step. Lazy reduction is offered exactly when `4p < 2^256`.
 fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
     use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
-    use zkaccel_fp256::{Fp256, LazyFp256, MulBackend};
+    use zkaccel_fp256::{kernels::LazyFp256, Fp256, MulBackend};
     let p = to_big(&C::MODULUS);
     let fits = &p * 4u32 < BigUint::from(1u8) << 256;
     assert_eq!(LazyFp256::<C>::SUPPORTED, fits);
@@ -201,7 +201,7 @@ fn limbs_of(x: &BigUint) -> [u64; 4] {
     words.try_into().expect("four words")
 }
 
-/// The lazily reduced AVX2 lanes ([`zkaccel_fp256::LazyPackedFp256Avx2`]) against big-integer
+/// The lazily reduced AVX2 lanes ([`zkaccel_fp256::kernels::LazyPackedFp256Avx2`]) against big-integer
 /// arithmetic, lane by lane, where the CPU has AVX2: long chains of additions of canonical
 /// elements (runs of `p − 1`, which push the lanes to the bound where `p` is subtracted),
 /// squarings, products, the S-box schedules and MiMC rounds on unreduced sums
@@ -212,7 +212,8 @@ fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
     #[cfg(target_arch = "x86_64")]
     {
         use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
-        use zkaccel_fp256::{Avx2, Fp256, LazyPackedFp256Avx2, PackedFp256Avx2};
+        use zkaccel_fp256::kernels::LazyPackedFp256Avx2;
+        use zkaccel_fp256::{Avx2, Fp256, PackedFp256Avx2};
         let Some(cpu) = Avx2::detect() else {
             return;
         };
@@ -296,22 +297,20 @@ fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
     }
 }
 
-/// The hybrid lanes ([`zkaccel_fp256::LazyHybridFp256`]: four AVX2 lanes and two scalar lanes
+/// The hybrid lanes ([`zkaccel_fp256::kernels::LazyHybridFp256`]: four AVX2 lanes and two scalar lanes
 /// in one interleaved kernel), where the CPU has AVX2, BMI2 and ADX: on a field without room
 /// for lazy reduction no value can be built; otherwise, along chains of additions of canonical
 /// elements (runs of `p − 1` between random ones), squarings, products and the S-box
 /// schedules from edge and random starts, every lane's representation equals what its own
-/// kind's kernels give ([`zkaccel_fp256::LazyPackedFp256Avx2`], [`zkaccel_fp256::LazyFp256`],
+/// kind's kernels give ([`zkaccel_fp256::kernels::LazyPackedFp256Avx2`], [`zkaccel_fp256::kernels::LazyFp256`],
 /// each checked against big integers by its own suite), and the reduced lanes equal
 /// big-integer arithmetic.
 fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
     #[cfg(target_arch = "x86_64")]
     {
         use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
-        use zkaccel_fp256::{
-            Avx2, Fp256, LazyFp256, LazyHybridFp256, LazyPackedFp256Avx2, MulBackend,
-            PackedFp256Avx2,
-        };
+        use zkaccel_fp256::kernels::{LazyFp256, LazyHybridFp256, LazyPackedFp256Avx2};
+        use zkaccel_fp256::{Avx2, Fp256, MulBackend, PackedFp256Avx2};
         let Some(cpu) = Avx2::detect() else {
             return;
         };
@@ -430,7 +429,7 @@ fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
         // result is again a hybrid value (eight low vector limbs normalised, vector values below
         // 2p + 2^234, scalar values below 2p) and right, for `d = 1` (no kernel) too.
         use zkaccel_field::sbox::{sbox_schedule, SBOX_REGISTERS};
-        use zkaccel_fp256::HybridCanonical;
+        use zkaccel_fp256::kernels::HybridCanonical;
         let two_p = &p * 2u32;
         let vector_bound = &two_p + (BigUint::from(1u8) << 234);
         let in_range = |hybrid: LazyHybridFp256<C>, what: &str| {
@@ -489,7 +488,7 @@ fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
         // integers, for no round, one, two and many, each exponent (d = 1 takes the round by
         // round path), keys and constants at p − 1 (sums near 2p, so both sides of the scalar
         // lanes' select) and zero as well as random.
-        use zkaccel_fp256::HybridBroadcast;
+        use zkaccel_fp256::kernels::HybridBroadcast;
         for (g, group) in starts.chunks_exact(6).enumerate() {
             let group: [Fp256<C>; 6] = group.try_into().expect("chunks of six");
             let state = LazyHybridFp256::from_elements(cpu, &group).expect("buildable");
@@ -659,6 +658,77 @@ fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
     }
 }
 
+/// The chain kernels behind `Field::power_chains` and `Field::feistel_chains` (hybrid, AVX2
+/// and lazy scalar lanes; each falls back where the CPU or the modulus does not allow it)
+/// against one chain at a time (`Field::power_chain`, `Field::feistel_chain`, whose agreement
+/// with a plain loop `zkaccel-field-testing` checks), on batches that fill whole groups of six
+/// and four lanes and leave remainders, inputs of `p − 1` among random ones; unequal lengths
+/// are errors that write nothing.
+fn check_fp256_chain_kernels<C: zkaccel_fp256::Fp256Config>() {
+    use zkaccel_field::FieldError;
+    use zkaccel_fp256::kernels::{
+        feistel_chains_hybrid, power_chains_avx2, power_chains_hybrid, power_chains_lazy,
+    };
+    use zkaccel_fp256::Fp256;
+    type F<C> = Fp256<C>;
+    type Kernel<C> = fn(&mut [F<C>], &[F<C>], &[F<C>], u64) -> Result<(), FieldError>;
+    let kernels: [(&str, Kernel<C>); 3] = [
+        ("hybrid", power_chains_hybrid),
+        ("avx2", power_chains_avx2),
+        ("lazy", power_chains_lazy),
+    ];
+    let mut rng = rng();
+    let pick = |i: usize, rng: &mut StdRng| {
+        if i % 5 == 2 {
+            F::<C>::NEG_ONE
+        } else {
+            random_prime(rng)
+        }
+    };
+    for d in [5u64, 7] {
+        let constants: Vec<F<C>> = (0..9).map(|i| pick(i, &mut rng)).collect();
+        for n in [0usize, 1, 4, 6, 7, 13, 25] {
+            let xs: Vec<F<C>> = (0..n).map(|i| pick(i, &mut rng)).collect();
+            let ks: Vec<F<C>> = (0..n).map(|i| pick(i + 1, &mut rng)).collect();
+            let want: Vec<F<C>> = xs
+                .iter()
+                .zip(&ks)
+                .map(|(&x, &k)| F::<C>::power_chain(x, k, &constants, d))
+                .collect();
+            for (name, kernel) in kernels {
+                let mut got = xs.clone();
+                kernel(&mut got, &ks, &constants, d).expect("equal lengths");
+                assert_eq!(got, want, "{name}, d = {d}, n = {n}");
+                if n > 0 {
+                    let mut got = xs.clone();
+                    let outcome = kernel(&mut got, &ks[1..], &constants, d);
+                    let unequal = FieldError::UnequalLengths {
+                        left: n,
+                        right: n - 1,
+                    };
+                    assert_eq!(outcome, Err(unequal), "{name}");
+                    assert_eq!(got, xs, "{name} wrote on an error");
+                }
+            }
+            let steps = &constants[..7];
+            let want: Vec<(F<C>, F<C>)> = xs
+                .iter()
+                .zip(&ks)
+                .map(|(&u, &v)| F::<C>::feistel_chain(u, v, steps, d))
+                .collect();
+            let (mut us, mut vs) = (xs.clone(), ks.clone());
+            feistel_chains_hybrid(&mut us, &mut vs, steps, d).expect("equal lengths");
+            let got: Vec<(F<C>, F<C>)> = us.into_iter().zip(vs).collect();
+            assert_eq!(got, want, "Feistel hybrid, d = {d}, n = {n}");
+            if n > 0 {
+                let (mut us, mut vs) = (xs.clone(), ks[1..].to_vec());
+                assert!(feistel_chains_hybrid(&mut us, &mut vs, steps, d).is_err());
+                assert_eq!(us, xs, "the Feistel hybrid kernel wrote on an error");
+            }
+        }
+    }
+}
+
 /// The suite on one configuration.
 macro_rules! kernel_tests {
     ($name:ident, $config:ty) => {
@@ -676,6 +746,11 @@ macro_rules! kernel_tests {
             #[test]
             fn lazy_hybrid_lanes_agree_with_integers() {
                 super::check_fp256_lazy_hybrid::<$config>();
+            }
+
+            #[test]
+            fn chain_kernels_agree_with_single_chains() {
+                super::check_fp256_chain_kernels::<$config>();
             }
 
             #[test]

@@ -244,24 +244,7 @@ macro_rules! plain_constants {
         fn broadcast_constant(cpu: $feature, c: &Goldilocks) -> Self {
             Self::broadcast(cpu, *c)
         }
-        type Split = Self;
-        type Accumulator = Self;
-        #[inline(always)]
-        fn split(self, _: $feature) -> Self {
-            self
-        }
-        #[inline(always)]
-        fn empty_sum(cpu: $feature) -> Self {
-            Self::broadcast(cpu, Goldilocks(0))
-        }
-        #[inline(always)]
-        fn accumulate(cpu: $feature, acc: &mut Self, x: &Self, c: &Goldilocks) {
-            *acc += Self::broadcast(cpu, *c) * *x;
-        }
-        #[inline(always)]
-        fn reduce_sum(acc: Self) -> Self {
-            acc
-        }
+        zkaccel_field::reduced_sums!();
     };
 }
 

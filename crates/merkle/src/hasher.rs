@@ -7,7 +7,8 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::presets::plonky2::Digest as Plonky2Digest;
-use zkaccel_poseidon::{ArityHasher, CircomPoseidon, NeptunePoseidon, Plonky2Poseidon};
+use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon};
+use zkaccel_symmetric::Compression;
 
 use crate::error::MerkleError;
 
@@ -109,8 +110,8 @@ impl TreeHasher for Plonky2Hasher {
     }
 }
 
-/// A tree over field elements with an arity-`k` Poseidon node hash: leaves are single field
-/// elements used as they are, nodes hash `arity` children. [`NeptuneHasher`] is neptune's
+/// A tree over field elements with an arity-`k` node hash (any [`Compression`]): leaves are
+/// single field elements used as they are, nodes compress `arity` children. [`NeptuneHasher`] is neptune's
 /// (Filecoin's) tree builder; [`CircomHasher`] the usual circom Merkle gadget over BN254.
 #[derive(Debug, Clone)]
 pub struct FieldTreeHasher<A, F, const ID: u8> {
@@ -138,7 +139,7 @@ pub type NeptuneHasher<F = Bls> = FieldTreeHasher<NeptunePoseidon<F>, F, 2>;
 /// circomlib Poseidon nodes over BN254 (arity 1..16).
 pub type CircomHasher = FieldTreeHasher<&'static CircomPoseidon, Bn, 3>;
 
-impl<A: ArityHasher<F>, F: PrimeField, const ID: u8> TreeHasher for FieldTreeHasher<A, F, ID> {
+impl<A: Compression<F>, F: PrimeField, const ID: u8> TreeHasher for FieldTreeHasher<A, F, ID> {
     type Element = F;
     type Digest = F;
     const NAME: &'static str = A::NAME;
@@ -166,13 +167,13 @@ impl<A: ArityHasher<F>, F: PrimeField, const ID: u8> TreeHasher for FieldTreeHas
     }
 
     fn compress(&self, children: &[F]) -> F {
-        self.node.hash_node(children).expect("arity children")
+        self.node.compress(children).expect("arity children")
     }
 
     fn compress_many(&self, children: &[F], out: &mut [F]) {
         let parents = self
             .node
-            .hash_nodes(children)
+            .compress_many(children)
             .expect("arity·out.len() children");
         out.copy_from_slice(&parents);
     }

@@ -126,7 +126,7 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-/// The batch kernel written once over packings ([`encrypt_many_packed`]) on every packing this
+/// The chain kernel written once over packings ([`power_chains_packed`]) on every packing this
 /// CPU offers, in one group: Goldilocks (x^7, the recommended 23 rounds) and BN254 (circomlib).
 fn packings(c: &mut Criterion) {
     use zkaccel_goldilocks::Goldilocks;
@@ -142,12 +142,13 @@ fn packings(c: &mut Criterion) {
 }
 
 /// One group: `params`' cipher on [`BATCH`] random inputs and keys, on each packing.
-fn bench_packings<F: zkaccel_mimc::MimcField>(
+fn bench_packings<F: PrimeField>(
     c: &mut Criterion,
     name: &str,
     params: &zkaccel_mimc::MimcParams<F>,
 ) {
-    use zkaccel_mimc::kernels::encrypt_many_packed;
+    use zkaccel_field::chains::power_chains_packed;
+    let (constants, d) = (params.constants(), params.exponent());
     let mut rng = rng();
     let xs: Vec<F> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
     let ks: Vec<F> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();
@@ -157,7 +158,7 @@ fn bench_packings<F: zkaccel_mimc::MimcField>(
         g.bench_function(format!("{lanes} lanes"), |b| {
             b.iter(|| {
                 let mut out = xs.clone();
-                encrypt_many_packed(lanes, params, &mut out, &ks).expect("equal lengths");
+                power_chains_packed(lanes, &mut out, &ks, constants, d).expect("equal lengths");
                 out
             })
         });

@@ -1,13 +1,13 @@
-//! Single-thread batch kernels of the circomlib preset (BN254, x^7, 91 rounds), side by side in
-//! alternating rounds on identical inputs: the dispatching batch path
-//! ([`MimcField::encrypt_many`]), the hybrid lanes (four AVX2 and two scalar lanes in one
-//! kernel, [`encrypt_many_hybrid`]), the AVX2 lanes ([`encrypt_many_avx2`]), the lazy scalar lanes
-//! ([`encrypt_many_lazy`]), the canonical interleaved kernel ([`encrypt_many_interleaved`]), and
-//! one cipher at a time on the single-chain path ([`MimcField::encrypt_one`]). All must agree
-//! with the textbook loop. The last two rows tell whether one chain already keeps the scalar
-//! multiplier busy: where four interleaved chains (`lazy`) take as long per cipher as one chain
-//! at a time, it does, and a single cipher's latency is bound by the multiplier's throughput. Then circomlib's
-//! MiMCSponge permutations, all at once ([`MimcField::permute_feistel_many`]) and one at a time.
+//! Single-thread chain kernels of the circomlib preset (BN254, x^7, 91 rounds), side by side in alternating rounds on identical inputs:
+//! the dispatching batch path ([`Field::power_chains`]), the hybrid lanes (four AVX2 and two
+//! scalar lanes in one kernel, [`power_chains_hybrid`]), the AVX2 lanes
+//! ([`power_chains_avx2`]), the lazy scalar lanes ([`power_chains_lazy`]), the portable
+//! interleaved chains ([`power_chains_packed`] on one lane), and one chain at a time on the
+//! single-chain path ([`Field::power_chain`]). All must agree with the textbook loop. The last
+//! two rows tell whether one chain already keeps the scalar multiplier busy: where four
+//! interleaved chains (`lazy`) take as long per chain as one chain at a time, it does, and a
+//! single cipher's latency is bound by the multiplier's throughput. Then circomlib's
+//! MiMCSponge permutations, all at once ([`MimcSponge::permute_many`]) and one at a time.
 //! The report gives per-cipher wall and thread-CPU time (best and median of the rounds).
 //!
 //! `cargo run --release -p zkaccel-mimc --example mimc_batch_compare -- [ROUNDS] [CIPHERS]`
@@ -16,15 +16,14 @@
 use std::hint::black_box;
 
 use zkaccel_bn254::Fr;
-use zkaccel_field::Field;
+use zkaccel_field::chains::power_chains_packed;
+use zkaccel_field::{Field, FieldError};
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
-use zkaccel_mimc::kernels::{
-    encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy,
-};
-use zkaccel_mimc::{encrypt_textbook, MimcError, MimcField, MimcParams, Preset};
+use zkaccel_fp256::kernels::{power_chains_avx2, power_chains_hybrid, power_chains_lazy};
+use zkaccel_mimc::{encrypt_textbook, MimcSponge, Preset};
 
-type Kernel = fn(&MimcParams<Fr>, &mut [Fr], &[Fr]) -> Result<(), MimcError>;
+type Kernel = fn(&mut [Fr], &[Fr], &[Fr], u64) -> Result<(), FieldError>;
 /// Permutes the pairs `(ls[i], rs[i])` in place.
 type FeistelSide<'a> = &'a dyn Fn(&mut [Fr], &mut [Fr]);
 
@@ -38,6 +37,7 @@ fn main() {
     let ks: Vec<Fr> = (0..ciphers).map(|_| random_prime(&mut rng)).collect();
     let mimc = Preset::Circomlib.cipher();
     let params = mimc.params();
+    let (constants, d) = (params.constants(), params.exponent());
     let expected: Vec<Fr> = xs
         .iter()
         .zip(&ks)
@@ -45,21 +45,23 @@ fn main() {
         .collect();
 
     let kernels: [(&str, Kernel); 6] = [
-        ("encrypt_many", <Fr as MimcField>::encrypt_many),
-        ("hybrid", encrypt_many_hybrid),
-        ("avx2", encrypt_many_avx2),
-        ("lazy", encrypt_many_lazy),
-        ("interleaved", encrypt_many_interleaved),
-        ("one at a time", |params, xs, ks| {
+        ("power_chains", Fr::power_chains),
+        ("hybrid", power_chains_hybrid),
+        ("avx2", power_chains_avx2),
+        ("lazy", power_chains_lazy),
+        ("interleaved", |xs, ks, c, d| {
+            power_chains_packed(1, xs, ks, c, d)
+        }),
+        ("one at a time", |xs, ks, c, d| {
             for (x, &k) in xs.iter_mut().zip(ks) {
-                *x = <Fr as MimcField>::encrypt_one(params, *x, k);
+                *x = Fr::power_chain(*x, k, c, d);
             }
             Ok(())
         }),
     ];
     for (name, kernel) in kernels {
         let mut out = xs.clone();
-        kernel(params, &mut out, &ks).unwrap();
+        kernel(&mut out, &ks, constants, d).unwrap();
         assert_eq!(out, expected, "{name} disagrees with the textbook loop");
     }
 
@@ -69,7 +71,7 @@ fn main() {
         for ((_, kernel), times) in kernels.iter().zip(&mut samples) {
             let mut out = xs.clone();
             times.push(timed(CpuClock::Thread, || {
-                kernel(params, black_box(&mut out), black_box(&ks)).unwrap();
+                kernel(black_box(&mut out), black_box(&ks), constants, d).unwrap();
             }));
             black_box(out);
         }
@@ -81,18 +83,17 @@ fn main() {
 
     // circomlib's MiMCSponge: the same number of Feistel permutations (x^5, 220 rounds), key 0,
     // all at once and one at a time.
-    let sponge = Preset::CircomlibSponge.sponge();
+    let sponge: MimcSponge<Fr> = Preset::CircomlibSponge.sponge();
     let k = Fr::ZERO;
     let many = |ls: &mut [Fr], rs: &mut [Fr]| {
-        Fr::permute_feistel_many(&sponge, ls, rs, k).unwrap();
+        sponge.permute_many(ls, rs, k).unwrap();
     };
     let each = |ls: &mut [Fr], rs: &mut [Fr]| {
         for (l, r) in ls.iter_mut().zip(rs.iter_mut()) {
             (*l, *r) = sponge.permute(*l, *r, k);
         }
     };
-    let sides: [(&str, FeistelSide); 2] =
-        [("permute_feistel_many", &many), ("one at a time", &each)];
+    let sides: [(&str, FeistelSide); 2] = [("permute_many", &many), ("one at a time", &each)];
     let run = |side: FeistelSide| {
         let (mut ls, mut rs) = (xs.clone(), ks.clone());
         side(black_box(&mut ls), black_box(&mut rs));

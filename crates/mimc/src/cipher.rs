@@ -6,14 +6,13 @@
 //! ```
 
 use rayon::prelude::*;
-use zkaccel_field::modmul::{ModularMultiplier, MulAlgorithm, U256};
+use zkaccel_field::modmul::{Barrett256, ModularMultiplier, MulAlgorithm, RussianPeasant256, U256};
+use zkaccel_field::sbox::pow_sbox;
 use zkaccel_field::{limbs, PrimeField};
-use zkaccel_fp256::{Fp256, Fp256Config};
 
-use crate::batch::{for_each_block, MimcField};
+use crate::batch::for_each_block;
 use crate::error::MimcError;
 use crate::params::MimcParams;
-use zkaccel_field::sbox::pow_sbox;
 
 /// MiMC-p/p over `F` with fixed parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +29,7 @@ pub struct Mimc<F> {
 /// gave 434k–488k ciphers/s, 128 gave 381k–388k.
 const PAR_CHUNK: usize = 48;
 
-impl<F: MimcField> Mimc<F> {
+impl<F: PrimeField> Mimc<F> {
     /// A cipher with validated parameters.
     pub fn new(params: MimcParams<F>) -> Self {
         Self { params }
@@ -41,9 +40,19 @@ impl<F: MimcField> Mimc<F> {
         &self.params
     }
 
-    /// `E_k(x)`, on the field's lowest-latency path ([`MimcField::encrypt_one`]).
+    /// `E_k(x)`, on the field's lowest-latency chain ([`zkaccel_field::Field::power_chain`]:
+    /// on BN254 lazily reduced, on the assembly kernels).
     pub fn encrypt(&self, x: F, k: F) -> F {
-        F::encrypt_one(&self.params, x, k)
+        F::power_chain(x, k, self.params.constants(), self.params.exponent())
+    }
+
+    /// `xs[i] ← E_{ks[i]}(xs[i])` on the calling thread, the chains side by side on the
+    /// field's batch kernel ([`zkaccel_field::Field::power_chains`]).
+    fn encrypt_in_place(&self, xs: &mut [F], ks: &[F]) -> Result<(), MimcError> {
+        check_lengths(xs.len(), ks.len())?;
+        let (c, d) = (self.params.constants(), self.params.exponent());
+        F::power_chains(xs, ks, c, d)?;
+        Ok(())
     }
 
     /// The Miyaguchi–Preneel hash of `inputs` (one field element per block, no padding) with
@@ -62,7 +71,7 @@ impl<F: MimcField> Mimc<F> {
         let mut out = xs.to_vec();
         out.par_chunks_mut(PAR_CHUNK)
             .zip(ks.par_chunks(PAR_CHUNK))
-            .try_for_each(|(x, k)| F::encrypt_many(&self.params, x, k))?;
+            .try_for_each(|(x, k)| self.encrypt_in_place(x, k))?;
         Ok(out)
     }
 
@@ -73,7 +82,7 @@ impl<F: MimcField> Mimc<F> {
     pub fn encrypt_batch_single_thread(&self, xs: &[F], ks: &[F]) -> Result<Vec<F>, MimcError> {
         check_lengths(xs.len(), ks.len())?;
         let mut out = xs.to_vec();
-        F::encrypt_many(&self.params, &mut out, ks)?;
+        self.encrypt_in_place(&mut out, ks)?;
         Ok(out)
     }
 
@@ -93,7 +102,8 @@ impl<F: MimcField> Mimc<F> {
         for_each_block(msgs, |live, blocks| {
             let ks: Vec<F> = live.iter().map(|&i| h[i]).collect();
             let mut e = blocks.to_vec();
-            F::encrypt_many(&self.params, &mut e, &ks).expect("one key per block");
+            self.encrypt_in_place(&mut e, &ks)
+                .expect("one key per block");
             for ((&i, &m), e) in live.iter().zip(blocks).zip(e) {
                 h[i] = h[i] + m + e;
             }
@@ -109,48 +119,49 @@ pub(crate) fn check_lengths(messages: usize, keys: usize) -> Result<(), MimcErro
     }
 }
 
-impl<C: Fp256Config> Mimc<Fp256<C>> {
+impl<F: PrimeField<Limbs = U256>> Mimc<F> {
     /// `E_k(x)` with every modular multiplication done by `algorithm`, as the corresponding
     /// AMAZE design computes it: Montgomery is the fast path; Barrett (AMZ-1/1a/1b/2/2a/2b) and
     /// Russian peasant (AMZ-3) work on canonical residues with AMAZE's adders (`a + b`, minus
     /// `p` when that does not go negative).
-    pub fn encrypt_with(&self, x: Fp256<C>, k: Fp256<C>, algorithm: MulAlgorithm) -> Fp256<C> {
-        match algorithm {
+    ///
+    /// # Errors
+    /// [`MimcError::Field`] when the field's modulus does not suit the algorithm (Barrett and
+    /// Russian peasant take odd moduli below `2^255`, as every 256-bit field here has).
+    pub fn encrypt_with(&self, x: F, k: F, algorithm: MulAlgorithm) -> Result<F, MimcError> {
+        Ok(match algorithm {
             MulAlgorithm::Montgomery => self.encrypt(x, k),
-            MulAlgorithm::Barrett => self.encrypt_residues(&Fp256::<C>::barrett(), x, k),
-            MulAlgorithm::RussianPeasant => self.encrypt_residues(&Fp256::<C>::peasant(), x, k),
-        }
+            MulAlgorithm::Barrett => {
+                self.encrypt_residues(&Barrett256::new(F::modulus())?, x, k)?
+            }
+            MulAlgorithm::RussianPeasant => {
+                self.encrypt_residues(&RussianPeasant256::new(F::modulus())?, x, k)?
+            }
+        })
     }
 
     /// The Miyaguchi–Preneel hash with every multiplication done by `algorithm`.
-    pub fn hash_with(
-        &self,
-        inputs: &[Fp256<C>],
-        key: Fp256<C>,
-        algorithm: MulAlgorithm,
-    ) -> Fp256<C> {
-        inputs
-            .iter()
-            .fold(key, |h, &m| h + m + self.encrypt_with(m, h, algorithm))
+    ///
+    /// # Errors
+    /// As [`Mimc::encrypt_with`].
+    pub fn hash_with(&self, inputs: &[F], key: F, algorithm: MulAlgorithm) -> Result<F, MimcError> {
+        inputs.iter().try_fold(key, |h, &m| {
+            Ok(h + m + self.encrypt_with(m, h, algorithm)?)
+        })
     }
 
-    fn encrypt_residues<M: ModularMultiplier>(
-        &self,
-        mul: &M,
-        x: Fp256<C>,
-        k: Fp256<C>,
-    ) -> Fp256<C> {
-        let p = C::MODULUS;
+    fn encrypt_residues<M: ModularMultiplier>(&self, mul: &M, x: F, k: F) -> Result<F, MimcError> {
+        let p = F::modulus();
         let add = |a: &U256, b: &U256| add_mod(a, b, &p);
         let d = self.params.exponent();
-        let k = k.to_canonical_u256();
-        let mut x = x.to_canonical_u256();
+        let k = k.to_canonical_limbs();
+        let mut x = x.to_canonical_limbs();
         for c in self.params.constants() {
-            let t = add(&add(&x, &k), &c.to_canonical_u256());
+            let t = add(&add(&x, &k), &c.to_canonical_limbs());
             x = pow_residue(mul, &t, d);
         }
-        Fp256::<C>::from_canonical_limbs(add(&x, &k))
-            .expect("modular adders keep residues canonical")
+        // The modular adders keep residues canonical, which the decoder checks again.
+        Ok(F::from_canonical_limbs(add(&x, &k))?)
     }
 }
 
@@ -180,4 +191,47 @@ fn pow_residue<M: ModularMultiplier>(mul: &M, t: &U256, d: u64) -> U256 {
         }
     }
     pow_sbox(Residue(*t, mul), d).0
+}
+
+/// The Miyaguchi–Preneel hash with initial chaining value 0 (circomlib's `MultiMiMC7` and
+/// circomlibjs's `multiHash` with key 0, gnark's and ethsnarks' hashes).
+impl<F: PrimeField> zkaccel_symmetric::Hasher<F> for Mimc<F> {
+    type Digest = F;
+    type Error = MimcError;
+    fn hash(&self, inputs: &[F]) -> Result<F, MimcError> {
+        Ok(Mimc::hash(self, inputs, F::ZERO))
+    }
+}
+
+/// The two-to-one Merkle node of circomlib's MiMC7 trees: the hash of the two children with
+/// key 0.
+impl<F: PrimeField> zkaccel_symmetric::Compression<F> for Mimc<F> {
+    type Error = MimcError;
+    const NAME: &'static str = "mimc";
+    fn arity(&self) -> usize {
+        2
+    }
+    fn compress(&self, children: &[F]) -> Result<F, MimcError> {
+        pair_length(children.len())?;
+        Ok(Mimc::hash(self, children, F::ZERO))
+    }
+    fn compress_many(&self, children: &[F]) -> Result<Vec<F>, MimcError> {
+        pair_length(children.len())?;
+        let pairs: Vec<&[F]> = children.chunks_exact(2).collect();
+        Ok(self.hash_batch(&pairs, F::ZERO))
+    }
+}
+
+/// Checks that `len` elements are whole pairs (two-to-one compressions).
+///
+/// # Errors
+/// [`MimcError::InputLength`] (the next even length, or 2 for none) otherwise.
+pub(crate) fn pair_length(len: usize) -> Result<(), MimcError> {
+    if len == 0 || !len.is_multiple_of(2) {
+        return Err(MimcError::InputLength {
+            expected: (len + 1).max(2) & !1,
+            actual: len,
+        });
+    }
+    Ok(())
 }

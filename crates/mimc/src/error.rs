@@ -41,6 +41,15 @@ pub enum MimcError {
         /// Number of keys.
         keys: usize,
     },
+    /// A two-to-one compression was handed another number of children, or a permutation a
+    /// state of another width.
+    #[error("expected {expected} elements, got {actual}")]
+    InputLength {
+        /// The number required (or, for batches, the next whole multiple).
+        expected: usize,
+        /// The number supplied.
+        actual: usize,
+    },
     /// A preset name that does not exist.
     #[error("unknown MiMC preset {0:?}: expected circomlib, gnark, ethsnarks or circomlib-sponge")]
     UnknownPreset(String),

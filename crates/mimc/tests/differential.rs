@@ -1,5 +1,7 @@
 //! Differential tests against arkworks-mimc 0.3.0 (the CPU baseline AMAZE measured) on random
-//! inputs, and property tests of the batch kernels against the one-at-a-time cipher.
+//! inputs, and property tests of the batch APIs against the one-at-a-time cipher and of the
+//! fast paths against the textbook loops. (The chain kernels themselves are checked in
+//! `zkaccel-field-testing`'s generic suite and `zkaccel-fp256`'s kernel tests.)
 
 use ark_ff_03::{BigInteger, PrimeField as ArkPrimeField};
 use arkworks_mimc::params::mimc_5_220_bn254::{
@@ -14,9 +16,6 @@ use rand::{Rng, SeedableRng};
 use zkaccel_bn254::Fr;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::random_prime;
-use zkaccel_mimc::kernels::{
-    encrypt_many_avx2, encrypt_many_hybrid, encrypt_many_interleaved, encrypt_many_lazy,
-};
 use zkaccel_mimc::{MimcError, Preset};
 
 type ArkFr = ark_bn254_03::Fr;
@@ -102,8 +101,8 @@ fn sponge_batches_match_arkworks_mimc_feistel() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
-    /// Batches of any length (IFMA lanes, hybrid AVX2-and-scalar lanes, AVX2 lanes, lazy and
-    /// canonical interleaved lanes, remainders) equal one-at-a-time.
+    /// Batches of any length (IFMA lanes, hybrid AVX2-and-scalar lanes, remainders) equal
+    /// one-at-a-time.
     #[test]
     fn batches_equal_single_ciphers(seed in any::<u64>(), n in 0usize..40) {
         let mut rng = StdRng::seed_from_u64(seed);
@@ -114,31 +113,11 @@ proptest! {
             let expected: Vec<Fr> = xs.iter().zip(&ks).map(|(&x, &k)| mimc.encrypt(x, k)).collect();
             prop_assert_eq!(&mimc.encrypt_batch(&xs, &ks).unwrap(), &expected);
             prop_assert_eq!(&mimc.encrypt_batch_single_thread(&xs, &ks).unwrap(), &expected);
-            let mut portable = xs.clone();
-            encrypt_many_interleaved(mimc.params(), &mut portable, &ks).unwrap();
-            prop_assert_eq!(&portable, &expected);
-            let mut lazy = xs.clone();
-            encrypt_many_lazy(mimc.params(), &mut lazy, &ks).unwrap();
-            prop_assert_eq!(&lazy, &expected);
-            let mut avx2 = xs.clone();
-            encrypt_many_avx2(mimc.params(), &mut avx2, &ks).unwrap();
-            prop_assert_eq!(&avx2, &expected);
-            let mut hybrid = xs.clone();
-            encrypt_many_hybrid(mimc.params(), &mut hybrid, &ks).unwrap();
-            prop_assert_eq!(&hybrid, &expected);
-            // Unequal lengths are errors that leave the data as it was, on every kernel.
+            // Unequal lengths are errors that leave the data as it was.
             if n > 0 {
-                type Kernel = fn(&zkaccel_mimc::MimcParams<Fr>, &mut [Fr], &[Fr]) -> Result<(), MimcError>;
-                let kernels: [Kernel; 5] = [
-                    encrypt_many_interleaved, encrypt_many_lazy, encrypt_many_avx2,
-                    encrypt_many_hybrid, <Fr as zkaccel_mimc::MimcField>::encrypt_many,
-                ];
-                for kernel in kernels {
-                    let mut short = xs.clone();
-                    let outcome = kernel(mimc.params(), &mut short, &ks[..n - 1]);
-                    prop_assert_eq!(outcome, Err(MimcError::LengthMismatch { messages: n, keys: n - 1 }));
-                    prop_assert_eq!(&short, &xs);
-                }
+                let unequal = Err(MimcError::LengthMismatch { messages: n, keys: n - 1 });
+                prop_assert_eq!(mimc.encrypt_batch(&xs, &ks[..n - 1]), unequal.clone());
+                prop_assert_eq!(mimc.encrypt_batch_single_thread(&xs, &ks[..n - 1]), unequal);
             }
             // Hashes of mixed lengths.
             let msgs: Vec<Vec<Fr>> = (0..n).map(|i| xs[..i % 4].to_vec()).collect();
@@ -171,8 +150,8 @@ fn goldilocks_cipher_runs_generic_kernels() {
         .map(|(&x, &k)| mimc.encrypt(x, k))
         .collect();
     assert_eq!(mimc.encrypt_batch(&xs, &ks).unwrap(), expected);
-    // Every packing this CPU offers (8 AVX-512 lanes, 4 AVX2 lanes, the scalar field), with a
-    // remainder after the whole groups, against the textbook loop; the Feistel chain likewise.
+    // Batches with a remainder after the whole groups of every packing, against the textbook
+    // loops; the Feistel permutation likewise (both one at a time and many at once).
     let mut rng = StdRng::seed_from_u64(0x6d69_6d63);
     let n = 37;
     let xs37: Vec<Goldilocks> = (0..n).map(|_| random_prime(&mut rng)).collect();
@@ -182,6 +161,11 @@ fn goldilocks_cipher_runs_generic_kernels() {
         .zip(&ks37)
         .map(|(&x, &k)| zkaccel_mimc::encrypt_textbook(mimc.params(), x, k))
         .collect();
+    assert_eq!(mimc.encrypt_batch(&xs37, &ks37).unwrap(), textbook);
+    assert_eq!(
+        mimc.encrypt_batch_single_thread(&xs37, &ks37).unwrap(),
+        textbook
+    );
     let sponge = zkaccel_mimc::MimcSponge::new(mimc.params().clone());
     let key = Goldilocks::from_u64_reduced(5);
     let feistel: Vec<(Goldilocks, Goldilocks)> = xs37
@@ -189,41 +173,16 @@ fn goldilocks_cipher_runs_generic_kernels() {
         .zip(&ks37)
         .map(|(&l, &r)| zkaccel_mimc::permute_feistel_textbook(mimc.params(), l, r, key))
         .collect();
-    // Any lane bound is valid: 0 (and 1) mean the scalar packing, usize::MAX the widest.
-    let mut widths = Goldilocks::packing_widths();
-    widths.extend([0, usize::MAX]);
-    for lanes in widths {
-        // An empty batch is a batch: nothing to do, no error.
-        let (mut none, mut none_r) = (Vec::<Goldilocks>::new(), Vec::<Goldilocks>::new());
-        zkaccel_mimc::kernels::encrypt_many_packed(lanes, mimc.params(), &mut none, &none_r)
-            .unwrap();
-        zkaccel_mimc::kernels::permute_feistel_many_packed(
-            lanes,
-            &sponge,
-            &mut none,
-            &mut none_r,
-            key,
-        )
-        .unwrap();
-        let mut out = xs37.clone();
-        zkaccel_mimc::kernels::encrypt_many_packed(lanes, mimc.params(), &mut out, &ks37).unwrap();
-        assert_eq!(out, textbook, "{lanes} lanes");
-        let (mut ls, mut rs) = (xs37.clone(), ks37.clone());
-        zkaccel_mimc::kernels::permute_feistel_many_packed(lanes, &sponge, &mut ls, &mut rs, key)
-            .unwrap();
-        let got: Vec<_> = ls.into_iter().zip(rs).collect();
-        assert_eq!(got, feistel, "Feistel, {lanes} lanes");
-        // Unequal lengths are an error that writes nothing.
-        let mut out = xs37.clone();
-        assert_eq!(
-            zkaccel_mimc::kernels::encrypt_many_packed(lanes, mimc.params(), &mut out, &ks37[1..]),
-            Err(MimcError::LengthMismatch {
-                messages: n,
-                keys: n - 1
-            })
-        );
-        assert_eq!(out, xs37);
-    }
+    let one: Vec<_> = xs37
+        .iter()
+        .zip(&ks37)
+        .map(|(&l, &r)| sponge.permute(l, r, key))
+        .collect();
+    assert_eq!(one, feistel);
+    let (mut ls, mut rs) = (xs37.clone(), ks37.clone());
+    sponge.permute_many(&mut ls, &mut rs, key).unwrap();
+    let many: Vec<_> = ls.into_iter().zip(rs).collect();
+    assert_eq!(many, feistel);
     // Decryption is not offered, but the cipher must be injective in x for a fixed key.
     let mut sorted = expected.clone();
     sorted.sort();
@@ -369,26 +328,11 @@ fn check_feistel_kernel(
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
     /// Many Feistel permutations at once (IFMA lanes in groups of eight or hybrid lanes in
-    /// groups of six, the remainder one at a time; one-round permutations all one at a time)
-    /// equal one at a time.
+    /// groups of six, the remainder one at a time; one-round permutations, which have no
+    /// chain, by the textbook loop) equal one at a time, and the one at a time equal the
+    /// textbook loop.
     #[test]
     fn feistel_batches_equal_single_permutations(seed in any::<u64>(), n in 0usize..30) {
-        use zkaccel_mimc::MimcField;
-        check_feistel_kernel(Fr::permute_feistel_many, seed, n)?;
-    }
-
-    /// The packed Feistel chain equals one permutation at a time in every packing this CPU
-    /// runs: one lane (the portable scalar packing), four AVX2 lanes, eight IFMA lanes
-    /// (`Field::packing_widths`; the scalar one alone with `ZKACCEL_SIMD=off`).
-    #[test]
-    fn packed_feistel_lanes_equal_single_permutations(seed in any::<u64>(), n in 0usize..20) {
-        use zkaccel_field::Field;
-        use zkaccel_mimc::kernels::permute_feistel_many_packed;
-        for lanes in Fr::packing_widths() {
-            let kernel = move |sponge: &zkaccel_mimc::MimcSponge<Fr>, ls: &mut [Fr], rs: &mut [Fr], k: Fr| {
-                permute_feistel_many_packed(lanes, sponge, ls, rs, k)
-            };
-            check_feistel_kernel(kernel, seed, n)?;
-        }
+        check_feistel_kernel(|sponge, ls, rs, k| sponge.permute_many(ls, rs, k), seed, n)?;
     }
 }

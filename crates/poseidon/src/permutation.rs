@@ -346,6 +346,7 @@ fn width<const W: usize>(runtime: usize) -> usize {
 }
 
 /// How the partial rounds are computed.
+#[cfg(feature = "kernels")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PartialRounds {
     /// Per round one S-box, one dot product for lane 0 and `t − 1` multiply-adds
@@ -356,6 +357,7 @@ pub enum PartialRounds {
     Linear,
 }
 
+#[cfg(feature = "kernels")]
 impl PartialRounds {
     /// The form a packing `P` runs best.
     #[inline(always)]
@@ -370,41 +372,59 @@ impl PartialRounds {
 
 /// One permutation of the lanes in `state` (length `t ≤ MAX_KERNEL_WIDTH`), optimised form,
 /// with the packing's preferred partial rounds.
+///
+/// The form is chosen at compile time, so each packing's kernel holds only the form it runs.
 #[inline(always)]
 pub fn permute_lanes<P: PackedField>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
 ) {
-    permute_lanes_with(k, cpu, state, PartialRounds::preferred::<P>());
+    if P::LAZY_SUMS {
+        permute_lanes_form::<P, true>(k, cpu, state);
+    } else {
+        permute_lanes_form::<P, false>(k, cpu, state);
+    }
 }
 
-/// [`permute_lanes`] with the partial rounds in the form `partial` (tests run both forms on
-/// every packing).
-#[inline(always)]
+#[cfg(feature = "kernels")]
+/// [`permute_lanes`] with the partial rounds in the form `partial`, whatever the packing
+/// prefers (tests run both forms on every packing).
 pub fn permute_lanes_with<P: PackedField>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
     partial: PartialRounds,
 ) {
-    match k.width {
-        3 => permute_lanes_width::<P, 3>(k, cpu, state, partial),
-        5 => permute_lanes_width::<P, 5>(k, cpu, state, partial),
-        9 => permute_lanes_width::<P, 9>(k, cpu, state, partial),
-        12 => permute_lanes_width::<P, 12>(k, cpu, state, partial),
-        _ => permute_lanes_width::<P, 0>(k, cpu, state, partial),
+    match partial {
+        PartialRounds::Linear => permute_lanes_form::<P, true>(k, cpu, state),
+        PartialRounds::Sparse => permute_lanes_form::<P, false>(k, cpu, state),
     }
 }
 
-/// [`permute_lanes`] for a width fixed at compile time (`W = t`), or any width (`W = 0`).
+/// One permutation with the partial rounds in linear form if `LINEAR`, else sparse.
 #[inline(always)]
-#[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-fn permute_lanes_width<P: PackedField, const W: usize>(
+fn permute_lanes_form<P: PackedField, const LINEAR: bool>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
-    partial: PartialRounds,
+) {
+    match k.width {
+        3 => permute_lanes_width::<P, 3, LINEAR>(k, cpu, state),
+        5 => permute_lanes_width::<P, 5, LINEAR>(k, cpu, state),
+        9 => permute_lanes_width::<P, 9, LINEAR>(k, cpu, state),
+        12 => permute_lanes_width::<P, 12, LINEAR>(k, cpu, state),
+        _ => permute_lanes_width::<P, 0, LINEAR>(k, cpu, state),
+    }
+}
+
+/// One permutation for a width fixed at compile time (`W = t`), or any width (`W = 0`).
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // index loops mirror the round equations
+fn permute_lanes_width<P: PackedField, const W: usize, const LINEAR: bool>(
+    k: &KernelConstants<P::Constant>,
+    cpu: P::Cpu,
+    state: &mut [P],
 ) {
     let t = width::<W>(k.width);
     debug_assert_eq!(k.width, t);
@@ -414,9 +434,10 @@ fn permute_lanes_width<P: PackedField, const W: usize>(
         full_round::<P, W>(k, cpu, state, &mut tmp, &k.full[r * t..(r + 1) * t]);
     }
     if k.partial_rounds > 0 {
-        match partial {
-            PartialRounds::Linear => partial_rounds_linear::<P, W>(k, cpu, state, &mut tmp),
-            PartialRounds::Sparse => partial_rounds_sparse::<P, W>(k, cpu, state, &mut tmp),
+        if LINEAR {
+            partial_rounds_linear::<P, W>(k, cpu, state, &mut tmp);
+        } else {
+            partial_rounds_sparse::<P, W>(k, cpu, state, &mut tmp);
         }
     }
     let second = k.half_full_rounds * t;
@@ -733,5 +754,18 @@ impl<F: PrimeField> Poseidon<F> {
             return Err(PoseidonError::InputLength { expected, actual });
         }
         Ok(())
+    }
+}
+
+impl<F: PrimeField> zkaccel_symmetric::Permutation<F> for Poseidon<F> {
+    type Error = PoseidonError;
+    fn width(&self) -> usize {
+        Poseidon::width(self)
+    }
+    fn permute_mut(&self, state: &mut [F]) -> Result<(), PoseidonError> {
+        self.permute(state)
+    }
+    fn permute_many(&self, states: &mut [F]) -> Result<(), PoseidonError> {
+        Poseidon::permute_many(self, states)
     }
 }

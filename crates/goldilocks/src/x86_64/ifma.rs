@@ -191,6 +191,23 @@ impl PackedGoldilocksIfmaPair {
     }
 }
 
+/// A pair's dot product: each group's by `PackedGoldilocksIfma::$dot`, [`PAIR_CHUNK`] terms at
+/// a time. A macro rather than a function taking the dot product as a closure or pointer,
+/// which would not inherit the caller's target features.
+macro_rules! pair_dot {
+    ($cpu:ident, $xs:ident, $cs:ident, $dot:ident) => {{
+        let mut total = Self::broadcast($cpu, Goldilocks(0));
+        for (xs, cs) in $xs.chunks(PAIR_CHUNK).zip($cs.chunks(PAIR_CHUNK)) {
+            let ((first, second), n) = (Self::halves($cpu, xs), xs.len());
+            total += Self(
+                PackedGoldilocksIfma::$dot($cpu, &first[..n], cs),
+                PackedGoldilocksIfma::$dot($cpu, &second[..n], cs),
+            );
+        }
+        total
+    }};
+}
+
 impl PackedField for PackedGoldilocksIfmaPair {
     type Scalar = Goldilocks;
     type Cpu = Avx512Ifma;
@@ -235,27 +252,11 @@ impl PackedField for PackedGoldilocksIfmaPair {
     }
     #[inline(always)]
     fn dot_constants(cpu: Avx512Ifma, xs: &[Self], cs: &[Split52Constant]) -> Self {
-        let mut total = Self::broadcast(cpu, Goldilocks(0));
-        for (xs, cs) in xs.chunks(PAIR_CHUNK).zip(cs.chunks(PAIR_CHUNK)) {
-            let ((first, second), n) = (Self::halves(cpu, xs), xs.len());
-            total += Self(
-                PackedGoldilocksIfma::dot_constants(cpu, &first[..n], cs),
-                PackedGoldilocksIfma::dot_constants(cpu, &second[..n], cs),
-            );
-        }
-        total
+        pair_dot!(cpu, xs, cs, dot_constants)
     }
     #[inline(always)]
     fn dot_small_constants(cpu: Avx512Ifma, xs: &[Self], cs: &[u32]) -> Self {
-        let mut total = Self::broadcast(cpu, Goldilocks(0));
-        for (xs, cs) in xs.chunks(PAIR_CHUNK).zip(cs.chunks(PAIR_CHUNK)) {
-            let ((first, second), n) = (Self::halves(cpu, xs), xs.len());
-            total += Self(
-                PackedGoldilocksIfma::dot_small_constants(cpu, &first[..n], cs),
-                PackedGoldilocksIfma::dot_small_constants(cpu, &second[..n], cs),
-            );
-        }
-        total
+        pair_dot!(cpu, xs, cs, dot_small_constants)
     }
     const LAZY_SUMS: bool = true;
     const MAX_LAZY_TERMS: usize = Accumulator52::MAX_TERMS;

@@ -165,3 +165,27 @@ impl CircomPoseidon {
         Ok(out)
     }
 }
+
+/// circomlib's `poseidon(inputs)` for exactly `t − 1` inputs.
+impl zkaccel_symmetric::Hasher<Fr> for CircomPoseidon {
+    type Digest = Fr;
+    type Error = PoseidonError;
+    fn hash(&self, inputs: &[Fr]) -> Result<Fr, PoseidonError> {
+        CircomPoseidon::hash(self, inputs)
+    }
+}
+
+/// The usual circom Merkle gadget's node: `poseidon` of the `t − 1` children.
+impl zkaccel_symmetric::Compression<Fr> for CircomPoseidon {
+    type Error = PoseidonError;
+    const NAME: &'static str = "circomlib";
+    fn arity(&self) -> usize {
+        self.width() - 1
+    }
+    fn compress(&self, children: &[Fr]) -> Result<Fr, PoseidonError> {
+        CircomPoseidon::hash(self, children)
+    }
+    fn compress_many(&self, children: &[Fr]) -> Result<Vec<Fr>, PoseidonError> {
+        self.hash_many(children)
+    }
+}

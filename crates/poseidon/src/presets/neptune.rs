@@ -218,3 +218,24 @@ fn tag_merkle<F: PrimeField>(arity: usize) -> F {
     zkaccel_field::limbs::sub_assign(&mut limbs, &[1]);
     F::from_limbs_reduced(&limbs)
 }
+
+/// neptune's Merkle-tree node (`HashType::MerkleTree`) of `arity` children.
+impl<F: PrimeField> zkaccel_symmetric::Compression<F> for NeptunePoseidon<F> {
+    type Error = PoseidonError;
+    const NAME: &'static str = "neptune";
+    fn arity(&self) -> usize {
+        NeptunePoseidon::arity(self)
+    }
+    fn variant(&self) -> u8 {
+        match self.strength() {
+            Strength::Standard => 0,
+            Strength::Strengthened => 1,
+        }
+    }
+    fn compress(&self, children: &[F]) -> Result<F, PoseidonError> {
+        self.hash(children)
+    }
+    fn compress_many(&self, children: &[F]) -> Result<Vec<F>, PoseidonError> {
+        self.hash_many(children)
+    }
+}

@@ -251,3 +251,41 @@ impl Plonky2Poseidon {
         Ok(())
     }
 }
+
+/// plonky2's `PoseidonHash::hash_no_pad`: the padding-free sponge, four elements out.
+impl zkaccel_symmetric::Hasher<Goldilocks> for Plonky2Poseidon {
+    type Digest = Digest;
+    type Error = core::convert::Infallible;
+    fn hash(&self, inputs: &[Goldilocks]) -> Result<Digest, core::convert::Infallible> {
+        Ok(self.hash_no_pad(inputs))
+    }
+}
+
+/// plonky2's `two_to_one`: the binary Merkle node.
+impl zkaccel_symmetric::Compression<Digest> for Plonky2Poseidon {
+    type Error = PoseidonError;
+    const NAME: &'static str = "plonky2";
+    fn arity(&self) -> usize {
+        2
+    }
+    fn compress(&self, children: &[Digest]) -> Result<Digest, PoseidonError> {
+        match children {
+            [a, b] => Ok(self.two_to_one(a, b)),
+            _ => Err(PoseidonError::InputLength {
+                expected: 2,
+                actual: children.len(),
+            }),
+        }
+    }
+    fn compress_many(&self, children: &[Digest]) -> Result<Vec<Digest>, PoseidonError> {
+        if !children.len().is_multiple_of(2) {
+            return Err(PoseidonError::InputLength {
+                expected: children.len() + 1,
+                actual: children.len(),
+            });
+        }
+        let mut out = vec![[Goldilocks::ZERO; DIGEST]; children.len() / 2];
+        self.two_to_one_many(children, &mut out)?;
+        Ok(out)
+    }
+}
