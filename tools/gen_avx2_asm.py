@@ -3,8 +3,8 @@
 `crates/fp256/src/avx2.rs`: the nine word-steps of a product (`mont_steps29_asm`) and of a
 squaring (`mont_square29_asm`) on four lanes with AVX2 (vpmuludq).
 
-Run: python3 tools/gen_avx2_asm.py mul|square|hybrid-mul|hybrid-square|hybrid-mul-add, then paste
-the lines into the kernel's radix29_asm! call (hybrid_asm! for the hybrid kernels).
+`tools/gen_fp256_asm.py` writes them into `crates/fp256/src/generated.rs`, where the kernels'
+radix29_asm! (hybrid_asm!) calls take them.
 
 Registers: t0..t8 are the accumulator limbs (they rotate by one name per step, so no moves are
 needed; the limb a step frees is rewritten by the next row's first term at the top, not
@@ -167,15 +167,15 @@ def hybrid(square, add=False):
     return lines
 
 
-if __name__ == "__main__":
-    kind = sys.argv[1] if len(sys.argv) > 1 else "mul"
-    kinds = {
-        "mul": lambda: steps(False),
-        "square": lambda: steps(True),
-        "hybrid-mul": lambda: hybrid(False),
-        "hybrid-square": lambda: hybrid(True),
-        "hybrid-mul-add": lambda: hybrid(False, add=True),
+def blocks():
+    """The five kernels' instruction lines by name."""
+    return {
+        "avx2_mul": ("the radix-2^29 product on four AVX2 lanes", steps(False)),
+        "avx2_square": ("the radix-2^29 squaring on four AVX2 lanes", steps(True)),
+        "hybrid_mul": ("four AVX2 lanes' product and two scalar lanes'", hybrid(False)),
+        "hybrid_square": ("four AVX2 lanes' squaring and two scalar lanes' product", hybrid(True)),
+        "hybrid_mul_add": (
+            "the hybrid product with an addend added to each lane",
+            hybrid(False, add=True),
+        ),
     }
-    if kind not in kinds:
-        sys.exit("usage: gen_avx2_asm.py " + "|".join(kinds))
-    print("\n".join(f'            "{l}",' for l in kinds[kind]()))

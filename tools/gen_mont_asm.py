@@ -2,8 +2,8 @@
 """Generates the instruction lines of `crates/fp256/src/asm.rs`: CIOS Montgomery
 multiplication on four limbs with mulx/adcx/adox.
 
-Run: python3 tools/gen_mont_asm.py, then paste the five blocks into asm.rs: the CIOS loop
-(the body of `cios_adx!`), the final subtraction (`mont_mul_adx`), the pair kernel
+`tools/gen_fp256_asm.py` writes the five blocks into `crates/fp256/src/generated.rs`: the CIOS
+loop (the body of `cios_adx!`), the final subtraction (`mont_mul_adx`), the pair kernel
 (`mont_mul_pair_lazy_adx`), the squaring kernel (`mont_square_lazy_adx`) and the
 product-and-square kernel (`mont_product_and_square_lazy_adx`).
 
@@ -84,7 +84,8 @@ def qword(base, k):
     return f"qword ptr [{{{base}}} + {8 * k}]"
 
 
-def main():
+def blocks():
+    """The five kernels' instruction lines by name."""
     # ---- The single kernel.
     R = [f"{{r{k}}}" for k in range(5)]
     A = [f"{{a{k}}}" for k in range(4)]
@@ -110,10 +111,6 @@ def main():
     for k in range(4):
         final.append(f"cmovnc {T[k]}, {A[k]}")
     
-    print("// ---- CIOS loop; the result is in", ", ".join(T))
-    print("\n".join(f'                "{l}",' for l in loop))
-    print("// ---- final subtraction")
-    print("\n".join(f'        "{l}",' for l in final))
     
     # ---- The pair kernel.
     X = [f"{{x{k}}}" for k in range(5)]
@@ -130,9 +127,6 @@ def main():
         for T in (TX, TY):
             reduction_step(e, T, lambda j: qword("w", 12 + j), qword("w", 16))
     
-    print("// ---- pair kernel; x is in", ", ".join(rotation(X, 4)[:4]),
-          "and y in", ", ".join(rotation(Y, 4)[:4]))
-    print("\n".join(f'            "{l}",' for l in pair))
 
     # ---- The squaring kernel: a in a0..a3 and a[0] in rdx; {c} points at [a1 << 1, a2 << 1,
     # a3 << 1, (a2 << 1) | (a1 >> 63), (a3 << 1) | (a2 >> 63), p0, p1, p2, p3, inv].
@@ -154,8 +148,6 @@ def main():
             mul_step(e, T, operand, start=i)
         e("// m = t0 * inv; t = (t + m * p) / 2^64")
         reduction_step(e, T, lambda j: qword("c", 5 + j), qword("c", 9))
-    print("// ---- squaring kernel; the result is in", ", ".join(rotation(R, 4)[:4]))
-    print("\n".join(f'                "{l}",' for l in square))
 
     # ---- The product-and-square kernel: x = a*c and y = c*c, the pair kernel's loops with y's
     # rows those of the squaring kernel. {w} points at [a (4), c1 << 1, c2 << 1, c3 << 1,
@@ -178,10 +170,15 @@ def main():
             mul_step(e, TY, operand, start=i)
         for T in (TX, TY):
             reduction_step(e, T, lambda j: qword("w", 13 + j), qword("w", 17))
-    print("// ---- product-and-square kernel; x is in", ", ".join(rotation(X, 4)[:4]),
-          "and y in", ", ".join(rotation(Y, 4)[:4]))
-    print("\n".join(f'            "{l}",' for l in pair_square))
-
-
-if __name__ == "__main__":
-    main()
+    x_out, y_out = ", ".join(rotation(X, 4)[:4]), ", ".join(rotation(Y, 4)[:4])
+    single_out = ", ".join(rotation(R, 4)[:4])
+    return {
+        "adx_cios_loop": (f"the CIOS loop of `cios_adx!`; the result is in {single_out}", loop),
+        "adx_final_subtraction": ("the final subtraction of `mont_mul_adx`", final),
+        "adx_pair": (f"the pair kernel; x is in {x_out} and y in {y_out}", pair),
+        "adx_square": (f"the squaring kernel; the result is in {single_out}", square),
+        "adx_product_and_square": (
+            f"the product-and-square kernel; x is in {x_out} and y in {y_out}",
+            pair_square,
+        ),
+    }

@@ -20,6 +20,31 @@ use zkaccel_field::FieldError;
 use crate::lazy::LazyFp256;
 use crate::{Fp256, Fp256Config};
 
+/// Evaluates `$kernel($($arg),*)`, a call of an `#[inline(always)]` kernel on lazily reduced
+/// values, compiled with BMI2 and ADX where the CPU has them (so the additions and the portable
+/// arithmetic around the assembly products use `mulx`/`adcx`/`adox` too) and as it is
+/// elsewhere. The arguments are listed with their types, which may name the caller's `C`.
+macro_rules! call_with_bmi2_adx {
+    ($kernel:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            /// The kernel compiled with BMI2 and ADX.
+            ///
+            /// # Safety
+            /// The CPU must support BMI2 and ADX.
+            #[target_feature(enable = "bmi2,adx")]
+            unsafe fn with_adx<C: Fp256Config>($($arg: $ty),*) -> $ret {
+                $kernel($($arg),*)
+            }
+            if zkaccel_field::cpu::Bmi2Adx::detect().is_some() {
+                // SAFETY: BMI2 and ADX were detected just above.
+                return unsafe { with_adx($($arg),*) };
+            }
+        }
+        $kernel($($arg),*)
+    }};
+}
+
 /// [`zkaccel_field::Field::power_chain`] for `Fp256<C>`: on [`LazyFp256`] values where `4p < 2^256`, the
 /// products on the assembly kernel (and the squarings and additions compiled for BMI2 and ADX)
 /// where the CPU has them, so the chain stays in registers.
@@ -29,15 +54,15 @@ pub(crate) fn power_chain<C: Fp256Config>(
     constants: &[Fp256<C>],
     d: u64,
 ) -> Fp256<C> {
-    let Some(lazy_x) = LazyFp256::new(x) else {
+    let Some(x) = LazyFp256::new(x) else {
         return power_chain_textbook(x, k, constants, d);
     };
-    #[cfg(target_arch = "x86_64")]
-    if zkaccel_field::cpu::Bmi2Adx::detect().is_some() {
-        // SAFETY: BMI2 and ADX were detected just above.
-        return unsafe { power_chain_lazy_adx(lazy_x, k, constants, d) };
-    }
-    power_chain_lazy(lazy_x, k, constants, d)
+    call_with_bmi2_adx!(power_chain_lazy(
+        x: LazyFp256<C>,
+        k: Fp256<C>,
+        constants: &[Fp256<C>],
+        d: u64,
+    ) -> Fp256<C>)
 }
 
 /// The chain on lazily reduced values: each round adds `k + c`, that sum left unreduced (so
@@ -59,21 +84,6 @@ fn power_chain_lazy<C: Fp256Config>(
     x.reduce() + k
 }
 
-/// [`power_chain_lazy`] compiled with `mulx`/`adcx`/`adox` available.
-///
-/// # Safety
-/// The CPU must support BMI2 and ADX.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2,adx")]
-unsafe fn power_chain_lazy_adx<C: Fp256Config>(
-    x: LazyFp256<C>,
-    k: Fp256<C>,
-    constants: &[Fp256<C>],
-    d: u64,
-) -> Fp256<C> {
-    power_chain_lazy(x, k, constants, d)
-}
-
 /// [`zkaccel_field::Field::feistel_chain`] for `Fp256<C>`: on [`LazyFp256`] values where `4p < 2^256` (the
 /// assembly kernels where the CPU has BMI2 and ADX); the step of each round is ready before its
 /// S-box, so only the S-box and one addition sit on the chain.
@@ -86,12 +96,12 @@ pub(crate) fn feistel_chain<C: Fp256Config>(
     let (Some(u), Some(v)) = (LazyFp256::new(u), LazyFp256::new(v)) else {
         return feistel_chain_textbook(u, v, steps, d);
     };
-    #[cfg(target_arch = "x86_64")]
-    if zkaccel_field::cpu::Bmi2Adx::detect().is_some() {
-        // SAFETY: BMI2 and ADX were detected just above.
-        return unsafe { feistel_chain_lazy_adx(u, v, steps, d) };
-    }
-    feistel_chain_lazy(u, v, steps, d)
+    call_with_bmi2_adx!(feistel_chain_lazy(
+        u: LazyFp256<C>,
+        v: LazyFp256<C>,
+        steps: &[Fp256<C>],
+        d: u64,
+    ) -> (Fp256<C>, Fp256<C>))
 }
 
 /// [`zkaccel_field::Field::feistel_chain`] on lazily reduced values.
@@ -112,21 +122,6 @@ fn feistel_chain_lazy<C: Fp256Config>(
     }
     let t = pow_sbox_with(&now, d);
     (now.reduce(), before.reduce() + t.reduce())
-}
-
-/// [`feistel_chain_lazy`] compiled with `mulx`/`adcx`/`adox` available.
-///
-/// # Safety
-/// The CPU must support BMI2 and ADX.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2,adx")]
-unsafe fn feistel_chain_lazy_adx<C: Fp256Config>(
-    u: LazyFp256<C>,
-    v: LazyFp256<C>,
-    steps: &[Fp256<C>],
-    d: u64,
-) -> (Fp256<C>, Fp256<C>) {
-    feistel_chain_lazy(u, v, steps, d)
 }
 
 /// [`zkaccel_field::Field::power_chains`] for `Fp256<C>`: eight chains per step in AVX-512 IFMA lanes for a
@@ -211,14 +206,12 @@ pub fn power_chains_lazy<C: Fp256Config>(
     if !LazyFp256::<C>::SUPPORTED {
         return power_chains_packed(1, xs, ks, constants, d);
     }
-    #[cfg(target_arch = "x86_64")]
-    if zkaccel_field::cpu::Bmi2Adx::detect().is_some() {
-        // SAFETY: BMI2 and ADX were detected just above.
-        unsafe { power_chains_lazy_adx(xs, ks, constants, d) };
-        return Ok(());
-    }
-    power_chains_lazy_lanes(xs, ks, constants, d);
-    Ok(())
+    call_with_bmi2_adx!(power_chains_lazy_lanes(
+        xs: &mut [Fp256<C>],
+        ks: &[Fp256<C>],
+        constants: &[Fp256<C>],
+        d: u64,
+    ) -> Result<(), FieldError>)
 }
 
 /// [`power_chains_lazy`]'s lanes, for a field with `4p < 2^256`.
@@ -228,7 +221,7 @@ fn power_chains_lazy_lanes<C: Fp256Config>(
     ks: &[Fp256<C>],
     constants: &[Fp256<C>],
     d: u64,
-) {
+) -> Result<(), FieldError> {
     let lazy = |x: Fp256<C>| LazyFp256::new(x).expect("4p < 2^256 was checked");
     let mut cx = xs.chunks_exact_mut(CHAIN_LANES);
     let mut ck = ks.chunks_exact(CHAIN_LANES);
@@ -249,21 +242,7 @@ fn power_chains_lazy_lanes<C: Fp256Config>(
     for (x, &k) in cx.into_remainder().iter_mut().zip(ck.remainder()) {
         *x = power_chain_lazy(lazy(*x), k, constants, d);
     }
-}
-
-/// [`power_chains_lazy_lanes`] compiled with `mulx`/`adcx`/`adox` available.
-///
-/// # Safety
-/// The CPU must support BMI2 and ADX.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2,adx")]
-unsafe fn power_chains_lazy_adx<C: Fp256Config>(
-    xs: &mut [Fp256<C>],
-    ks: &[Fp256<C>],
-    constants: &[Fp256<C>],
-    d: u64,
-) {
-    power_chains_lazy_lanes(xs, ks, constants, d);
+    Ok(())
 }
 
 /// Four chains per step in AVX2 lanes on lazily reduced values: each round adds the canonical

@@ -478,9 +478,8 @@ packed_fp256_common!(PackedFp256Ifma, Ifma, 8, "AVX-512 IFMA", {
     }
     /// The product: the squaring kernel (15 lane products instead of 25, but its column sums
     /// are chains of up to four multiply-adds before the reduction starts) made neptune's
-    /// permutations slower, 4.08-4.38 against 3.98-4.05 us at arity 2 and 12.55-12.95 against
-    /// 12.44-12.49 at arity 8 (Zen 4, one thread, best of 7 batches of 1,024, three
-    /// alternating runs), where MiMC's batches, one chain per lane, gain from it.
+    /// permutations slower, where MiMC's batches, one chain per lane, gain from it (`PERF.md`,
+    /// "The IFMA kernels").
     #[inline(always)]
     fn square_for_throughput(&self) -> Self {
         *self * *self

@@ -110,10 +110,8 @@ impl<C: Fp256Config> LazyFp256<C> {
     ///
     /// The portable squaring needs ten word products too, but its reduction runs after the
     /// whole square is summed, so in a dependent chain (where latency decides) it lost to the
-    /// product kernel: three chained squarings took 70 ns, three chained products 63 ns. The
-    /// assembly squaring keeps the reduction interleaved: 58–59 cycles per squaring in a chain
-    /// against 63–64 for the product kernel on `(self, self)` (2-core AMD EPYC, Zen 3). All give
-    /// the same representation.
+    /// product kernel; the assembly squaring keeps the reduction interleaved and beats it
+    /// (`PERF.md`, "The ADX kernels"). All give the same representation.
     #[inline(always)]
     pub fn square(self) -> Self {
         self.square_using(MulBackend::Adx)

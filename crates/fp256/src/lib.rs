@@ -85,6 +85,11 @@ macro_rules! packed_fp256_common {
 }
 
 mod arith;
+// The assembly kernels' instruction lines (`tools/gen_fp256_asm.py`); first, so that the
+// modules after it see its macros.
+#[cfg(target_arch = "x86_64")]
+#[macro_use]
+mod generated;
 #[cfg(target_arch = "x86_64")]
 mod asm;
 #[cfg(target_arch = "x86_64")]
