@@ -425,14 +425,21 @@ fn rayon_threads() -> usize {
 }
 
 fn print_table(rows: &[Measurement]) {
+    // Each text column as wide as its longest entry.
+    let width = |header: &str, column: fn(&Measurement) -> &str| {
+        rows.iter().map(|r| column(r).len()).fold(header.len(), usize::max)
+    };
+    let kernel = width("kernel", |r| r.kernel);
+    let field = width("field", |r| r.field);
+    let implementation = width("implementation", |r| &r.implementation);
     println!(
-        "{:<14} {:<12} {:<36} {:>14} {:>12}",
+        "{:<kernel$} {:<field$} {:<implementation$} {:>14} {:>12}",
         "kernel", "field", "implementation", "Melem/s", "ns/elem"
     );
-    println!("{}", "-".repeat(92));
+    println!("{}", "-".repeat(kernel + field + implementation + 30));
     for r in rows {
         println!(
-            "{:<14} {:<12} {:<36} {:>14.2} {:>12.2}",
+            "{:<kernel$} {:<field$} {:<implementation$} {:>14.2} {:>12.2}",
             r.kernel,
             r.field,
             r.implementation,
