@@ -427,7 +427,9 @@ fn rayon_threads() -> usize {
 fn print_table(rows: &[Measurement]) {
     // Each text column as wide as its longest entry.
     let width = |header: &str, column: fn(&Measurement) -> &str| {
-        rows.iter().map(|r| column(r).len()).fold(header.len(), usize::max)
+        rows.iter()
+            .map(|r| column(r).len())
+            .fold(header.len(), usize::max)
     };
     let kernel = width("kernel", |r| r.kernel);
     let field = width("field", |r| r.field);
