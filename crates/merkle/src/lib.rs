@@ -18,4 +18,4 @@ pub use stream::{
     build_streaming, LeafSource, StreamConfig, StreamOutput, DEFAULT_MEMORY_BUDGET,
     DEFAULT_SUBTREE_LEAVES,
 };
-pub use tree::{exact_log, verify, MerkleTree};
+pub use tree::{exact_log, verify, verify_path, MerkleTree};

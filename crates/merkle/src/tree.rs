@@ -166,6 +166,86 @@ impl<H: TreeHasher> MerkleTree<H> {
     }
 }
 
+impl<H: TreeHasher> MerkleTree<H> {
+    /// The authentication path of one leaf, as plonky2's `MerkleTree::prove` gives it: for
+    /// each level from the leaves up to the cap, the other `arity − 1` children of the node
+    /// on the leaf's path, in child order. [`verify_path`] checks it against the cap.
+    ///
+    /// # Errors
+    /// [`MerkleError::IndexOutOfRange`] for an index past the last leaf.
+    pub fn path(&self, index: u64) -> Result<Vec<H::Digest>, MerkleError> {
+        let leaves = self.num_leaves();
+        if index >= leaves {
+            return Err(MerkleError::IndexOutOfRange { index, leaves });
+        }
+        let arity = self.hasher.arity();
+        let mut i = index as usize;
+        let mut path = Vec::with_capacity((self.depth - self.cap_height) * (arity - 1));
+        for level in &self.levels[..self.depth - self.cap_height] {
+            let first = i - i % arity;
+            path.extend((first..first + arity).filter(|&c| c != i).map(|c| level[c]));
+            i /= arity;
+        }
+        Ok(path)
+    }
+}
+
+/// Checks the authentication path of one leaf ([`MerkleTree::path`]) against a cap, as
+/// plonky2's `verify_merkle_proof_to_cap` does: the leaf row is hashed, each level's siblings
+/// joined to it at the position the index gives, and the result must be the cap digest the
+/// remaining index names. The caller fixes the shape: `path` must hold exactly
+/// `(arity − 1)·levels` digests for the `levels` between the leaves and the cap, which a
+/// verifier derives from what it committed to, never from the proof.
+///
+/// # Errors
+/// [`MerkleError::MalformedProof`] for a path whose length is not `(arity − 1)·levels`, or an
+/// index beyond the cap; [`MerkleError::LeafRow`] for an empty row; [`MerkleError::Mismatch`]
+/// when the path leads to another digest than the cap's.
+pub fn verify_path<H: TreeHasher>(
+    hasher: &H,
+    cap: &[H::Digest],
+    levels: usize,
+    index: u64,
+    leaf: &[H::Element],
+    path: &[H::Digest],
+) -> Result<(), MerkleError> {
+    let arity = hasher.arity();
+    if arity < 2 || levels.checked_mul(arity - 1) != Some(path.len()) {
+        return Err(MerkleError::MalformedProof(format!(
+            "a path over {levels} levels of arity {arity} has {} digests, not {}",
+            levels.saturating_mul(arity.saturating_sub(1)),
+            path.len()
+        )));
+    }
+    if leaf.is_empty() {
+        return Err(MerkleError::LeafRow {
+            row: 0,
+            expected: 1,
+            found: 0,
+        });
+    }
+    let mut digest = hasher.hash_leaf(leaf);
+    let mut i = index;
+    let mut children = Vec::with_capacity(arity);
+    for siblings in path.chunks_exact(arity - 1) {
+        let position = (i % arity as u64) as usize;
+        children.clear();
+        children.extend_from_slice(&siblings[..position]);
+        children.push(digest);
+        children.extend_from_slice(&siblings[position..]);
+        digest = hasher.compress(&children);
+        i /= arity as u64;
+    }
+    match usize::try_from(i).ok().and_then(|i| cap.get(i)) {
+        Some(top) if *top == digest => Ok(()),
+        Some(_) => Err(MerkleError::Mismatch),
+        None => Err(MerkleError::MalformedProof(format!(
+            "index {index} lies beyond the cap of {} digests",
+            cap.len()
+        ))),
+    }
+}
+
 /// The opened indices sorted and deduplicated.
 ///
 /// # Errors

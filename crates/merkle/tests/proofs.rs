@@ -344,3 +344,72 @@ fn disk_store_errors_are_typed_and_leave_nothing_behind() {
         Err(MerkleError::Store(_))
     ));
 }
+
+/// The single-leaf path of `index` verifies, and every change (a sibling, the row, the index,
+/// the cap, the path's length or the number of levels) is an error, never a panic.
+fn check_path<H: TreeHasher>(
+    tree: &MerkleTree<H>,
+    index: u64,
+    tamper: impl Fn(&H::Element) -> H::Element,
+) {
+    let levels = tree.depth() - tree.cap_height();
+    let path = tree.path(index).unwrap();
+    assert_eq!(path.len(), levels * (tree.hasher().arity() - 1));
+    let row = tree.leaf(index).unwrap().to_vec();
+    let cap = tree.cap();
+    let h = tree.hasher();
+    zkaccel_merkle::verify_path(h, cap, levels, index, &row, &path).unwrap();
+    for k in 0..path.len() {
+        let mut bad = path.clone();
+        let mut e = H::digest_elements(&bad[k]);
+        e[0] = tamper(&e[0]);
+        bad[k] = H::digest_from_elements(&e);
+        assert!(zkaccel_merkle::verify_path(h, cap, levels, index, &row, &bad).is_err());
+    }
+    for j in 0..row.len() {
+        let mut bad = row.clone();
+        bad[j] = tamper(&bad[j]);
+        assert!(zkaccel_merkle::verify_path(h, cap, levels, index, &bad, &path).is_err());
+    }
+    let other = (index + 1) % tree.num_leaves();
+    assert!(zkaccel_merkle::verify_path(h, cap, levels, other, &row, &path).is_err());
+    assert!(
+        zkaccel_merkle::verify_path(h, cap, levels, index + tree.num_leaves(), &row, &path)
+            .is_err()
+    );
+    assert!(zkaccel_merkle::verify_path(h, cap, levels, u64::MAX, &row, &path).is_err());
+    assert!(zkaccel_merkle::verify_path(h, cap, levels + 1, index, &row, &path).is_err());
+    assert!(zkaccel_merkle::verify_path(h, cap, usize::MAX, index, &row, &path).is_err());
+    assert!(zkaccel_merkle::verify_path(h, cap, levels, index, &[], &path).is_err());
+    if let Some((_, shorter)) = path.split_last() {
+        assert!(zkaccel_merkle::verify_path(h, cap, levels, index, &row, shorter).is_err());
+    }
+    let mut cap2 = cap.to_vec();
+    let top = index as usize / tree.hasher().arity().pow(levels as u32);
+    let mut e = H::digest_elements(&cap2[top]);
+    e[0] = tamper(&e[0]);
+    cap2[top] = H::digest_from_elements(&e);
+    assert!(matches!(
+        zkaccel_merkle::verify_path(h, &cap2, levels, index, &row, &path),
+        Err(MerkleError::Mismatch)
+    ));
+    assert!(tree.path(tree.num_leaves()).is_err());
+}
+
+#[test]
+fn single_leaf_paths() {
+    let one = |x: &Goldilocks| *x + Goldilocks::ONE;
+    for (n, w, cap) in [(16, 3, 0), (16, 1, 2), (32, 7, 5), (2, 2, 0)] {
+        let tree = plonky2_tree(n, w, cap, n as u64 + cap as u64);
+        for index in [0, 1, n as u64 - 1] {
+            check_path(&tree, index, one);
+        }
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    let h = NeptuneHasher::new(NeptunePoseidon::<Bls>::new(4, Strength::Standard).unwrap());
+    let leaves: Vec<Bls> = (0..64).map(|_| random(&mut rng)).collect();
+    let tree = MerkleTree::new(h, leaves, 1, 1).unwrap();
+    for index in [0, 5, 63] {
+        check_path(&tree, index, |x: &Bls| *x + Bls::ONE);
+    }
+}

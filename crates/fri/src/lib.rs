@@ -1,0 +1,41 @@
+#![doc = include_str!("../README.md")]
+
+mod batch;
+mod config;
+mod error;
+mod proof;
+mod prover;
+mod scheme;
+mod structure;
+mod verifier;
+
+pub use batch::PolynomialBatch;
+pub use config::{
+    FriConfig, FriParams, FriReductionStrategy, MAX_ARITY_BITS, MAX_CAP_HEIGHT, MAX_POW_BITS,
+    MAX_QUERY_ROUNDS, MAX_RATE_BITS, MAX_REDUCTIONS,
+};
+pub use error::FriError;
+pub use proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep};
+pub use prover::prove_openings;
+pub use scheme::{Challenger, Digest, FriScheme, Plonky2Goldilocks};
+pub use structure::{FriBatchInfo, FriInstance, FriOpenings, FriOracleInfo, FriPolynomialInfo};
+pub use verifier::{fri_challenges, verify_fri_proof, FriChallenges};
+
+use zkaccel_field::{ExtensionField, Field};
+use zkaccel_merkle::TreeHasher;
+
+/// Absorbs a Merkle cap, digest by digest (plonky2's `observe_cap`).
+pub fn observe_cap<S: FriScheme>(challenger: &mut Challenger<S>, cap: &[Digest<S>]) {
+    for d in cap {
+        challenger.observe_elements(&S::Hasher::digest_elements(d));
+    }
+}
+
+/// The value at `x` (in the extension) of the polynomial with these base-field coefficients,
+/// by Horner's rule.
+pub fn evaluate<F: Field, E: ExtensionField<F>>(coefficients: &[F], x: E) -> E {
+    coefficients
+        .iter()
+        .rev()
+        .fold(E::ZERO, |acc, &c| acc * x + c)
+}

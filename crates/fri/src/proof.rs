@@ -1,0 +1,246 @@
+//! The FRI proof and its canonical encoding: plonky2's `Write` layout (`write_fri_proof`),
+//! which has no lengths where the parameters fix them, so the decoder takes the parameters.
+
+use zkaccel_field::{ExtensionField, PrimeField};
+use zkaccel_merkle::TreeHasher;
+
+use crate::scheme::{Digest, FriScheme};
+use crate::{FriError, FriParams};
+
+/// One layer of a query: the coset of `2^arity_bits` values the folded value comes from, and
+/// its Merkle path in the layer's tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FriQueryStep<S: FriScheme> {
+    /// The coset's values (bit-reversed order, as the tree's leaf holds them).
+    pub evals: Vec<S::E>,
+    /// The leaf's authentication path.
+    pub merkle_path: Vec<Digest<S>>,
+}
+
+/// A committed batch's row at the queried point: every polynomial's value there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FriInitialOpening<S: FriScheme> {
+    /// The leaf row.
+    pub row: Vec<S::F>,
+    /// The leaf's authentication path.
+    pub merkle_path: Vec<Digest<S>>,
+}
+
+/// One query round: the committed batches' rows at the queried point, then the layers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FriQueryRound<S: FriScheme> {
+    /// Per committed batch, its row and the row's path.
+    pub initial_trees: Vec<FriInitialOpening<S>>,
+    /// The layers, one per reduction step.
+    pub steps: Vec<FriQueryStep<S>>,
+}
+
+/// A FRI proof (plonky2's `FriProof`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FriProof<S: FriScheme> {
+    /// The caps of the layers' trees.
+    pub commit_phase_caps: Vec<Vec<Digest<S>>>,
+    /// The query rounds.
+    pub query_rounds: Vec<FriQueryRound<S>>,
+    /// The final polynomial's coefficients.
+    pub final_poly: Vec<S::E>,
+    /// The proof-of-work witness.
+    pub pow_witness: S::F,
+}
+
+/// Appends canonical little-endian field elements.
+pub(crate) fn write_field<F: PrimeField>(out: &mut Vec<u8>, x: &F) {
+    out.extend_from_slice(&x.to_bytes_le());
+}
+
+/// Appends an extension element as its coordinates, lowest first.
+pub(crate) fn write_extension<F: PrimeField, E: ExtensionField<F>>(out: &mut Vec<u8>, x: &E) {
+    for c in x.as_base_slice() {
+        write_field(out, c);
+    }
+}
+
+/// Appends a digest as its field elements.
+pub(crate) fn write_digest<S: FriScheme>(out: &mut Vec<u8>, d: &Digest<S>) {
+    for e in S::Hasher::digest_elements(d) {
+        write_field(out, &e);
+    }
+}
+
+/// Appends a Merkle path: a one-byte length, then the digests (plonky2's `write_merkle_proof`).
+fn write_path<S: FriScheme>(out: &mut Vec<u8>, path: &[Digest<S>]) -> Result<(), FriError> {
+    let len = u8::try_from(path.len()).map_err(|_| {
+        FriError::ProofShape(format!(
+            "a path of {} digests does not fit the encoding",
+            path.len()
+        ))
+    })?;
+    out.push(len);
+    path.iter().for_each(|d| write_digest::<S>(out, d));
+    Ok(())
+}
+
+impl<S: FriScheme> FriProof<S> {
+    /// Appends the canonical encoding (plonky2's `write_fri_proof`): the layers' caps; per
+    /// round, per batch the leaf row and its path, per layer the coset values and their path;
+    /// the final polynomial; the witness. Elements are canonical little-endian words, a path
+    /// is preceded by its length in one byte, nothing else carries a length.
+    ///
+    /// # Errors
+    /// [`FriError::ProofShape`] for a path of more than 255 digests.
+    pub fn write(&self, out: &mut Vec<u8>) -> Result<(), FriError> {
+        for cap in &self.commit_phase_caps {
+            cap.iter().for_each(|d| write_digest::<S>(out, d));
+        }
+        for round in &self.query_rounds {
+            for opening in &round.initial_trees {
+                opening.row.iter().for_each(|x| write_field(out, x));
+                write_path::<S>(out, &opening.merkle_path)?;
+            }
+            for step in &round.steps {
+                step.evals.iter().for_each(|x| write_extension(out, x));
+                write_path::<S>(out, &step.merkle_path)?;
+            }
+        }
+        self.final_poly.iter().for_each(|x| write_extension(out, x));
+        write_field(out, &self.pow_witness);
+        Ok(())
+    }
+
+    /// Reads a proof written by [`FriProof::write`] for these parameters and committed batch
+    /// widths, from the front of `input`, which is advanced past it. Every length comes from
+    /// the parameters; a path's length byte must be the one the parameters fix.
+    ///
+    /// # Errors
+    /// [`FriError::ProofShape`] for truncated input, a path length other than the
+    /// parameters', or a non-canonical field element.
+    pub fn read(
+        input: &mut &[u8],
+        params: &FriParams,
+        batch_widths: &[usize],
+    ) -> Result<Self, FriError> {
+        let mut r = Reader { input };
+        let cap_len = 1usize << params.config.cap_height;
+        let commit_phase_caps = (0..params.reduction_arity_bits.len())
+            .map(|_| r.digests::<S>(cap_len))
+            .collect::<Result<_, _>>()?;
+        let initial_levels = params.lde_bits() - params.config.cap_height;
+        let mut query_rounds = Vec::with_capacity(params.config.num_query_rounds);
+        for _ in 0..params.config.num_query_rounds {
+            let mut initial_trees = Vec::with_capacity(batch_widths.len());
+            for &width in batch_widths {
+                let row = r.fields::<S::F>(width)?;
+                let merkle_path = r.path::<S>(initial_levels)?;
+                initial_trees.push(FriInitialOpening { row, merkle_path });
+            }
+            let mut levels = initial_levels;
+            let mut steps = Vec::with_capacity(params.reduction_arity_bits.len());
+            for &bits in &params.reduction_arity_bits {
+                let evals = r.extensions::<S>(1 << bits)?;
+                levels -= bits;
+                let merkle_path = r.path::<S>(levels)?;
+                steps.push(FriQueryStep { evals, merkle_path });
+            }
+            query_rounds.push(FriQueryRound {
+                initial_trees,
+                steps,
+            });
+        }
+        let final_poly = r.extensions::<S>(params.final_poly_len())?;
+        let pow_witness = r.field::<S::F>()?;
+        *input = r.input;
+        Ok(Self {
+            commit_phase_caps,
+            query_rounds,
+            final_poly,
+            pow_witness,
+        })
+    }
+
+    /// Decodes exactly one proof: [`FriProof::read`] on the whole of `bytes`, with nothing
+    /// left over.
+    ///
+    /// # Errors
+    /// As [`FriProof::read`]; [`FriError::ProofShape`] for trailing bytes.
+    pub fn from_bytes(
+        bytes: &[u8],
+        params: &FriParams,
+        batch_widths: &[usize],
+    ) -> Result<Self, FriError> {
+        let mut input = bytes;
+        let proof = Self::read(&mut input, params, batch_widths)?;
+        if !input.is_empty() {
+            return Err(FriError::ProofShape(format!(
+                "{} bytes after the proof",
+                input.len()
+            )));
+        }
+        Ok(proof)
+    }
+
+    /// The canonical encoding as a new buffer.
+    ///
+    /// # Errors
+    /// As [`FriProof::write`].
+    pub fn to_bytes(&self) -> Result<Vec<u8>, FriError> {
+        let mut out = Vec::new();
+        self.write(&mut out)?;
+        Ok(out)
+    }
+}
+
+/// A cursor over encoded bytes that never reads past the end.
+pub(crate) struct Reader<'a> {
+    pub(crate) input: &'a [u8],
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], FriError> {
+        if self.input.len() < n {
+            return Err(FriError::ProofShape(format!(
+                "the encoding ends {} bytes early",
+                n - self.input.len()
+            )));
+        }
+        let (head, rest) = self.input.split_at(n);
+        self.input = rest;
+        Ok(head)
+    }
+
+    pub(crate) fn field<F: PrimeField>(&mut self) -> Result<F, FriError> {
+        let bytes = self.take(F::NUM_BYTES)?;
+        F::from_bytes_le(bytes).map_err(|e| FriError::ProofShape(format!("a field element: {e}")))
+    }
+
+    pub(crate) fn fields<F: PrimeField>(&mut self, n: usize) -> Result<Vec<F>, FriError> {
+        (0..n).map(|_| self.field()).collect()
+    }
+
+    pub(crate) fn extension<S: FriScheme>(&mut self) -> Result<S::E, FriError> {
+        let coordinates = self.fields::<S::F>(<S::E as ExtensionField<S::F>>::DEGREE)?;
+        Ok(S::E::from_base_slice(&coordinates).expect("DEGREE coordinates"))
+    }
+
+    pub(crate) fn extensions<S: FriScheme>(&mut self, n: usize) -> Result<Vec<S::E>, FriError> {
+        (0..n).map(|_| self.extension::<S>()).collect()
+    }
+
+    pub(crate) fn digests<S: FriScheme>(&mut self, n: usize) -> Result<Vec<Digest<S>>, FriError> {
+        (0..n)
+            .map(|_| {
+                let e = self.fields::<S::F>(S::Hasher::DIGEST_ELEMENTS)?;
+                Ok(S::Hasher::digest_from_elements(&e))
+            })
+            .collect()
+    }
+
+    fn path<S: FriScheme>(&mut self, levels: usize) -> Result<Vec<Digest<S>>, FriError> {
+        let len = self.take(1)?[0] as usize;
+        if len != levels {
+            return Err(FriError::ProofShape(format!(
+                "a Merkle path of {len} digests where the parameters fix {levels}"
+            )));
+        }
+        self.digests::<S>(len)
+    }
+}
