@@ -1,0 +1,105 @@
+//! The AIRs zkaccel ships: starky's Fibonacci and UniZK's Factorial, with their traces.
+
+use zkaccel_field::Field;
+
+use crate::air::{Air, ConstraintConsumer, Frame};
+use crate::StarkError;
+
+/// starky's `FibonacciStark`: two columns `[x0, x1]`, row `k` = `[F_k, F_{k+1}]` of the
+/// sequence seeded with the public inputs `x0, x1`; the third public input is the last row's
+/// `x1`. Degree 2 (the transition filter times a linear constraint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FibonacciAir;
+
+impl FibonacciAir {
+    /// The trace of `rows` rows from `x0, x1` (column-major) and its public inputs.
+    ///
+    /// # Errors
+    /// [`StarkError::Trace`] unless `rows` is a power of two of at least 2.
+    pub fn trace<F: Field>(rows: usize, x0: F, x1: F) -> Result<(Vec<Vec<F>>, Vec<F>), StarkError> {
+        check_rows(rows)?;
+        let mut a = Vec::with_capacity(rows);
+        let mut b = Vec::with_capacity(rows);
+        let (mut u, mut v) = (x0, x1);
+        for _ in 0..rows {
+            a.push(u);
+            b.push(v);
+            (u, v) = (v, u + v);
+        }
+        let result = b[rows - 1];
+        Ok((vec![a, b], vec![x0, x1, result]))
+    }
+}
+
+impl Air for FibonacciAir {
+    fn columns(&self) -> usize {
+        2
+    }
+    fn public_inputs(&self) -> usize {
+        3
+    }
+    fn constraint_degree(&self) -> usize {
+        2
+    }
+    fn eval<T: Field>(&self, f: &Frame<'_, T>, c: &mut ConstraintConsumer<T>) {
+        let (l, n, p) = (f.local, f.next, f.public_inputs);
+        c.constraint_first_row(l[0] - p[0]);
+        c.constraint_first_row(l[1] - p[1]);
+        c.constraint_last_row(l[1] - p[2]);
+        c.constraint_transition(n[0] - l[1]);
+        c.constraint_transition(n[1] - l[0] - l[1]);
+    }
+}
+
+/// UniZK's `FactorialStark`: two columns, row `k` = `[k + 2, (k + 1)!]`; the public input is
+/// the last row's second column, `n!` for `n` rows. Transitions `next₀ = cur₀ + 1` and
+/// `next₁ = cur₀·cur₁`, degree 3. As in UniZK, the first row is not constrained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FactorialAir;
+
+impl FactorialAir {
+    /// The trace of `rows` rows (column-major) and its public input.
+    ///
+    /// # Errors
+    /// [`StarkError::Trace`] unless `rows` is a power of two of at least 2.
+    pub fn trace<F: Field>(rows: usize) -> Result<(Vec<Vec<F>>, Vec<F>), StarkError> {
+        check_rows(rows)?;
+        let mut a = Vec::with_capacity(rows);
+        let mut b = Vec::with_capacity(rows);
+        let (mut i, mut acc) = (F::TWO, F::ONE);
+        for _ in 0..rows {
+            a.push(i);
+            b.push(acc);
+            (i, acc) = (i + F::ONE, i * acc);
+        }
+        let result = b[rows - 1];
+        Ok((vec![a, b], vec![result]))
+    }
+}
+
+impl Air for FactorialAir {
+    fn columns(&self) -> usize {
+        2
+    }
+    fn public_inputs(&self) -> usize {
+        1
+    }
+    fn constraint_degree(&self) -> usize {
+        3
+    }
+    fn eval<T: Field>(&self, f: &Frame<'_, T>, c: &mut ConstraintConsumer<T>) {
+        let (l, n, p) = (f.local, f.next, f.public_inputs);
+        c.constraint_last_row(l[1] - p[0]);
+        c.constraint_transition(n[0] - l[0] - T::ONE);
+        c.constraint_transition(n[1] - l[0] * l[1]);
+    }
+}
+
+fn check_rows(rows: usize) -> Result<(), StarkError> {
+    if rows < 2 || !rows.is_power_of_two() {
+        return Err(StarkError::Trace(format!(
+            "{rows} rows: a trace has a power of two of at least 2 rows"
+        )));
+    }
+    Ok(())
+}

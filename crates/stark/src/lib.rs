@@ -1,0 +1,18 @@
+#![doc = include_str!("../README.md")]
+
+mod air;
+mod airs;
+mod config;
+mod error;
+mod proof;
+mod prover;
+mod transcript;
+mod verifier;
+
+pub use air::{Air, ConstraintConsumer, Frame};
+pub use airs::{FactorialAir, FibonacciAir};
+pub use config::{StarkConfig, MAX_CHALLENGES};
+pub use error::StarkError;
+pub use proof::StarkProof;
+pub use prover::prove;
+pub use verifier::{decode, verify, VerifyMode};

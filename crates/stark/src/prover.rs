@@ -1,0 +1,289 @@
+//! The prover (starky's `prove` for an AIR without lookups).
+
+use rayon::prelude::*;
+use zkaccel_field::{Algebra, Field};
+use zkaccel_fri::{evaluate, observe_cap, prove_openings, FriScheme, PolynomialBatch};
+use zkaccel_ntt::Order;
+
+use crate::air::{Air, ConstraintConsumer, Frame};
+use crate::config::StarkConfig;
+use crate::proof::StarkProof;
+use crate::transcript::{
+    bind_constraints, fri_instance, fri_openings, log2_ceil, start, subgroup_generator,
+};
+use crate::StarkError;
+
+/// Proves that `trace` (column-major: [`Air::columns`] columns of `2^k` rows) satisfies `air`
+/// with these public inputs, exactly as starky 1.1.0 does: the same transcript, commitments,
+/// quotient chunks, openings and FRI proof, so the proof's encoding equals starky's (with its
+/// `parallel` feature off, whose proof-of-work witness is the smallest).
+///
+/// # Errors
+/// [`StarkError::Config`] for a configuration out of range or one that cannot prove this
+/// AIR (a constraint degree above `2^rate_bits + 1`); [`StarkError::Trace`] for a trace of
+/// the wrong shape or one that does not satisfy the constraints (starky panics there);
+/// [`StarkError::PublicInputs`] for the wrong number; [`StarkError::Fri`] for the rest.
+pub fn prove<A: Air, S: FriScheme>(
+    air: &A,
+    config: &StarkConfig,
+    trace: Vec<Vec<S::F>>,
+    public_inputs: &[S::F],
+) -> Result<StarkProof<S>, StarkError> {
+    config.check::<S>()?;
+    let columns = air.columns();
+    if trace.len() != columns {
+        return Err(StarkError::Trace(format!(
+            "{} columns for an AIR of {columns}",
+            trace.len()
+        )));
+    }
+    let n = trace[0].len();
+    if n < 2 || !n.is_power_of_two() || trace.iter().any(|c| c.len() != n) {
+        return Err(StarkError::Trace(
+            "the columns must have one length, a power of two of at least 2".into(),
+        ));
+    }
+    if public_inputs.len() != air.public_inputs() {
+        return Err(StarkError::PublicInputs(format!(
+            "{} public inputs for an AIR of {}",
+            public_inputs.len(),
+            air.public_inputs()
+        )));
+    }
+    let degree_bits = n.trailing_zeros() as usize;
+    let rate_bits = config.fri_config.rate_bits;
+    let cap_height = config.fri_config.cap_height;
+    let degree = air.constraint_degree();
+    if degree == 0 || degree > (1 << rate_bits) + 1 {
+        return Err(StarkError::Config(format!(
+            "constraint degree {degree}: supported from 1 to the blowup plus one ({})",
+            (1usize << rate_bits) + 1
+        )));
+    }
+    let fri_params = config
+        .fri_config
+        .params(degree_bits, S::max_lde_bits())
+        .map_err(|e| StarkError::Config(e.to_string()))?;
+
+    check_trace(air, &trace, public_inputs)?;
+    let trace_batch = PolynomialBatch::<S>::from_values(trace, rate_bits, cap_height)?;
+    let mut challenger = start::<S>(config, public_inputs, trace_batch.cap());
+    let alphas = bind_constraints::<A, S>(air, config, &mut challenger, public_inputs, degree_bits);
+
+    let quotient = quotient_chunks::<A, S>(air, &trace_batch, public_inputs, &alphas, degree_bits)?;
+    let quotient_polys = quotient.len();
+    let quotient_batch = PolynomialBatch::<S>::from_coeffs(quotient, rate_bits, cap_height)?;
+    observe_cap::<S>(&mut challenger, quotient_batch.cap());
+
+    let zeta: S::E = challenger.extension_challenge();
+    if zeta.exp_power_of_2(degree_bits) == S::E::ONE {
+        return Err(StarkError::Rejected(
+            "the opening point fell in the trace subgroup (probability about 2^-100)".into(),
+        ));
+    }
+    let g = subgroup_generator::<S>(degree_bits);
+    let g_zeta = zeta * g;
+    let at = |batch: &PolynomialBatch<S>, x: S::E| -> Vec<S::E> {
+        batch.polynomials().iter().map(|p| evaluate(p, x)).collect()
+    };
+    let local_values = at(&trace_batch, zeta);
+    let next_values = at(&trace_batch, g_zeta);
+    let quotient_values = at(&quotient_batch, zeta);
+    let openings = fri_openings(&local_values, &next_values, &quotient_values);
+    for batch in &openings.batches {
+        challenger.observe_extension_elements(batch);
+    }
+    let instance = fri_instance(columns, quotient_polys, zeta, g_zeta);
+    let opening_proof = prove_openings(
+        &instance,
+        &[&trace_batch, &quotient_batch],
+        &mut challenger,
+        &fri_params,
+    )?;
+    Ok(StarkProof {
+        trace_cap: trace_batch.cap().to_vec(),
+        quotient_cap: quotient_batch.cap().to_vec(),
+        local_values,
+        next_values,
+        quotient_values,
+        opening_proof,
+        public_inputs: public_inputs.to_vec(),
+    })
+}
+
+/// The quotient polynomials' chunks, `[α_0: chunk 0 … chunk qdf−1, α_1: …]`, each of `n`
+/// coefficients (starky's `compute_quotient_polys`, then `trim_to_len` and `chunks`): the
+/// constraints combined with each `α` on the coset of `n·2^qdb` points, divided by the
+/// vanishing polynomial, interpolated.
+fn quotient_chunks<A: Air, S: FriScheme>(
+    air: &A,
+    trace: &PolynomialBatch<S>,
+    public_inputs: &[S::F],
+    alphas: &[S::F],
+    degree_bits: usize,
+) -> Result<Vec<Vec<S::F>>, StarkError> {
+    let n = 1usize << degree_bits;
+    let qdf = air.quotient_degree_factor();
+    let qdb = log2_ceil(qdf);
+    let rate_bits = trace.rate_bits();
+    if qdb > rate_bits {
+        return Err(StarkError::Config(format!(
+            "constraint degree {} needs rate bits of at least {qdb}",
+            air.constraint_degree()
+        )));
+    }
+    let step = 1usize << (rate_bits - qdb);
+    let next_step = 1usize << qdb;
+    let size_bits = degree_bits + qdb;
+    let size = 1usize << size_bits;
+    let shift = S::coset_shift();
+    let omega = subgroup_generator::<S>(size_bits);
+    let g_inv = subgroup_generator::<S>(degree_bits).inverse();
+    let g = subgroup_generator::<S>(degree_bits);
+    let n_field = S::F::from_u64_reduced(n as u64);
+    // x^n on the coset takes 2^qdb values: shift^n·ω_{2^qdb}^k.
+    let z_h_inverses: Vec<S::F> = {
+        let shift_n = shift.exp_power_of_2(degree_bits);
+        let w = subgroup_generator::<S>(qdb);
+        let mut p = S::F::ONE;
+        (0..next_step)
+            .map(|_| {
+                let v = (shift_n * p - S::F::ONE).inverse();
+                p *= w;
+                v
+            })
+            .collect()
+    };
+    let num_challenges = alphas.len();
+    const CHUNK: usize = 1 << 10;
+    let columns = air.columns();
+    let values: Vec<Vec<S::F>> = (0..size)
+        .into_par_iter()
+        .step_by(CHUNK)
+        .map(|start| -> Result<Vec<S::F>, StarkError> {
+            let end = (start + CHUNK).min(size);
+            let mut x = shift * omega.exp_u64(start as u64);
+            let mut out = Vec::with_capacity((end - start) * num_challenges);
+            // The selectors' denominators, inverted together.
+            let mut xs = Vec::with_capacity(end - start);
+            for _ in start..end {
+                xs.push(x);
+                x *= omega;
+            }
+            let mut dens: Vec<S::F> = xs
+                .iter()
+                .flat_map(|&x| [n_field * (x - S::F::ONE), n_field * (g * x - S::F::ONE)])
+                .collect();
+            batch_inverse(&mut dens);
+            let mut local = vec![S::F::ZERO; columns];
+            let mut next = vec![S::F::ZERO; columns];
+            for (k, i) in (start..end).enumerate() {
+                let x = xs[k];
+                let z_h_inv = z_h_inverses[i % next_step];
+                let z_h = x.exp_power_of_2(degree_bits) - S::F::ONE;
+                let mut consumer = ConstraintConsumer::new(
+                    alphas.to_vec(),
+                    x - g_inv,
+                    z_h * dens[2 * k],
+                    z_h * dens[2 * k + 1],
+                );
+                local.copy_from_slice(trace.lde_values(i, step)?);
+                next.copy_from_slice(trace.lde_values((i + next_step) % size, step)?);
+                air.eval(
+                    &Frame {
+                        local: &local,
+                        next: &next,
+                        public_inputs,
+                    },
+                    &mut consumer,
+                );
+                out.extend(consumer.accumulators().into_iter().map(|v| v * z_h_inv));
+            }
+            Ok(out)
+        })
+        .collect::<Result<_, _>>()?;
+    let values: Vec<S::F> = values.concat();
+    let plan = S::base_plan(size_bits)?;
+    let mut chunks = Vec::with_capacity(num_challenges * qdf);
+    for j in 0..num_challenges {
+        let mut q: Vec<S::F> = values
+            .iter()
+            .skip(j)
+            .step_by(num_challenges)
+            .copied()
+            .collect();
+        plan.coset_inverse(&mut q, shift, Order::NN)
+            .map_err(zkaccel_fri::FriError::from)?;
+        if q[n * qdf..].iter().any(|c| !c.is_zero()) {
+            return Err(StarkError::Trace(
+                "the trace does not satisfy the constraints (the quotient is not a polynomial)"
+                    .into(),
+            ));
+        }
+        q.truncate(n * qdf);
+        chunks.extend(q.chunks_exact(n).map(<[S::F]>::to_vec));
+    }
+    Ok(chunks)
+}
+
+/// Checks every row of the trace against the constraints (their values on the subgroup, where
+/// the filters are 0 or 1), so an unsatisfied trace is an error naming the row and the
+/// constraint rather than a proof that fails to verify.
+fn check_trace<A: Air, F: Field>(
+    air: &A,
+    trace: &[Vec<F>],
+    public_inputs: &[F],
+) -> Result<(), StarkError> {
+    let n = trace[0].len();
+    let row = |i: usize| -> Vec<F> { trace.iter().map(|c| c[i]).collect() };
+    let bad = (0..n).into_par_iter().find_first(|&i| {
+        let (local, next) = (row(i), row((i + 1) % n));
+        let mut consumer = ConstraintConsumer::checking_row(i == 0, i == n - 1);
+        air.eval(
+            &Frame {
+                local: &local,
+                next: &next,
+                public_inputs,
+            },
+            &mut consumer,
+        );
+        consumer.first_violation().is_some()
+    });
+    if let Some(i) = bad {
+        let (local, next) = (row(i), row((i + 1) % n));
+        let mut consumer = ConstraintConsumer::checking_row(i == 0, i == n - 1);
+        air.eval(
+            &Frame {
+                local: &local,
+                next: &next,
+                public_inputs,
+            },
+            &mut consumer,
+        );
+        return Err(StarkError::Trace(format!(
+            "constraint {} (in emission order) fails at row {i} of {n}",
+            consumer.first_violation().unwrap_or(0)
+        )));
+    }
+    Ok(())
+}
+
+/// Inverts every element in place (Montgomery's trick: one inversion). Zeros stay zero.
+fn batch_inverse<F: Field>(values: &mut [F]) {
+    let mut prefix = Vec::with_capacity(values.len());
+    let mut acc = F::ONE;
+    for v in values.iter() {
+        prefix.push(acc);
+        if !v.is_zero() {
+            acc *= *v;
+        }
+    }
+    let mut inv = acc.inverse();
+    for (v, p) in values.iter_mut().zip(prefix).rev() {
+        if !v.is_zero() {
+            let new = inv * p;
+            inv *= *v;
+            *v = new;
+        }
+    }
+}
