@@ -1,6 +1,8 @@
 //! Conversions between zkaccel's and plonky2's Goldilocks types, shared by the differential
 //! tests and the benchmarks.
 
+pub mod starky_airs;
+
 use plonky2::field::goldilocks_field::GoldilocksField;
 use plonky2::field::types::{Field, PrimeField64};
 use plonky2::hash::hash_types::HashOut;

@@ -5,28 +5,15 @@
 //! canonical encoding E (`../shared/notes/starky-1.1.0.md` §2), over a sweep of
 //! configurations; zkaccel's verifier accepts starky's proofs and rejects them mutated.
 
-use core::marker::PhantomData;
-
-use plonky2::field::extension::{Extendable, FieldExtension};
 use plonky2::field::goldilocks_field::GoldilocksField;
-use plonky2::field::packed::PackedField;
 use plonky2::field::polynomial::PolynomialValues;
-use plonky2::fri::reduction_strategies::FriReductionStrategy as TheirStrategy;
-use plonky2::fri::FriConfig as TheirFriConfig;
-use plonky2::hash::hash_types::RichField;
-use plonky2::iop::ext_target::ExtensionTarget;
-use plonky2::plonk::circuit_builder::CircuitBuilder;
 use plonky2::plonk::config::PoseidonGoldilocksConfig;
-use plonky2::util::serialization::Write;
 use plonky2::util::timing::TimingTree;
-use starky::config::StarkConfig as TheirConfig;
-use starky::constraint_consumer::{ConstraintConsumer, RecursiveConstraintConsumer};
-use starky::evaluation_frame::{StarkEvaluationFrame, StarkFrame};
-use starky::proof::StarkProofWithPublicInputs;
 use starky::stark::Stark;
 use zkaccel_field::Field;
 use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_peers::starky_airs::{encode, their_config, FactorialStark, FibonacciStark};
 use zkaccel_peers::to_plonky2;
 use zkaccel_stark::{
     decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode,
@@ -36,165 +23,6 @@ type F = GoldilocksField;
 type C = PoseidonGoldilocksConfig;
 const D: usize = 2;
 type S = Plonky2Goldilocks;
-
-#[derive(Copy, Clone)]
-struct FibonacciStark<F: RichField + Extendable<D>, const D: usize>(PhantomData<F>);
-
-impl<F: RichField + Extendable<D>, const D: usize> Stark<F, D> for FibonacciStark<F, D> {
-    type EvaluationFrame<FE, P, const D2: usize>
-        = StarkFrame<P, P::Scalar, 2, 3>
-    where
-        FE: FieldExtension<D2, BaseField = F>,
-        P: PackedField<Scalar = FE>;
-    type EvaluationFrameTarget = StarkFrame<ExtensionTarget<D>, ExtensionTarget<D>, 2, 3>;
-
-    fn eval_packed_generic<FE, P, const D2: usize>(
-        &self,
-        vars: &Self::EvaluationFrame<FE, P, D2>,
-        c: &mut ConstraintConsumer<P>,
-    ) where
-        FE: FieldExtension<D2, BaseField = F>,
-        P: PackedField<Scalar = FE>,
-    {
-        let (l, n, p) = (
-            vars.get_local_values(),
-            vars.get_next_values(),
-            vars.get_public_inputs(),
-        );
-        c.constraint_first_row(l[0] - p[0]);
-        c.constraint_first_row(l[1] - p[1]);
-        c.constraint_last_row(l[1] - p[2]);
-        c.constraint_transition(n[0] - l[1]);
-        c.constraint_transition(n[1] - l[0] - l[1]);
-    }
-
-    fn eval_ext_circuit(
-        &self,
-        b: &mut CircuitBuilder<F, D>,
-        vars: &Self::EvaluationFrameTarget,
-        c: &mut RecursiveConstraintConsumer<F, D>,
-    ) {
-        let (l, n, p) = (
-            vars.get_local_values(),
-            vars.get_next_values(),
-            vars.get_public_inputs(),
-        );
-        let x = b.sub_extension(l[0], p[0]);
-        c.constraint_first_row(b, x);
-        let x = b.sub_extension(l[1], p[1]);
-        c.constraint_first_row(b, x);
-        let x = b.sub_extension(l[1], p[2]);
-        c.constraint_last_row(b, x);
-        let x = b.sub_extension(n[0], l[1]);
-        c.constraint_transition(b, x);
-        let t = b.sub_extension(n[1], l[0]);
-        let x = b.sub_extension(t, l[1]);
-        c.constraint_transition(b, x);
-    }
-
-    fn constraint_degree(&self) -> usize {
-        2
-    }
-}
-
-/// UniZK's FactorialStark (its vendored starky's `factorial_stark.rs`).
-#[derive(Copy, Clone)]
-struct FactorialStark<F: RichField + Extendable<D>, const D: usize>(PhantomData<F>);
-
-impl<F: RichField + Extendable<D>, const D: usize> Stark<F, D> for FactorialStark<F, D> {
-    type EvaluationFrame<FE, P, const D2: usize>
-        = StarkFrame<P, P::Scalar, 2, 1>
-    where
-        FE: FieldExtension<D2, BaseField = F>,
-        P: PackedField<Scalar = FE>;
-    type EvaluationFrameTarget = StarkFrame<ExtensionTarget<D>, ExtensionTarget<D>, 2, 1>;
-
-    fn eval_packed_generic<FE, P, const D2: usize>(
-        &self,
-        vars: &Self::EvaluationFrame<FE, P, D2>,
-        c: &mut ConstraintConsumer<P>,
-    ) where
-        FE: FieldExtension<D2, BaseField = F>,
-        P: PackedField<Scalar = FE>,
-    {
-        let (l, n, p) = (
-            vars.get_local_values(),
-            vars.get_next_values(),
-            vars.get_public_inputs(),
-        );
-        c.constraint_last_row(l[1] - p[0]);
-        c.constraint_transition(n[0] - l[0] - P::ONES);
-        c.constraint_transition(n[1] - l[0] * l[1]);
-    }
-
-    fn eval_ext_circuit(
-        &self,
-        b: &mut CircuitBuilder<F, D>,
-        vars: &Self::EvaluationFrameTarget,
-        c: &mut RecursiveConstraintConsumer<F, D>,
-    ) {
-        let (l, n, p) = (
-            vars.get_local_values(),
-            vars.get_next_values(),
-            vars.get_public_inputs(),
-        );
-        let x = b.sub_extension(l[1], p[0]);
-        c.constraint_last_row(b, x);
-        let one = b.one_extension();
-        let t = b.sub_extension(n[0], l[0]);
-        let x = b.sub_extension(t, one);
-        c.constraint_transition(b, x);
-        let m = b.mul_extension(l[0], l[1]);
-        let x = b.sub_extension(n[1], m);
-        c.constraint_transition(b, x);
-    }
-
-    fn constraint_degree(&self) -> usize {
-        3
-    }
-}
-
-/// The canonical encoding E of a starky proof (the layout of UniZK's `to_bytes`, for an AIR
-/// without lookups), written with plonky2's `Write`.
-fn encode(p: &StarkProofWithPublicInputs<F, C, D>) -> Vec<u8> {
-    let mut out = Vec::new();
-    let proof = &p.proof;
-    out.write_merkle_cap(&proof.trace_cap).unwrap();
-    out.write_merkle_cap(proof.quotient_polys_cap.as_ref().unwrap())
-        .unwrap();
-    out.write_field_ext_vec::<F, D>(&proof.openings.local_values)
-        .unwrap();
-    out.write_field_ext_vec::<F, D>(&proof.openings.next_values)
-        .unwrap();
-    out.write_field_ext_vec::<F, D>(proof.openings.quotient_polys.as_ref().unwrap())
-        .unwrap();
-    out.write_fri_proof::<F, C, D>(&proof.opening_proof)
-        .unwrap();
-    out.write_usize(p.public_inputs.len()).unwrap();
-    out.write_field_vec(&p.public_inputs).unwrap();
-    out
-}
-
-fn their_config(c: &StarkConfig) -> TheirConfig {
-    let f = &c.fri_config;
-    TheirConfig {
-        security_bits: c.security_bits,
-        num_challenges: c.num_challenges,
-        fri_config: TheirFriConfig {
-            rate_bits: f.rate_bits,
-            cap_height: f.cap_height,
-            proof_of_work_bits: f.proof_of_work_bits,
-            reduction_strategy: match &f.reduction_strategy {
-                FriReductionStrategy::Fixed(v) => TheirStrategy::Fixed(v.clone()),
-                &FriReductionStrategy::ConstantArityBits(a, b) => {
-                    TheirStrategy::ConstantArityBits(a, b)
-                }
-                &FriReductionStrategy::MinSize(m) => TheirStrategy::MinSize(m),
-            },
-            num_query_rounds: f.num_query_rounds,
-        },
-    }
-}
 
 /// Proves with both and compares; returns the common encoding.
 fn both<A: Air, T: Stark<F, D> + Copy>(
@@ -251,7 +79,7 @@ fn fibonacci(config: &StarkConfig, log_rows: usize, x0: u64, x1: u64) -> Vec<u8>
     let (trace, pis) = FibonacciAir::trace(1 << log_rows, g(x0), g(x1)).unwrap();
     both(
         &FibonacciAir,
-        FibonacciStark::<F, D>(PhantomData),
+        FibonacciStark::<F, D>::default(),
         config,
         trace,
         pis,
@@ -262,7 +90,7 @@ fn factorial(config: &StarkConfig, log_rows: usize) -> Vec<u8> {
     let (trace, pis) = FactorialAir::trace(1 << log_rows).unwrap();
     both(
         &FactorialAir,
-        FactorialStark::<F, D>(PhantomData),
+        FactorialStark::<F, D>::default(),
         config,
         trace,
         pis,

@@ -393,6 +393,35 @@ impl Bench {
 }
 
 impl Bench {
+    /// A whole STARK proof (rows proved per second): Fibonacci 2^12 under starky's
+    /// standard_fast configuration, the proof starky would return.
+    fn stark(&mut self) {
+        use zkaccel_stark::{prove, FibonacciAir, StarkConfig};
+        const LOG_ROWS: usize = 12;
+        let (trace, pis) = FibonacciAir::trace(1 << LOG_ROWS, Goldilocks::ZERO, Goldilocks::ONE)
+            .expect("a power of two");
+        let config = StarkConfig::standard_fast();
+        self.add(
+            "stark-prove",
+            "goldilocks",
+            format!(
+                "fibonacci 2^{LOG_ROWS}, standard_fast, {} threads",
+                rayon_threads()
+            ),
+            1 << LOG_ROWS,
+            || {
+                let proof = prove::<_, zkaccel_fri::Plonky2Goldilocks>(
+                    &FibonacciAir,
+                    &config,
+                    trace.clone(),
+                    &pis,
+                )
+                .expect("a valid trace");
+                std::hint::black_box(proof);
+            },
+        );
+    }
+
     fn ntt(&mut self, rng: &mut StdRng) {
         use zkaccel_ntt::{NttPlan, Order};
         const LOG_N: usize = 16;
@@ -466,6 +495,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     bench.poseidon(&mut rng);
     bench.merkle(&mut rng);
     bench.ntt(&mut rng);
+    bench.stark();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&bench.rows)?);
     } else {

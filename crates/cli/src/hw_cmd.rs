@@ -57,10 +57,13 @@ fn random(rng: &mut StdRng) -> Fr {
 }
 
 /// Writes `contents` to `path` atomically (a temporary file in the same directory, renamed).
-pub fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
+pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, contents)?;
-    std::fs::rename(&tmp, path)
+    if let Err(e) = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(())
 }
 
 fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {

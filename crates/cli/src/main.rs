@@ -9,6 +9,7 @@ mod mimc_cmd;
 mod model_cmd;
 mod ntt_cmd;
 mod poseidon_cmd;
+mod stark_cmd;
 
 use std::process::ExitCode;
 
@@ -41,6 +42,12 @@ enum Command {
     /// Number-theoretic transform (forward/inverse, coset, NN/NR/RN/RR) of a file or of
     /// random values; prints the time taken.
     Ntt(ntt_cmd::NttArgs),
+    /// Prove a statement with a STARK (proofs equal starky 1.1.0's): --air fibonacci (two
+    /// columns, seeds x0,x1 and the last value) or factorial (UniZK's: row k = [k+2, (k+1)!]);
+    /// --config standard-fast or small-proofs, with overrides.
+    Prove(stark_cmd::ProveArgs),
+    /// Verify a STARK proof written by `prove`; exits 1 when it does not verify, 2 for bad input.
+    Verify(stark_cmd::VerifyArgs),
     /// Cycle-level models of the papers' accelerators.
     #[command(subcommand)]
     Model(model_cmd::ModelCommand),
@@ -78,6 +85,8 @@ fn main() -> ExitCode {
         Command::Merkle(cmd) => merkle_cmd::run(&cmd),
         Command::Ntt(args) => ntt_cmd::run(&args),
         Command::Hw(cmd) => hw_cmd::run(&cmd),
+        Command::Prove(args) => stark_cmd::run_prove(&args),
+        Command::Verify(args) => stark_cmd::run_verify(&args),
         Command::Model(cmd) => model_cmd::run(&cmd),
     };
     match result {

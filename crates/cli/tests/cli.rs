@@ -1132,3 +1132,135 @@ fn the_nine_hostile_inputs_get_typed_errors() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("has 0 elements"), "{err}");
 }
+
+#[test]
+fn prove_and_verify_a_stark_with_distinct_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let proof = dir.path().join("fib.bin");
+    let out = zkaccel()
+        .args([
+            "prove",
+            "--air",
+            "fibonacci",
+            "--log-rows",
+            "5",
+            "--inputs",
+            "2,7",
+        ])
+        .arg("--output")
+        .arg(&proof)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // F_32 of the sequence seeded with 2, 7 (computed here, not by the prover).
+    let (mut a, mut b) = (2u128, 7u128);
+    for _ in 0..31 {
+        (a, b) = (b, (a + b) % 0xffff_ffff_0000_0001);
+    }
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains(&format!("[2, 7, {b}]")), "{stdout}");
+    let verify = |extra: &[&str], path: &std::path::Path| {
+        zkaccel()
+            .arg("verify")
+            .arg(path)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let ok = verify(&[], &proof);
+    assert!(ok.status.success(), "{ok:?}");
+    let inputs = format!("2,7,{b}");
+    assert!(verify(
+        &["--air", "fibonacci", "--log-rows", "5", "--inputs", &inputs],
+        &proof
+    )
+    .status
+    .success());
+    // Another statement than the proof's: rejected (1).
+    for extra in [
+        &["--log-rows", "6"][..],
+        &["--air", "factorial"],
+        &["--inputs", "2,7,1"],
+    ] {
+        assert_eq!(verify(extra, &proof).status.code(), Some(1), "{extra:?}");
+    }
+    // A flipped byte in the proof: rejected (1); a broken header or no file: bad input (2).
+    let bytes = std::fs::read(&proof).unwrap();
+    let write = |name: &str, b: &[u8]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, b).unwrap();
+        p
+    };
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 20;
+    flipped[last] ^= 1;
+    assert_eq!(
+        verify(&[], &write("flip.bin", &flipped)).status.code(),
+        Some(1)
+    );
+    let mut body = bytes.clone();
+    body[200] ^= 0x40;
+    assert_eq!(
+        verify(&[], &write("body.bin", &body)).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        verify(&[], &write("head.bin", &bytes[..12])).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        verify(&[], &dir.path().join("missing.bin")).status.code(),
+        Some(2)
+    );
+    // Hostile arguments: bad input (2), nothing written.
+    for args in [
+        &["--log-rows", "64"][..],
+        &["--log-rows", "0"],
+        &["--queries", "0", "--log-rows", "4"],
+        &["--rate-bits", "9", "--log-rows", "4"],
+        &["--inputs", "1,2,3", "--log-rows", "4"],
+        &["--inputs", "18446744073709551616,1", "--log-rows", "4"],
+    ] {
+        let target = dir.path().join("never.bin");
+        let out = zkaccel()
+            .args(["prove", "--air", "fibonacci"])
+            .args(args)
+            .arg("--output")
+            .arg(&target)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        assert!(!target.exists());
+    }
+    // The starky-compatible encoding: the proof alone, verified with the statement given.
+    let raw = dir.path().join("raw.bin");
+    assert!(zkaccel()
+        .args([
+            "prove",
+            "--air",
+            "factorial",
+            "--log-rows",
+            "4",
+            "--encoding",
+            "plonky2"
+        ])
+        .arg("--output")
+        .arg(&raw)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let args = [
+        "--encoding",
+        "plonky2",
+        "--air",
+        "factorial",
+        "--log-rows",
+        "4",
+    ];
+    assert!(verify(&args, &raw).status.success());
+    assert_eq!(
+        verify(&["--encoding", "plonky2"], &raw).status.code(),
+        Some(2)
+    );
+}

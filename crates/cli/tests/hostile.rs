@@ -112,6 +112,44 @@ impl Files {
         );
         write("model-huge.json", r#"{"rounds": 18446744073709551615}"#);
         std::fs::create_dir(dir.path().join("a-directory")).unwrap();
+        // A real proof, and hostile variants of it: a flipped byte, cut short, an unknown
+        // AIR, a header claiming 2^255 rows, an absurd configuration.
+        let proof = dir.path().join("proof.bin");
+        let made = std::process::Command::new(assert_cmd::cargo::cargo_bin("zkaccel"))
+            .args([
+                "prove",
+                "--air",
+                "fibonacci",
+                "--log-rows",
+                "4",
+                "--queries",
+                "8",
+            ])
+            .args(["--pow-bits", "2", "--output"])
+            .arg(&proof)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+        let bytes = std::fs::read(&proof).unwrap();
+        let variant = |name: &str, f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = bytes.clone();
+            f(&mut b);
+            std::fs::write(dir.path().join(name), b).unwrap();
+        };
+        variant("proof-flip.bin", &|b| {
+            let i = b.len() / 2;
+            b[i] ^= 4;
+        });
+        variant("proof-cut.bin", &|b| b.truncate(b.len() - 9));
+        variant("proof-header-only.bin", &|b| b.truncate(20));
+        variant("proof-unknown-air.bin", &|b| b[10] = b'x');
+        variant("proof-huge-rows.bin", &|b| b[19] = 255);
+        // Header: magic (8), version, name length, "fibonacci" (9), log rows at 19,
+        // security (2), challenges, rate, cap, pow bits, strategy [1, a, f], queries at 29.
+        variant("proof-zero-queries.bin", &|b| {
+            b[29] = 0;
+            b[30] = 0;
+        });
         Self { dir }
     }
 
@@ -446,6 +484,79 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                 f.path(commitments.choose(rng).unwrap()),
             );
         }
+        "prove" => {
+            push(
+                &mut a,
+                "--air",
+                mostly(rng, &["fibonacci", "factorial"], &["x", ""]),
+            );
+            let rows = ["1", "3", "6"];
+            let hostile_rows = ["0", "27", "64", "18446744073709551615", "-1"];
+            push(&mut a, "--log-rows", mostly(rng, &rows, &hostile_rows));
+            push(&mut a, "--output", f.fresh(rng));
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--inputs", &|r| {
+                        mostly(
+                            r,
+                            &["0,1", "2,7"],
+                            &["1", "1,2,3", "x,y", "18446744073709551616,1"],
+                        )
+                    }),
+                    ("--config", &|r| {
+                        mostly(r, &["standard-fast", "small-proofs"], &["fast", ""])
+                    }),
+                    ("--rate-bits", &|r| {
+                        mostly(r, &["1", "2"], &["0", "9", "64"])
+                    }),
+                    ("--cap-height", &|r| mostly(r, &["0", "2"], &["17", "64"])),
+                    ("--pow-bits", &|r| {
+                        mostly(r, &["0", "4"], &["33", "4294967295"])
+                    }),
+                    ("--queries", &|r| {
+                        mostly(r, &["4", "20"], &["0", "1025", "18446744073709551615"])
+                    }),
+                    ("--encoding", &|r| {
+                        mostly(r, &["zkaccel", "plonky2"], &["json"])
+                    }),
+                ],
+            );
+        }
+        "verify" => {
+            let proofs = [
+                "proof.bin",
+                "proof-flip.bin",
+                "proof-cut.bin",
+                "proof-header-only.bin",
+                "proof-unknown-air.bin",
+                "proof-huge-rows.bin",
+                "proof-zero-queries.bin",
+                "empty.txt",
+                "junk.txt",
+                "long.txt",
+                "a-directory",
+                "missing",
+            ];
+            a.push(f.path(proofs.choose(rng).unwrap()));
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--air", &|r| mostly(r, &["fibonacci", "factorial"], &["x"])),
+                    ("--log-rows", &|r| {
+                        mostly(r, &["4", "5"], &["0", "64", "18446744073709551615"])
+                    }),
+                    ("--inputs", &|r| mostly(r, &["0,1,987"], &["x", ""])),
+                    ("--encoding", &|r| {
+                        mostly(r, &["zkaccel", "plonky2"], &["json"])
+                    }),
+                    ("--queries", &|r| mostly(r, &["8"], &["0"])),
+                ],
+            );
+            flag(rng, &mut a, "--starky-compatible");
+        }
         "ntt" => {
             push(&mut a, "--field", field(rng));
             let cores = ["1", "2", "8"];
@@ -562,6 +673,8 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "merkle open",
         "merkle verify",
         "ntt",
+        "prove",
+        "verify",
         "model amaze",
         "hw amaze-vectors",
     ];
