@@ -64,6 +64,20 @@ impl<T: Field> ConstraintConsumer<T> {
         self.checking.and_then(|(_, v)| v)
     }
 
+    /// Starts over at another point, keeping the challenges (the prover's quotient loop
+    /// reuses one consumer per thread instead of allocating one per point).
+    pub(crate) fn reset(&mut self, z_last: T, lagrange_first: T, lagrange_last: T) {
+        self.accumulators.iter_mut().for_each(|a| *a = T::ZERO);
+        self.z_last = z_last;
+        self.lagrange_first = lagrange_first;
+        self.lagrange_last = lagrange_last;
+    }
+
+    /// The combinations so far, one per challenge.
+    pub(crate) fn current(&self) -> &[T] {
+        &self.accumulators
+    }
+
     /// The combinations, one per challenge.
     pub fn accumulators(self) -> Vec<T> {
         self.accumulators

@@ -154,9 +154,9 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             })
             .collect()
     };
+    let z_h_inverses_inv: Vec<S::F> = z_h_inverses.iter().map(|v| v.inverse()).collect();
     let num_challenges = alphas.len();
     const CHUNK: usize = 1 << 10;
-    let columns = air.columns();
     let values: Vec<Vec<S::F>> = (0..size)
         .into_par_iter()
         .step_by(CHUNK)
@@ -175,29 +175,23 @@ fn quotient_chunks<A: Air, S: FriScheme>(
                 .flat_map(|&x| [n_field * (x - S::F::ONE), n_field * (g * x - S::F::ONE)])
                 .collect();
             batch_inverse(&mut dens);
-            let mut local = vec![S::F::ZERO; columns];
-            let mut next = vec![S::F::ZERO; columns];
+            let mut consumer =
+                ConstraintConsumer::new(alphas.to_vec(), S::F::ZERO, S::F::ZERO, S::F::ZERO);
             for (k, i) in (start..end).enumerate() {
                 let x = xs[k];
                 let z_h_inv = z_h_inverses[i % next_step];
-                let z_h = x.exp_power_of_2(degree_bits) - S::F::ONE;
-                let mut consumer = ConstraintConsumer::new(
-                    alphas.to_vec(),
-                    x - g_inv,
-                    z_h * dens[2 * k],
-                    z_h * dens[2 * k + 1],
-                );
-                local.copy_from_slice(trace.lde_values(i, step)?);
-                next.copy_from_slice(trace.lde_values((i + next_step) % size, step)?);
+                // x^n − 1 = 1/z_h_inv, without the exponentiation.
+                let z_h = z_h_inverses_inv[i % next_step];
+                consumer.reset(x - g_inv, z_h * dens[2 * k], z_h * dens[2 * k + 1]);
                 air.eval(
                     &Frame {
-                        local: &local,
-                        next: &next,
+                        local: trace.lde_values(i, step)?,
+                        next: trace.lde_values((i + next_step) % size, step)?,
                         public_inputs,
                     },
                     &mut consumer,
                 );
-                out.extend(consumer.accumulators().into_iter().map(|v| v * z_h_inv));
+                out.extend(consumer.current().iter().map(|&v| v * z_h_inv));
             }
             Ok(out)
         })
@@ -236,18 +230,30 @@ fn check_trace<A: Air, F: Field>(
 ) -> Result<(), StarkError> {
     let n = trace[0].len();
     let row = |i: usize| -> Vec<F> { trace.iter().map(|c| c[i]).collect() };
-    let bad = (0..n).into_par_iter().find_first(|&i| {
-        let (local, next) = (row(i), row((i + 1) % n));
-        let mut consumer = ConstraintConsumer::checking_row(i == 0, i == n - 1);
-        air.eval(
-            &Frame {
-                local: &local,
-                next: &next,
-                public_inputs,
-            },
-            &mut consumer,
-        );
-        consumer.first_violation().is_some()
+    const CHUNK: usize = 1 << 12;
+    let bad = (0..n.div_ceil(CHUNK)).into_par_iter().find_map_first(|c| {
+        // Rows c·CHUNK.. in order, each row's values gathered once.
+        let mut local = row(c * CHUNK);
+        let mut next = vec![F::ZERO; local.len()];
+        for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+            for (v, column) in next.iter_mut().zip(trace) {
+                *v = column[(i + 1) % n];
+            }
+            let mut consumer = ConstraintConsumer::checking_row(i == 0, i == n - 1);
+            air.eval(
+                &Frame {
+                    local: &local,
+                    next: &next,
+                    public_inputs,
+                },
+                &mut consumer,
+            );
+            if consumer.first_violation().is_some() {
+                return Some(i);
+            }
+            std::mem::swap(&mut local, &mut next);
+        }
+        None
     });
     if let Some(i) = bad {
         let (local, next) = (row(i), row((i + 1) % n));
