@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use zkaccel_field::{Field, PrimeField};
-use zkaccel_fri::{FriReductionStrategy, Plonky2Goldilocks};
+use zkaccel_fri::{FriReductionStrategy, FriScheme, Plonky2Goldilocks};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_stark::{
     decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, StarkError, StarkProof,
@@ -111,7 +111,7 @@ impl ConfigArgs {
         // The security target follows the overrides: what they conjecture, at most 100.
         config.security_bits = config
             .fri_config
-            .conjectured_security_bits(128)
+            .conjectured_security_bits(S::extension_bits())
             .min(config.security_bits);
         config.check::<S>()?;
         Ok(config)

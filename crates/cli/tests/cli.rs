@@ -1208,6 +1208,23 @@ fn prove_and_verify_a_stark_with_distinct_exit_codes() {
         verify(&[], &write("head.bin", &bytes[..12])).status.code(),
         Some(2)
     );
+    // A header claiming 2^200 rows, zero queries, an unknown AIR: bad input, quickly.
+    for (name, at, value) in [
+        ("rows.bin", 19, 200u8),
+        ("queries.bin", 29, 0),
+        ("air.bin", 10, b'x'),
+    ] {
+        let mut forged = bytes.clone();
+        forged[at] = value;
+        if name == "queries.bin" {
+            forged[30] = 0;
+        }
+        assert_eq!(
+            verify(&[], &write(name, &forged)).status.code(),
+            Some(2),
+            "{name}"
+        );
+    }
     assert_eq!(
         verify(&[], &dir.path().join("missing.bin")).status.code(),
         Some(2)

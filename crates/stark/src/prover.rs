@@ -141,20 +141,16 @@ fn quotient_chunks<A: Air, S: FriScheme>(
     let g_inv = subgroup_generator::<S>(degree_bits).inverse();
     let g = subgroup_generator::<S>(degree_bits);
     let n_field = S::F::from_u64_reduced(n as u64);
-    // x^n on the coset takes 2^qdb values: shift^n·ω_{2^qdb}^k.
-    let z_h_inverses: Vec<S::F> = {
+    // Z_H(x) = x^n − 1 on the coset takes 2^qdb values: shift^n·ω_{2^qdb}^k − 1.
+    let z_h: Vec<S::F> = {
         let shift_n = shift.exp_power_of_2(degree_bits);
         let w = subgroup_generator::<S>(qdb);
-        let mut p = S::F::ONE;
-        (0..next_step)
-            .map(|_| {
-                let v = (shift_n * p - S::F::ONE).inverse();
-                p *= w;
-                v
-            })
+        std::iter::successors(Some(shift_n), |p| Some(*p * w))
+            .take(next_step)
+            .map(|p| p - S::F::ONE)
             .collect()
     };
-    let z_h_inverses_inv: Vec<S::F> = z_h_inverses.iter().map(|v| v.inverse()).collect();
+    let z_h_inverses: Vec<S::F> = z_h.iter().map(|v| v.inverse()).collect();
     let num_challenges = alphas.len();
     const CHUNK: usize = 1 << 10;
     let values: Vec<Vec<S::F>> = (0..size)
@@ -180,8 +176,7 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             for (k, i) in (start..end).enumerate() {
                 let x = xs[k];
                 let z_h_inv = z_h_inverses[i % next_step];
-                // x^n − 1 = 1/z_h_inv, without the exponentiation.
-                let z_h = z_h_inverses_inv[i % next_step];
+                let z_h = z_h[i % next_step];
                 consumer.reset(x - g_inv, z_h * dens[2 * k], z_h * dens[2 * k + 1]);
                 air.eval(
                     &Frame {

@@ -118,6 +118,18 @@ fn the_statement_is_bound() {
         assert!(verify(&FibonacciAir, &config, other, &proof, VerifyMode::Strict).is_err());
     }
     assert!(verify(&FactorialAir, &config, 5, &proof, VerifyMode::Strict).is_err());
+    let bytes = proof.to_bytes().unwrap();
+    for huge in [33, 64, usize::MAX] {
+        assert!(matches!(
+            decode::<_, S>(&FibonacciAir, &config, huge, &bytes),
+            Err(StarkError::Config(_))
+        ));
+        assert!(matches!(
+            verify(&FibonacciAir, &config, huge, &proof, VerifyMode::Strict),
+            Err(StarkError::Config(_))
+        ));
+    }
+    assert!(decode::<_, S>(&FibonacciAir, &config, 5, &[]).is_err());
     let other = StarkConfig {
         num_challenges: 1,
         ..small()
