@@ -64,6 +64,21 @@ pub struct DuplexChallenger<F, P> {
     state: Vec<F>,
     input: Vec<F>,
     output: Vec<F>,
+    counts: SpongeCounts,
+}
+
+/// What a challenger has done so far, for kernel traces: elements absorbed and squeezed,
+/// permutations of its own duplexing, and permutations tried by proof-of-work searches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SpongeCounts {
+    /// Elements observed (grinding witnesses included).
+    pub absorbed: u64,
+    /// Challenges drawn (base-field elements).
+    pub squeezed: u64,
+    /// Duplexings.
+    pub permutations: u64,
+    /// Permutations computed while searching for proof-of-work witnesses.
+    pub grind_permutations: u64,
 }
 
 /// plonky2's challenger: Poseidon (plonky2's constants) over Goldilocks, width 12, rate 8.
@@ -96,6 +111,7 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
             state: vec![F::ZERO; width],
             input: Vec::with_capacity(rate),
             output: Vec::with_capacity(rate),
+            counts: SpongeCounts::default(),
         })
     }
 
@@ -104,8 +120,14 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
         self.rate
     }
 
+    /// What this challenger has done so far.
+    pub fn counts(&self) -> SpongeCounts {
+        self.counts
+    }
+
     /// Absorbs one element.
     pub fn observe_element(&mut self, element: F) {
+        self.counts.absorbed += 1;
         self.output.clear();
         self.input.push(element);
         if self.input.len() == self.rate {
@@ -137,6 +159,7 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
         if !self.input.is_empty() || self.output.is_empty() {
             self.duplex();
         }
+        self.counts.squeezed += 1;
         self.output
             .pop()
             .expect("a duplexing fills the output buffer")
@@ -175,10 +198,10 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
     /// canonical 64-bit form has at least `bits + (64 − F::BITS)` leading zeros; then absorbs
     /// `w`, takes that challenge, and returns `w`.
     ///
-    /// Candidates are tried in blocks, all of a block's permutations in one batch, the blocks
-    /// on all threads in order; the first block with a hit decides, so the witness is the
-    /// smallest whatever the number of threads (plonky2 with its `parallel` feature returns
-    /// whichever thread finds one first).
+    /// Candidates are tried in blocks of 1024, all of a block's permutations in one batch, in
+    /// rounds of 1, 2, 4 … up to 64 blocks run on all threads; the first block with a hit
+    /// decides, so the witness is the smallest whatever the number of threads (plonky2 with
+    /// its `parallel` feature returns whichever thread finds one first).
     ///
     /// # Errors
     /// [`ChallengerError::FieldTooWide`], [`ChallengerError::PowBits`] for more bits than a
@@ -190,7 +213,8 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
         let mut start = self.state.clone();
         start[..self.input.len()].copy_from_slice(&self.input);
         let position = self.input.len();
-        let witness = self.find_witness(&start, position, target)?;
+        let (witness, tried) = self.find_witness(&start, position, target)?;
+        self.counts.grind_permutations += tried;
         self.observe_element(witness);
         let response = self.challenge();
         debug_assert!(canonical_u64(&response).leading_zeros() >= target);
@@ -202,15 +226,16 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
         start: &[F],
         position: usize,
         target: u32,
-    ) -> Result<F, ChallengerError> {
+    ) -> Result<(F, u64), ChallengerError> {
         const BLOCK: u64 = 1 << 10;
         const BLOCKS_PER_ROUND: u64 = 64;
         let width = self.state.len();
         let order = canonical_u64(&F::NEG_ONE); // the largest nonce
-        let try_block = |block: u64| -> Result<Option<u64>, ChallengerError> {
+                                                // Each block answers its witness, if any, and the permutations it computed.
+        let try_block = |block: u64| -> Result<(Option<u64>, u64), ChallengerError> {
             let first = block * BLOCK;
             if first > order {
-                return Ok(None);
+                return Ok((None, 0));
             }
             let count = (order - first).min(BLOCK - 1) + 1;
             let mut states = Vec::with_capacity(count as usize * width);
@@ -222,24 +247,30 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
             self.permutation
                 .permute_many(&mut states)
                 .map_err(|e| ChallengerError::Permutation(e.to_string()))?;
-            Ok((0..count)
+            let hit = (0..count)
                 .find(|&i| {
                     let response = &states[i as usize * width + self.rate - 1];
                     canonical_u64(response).leading_zeros() >= target
                 })
-                .map(|i| first + i))
+                .map(|i| first + i);
+            Ok((hit, count))
         };
-        let mut round = 0u64;
-        while round * BLOCKS_PER_ROUND * BLOCK <= order {
-            let blocks = round * BLOCKS_PER_ROUND..(round + 1) * BLOCKS_PER_ROUND;
-            let found: Vec<Option<u64>> = blocks
+        // Rounds of 1, 2, 4 … 64 blocks, so an easy target costs one block, not 64.
+        let mut first_block = 0u64;
+        let mut round_blocks = 1u64;
+        let mut tried = 0u64;
+        while first_block * BLOCK <= order {
+            let blocks = first_block..first_block + round_blocks;
+            first_block += round_blocks;
+            round_blocks = (round_blocks * 2).min(BLOCKS_PER_ROUND);
+            let found: Vec<(Option<u64>, u64)> = blocks
                 .into_par_iter()
                 .map(try_block)
                 .collect::<Result<_, _>>()?;
-            if let Some(w) = found.into_iter().flatten().next() {
-                return Ok(F::from_u64_reduced(w));
+            tried += found.iter().map(|(_, count)| count).sum::<u64>();
+            if let Some(w) = found.into_iter().find_map(|(hit, _)| hit) {
+                return Ok((F::from_u64_reduced(w), tried));
             }
-            round += 1;
         }
         Err(ChallengerError::NoWitness { bits: target })
     }
@@ -262,6 +293,7 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
         let pending = self.input.len();
         self.state[..pending].copy_from_slice(&self.input);
         self.input.clear();
+        self.counts.permutations += 1;
         self.permutation
             .permute_mut(&mut self.state)
             .expect("the state has the permutation's own width");

@@ -3,7 +3,7 @@
 //! the smallest by trying every smaller nonce one permutation at a time, and bad requests.
 
 use rand::{Rng, SeedableRng};
-use zkaccel_challenger::{ChallengerError, DuplexChallenger, Plonky2Challenger};
+use zkaccel_challenger::{ChallengerError, DuplexChallenger, Plonky2Challenger, SpongeCounts};
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_poseidon::Plonky2Poseidon;
@@ -140,4 +140,36 @@ fn bad_requests_are_typed_errors() {
         wide.index_challenge(8),
         Err(ChallengerError::FieldTooWide { bits: 254, .. })
     ));
+}
+
+#[test]
+fn counts_follow_the_duplexing_rules() {
+    let mut c = Plonky2Challenger::plonky2();
+    assert_eq!(c.counts(), SpongeCounts::default());
+    // Ten elements at rate 8: one duplexing when the rate fills, two pending.
+    c.observe_elements(&(0..10).map(g).collect::<Vec<_>>());
+    assert_eq!(
+        c.counts(),
+        SpongeCounts {
+            absorbed: 10,
+            squeezed: 0,
+            permutations: 1,
+            grind_permutations: 0
+        }
+    );
+    // Pending input forces a duplexing; the next seven come from its output; the ninth
+    // needs another.
+    let _ = c.challenges(9);
+    assert_eq!((c.counts().squeezed, c.counts().permutations), (9, 3));
+    // A 4-bit witness lies in the first round, one block of 1024 candidates (the chance it
+    // does not is (15/16)^1024), all tried; then the witness is absorbed and one challenge
+    // drawn.
+    let before = c.counts();
+    let w = c.grind(4).unwrap();
+    assert!(w.to_canonical_limbs()[0] < 1024);
+    let after = c.counts();
+    assert_eq!(after.grind_permutations, 1024);
+    assert_eq!(after.absorbed, before.absorbed + 1);
+    assert_eq!(after.squeezed, before.squeezed + 1);
+    assert_eq!(after.permutations, before.permutations + 1);
 }

@@ -7,9 +7,10 @@ use clap::Args;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_fri::{FriReductionStrategy, FriScheme, Plonky2Goldilocks};
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_kernel_trace::{write_jsonl, Tracer};
 use zkaccel_stark::{
-    decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, StarkError, StarkProof,
-    VerifyMode,
+    decode, prove_traced, verify, Air, FactorialAir, FibonacciAir, StarkConfig, StarkError,
+    StarkProof, VerifyMode,
 };
 
 use crate::hw_cmd::write_atomically;
@@ -138,6 +139,13 @@ pub struct ProveArgs {
     /// Where to write the proof (atomically).
     #[arg(long)]
     output: PathBuf,
+    /// Also write the proof's kernel trace here (JSON Lines, atomically): every kernel with
+    /// its exact shape, dependencies and time, as the accelerator models read it.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Print the proving time by kernel class (UniZK's Table 1) and by phase.
+    #[arg(long)]
+    breakdown: bool,
 }
 
 /// `zkaccel verify`.
@@ -304,13 +312,36 @@ pub fn run_prove(a: &ProveArgs) -> Result<(), Box<dyn std::error::Error>> {
         a.log_rows
     ));
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    let mut tracer = if a.trace.is_some() || a.breakdown {
+        Tracer::recording()
+    } else {
+        Tracer::off()
+    };
     let start = Instant::now();
     let proof = match a.air {
-        AirName::Fibonacci => prove::<_, S>(&FibonacciAir, &config, trace, &pis),
-        AirName::Factorial => prove::<_, S>(&FactorialAir, &config, trace, &pis),
+        AirName::Fibonacci => {
+            prove_traced::<_, S>(&FibonacciAir, &config, trace, &pis, &mut tracer)
+        }
+        AirName::Factorial => {
+            prove_traced::<_, S>(&FactorialAir, &config, trace, &pis, &mut tracer)
+        }
     }?;
     let elapsed = start.elapsed();
     bar.finish_and_clear();
+    if let Some(path) = &a.trace {
+        let mut jsonl = Vec::new();
+        write_jsonl(tracer.records(), &mut jsonl)?;
+        write_atomically(path, &jsonl)?;
+        println!(
+            "kernel trace: {} records written to {}",
+            tracer.records().len(),
+            path.display()
+        );
+    }
+    if a.breakdown {
+        let total = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        println!("{}", tracer.breakdown(total));
+    }
     let body = proof.to_bytes()?;
     let mut out = Vec::with_capacity(body.len() + 64);
     if a.encoding == Encoding::Zkaccel {

@@ -1281,3 +1281,69 @@ fn prove_and_verify_a_stark_with_distinct_exit_codes() {
         Some(2)
     );
 }
+
+#[test]
+fn prove_writes_a_valid_kernel_trace_and_prints_the_breakdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let (proof, trace) = (dir.path().join("p.bin"), dir.path().join("t.jsonl"));
+    let out = zkaccel()
+        .args([
+            "prove",
+            "--air",
+            "factorial",
+            "--log-rows",
+            "6",
+            "--breakdown",
+        ])
+        .arg("--output")
+        .arg(&proof)
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    for class in [
+        "polynomial",
+        "NTT",
+        "Merkle tree",
+        "other hash",
+        "layout transform",
+    ] {
+        assert!(stdout.contains(class), "{class}: {stdout}");
+    }
+    assert!(stdout.contains("quotient-commit"), "{stdout}");
+    let records =
+        zkaccel_kernel_trace::read_jsonl(std::fs::read(&trace).unwrap().as_slice()).unwrap();
+    // Factorial 2^6 at rate 3: the trace's interpolation is the first NTT, 2 columns of 2^6.
+    let first_ntt = records.iter().find(|r| r.kernel.kind() == "ntt").unwrap();
+    assert!(matches!(
+        first_ntt.kernel,
+        zkaccel_kernel_trace::Kernel::Ntt {
+            log_n: 6,
+            batch: 2,
+            inverse: true,
+            ..
+        }
+    ));
+    assert!(zkaccel()
+        .arg("verify")
+        .arg(&proof)
+        .output()
+        .unwrap()
+        .status
+        .success());
+
+    // A trace that cannot be written is an error (and no half-written file).
+    let nowhere = dir.path().join("missing-dir").join("t.jsonl");
+    let out = zkaccel()
+        .args(["prove", "--air", "fibonacci", "--log-rows", "4"])
+        .arg("--output")
+        .arg(dir.path().join("q.bin"))
+        .arg("--trace")
+        .arg(&nowhere)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    assert!(!nowhere.exists());
+}

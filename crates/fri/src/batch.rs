@@ -2,7 +2,10 @@
 //! leaf `i` holds every polynomial's value at the bit-reversed point `i` (plonky2's
 //! `PolynomialBatch`, without blinding: starky commits nothing salted).
 
+use std::time::Instant;
+
 use rayon::prelude::*;
+use zkaccel_kernel_trace::{Kernel, KernelId, LeafLayout, NttLayout, NttOrder, Tracer};
 use zkaccel_merkle::MerkleTree;
 use zkaccel_ntt::{reverse_bits, Order};
 
@@ -18,6 +21,19 @@ pub struct PolynomialBatch<S: FriScheme> {
     tree: MerkleTree<S::Hasher>,
     degree_log: usize,
     rate_bits: usize,
+    kernels: BatchKernels,
+}
+
+/// The kernels of a trace that built a batch (all 0 when it was built untraced): what its
+/// coefficients came from, the LDE laid out as leaves, and the tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BatchKernels {
+    /// The kernels that produced the coefficients (the interpolation, or the caller's).
+    pub coefficients: Vec<KernelId>,
+    /// The transpose that laid the LDE out as leaf rows.
+    pub leaves: KernelId,
+    /// The Merkle tree.
+    pub tree: KernelId,
 }
 
 impl<S: FriScheme> PolynomialBatch<S> {
@@ -32,13 +48,52 @@ impl<S: FriScheme> PolynomialBatch<S> {
         rate_bits: usize,
         cap_height: usize,
     ) -> Result<Self, FriError> {
+        Self::from_values_traced(values, rate_bits, cap_height, &mut Tracer::off(), "", &[])
+    }
+
+    /// [`PolynomialBatch::from_values`], recording its kernels in `phase` (the interpolation
+    /// depending on `deps`, the producers of the values).
+    ///
+    /// # Errors
+    /// As [`PolynomialBatch::from_coeffs`].
+    pub fn from_values_traced(
+        values: Vec<Vec<S::F>>,
+        rate_bits: usize,
+        cap_height: usize,
+        tracer: &mut Tracer,
+        phase: &str,
+        deps: &[KernelId],
+    ) -> Result<Self, FriError> {
         let log_n = check_shape(&values)?;
         let plan = S::base_plan(log_n)?;
+        let started = Instant::now();
         let mut coefficients = values;
         coefficients
             .par_iter_mut()
             .try_for_each(|v| plan.inverse(v, Order::NN))?;
-        Self::from_coeffs(coefficients, rate_bits, cap_height)
+        let interpolation = tracer.record(
+            phase,
+            deps,
+            Kernel::Ntt {
+                field: S::TRACE_FIELD,
+                log_n: log_n as u32,
+                batch: coefficients.len() as u64,
+                inverse: true,
+                coset: false,
+                order: NttOrder::Nn,
+                layout: NttLayout::PolyMajor,
+                zero_log: 0,
+            },
+            started,
+        );
+        Self::from_coeffs_traced(
+            coefficients,
+            rate_bits,
+            cap_height,
+            tracer,
+            phase,
+            &[interpolation],
+        )
     }
 
     /// Commits polynomials given by their coefficients: each is evaluated on the coset
@@ -54,15 +109,56 @@ impl<S: FriScheme> PolynomialBatch<S> {
         rate_bits: usize,
         cap_height: usize,
     ) -> Result<Self, FriError> {
+        Self::from_coeffs_traced(
+            polynomials,
+            rate_bits,
+            cap_height,
+            &mut Tracer::off(),
+            "",
+            &[],
+        )
+    }
+
+    /// [`PolynomialBatch::from_coeffs`], recording its kernels (the LDE, the transpose into
+    /// leaf rows, the tree) in `phase`, the LDE depending on `deps`, the producers of the
+    /// coefficients.
+    ///
+    /// # Errors
+    /// As [`PolynomialBatch::from_coeffs`].
+    pub fn from_coeffs_traced(
+        polynomials: Vec<Vec<S::F>>,
+        rate_bits: usize,
+        cap_height: usize,
+        tracer: &mut Tracer,
+        phase: &str,
+        deps: &[KernelId],
+    ) -> Result<Self, FriError> {
         let degree_log = check_shape(&polynomials)?;
         let lde_bits = degree_log + rate_bits;
         let plan = S::base_plan(lde_bits)?;
         let shift = S::coset_shift();
+        let started = Instant::now();
         let ldes = polynomials
             .par_iter()
             .map(|p| plan.lde(p, rate_bits, shift))
             .collect::<Result<Vec<_>, _>>()?;
         let width = polynomials.len();
+        let lde = tracer.record(
+            phase,
+            deps,
+            Kernel::Ntt {
+                field: S::TRACE_FIELD,
+                log_n: lde_bits as u32,
+                batch: width as u64,
+                inverse: false,
+                coset: true,
+                order: NttOrder::Nn,
+                layout: NttLayout::PolyMajor,
+                zero_log: rate_bits as u32,
+            },
+            started,
+        );
+        let started = Instant::now();
         let rows = 1usize << lde_bits;
         let mut leaves = vec![S::F::default(); rows * width];
         leaves
@@ -75,13 +171,47 @@ impl<S: FriScheme> PolynomialBatch<S> {
                 }
             });
         drop(ldes);
+        let transpose = tracer.record(
+            phase,
+            &[lde],
+            Kernel::Transpose {
+                rows: width as u64,
+                cols: rows as u64,
+                elem_bytes: S::TRACE_FIELD.element_bytes(),
+            },
+            started,
+        );
+        let started = Instant::now();
         let tree = MerkleTree::new(S::hasher(), leaves, width, cap_height)?;
+        let tree_id = tracer.record(
+            phase,
+            &[transpose],
+            Kernel::Merkle {
+                hash: S::TRACE_HASH.into(),
+                log_leaves: lde_bits as u32,
+                leaf_width: width as u64,
+                cap_height: cap_height as u32,
+                arity: 2,
+                leaf_layout: LeafLayout::Rows,
+            },
+            started,
+        );
         Ok(Self {
             polynomials,
             tree,
             degree_log,
             rate_bits,
+            kernels: BatchKernels {
+                coefficients: deps.to_vec(),
+                leaves: transpose,
+                tree: tree_id,
+            },
         })
+    }
+
+    /// The kernels that built this batch, in the trace it was built with.
+    pub fn kernels(&self) -> &BatchKernels {
+        &self.kernels
     }
 
     /// The coefficients of the committed polynomials.

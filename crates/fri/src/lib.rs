@@ -9,20 +9,48 @@ mod scheme;
 mod structure;
 mod verifier;
 
-pub use batch::PolynomialBatch;
+pub use batch::{BatchKernels, PolynomialBatch};
 pub use config::{
     FriConfig, FriParams, FriReductionStrategy, MAX_ARITY_BITS, MAX_CAP_HEIGHT, MAX_POW_BITS,
     MAX_QUERY_ROUNDS, MAX_RATE_BITS, MAX_REDUCTIONS,
 };
 pub use error::FriError;
 pub use proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep};
-pub use prover::prove_openings;
+pub use prover::{prove_openings, prove_openings_traced};
 pub use scheme::{Challenger, Digest, FriScheme, Plonky2Goldilocks};
 pub use structure::{FriBatchInfo, FriInstance, FriOpenings, FriOracleInfo, FriPolynomialInfo};
 pub use verifier::{fri_challenges, verify_fri_proof, FriChallenges};
 
+use std::time::Instant;
+
+use zkaccel_challenger::SpongeCounts;
 use zkaccel_field::{ExtensionField, Field};
+use zkaccel_kernel_trace::{Kernel, KernelId, Tracer};
 use zkaccel_merkle::TreeHasher;
+
+/// Records what `challenger` did since its counts were `before` (and the clock `started`)
+/// as one sponge kernel.
+pub fn record_challenger<S: FriScheme>(
+    tracer: &mut Tracer,
+    phase: &str,
+    deps: &[KernelId],
+    challenger: &Challenger<S>,
+    before: SpongeCounts,
+    started: Instant,
+) -> KernelId {
+    let now = challenger.counts();
+    tracer.record(
+        phase,
+        deps,
+        Kernel::Sponge {
+            hash: S::TRACE_HASH.into(),
+            absorbed: now.absorbed - before.absorbed,
+            squeezed: now.squeezed - before.squeezed,
+            permutations: now.permutations - before.permutations,
+        },
+        started,
+    )
+}
 
 /// Absorbs a Merkle cap, digest by digest (plonky2's `observe_cap`).
 pub fn observe_cap<S: FriScheme>(challenger: &mut Challenger<S>, cap: &[Digest<S>]) {

@@ -1,8 +1,15 @@
 //! The FRI prover (plonky2's `prove_openings` and `fri_proof`).
 
+use std::time::Instant;
+
 use rayon::prelude::*;
 use zkaccel_field::{ExtensionField, Field};
+use zkaccel_kernel_trace::{
+    Kernel, KernelId, LeafLayout, NttLayout, NttOrder, Phase, Tracer, VectorForm, VectorOp,
+    VectorOpKind,
+};
 use zkaccel_merkle::MerkleTree;
+use zkaccel_merkle::TreeHasher;
 use zkaccel_ntt::{bit_reverse, Order};
 
 use crate::batch::PolynomialBatch;
@@ -10,7 +17,7 @@ use crate::proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep};
 use crate::scheme::{Challenger, FriScheme};
 use crate::structure::FriInstance;
 use crate::verifier::check_instance;
-use crate::{FriError, FriParams};
+use crate::{record_challenger, FriError, FriParams};
 
 /// Proves the openings `instance` names of the committed `oracles` (in the instance's oracle
 /// order), continuing the transcript in `challenger` exactly as plonky2 does:
@@ -36,14 +43,52 @@ pub fn prove_openings<S: FriScheme>(
     challenger: &mut Challenger<S>,
     params: &FriParams,
 ) -> Result<FriProof<S>, FriError> {
+    prove_openings_traced(
+        instance,
+        oracles,
+        challenger,
+        params,
+        &mut Tracer::off(),
+        &[],
+    )
+}
+
+/// [`prove_openings`], recording its kernels: the combined quotient (phase `fri-commit`,
+/// depending on the oracles' coefficients and on `deps`, what drew the transcript to here),
+/// the codeword and each folding layer's tree, fold and transform, the challenger's work, the
+/// proof of work (`fri-pow`) and the query openings (`fri-query`).
+///
+/// # Errors
+/// As [`prove_openings`].
+pub fn prove_openings_traced<S: FriScheme>(
+    instance: &FriInstance<S::E>,
+    oracles: &[&PolynomialBatch<S>],
+    challenger: &mut Challenger<S>,
+    params: &FriParams,
+    tracer: &mut Tracer,
+    deps: &[KernelId],
+) -> Result<FriProof<S>, FriError> {
     check_instance(instance, params)?;
     check_oracles(instance, oracles, params)?;
     let n = 1usize << params.degree_bits;
+    let ext_field = S::TRACE_EXTENSION;
+    let ext_bytes = ext_field.element_bytes();
+    let base_bytes = S::TRACE_FIELD.element_bytes();
+    let op = |op, form| VectorOp { op, form, ext: 2 };
+    let (mul_vs, add_vv) = (
+        op(VectorOpKind::Mul, VectorForm::Vs),
+        op(VectorOpKind::Add, VectorForm::Vv),
+    );
 
     // 1. The combined quotient.
+    let (before, started) = (challenger.counts(), Instant::now());
     let alpha: S::E = challenger.extension_challenge();
+    let alpha_id =
+        record_challenger::<S>(tracer, Phase::CHALLENGER, deps, challenger, before, started);
     let mut final_poly: Vec<S::E> = Vec::new();
+    let mut combined_id = None;
     for batch in &instance.batches {
+        let started = Instant::now();
         let polys: Vec<&[S::F]> = batch
             .polynomials
             .iter()
@@ -61,35 +106,122 @@ pub fn prove_openings<S: FriScheme>(
             .iter_mut()
             .zip(&quotient)
             .for_each(|(c, q)| *c += *q);
+        // Per coefficient: Σ α^j·f_j (one multiply-add per polynomial), the division's
+        // Horner step, and the running sum scaled by α^{#polynomials}.
+        let mut ops = Vec::with_capacity(2 * polys.len() + 4);
+        for _ in 0..polys.len() + 2 {
+            ops.extend([mul_vs, add_vv]);
+        }
+        let mut batch_deps: Vec<KernelId> = batch
+            .polynomials
+            .iter()
+            .flat_map(|p| {
+                oracles[p.oracle_index]
+                    .kernels()
+                    .coefficients
+                    .iter()
+                    .copied()
+            })
+            .chain([alpha_id])
+            .chain(combined_id)
+            .collect();
+        batch_deps.sort_unstable();
+        batch_deps.dedup();
+        combined_id = Some(tracer.record(
+            Phase::FRI_COMMIT,
+            &batch_deps,
+            Kernel::Vector {
+                field: S::TRACE_FIELD,
+                len: n as u64,
+                ops,
+                in_bytes: (polys.len() as u64 * base_bytes + ext_bytes) * n as u64,
+                out_bytes: ext_bytes * n as u64,
+            },
+            started,
+        ));
     }
 
     // 2. The commit phase.
     let lde_bits = params.lde_bits();
     let plan = S::extension_plan(lde_bits)?;
+    let started = Instant::now();
     let mut coeffs = final_poly;
     coeffs.resize(1 << lde_bits, S::E::ZERO);
     let mut shift = S::coset_shift();
     let mut values = coeffs.clone();
     plan.coset_forward(&mut values, S::E::from_base(shift), Order::NN)?;
+    let coset_ntt = |log_n: usize| Kernel::Ntt {
+        field: ext_field,
+        log_n: log_n as u32,
+        batch: 1,
+        inverse: false,
+        coset: true,
+        order: NttOrder::Nn,
+        layout: NttLayout::PolyMajor,
+        zero_log: params.config.rate_bits as u32,
+    };
+    let mut codeword_id = tracer.record(
+        Phase::FRI_COMMIT,
+        &Vec::from_iter(combined_id),
+        coset_ntt(lde_bits),
+        started,
+    );
+    let mut coeffs_id = combined_id.unwrap_or(alpha_id);
+    let mut transcript_id = alpha_id;
     let hasher = S::hasher();
-    let mut trees = Vec::with_capacity(params.reduction_arity_bits.len());
-    for &arity_bits in &params.reduction_arity_bits {
+    let layers = params.reduction_arity_bits.len();
+    let mut trees = Vec::with_capacity(layers);
+    for (layer, &arity_bits) in params.reduction_arity_bits.iter().enumerate() {
         let arity = 1usize << arity_bits;
+        let started = Instant::now();
         bit_reverse(&mut values, 1)?;
         let degree = <S::E as ExtensionField<S::F>>::DEGREE;
         let mut leaves = Vec::with_capacity(values.len() * degree);
         for v in &values {
             leaves.extend_from_slice(v.as_base_slice());
         }
+        let layout_id = tracer.record(
+            Phase::FRI_COMMIT,
+            &[codeword_id],
+            Kernel::Copy {
+                bytes: 2 * values.len() as u64 * ext_bytes,
+            },
+            started,
+        );
+        let started = Instant::now();
         let tree = MerkleTree::new(
             hasher.clone(),
             leaves,
             arity * degree,
             params.config.cap_height,
         )?;
+        let tree_id = tracer.record(
+            Phase::FRI_COMMIT,
+            &[layout_id],
+            Kernel::Merkle {
+                hash: S::TRACE_HASH.into(),
+                log_leaves: (values.len().trailing_zeros() - arity_bits as u32),
+                leaf_width: (arity * degree) as u64,
+                cap_height: params.config.cap_height as u32,
+                arity: 2,
+                leaf_layout: LeafLayout::Rows,
+            },
+            started,
+        );
+        let (before, started) = (challenger.counts(), Instant::now());
         crate::observe_cap::<S>(challenger, tree.cap());
         trees.push(tree);
         let beta: S::E = challenger.extension_challenge();
+        transcript_id = record_challenger::<S>(
+            tracer,
+            Phase::CHALLENGER,
+            &[transcript_id, tree_id],
+            challenger,
+            before,
+            started,
+        );
+        let started = Instant::now();
+        let folded_len = coeffs.len() / arity;
         coeffs = coeffs
             .par_chunks_exact(arity)
             .map(|chunk| {
@@ -99,23 +231,107 @@ pub fn prove_openings<S: FriScheme>(
                     .fold(S::E::ZERO, |acc, &c| acc * beta + c)
             })
             .collect();
+        coeffs_id = tracer.record(
+            Phase::FRI_COMMIT,
+            &[coeffs_id, transcript_id],
+            Kernel::Vector {
+                field: S::TRACE_FIELD,
+                len: folded_len as u64,
+                ops: [mul_vs, add_vv].repeat(arity),
+                in_bytes: (folded_len * arity) as u64 * ext_bytes,
+                out_bytes: folded_len as u64 * ext_bytes,
+            },
+            started,
+        );
         shift = shift.exp_u64(arity as u64);
-        values = coeffs.clone();
-        plan.coset_forward(&mut values, S::E::from_base(shift), Order::NN)?;
+        if layer + 1 < layers {
+            // The next layer's codeword (after the last layer only the coefficients count).
+            let started = Instant::now();
+            values = coeffs.clone();
+            plan.coset_forward(&mut values, S::E::from_base(shift), Order::NN)?;
+            codeword_id = tracer.record(
+                Phase::FRI_COMMIT,
+                &[coeffs_id],
+                coset_ntt(values.len().trailing_zeros() as usize),
+                started,
+            );
+        }
     }
+    let (before, started) = (challenger.counts(), Instant::now());
     coeffs.truncate(coeffs.len() >> params.config.rate_bits);
     challenger.observe_extension_elements(&coeffs);
+    transcript_id = record_challenger::<S>(
+        tracer,
+        Phase::CHALLENGER,
+        &[transcript_id, coeffs_id],
+        challenger,
+        before,
+        started,
+    );
 
     // 3. Grinding and queries.
+    let (before, started) = (challenger.counts(), Instant::now());
     let pow_witness = challenger.grind(params.config.proof_of_work_bits)?;
+    let pow_id = tracer.record(
+        Phase::FRI_POW,
+        &[transcript_id],
+        Kernel::Grind {
+            hash: S::TRACE_HASH.into(),
+            pow_bits: params.config.proof_of_work_bits,
+            permutations: challenger.counts().grind_permutations - before.grind_permutations,
+        },
+        started,
+    );
+    let (before, started) = (challenger.counts(), Instant::now());
     let lde_size = params.lde_size();
     let indices = (0..params.config.num_query_rounds)
         .map(|_| challenger.index_challenge(lde_size))
         .collect::<Result<Vec<_>, _>>()?;
+    let queries_id = record_challenger::<S>(
+        tracer,
+        Phase::CHALLENGER,
+        &[pow_id],
+        challenger,
+        before,
+        started,
+    );
+    let started = Instant::now();
     let query_rounds = indices
         .par_iter()
         .map(|&x| query_round::<S>(oracles, &trees, x, params))
         .collect::<Result<Vec<_>, _>>()?;
+    let digest = oracles
+        .first()
+        .and_then(|o| o.cap().first())
+        .map_or(0, |d| S::Hasher::digest_elements(d).len());
+    let opened: usize = query_rounds
+        .iter()
+        .map(|r: &FriQueryRound<S>| {
+            r.initial_trees
+                .iter()
+                .map(|t| t.row.len() + t.merkle_path.len() * digest)
+                .chain(r.steps.iter().map(|s| {
+                    s.evals.len() * <S::E as ExtensionField<S::F>>::DEGREE
+                        + s.merkle_path.len() * digest
+                }))
+                .sum::<usize>()
+        })
+        .sum();
+    let mut query_deps: Vec<KernelId> = oracles
+        .iter()
+        .map(|o| o.kernels().tree)
+        .chain([queries_id])
+        .collect();
+    query_deps.sort_unstable();
+    query_deps.dedup();
+    tracer.record(
+        Phase::FRI_QUERY,
+        &query_deps,
+        Kernel::Copy {
+            bytes: opened.max(1) as u64 * base_bytes,
+        },
+        started,
+    );
     Ok(FriProof {
         commit_phase_caps: trees.iter().map(|t| t.cap().to_vec()).collect(),
         query_rounds,

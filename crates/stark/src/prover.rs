@@ -1,12 +1,21 @@
 //! The prover (starky's `prove` for an AIR without lookups).
 
+use std::time::Instant;
+
 use rayon::prelude::*;
+use zkaccel_challenger::SpongeCounts;
 use zkaccel_field::{Algebra, Field};
-use zkaccel_fri::{evaluate, observe_cap, prove_openings, FriScheme, PolynomialBatch};
+use zkaccel_fri::{
+    evaluate, observe_cap, prove_openings_traced, record_challenger, FriScheme, PolynomialBatch,
+};
+use zkaccel_kernel_trace::{
+    Kernel, KernelId, NttLayout, NttOrder, Phase, Tracer, VectorForm, VectorOp, VectorOpKind,
+};
 use zkaccel_ntt::Order;
 
 use crate::air::{Air, ConstraintConsumer, Frame};
 use crate::config::StarkConfig;
+use crate::op_program::air_program;
 use crate::proof::StarkProof;
 use crate::transcript::{
     bind_constraints, fri_instance, fri_openings, log2_ceil, start, subgroup_generator,
@@ -28,6 +37,26 @@ pub fn prove<A: Air, S: FriScheme>(
     config: &StarkConfig,
     trace: Vec<Vec<S::F>>,
     public_inputs: &[S::F],
+) -> Result<StarkProof<S>, StarkError> {
+    prove_traced(air, config, trace, public_inputs, &mut Tracer::off())
+}
+
+/// [`prove`], recording every kernel it runs in `tracer` with its exact shape, dependencies
+/// and time (`shared/specs/kernel-trace.md`): the trace check, the trace commitment
+/// (interpolation, coset LDE, transpose into leaf rows, Merkle tree), the constraint
+/// evaluation on the coset with its per-point program, the quotient's interpolation and
+/// commitment, the openings, every challenger step and FRI's kernels. A
+/// [`zkaccel_kernel_trace::Breakdown`] of the records gives the time by UniZK's Table 1
+/// classes.
+///
+/// # Errors
+/// As [`prove`].
+pub fn prove_traced<A: Air, S: FriScheme>(
+    air: &A,
+    config: &StarkConfig,
+    trace: Vec<Vec<S::F>>,
+    public_inputs: &[S::F],
+    tracer: &mut Tracer,
 ) -> Result<StarkProof<S>, StarkError> {
     config.check::<S>()?;
     let columns = air.columns();
@@ -65,17 +94,71 @@ pub fn prove<A: Air, S: FriScheme>(
         .params(degree_bits, S::max_lde_bits())
         .map_err(|e| StarkError::Config(e.to_string()))?;
 
+    let base_bytes = S::TRACE_FIELD.element_bytes();
+    let started = Instant::now();
     check_trace(air, &trace, public_inputs)?;
-    let trace_batch = PolynomialBatch::<S>::from_values(trace, rate_bits, cap_height)?;
+    tracer.record(
+        Phase::TRACE_CHECK,
+        &[],
+        Kernel::Vector {
+            field: S::TRACE_FIELD,
+            len: n as u64,
+            ops: air_program::<A, S::F>(air, 0),
+            in_bytes: (n * columns) as u64 * base_bytes,
+            out_bytes: 0,
+        },
+        started,
+    );
+    let trace_batch = PolynomialBatch::<S>::from_values_traced(
+        trace,
+        rate_bits,
+        cap_height,
+        tracer,
+        Phase::TRACE_COMMIT,
+        &[],
+    )?;
+    let started = Instant::now();
+    // A fresh challenger: its counts start at zero.
     let mut challenger = start::<S>(config, public_inputs, trace_batch.cap());
     let alphas = bind_constraints::<A, S>(air, config, &mut challenger, public_inputs, degree_bits);
+    let alphas_id = record_challenger::<S>(
+        tracer,
+        Phase::CHALLENGER,
+        &[trace_batch.kernels().tree],
+        &challenger,
+        SpongeCounts::default(),
+        started,
+    );
 
-    let quotient = quotient_chunks::<A, S>(air, &trace_batch, public_inputs, &alphas, degree_bits)?;
+    let (quotient, quotient_id) = quotient_chunks::<A, S>(
+        air,
+        &trace_batch,
+        public_inputs,
+        &alphas,
+        degree_bits,
+        tracer,
+        alphas_id,
+    )?;
     let quotient_polys = quotient.len();
-    let quotient_batch = PolynomialBatch::<S>::from_coeffs(quotient, rate_bits, cap_height)?;
+    let quotient_batch = PolynomialBatch::<S>::from_coeffs_traced(
+        quotient,
+        rate_bits,
+        cap_height,
+        tracer,
+        Phase::QUOTIENT_COMMIT,
+        &[quotient_id],
+    )?;
+    let (before, started) = (challenger.counts(), Instant::now());
     observe_cap::<S>(&mut challenger, quotient_batch.cap());
-
     let zeta: S::E = challenger.extension_challenge();
+    let zeta_id = record_challenger::<S>(
+        tracer,
+        Phase::CHALLENGER,
+        &[alphas_id, quotient_batch.kernels().tree],
+        &challenger,
+        before,
+        started,
+    );
     if zeta.exp_power_of_2(degree_bits) == S::E::ONE {
         return Err(StarkError::Rejected(
             "the opening point fell in the trace subgroup (probability about 2^-100)".into(),
@@ -83,22 +166,67 @@ pub fn prove<A: Air, S: FriScheme>(
     }
     let g = subgroup_generator::<S>(degree_bits);
     let g_zeta = zeta * g;
+    let started = Instant::now();
     let at = |batch: &PolynomialBatch<S>, x: S::E| -> Vec<S::E> {
         batch.polynomials().iter().map(|p| evaluate(p, x)).collect()
     };
     let local_values = at(&trace_batch, zeta);
     let next_values = at(&trace_batch, g_zeta);
     let quotient_values = at(&quotient_batch, zeta);
+    // Horner's rule per polynomial and point: a product with the point, a sum with the
+    // (base-field) coefficient, in the extension.
+    let evaluations = (2 * columns + quotient_polys) as u64;
+    let ext = |op| VectorOp {
+        op,
+        form: if op == VectorOpKind::Mul {
+            VectorForm::Vs
+        } else {
+            VectorForm::Vv
+        },
+        ext: 2,
+    };
+    let mut opening_deps: Vec<_> = trace_batch
+        .kernels()
+        .coefficients
+        .iter()
+        .chain(&quotient_batch.kernels().coefficients)
+        .copied()
+        .chain([zeta_id])
+        .collect();
+    opening_deps.sort_unstable();
+    let openings_id = tracer.record(
+        Phase::OPENINGS,
+        &opening_deps,
+        Kernel::Vector {
+            field: S::TRACE_FIELD,
+            len: evaluations * n as u64,
+            ops: vec![ext(VectorOpKind::Mul), ext(VectorOpKind::Add)],
+            in_bytes: evaluations * n as u64 * base_bytes,
+            out_bytes: evaluations * S::TRACE_EXTENSION.element_bytes(),
+        },
+        started,
+    );
+    let (before, started) = (challenger.counts(), Instant::now());
     let openings = fri_openings(&local_values, &next_values, &quotient_values);
     for batch in &openings.batches {
         challenger.observe_extension_elements(batch);
     }
+    let observed_id = record_challenger::<S>(
+        tracer,
+        Phase::CHALLENGER,
+        &[zeta_id, openings_id],
+        &challenger,
+        before,
+        started,
+    );
     let instance = fri_instance(columns, quotient_polys, zeta, g_zeta);
-    let opening_proof = prove_openings(
+    let opening_proof = prove_openings_traced(
         &instance,
         &[&trace_batch, &quotient_batch],
         &mut challenger,
         &fri_params,
+        tracer,
+        &[observed_id],
     )?;
     Ok(StarkProof {
         trace_cap: trace_batch.cap().to_vec(),
@@ -115,13 +243,19 @@ pub fn prove<A: Air, S: FriScheme>(
 /// coefficients (starky's `compute_quotient_polys`, then `trim_to_len` and `chunks`): the
 /// constraints combined with each `α` on the coset of `n·2^qdb` points, divided by the
 /// vanishing polynomial, interpolated.
+///
+/// Records the constraint evaluation (one vector kernel whose per-point program is written
+/// out below, and the chunks' batch inversions, timed with it), the gather of each
+/// challenge's values and their interpolation; returns the chunks and the interpolation's id.
 fn quotient_chunks<A: Air, S: FriScheme>(
     air: &A,
     trace: &PolynomialBatch<S>,
     public_inputs: &[S::F],
     alphas: &[S::F],
     degree_bits: usize,
-) -> Result<Vec<Vec<S::F>>, StarkError> {
+    tracer: &mut Tracer,
+    alphas_id: KernelId,
+) -> Result<(Chunks<S>, KernelId), StarkError> {
     let n = 1usize << degree_bits;
     let qdf = air.quotient_degree_factor();
     let qdb = log2_ceil(qdf);
@@ -153,6 +287,7 @@ fn quotient_chunks<A: Air, S: FriScheme>(
     let z_h_inverses: Vec<S::F> = z_h.iter().map(|v| v.inverse()).collect();
     let num_challenges = alphas.len();
     const CHUNK: usize = 1 << 10;
+    let started = Instant::now();
     let values: Vec<Vec<S::F>> = (0..size)
         .into_par_iter()
         .step_by(CHUNK)
@@ -192,17 +327,81 @@ fn quotient_chunks<A: Air, S: FriScheme>(
         })
         .collect::<Result<_, _>>()?;
     let values: Vec<S::F> = values.concat();
+    let base_bytes = S::TRACE_FIELD.element_bytes();
+    let columns = air.columns() as u64;
+    let evaluation_deps = [trace.kernels().leaves, alphas_id];
+    let evaluation_id = tracer.record(
+        Phase::QUOTIENT,
+        &evaluation_deps,
+        Kernel::Vector {
+            field: S::TRACE_FIELD,
+            len: size as u64,
+            ops: quotient_point_program::<A, S::F>(air, num_challenges),
+            in_bytes: size as u64 * columns * base_bytes,
+            out_bytes: (size * num_challenges) as u64 * base_bytes,
+        },
+        started,
+    );
+    tracer.record_untimed(
+        Phase::QUOTIENT,
+        &evaluation_deps,
+        Kernel::Vector {
+            field: S::TRACE_FIELD,
+            len: size.div_ceil(CHUNK) as u64,
+            ops: vec![VectorOp {
+                op: VectorOpKind::Inv,
+                form: VectorForm::Vv,
+                ext: 1,
+            }],
+            in_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
+            out_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
+        },
+    );
+    let started = Instant::now();
+    let mut quotients: Vec<Vec<S::F>> = (0..num_challenges)
+        .map(|j| {
+            values
+                .iter()
+                .skip(j)
+                .step_by(num_challenges)
+                .copied()
+                .collect()
+        })
+        .collect();
+    drop(values);
+    let gather_id = tracer.record(
+        Phase::QUOTIENT,
+        &[evaluation_id],
+        Kernel::Transpose {
+            rows: size as u64,
+            cols: num_challenges as u64,
+            elem_bytes: base_bytes,
+        },
+        started,
+    );
+    let started = Instant::now();
     let plan = S::base_plan(size_bits)?;
+    quotients
+        .par_iter_mut()
+        .try_for_each(|q| plan.coset_inverse(q, shift, Order::NN))
+        .map_err(zkaccel_fri::FriError::from)?;
+    let interpolation_id = tracer.record(
+        Phase::QUOTIENT,
+        &[gather_id],
+        Kernel::Ntt {
+            field: S::TRACE_FIELD,
+            log_n: size_bits as u32,
+            batch: num_challenges as u64,
+            inverse: true,
+            coset: true,
+            order: NttOrder::Nn,
+            layout: NttLayout::PolyMajor,
+            zero_log: 0,
+        },
+        started,
+    );
     let mut chunks = Vec::with_capacity(num_challenges * qdf);
-    for j in 0..num_challenges {
-        let mut q: Vec<S::F> = values
-            .iter()
-            .skip(j)
-            .step_by(num_challenges)
-            .copied()
-            .collect();
-        plan.coset_inverse(&mut q, shift, Order::NN)
-            .map_err(zkaccel_fri::FriError::from)?;
+    for mut q in quotients {
         if q[n * qdf..].iter().any(|c| !c.is_zero()) {
             return Err(StarkError::Trace(
                 "the trace does not satisfy the constraints (the quotient is not a polynomial)"
@@ -212,8 +411,35 @@ fn quotient_chunks<A: Air, S: FriScheme>(
         q.truncate(n * qdf);
         chunks.extend(q.chunks_exact(n).map(<[S::F]>::to_vec));
     }
-    Ok(chunks)
+    Ok((chunks, interpolation_id))
 }
+
+/// What the quotient loop above computes per point, in order: the point (`x ← x·ω`), the two
+/// selector denominators `n(x − 1)` and `n(gx − 1)`, their share of the chunk's batch
+/// inversion (three products each), `x − g^{-1}` and the two selectors (products with
+/// `Z_H`), the AIR's constraints combined with each challenge, and each combination times
+/// `1/Z_H`.
+fn quotient_point_program<A: Air, F: Field>(air: &A, num_challenges: usize) -> Vec<VectorOp> {
+    use VectorForm::{Vs, Vv};
+    use VectorOpKind::{Mul, Sub};
+    let op = |op, form| VectorOp { op, form, ext: 1 };
+    let mut ops = vec![
+        op(Mul, Vs),
+        op(Sub, Vs),
+        op(Mul, Vs),
+        op(Mul, Vs),
+        op(Sub, Vs),
+        op(Mul, Vs),
+    ];
+    ops.extend(std::iter::repeat_n(op(Mul, Vv), 6));
+    ops.extend([op(Sub, Vs), op(Mul, Vv), op(Mul, Vv)]);
+    ops.extend(air_program::<A, F>(air, num_challenges));
+    ops.extend(std::iter::repeat_n(op(Mul, Vv), num_challenges));
+    ops
+}
+
+/// The quotient's chunks, each `n` coefficients.
+type Chunks<S> = Vec<Vec<<S as FriScheme>::F>>;
 
 /// Checks every row of the trace against the constraints (their values on the subgroup, where
 /// the filters are 0 or 1), so an unsatisfied trace is an error naming the row and the
