@@ -8,17 +8,28 @@ use core::marker::PhantomData;
 use plonky2::field::extension::{Extendable, FieldExtension};
 use plonky2::field::goldilocks_field::GoldilocksField;
 use plonky2::field::packed::PackedField;
+use plonky2::field::polynomial::PolynomialCoeffs;
+use plonky2::fri::proof::{FriInitialTreeProof, FriProof, FriQueryRound, FriQueryStep};
 use plonky2::fri::reduction_strategies::FriReductionStrategy as TheirStrategy;
 use plonky2::fri::FriConfig as TheirFriConfig;
 use plonky2::hash::hash_types::RichField;
+use plonky2::hash::merkle_proofs::MerkleProof;
+use plonky2::hash::merkle_tree::MerkleCap;
 use plonky2::iop::ext_target::ExtensionTarget;
 use plonky2::plonk::circuit_builder::CircuitBuilder;
+use plonky2::plonk::config::GenericConfig;
 use plonky2::plonk::config::PoseidonGoldilocksConfig;
 use plonky2::util::serialization::Write;
 use starky::config::StarkConfig as TheirConfig;
 use starky::constraint_consumer::{ConstraintConsumer, RecursiveConstraintConsumer};
 use starky::evaluation_frame::{StarkEvaluationFrame, StarkFrame};
-use starky::proof::StarkProofWithPublicInputs;
+use starky::proof::{StarkOpeningSet, StarkProof as TheirProof, StarkProofWithPublicInputs};
+use zkaccel_field::ExtensionField;
+use zkaccel_fri::Plonky2Goldilocks;
+use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_stark::StarkProof;
+
+use crate::{digest_to_plonky2, to_plonky2};
 use starky::stark::Stark;
 use zkaccel_fri::FriReductionStrategy;
 use zkaccel_stark::StarkConfig;
@@ -184,5 +195,74 @@ pub fn their_config(c: &StarkConfig) -> TheirConfig {
             },
             num_query_rounds: f.num_query_rounds,
         },
+    }
+}
+
+/// Our proof as starky's proof struct, field by field (nothing goes through bytes), so that
+/// starky's own verifier can be run on a proof zkaccel made.
+pub fn to_starky(p: &StarkProof<Plonky2Goldilocks>) -> StarkProofWithPublicInputs<F, C, D> {
+    type H = <C as GenericConfig<D>>::Hasher;
+    let ext = |v: &[Goldilocks2]| -> Vec<<F as Extendable<D>>::Extension> {
+        v.iter()
+            .map(|e| {
+                let [a, b] = [e.as_base_slice()[0], e.as_base_slice()[1]];
+                <F as Extendable<D>>::Extension::from_basefield_array([
+                    to_plonky2(a),
+                    to_plonky2(b),
+                ])
+            })
+            .collect()
+    };
+    let cap = |c: &[[Goldilocks; 4]]| MerkleCap::<F, H>(c.iter().map(digest_to_plonky2).collect());
+    let path = |c: &[[Goldilocks; 4]]| MerkleProof::<F, H> {
+        siblings: c.iter().map(digest_to_plonky2).collect(),
+    };
+    let fri = &p.opening_proof;
+    StarkProofWithPublicInputs {
+        proof: TheirProof {
+            trace_cap: cap(&p.trace_cap),
+            auxiliary_polys_cap: None,
+            quotient_polys_cap: Some(cap(&p.quotient_cap)),
+            openings: StarkOpeningSet {
+                local_values: ext(&p.local_values),
+                next_values: ext(&p.next_values),
+                auxiliary_polys: None,
+                auxiliary_polys_next: None,
+                ctl_zs_first: None,
+                quotient_polys: Some(ext(&p.quotient_values)),
+            },
+            opening_proof: FriProof {
+                commit_phase_merkle_caps: fri.commit_phase_caps.iter().map(|c| cap(c)).collect(),
+                query_round_proofs: fri
+                    .query_rounds
+                    .iter()
+                    .map(|r| FriQueryRound {
+                        initial_trees_proof: FriInitialTreeProof {
+                            evals_proofs: r
+                                .initial_trees
+                                .iter()
+                                .map(|t| {
+                                    (
+                                        t.row.iter().map(|&x| to_plonky2(x)).collect(),
+                                        path(&t.merkle_path),
+                                    )
+                                })
+                                .collect(),
+                        },
+                        steps: r
+                            .steps
+                            .iter()
+                            .map(|s| FriQueryStep {
+                                evals: ext(&s.evals),
+                                merkle_proof: path(&s.merkle_path),
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+                final_poly: PolynomialCoeffs::new(ext(&fri.final_poly)),
+                pow_witness: to_plonky2(fri.pow_witness),
+            },
+        },
+        public_inputs: p.public_inputs.iter().map(|&x| to_plonky2(x)).collect(),
     }
 }

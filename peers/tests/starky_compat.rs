@@ -12,8 +12,8 @@ use plonky2::util::timing::TimingTree;
 use starky::stark::Stark;
 use zkaccel_field::Field;
 use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
-use zkaccel_goldilocks::Goldilocks;
-use zkaccel_peers::starky_airs::{encode, their_config, FactorialStark, FibonacciStark};
+use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_peers::starky_airs::{encode, their_config, to_starky, FactorialStark, FibonacciStark};
 use zkaccel_peers::to_plonky2;
 use zkaccel_stark::{
     decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode,
@@ -68,6 +68,11 @@ fn both<A: Air, T: Stark<F, D> + Copy>(
         VerifyMode::StarkyCompatible,
     )
     .unwrap();
+    // And starky's verifier accepts ours, handed over as its own proof struct.
+    starky::verifier::verify_stark_proof(theirs, to_starky(&ours), &tc, None).unwrap();
+    let mut forged = ours.clone();
+    forged.local_values[0] += Goldilocks2::ONE;
+    assert!(starky::verifier::verify_stark_proof(theirs, to_starky(&forged), &tc, None).is_err());
     want
 }
 
