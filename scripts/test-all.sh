@@ -61,5 +61,8 @@ cargo run --release --locked -p zkaccel-cli -- bench --quick --filter poseidon >
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter merkle >/dev/null
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter ntt >/dev/null
 
+step "fuzzing proof decoding and verification (mutated proofs; ZKACCEL_FUZZ_INPUTS, default 100000)"
+cargo run --release --locked -p zkaccel-stark --example fuzz_verify -- "${ZKACCEL_FUZZ_INPUTS:-100000}"
+
 echo
 echo "all checks passed"
