@@ -138,7 +138,7 @@ impl<S: FriScheme> PolynomialBatch<S> {
         let plan = S::base_plan(lde_bits)?;
         let shift = S::coset_shift();
         let started = Instant::now();
-        let ldes = polynomials
+        let mut ldes = polynomials
             .par_iter()
             .map(|p| plan.lde(p, rate_bits, shift))
             .collect::<Result<Vec<_>, _>>()?;
@@ -160,14 +160,21 @@ impl<S: FriScheme> PolynomialBatch<S> {
         );
         let started = Instant::now();
         let rows = 1usize << lde_bits;
+        // Each codeword in bit-reversed order (a cache-blocked permutation), then the rows
+        // interleaved sequentially: leaf `row` holds every codeword's value at the point
+        // `reverse_bits(row)`.
+        ldes.par_iter_mut()
+            .try_for_each(|lde| zkaccel_ntt::bit_reverse(lde, 1))?;
         let mut leaves = vec![S::F::default(); rows * width];
         leaves
-            .par_chunks_mut(width)
+            .par_chunks_mut(width << 12)
             .enumerate()
-            .for_each(|(row, leaf)| {
-                let point = reverse_bits(row, lde_bits);
-                for (value, lde) in leaf.iter_mut().zip(&ldes) {
-                    *value = lde[point];
+            .for_each(|(block, chunk)| {
+                let first = block << 12;
+                for (r, leaf) in chunk.chunks_exact_mut(width).enumerate() {
+                    for (value, lde) in leaf.iter_mut().zip(&ldes) {
+                        *value = lde[first + r];
+                    }
                 }
             });
         drop(ldes);
