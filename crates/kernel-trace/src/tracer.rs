@@ -1,7 +1,7 @@
 //! Recording a trace while proving, and reading and writing it as JSON Lines.
 
 use std::io::{BufRead, Read, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::record::{CpuTime, Kernel, KernelId, KernelRecord, SCHEMA_VERSION};
 use crate::{Breakdown, TraceError};
@@ -45,7 +45,19 @@ impl Tracer {
         kernel: Kernel,
         started: Instant,
     ) -> KernelId {
-        let wall_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.record_elapsed(phase, deps, kernel, started.elapsed())
+    }
+
+    /// Records a kernel that took `elapsed` in all (a kernel run in several pieces between
+    /// other work), and returns its id (0 when off).
+    pub fn record_elapsed(
+        &mut self,
+        phase: &str,
+        deps: &[KernelId],
+        kernel: Kernel,
+        elapsed: Duration,
+    ) -> KernelId {
+        let wall_ns = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
         let Some(records) = &mut self.records else {
             return 0;
         };

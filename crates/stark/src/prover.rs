@@ -1,6 +1,6 @@
 //! The prover (starky's `prove` for an AIR without lookups).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use zkaccel_challenger::SpongeCounts;
@@ -357,19 +357,37 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             out_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
         },
     );
-    let started = Instant::now();
-    let mut quotients: Vec<Vec<S::F>> = (0..num_challenges)
-        .map(|j| {
-            values
-                .iter()
-                .skip(j)
-                .step_by(num_challenges)
-                .copied()
-                .collect()
-        })
-        .collect();
+    // One challenge at a time (gather, interpolate, split), so that one quotient of the
+    // coset's size is alive beside the evaluations, not all of them.
+    let plan = S::base_plan(size_bits)?;
+    let (mut gather_time, mut ntt_time) = (Duration::ZERO, Duration::ZERO);
+    let mut chunks = Vec::with_capacity(num_challenges * qdf);
+    for j in 0..num_challenges {
+        let started = Instant::now();
+        let mut q: Vec<S::F> = values
+            .iter()
+            .skip(j)
+            .step_by(num_challenges)
+            .copied()
+            .collect();
+        gather_time += started.elapsed();
+        let started = Instant::now();
+        plan.coset_inverse(&mut q, shift, Order::NN)
+            .map_err(zkaccel_fri::FriError::from)?;
+        ntt_time += started.elapsed();
+        if q[n * qdf..].iter().any(|c| !c.is_zero()) {
+            return Err(StarkError::Trace(
+                "the trace does not satisfy the constraints (the quotient is not a polynomial)"
+                    .into(),
+            ));
+        }
+        q.truncate(n * qdf);
+        let mut parts: Vec<Vec<S::F>> = (1..qdf).rev().map(|k| q.split_off(k * n)).collect();
+        parts.push(q);
+        chunks.extend(parts.into_iter().rev());
+    }
     drop(values);
-    let gather_id = tracer.record(
+    let gather_id = tracer.record_elapsed(
         Phase::QUOTIENT,
         &[evaluation_id],
         Kernel::Transpose {
@@ -377,15 +395,9 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             cols: num_challenges as u64,
             elem_bytes: base_bytes,
         },
-        started,
+        gather_time,
     );
-    let started = Instant::now();
-    let plan = S::base_plan(size_bits)?;
-    quotients
-        .par_iter_mut()
-        .try_for_each(|q| plan.coset_inverse(q, shift, Order::NN))
-        .map_err(zkaccel_fri::FriError::from)?;
-    let interpolation_id = tracer.record(
+    let interpolation_id = tracer.record_elapsed(
         Phase::QUOTIENT,
         &[gather_id],
         Kernel::Ntt {
@@ -398,19 +410,8 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             layout: NttLayout::PolyMajor,
             zero_log: 0,
         },
-        started,
+        ntt_time,
     );
-    let mut chunks = Vec::with_capacity(num_challenges * qdf);
-    for mut q in quotients {
-        if q[n * qdf..].iter().any(|c| !c.is_zero()) {
-            return Err(StarkError::Trace(
-                "the trace does not satisfy the constraints (the quotient is not a polynomial)"
-                    .into(),
-            ));
-        }
-        q.truncate(n * qdf);
-        chunks.extend(q.chunks_exact(n).map(<[S::F]>::to_vec));
-    }
     Ok((chunks, interpolation_id))
 }
 
