@@ -57,28 +57,26 @@ impl Tracer {
         kernel: Kernel,
         elapsed: Duration,
     ) -> KernelId {
-        let wall_ns = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
-        let Some(records) = &mut self.records else {
-            return 0;
+        let cpu = CpuTime {
+            wall_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
+            threads: u32::try_from(rayon::current_num_threads()).unwrap_or(u32::MAX),
         };
-        let id = records.len() as KernelId;
-        records.push(KernelRecord {
-            version: SCHEMA_VERSION,
-            id,
-            deps: deps.to_vec(),
-            phase: phase.to_string(),
-            kernel,
-            cpu: Some(CpuTime {
-                wall_ns,
-                threads: u32::try_from(rayon::current_num_threads()).unwrap_or(u32::MAX),
-            }),
-        });
-        id
+        self.push(phase, deps, kernel, Some(cpu))
     }
 
     /// Records a kernel whose time is inside another record's (work interleaved with it
     /// that has a shape of its own), without a `cpu` measurement.
     pub fn record_untimed(&mut self, phase: &str, deps: &[KernelId], kernel: Kernel) -> KernelId {
+        self.push(phase, deps, kernel, None)
+    }
+
+    fn push(
+        &mut self,
+        phase: &str,
+        deps: &[KernelId],
+        kernel: Kernel,
+        cpu: Option<CpuTime>,
+    ) -> KernelId {
         let Some(records) = &mut self.records else {
             return 0;
         };
@@ -89,7 +87,7 @@ impl Tracer {
             deps: deps.to_vec(),
             phase: phase.to_string(),
             kernel,
-            cpu: None,
+            cpu,
         });
         id
     }

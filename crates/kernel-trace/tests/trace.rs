@@ -260,3 +260,26 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn numbers_near_two_to_the_64_are_refused_not_wrapped() {
+    let ntt = r#""kind":"ntt","field":"goldilocks","batch":1,"inverse":false,"coset":false,"order":"nn","layout":"poly-major","zero_log":0"#;
+    let cases = [
+        // An id or a dependency at the top of the range.
+        format!(
+            r#"{{"version":1,"id":18446744073709551615,"deps":[],"phase":"q",{ntt},"log_n":4}}"#
+        ),
+        format!(
+            r#"{{"version":1,"id":0,"deps":[18446744073709551615],"phase":"q",{ntt},"log_n":4}}"#
+        ),
+        // A log size past u32, and one past u64.
+        format!(r#"{{"version":1,"id":0,"deps":[],"phase":"q",{ntt},"log_n":4294967296}}"#),
+        format!(
+            r#"{{"version":1,"id":0,"deps":[],"phase":"q",{ntt},"log_n":18446744073709551616}}"#
+        ),
+        format!(r#"{{"version":4294967296,"id":0,"deps":[],"phase":"q",{ntt},"log_n":4}}"#),
+    ];
+    for line in cases {
+        assert!(read_jsonl(line.as_bytes()).is_err(), "{line}");
+    }
+}
