@@ -1,14 +1,38 @@
 //! `zkaccel model amaze`: the AMAZE cycle model's report beside the paper's Table 1.
+//! `zkaccel model unizk`: a kernel trace replayed on the UniZK accelerator model.
 
+use std::fs::File;
+use std::io::BufReader;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use zkaccel_hwmodel::amaze::{AmazeConfig, Design};
+use zkaccel_hwmodel::unizk::{Mode, UnizkConfig};
+use zkaccel_kernel_trace::{read_jsonl, validate};
 
 #[derive(Subcommand)]
 pub enum ModelCommand {
     /// AMAZE MiMC designs: cycles, amortised latency and throughput at the paper's clocks.
     Amaze(AmazeArgs),
+    /// UniZK: replay a kernel trace (`zkaccel prove --trace FILE`) on the unified systolic
+    /// accelerator; per class time, bytes, memory and VSA utilisation beside the CPU's time.
+    Unizk(UnizkArgs),
+}
+
+#[derive(Args)]
+pub struct UnizkArgs {
+    /// A kernel trace (JSON Lines) written by `zkaccel prove --trace`.
+    #[arg(long)]
+    trace: PathBuf,
+    /// `paper` (the hardware as published) or `unizk-sim` (the public simulator's artefacts).
+    #[arg(long, default_value = "paper")]
+    mode: String,
+    /// Override one knob, e.g. `--set vsas=64 --set spm_mb=16 --set bw_tbps=0.5`.
+    #[arg(long = "set", value_name = "KNOB=VALUE")]
+    set: Vec<String>,
+    /// Print JSON (configuration, per class, per kernel).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -26,7 +50,10 @@ pub struct AmazeArgs {
 
 /// Runs a `model` subcommand.
 pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
-    let ModelCommand::Amaze(args) = cmd;
+    let args = match cmd {
+        ModelCommand::Amaze(args) => args,
+        ModelCommand::Unizk(args) => return run_unizk(args),
+    };
     let configs: Vec<(AmazeConfig, Option<Design>)> = if let Some(path) = &args.config {
         vec![(
             AmazeConfig::from_json(&std::fs::read_to_string(path)?)?,
@@ -86,6 +113,24 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
             r.amortised_throughput,
             p.map_or("-".into(), |p| format!("{:.0}", p.amortised_throughput)),
         );
+    }
+    Ok(())
+}
+
+fn run_unizk(args: &UnizkArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let mode: Mode = args.mode.parse()?;
+    let mut config = UnizkConfig::preset(mode);
+    for knob in &args.set {
+        config.set(knob)?;
+    }
+    let file = File::open(&args.trace).map_err(|e| format!("{}: {e}", args.trace.display()))?;
+    let records = read_jsonl(BufReader::new(file))?;
+    validate(&records)?;
+    let report = config.replay(&records)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{report}");
     }
     Ok(())
 }

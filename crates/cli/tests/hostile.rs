@@ -44,6 +44,20 @@ impl Files {
         write("zeros.txt", &format!("{}1\n", "0".repeat(200_000)));
         write("not-json.json", "{{{");
         write("null.json", "null");
+        let trace = include_str!("../../hwmodel/tests/data/starky-fibonacci-2e20.jsonl");
+        write("trace.jsonl", trace);
+        // The same trace with a shape no memory holds and ids out of sequence.
+        write(
+            "trace-huge.jsonl",
+            &trace.replace(r#""log_n":21"#, r#""log_n":63"#).replace(
+                r#""leaf_width":2,"#,
+                r#""leaf_width":18446744073709551615,"#,
+            ),
+        );
+        write(
+            "trace-reordered.jsonl",
+            &trace.replacen(r#""id":1,"#, r#""id":7,"#, 1),
+        );
         let c = |preset: &str, arity: &str, leaves: &str, width: &str, cap_h: &str, cap: &str| {
             format!(
                 r#"{{"format":"zkaccel-merkle-commitment","version":1,"preset":"{preset}","strength":"standard","field":"{}","arity":{arity},"num_leaves":{leaves},"leaf_width":{width},"cap_height":{cap_h},"cap":{cap}}}"#,
@@ -610,6 +624,37 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
             );
             flag(rng, &mut a, "--json");
         }
+        "model unizk" => {
+            push(
+                &mut a,
+                "--trace",
+                if rng.gen_bool(0.6) {
+                    f.path(&one_of(
+                        rng,
+                        &["trace.jsonl", "trace-huge.jsonl", "trace-reordered.jsonl"],
+                    ))
+                } else {
+                    file(rng, f)
+                },
+            );
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--mode", &|r| {
+                        mostly(r, &["paper", "unizk-sim"], &["fast", ""])
+                    }),
+                    ("--set", &|r| {
+                        mostly(
+                            r,
+                            &["vsas=64", "spm_mb=2", "bw_tbps=0.5", "batch=0"],
+                            &["vsas=0", "x", "array=7", "bw_tbps=1e999", "spm_mb=-1", "=1"],
+                        )
+                    }),
+                ],
+            );
+            flag(rng, &mut a, "--json");
+        }
         "hw amaze-vectors" => {
             push(&mut a, "--out", f.fresh(rng));
             let hostile = ["4294967296", "18446744073709551615", "-1"];
@@ -676,6 +721,7 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "prove",
         "verify",
         "model amaze",
+        "model unizk",
         "hw amaze-vectors",
     ];
     let mut seen = std::collections::BTreeMap::<(String, i32), usize>::new();

@@ -136,6 +136,7 @@ pub fn prove_openings_traced<S: FriScheme>(
                 ops,
                 in_bytes: (polys.len() as u64 * base_bytes + ext_bytes) * n as u64,
                 out_bytes: ext_bytes * n as u64,
+                gather_bytes: 0,
             },
             started,
         ));
@@ -240,6 +241,7 @@ pub fn prove_openings_traced<S: FriScheme>(
                 ops: [mul_vs, add_vv].repeat(arity),
                 in_bytes: (folded_len * arity) as u64 * ext_bytes,
                 out_bytes: folded_len as u64 * ext_bytes,
+                gather_bytes: 0,
             },
             started,
         );

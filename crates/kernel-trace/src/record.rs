@@ -237,6 +237,11 @@ pub enum Kernel {
         in_bytes: u64,
         /// Bytes written.
         out_bytes: u64,
+        /// When the inputs are gathered as rows at scattered points (an LDE's rows at each
+        /// quotient point, this one's and the next's): the bytes of one row; 0 (the default,
+        /// omitted from JSON) when they are streamed.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        gather_bytes: u64,
     },
     /// plonky2's partial products of a permutation argument.
     PartialProducts {
@@ -274,6 +279,11 @@ pub enum Kernel {
         /// Calls.
         count: u64,
     },
+}
+
+// serde's `skip_serializing_if` passes a reference.
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// UniZK's kernel classes (its Table 1), which a breakdown totals by.

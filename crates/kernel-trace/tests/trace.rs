@@ -55,6 +55,7 @@ fn kernels() -> Vec<Kernel> {
             ],
             in_bytes: 16 << 21,
             out_bytes: 8 << 21,
+            gather_bytes: 16,
         },
         Kernel::PartialProducts {
             field: TraceField::Goldilocks,

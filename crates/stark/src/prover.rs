@@ -106,6 +106,7 @@ pub fn prove_traced<A: Air, S: FriScheme>(
             ops: air_program::<A, S::F>(air, 0),
             in_bytes: (n * columns) as u64 * base_bytes,
             out_bytes: 0,
+            gather_bytes: 0,
         },
         started,
     );
@@ -203,6 +204,7 @@ pub fn prove_traced<A: Air, S: FriScheme>(
             ops: vec![ext(VectorOpKind::Mul), ext(VectorOpKind::Add)],
             in_bytes: evaluations * n as u64 * base_bytes,
             out_bytes: evaluations * S::TRACE_EXTENSION.element_bytes(),
+            gather_bytes: 0,
         },
         started,
     );
@@ -339,6 +341,7 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             ops: quotient_point_program::<A, S::F>(air, num_challenges),
             in_bytes: size as u64 * columns * base_bytes,
             out_bytes: (size * num_challenges) as u64 * base_bytes,
+            gather_bytes: columns * base_bytes,
         },
         started,
     );
@@ -355,6 +358,7 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             }],
             in_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
             out_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
+            gather_bytes: 0,
         },
     );
     // One challenge at a time (gather, interpolate, split), so that one quotient of the

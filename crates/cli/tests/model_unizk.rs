@@ -1,0 +1,125 @@
+//! `zkaccel model unizk` end to end, and the committed traces it is tested on still being what
+//! the prover records.
+
+use std::collections::BTreeSet;
+use std::io::BufReader;
+
+use assert_cmd::Command;
+use zkaccel_kernel_trace::{read_jsonl, KernelRecord};
+
+fn zkaccel() -> Command {
+    Command::cargo_bin("zkaccel").expect("binary is built")
+}
+
+fn fixture(name: &str) -> String {
+    format!(
+        "{}/../hwmodel/tests/data/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn read(path: &str) -> Vec<KernelRecord> {
+    read_jsonl(BufReader::new(std::fs::File::open(path).unwrap())).unwrap()
+}
+
+#[test]
+fn a_recorded_trace_is_replayed_in_both_modes_with_a_table_and_json() {
+    let trace = fixture("starky-factorial-2e20.jsonl");
+    for mode in ["paper", "unizk-sim"] {
+        let out = zkaccel()
+            .args(["model", "unizk", "--trace", &trace, "--mode", mode])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(&format!("mode {mode}")), "{text}");
+        for class in ["NTT", "polynomial", "hash", "layout", "total"] {
+            assert!(
+                text.lines().any(|l| l.starts_with(class)),
+                "{class}: {text}"
+            );
+        }
+    }
+    let out = zkaccel()
+        .args([
+            "model", "unizk", "--trace", &trace, "--set", "vsas=64", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["config"]["vsas"], 64);
+    assert_eq!(
+        json["kernels"].as_array().unwrap().len(),
+        read(&trace).len()
+    );
+    assert!(json["ms"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bad_knobs_and_traces_exit_2_with_a_message() {
+    let trace = fixture("starky-fibonacci-2e20.jsonl");
+    for args in [
+        vec!["--trace", trace.as_str(), "--set", "vsas=0"],
+        vec!["--trace", trace.as_str(), "--set", "warp=9"],
+        vec!["--trace", trace.as_str(), "--mode", "fast"],
+        vec!["--trace", "/nonexistent/trace.jsonl"],
+        vec!["--trace", "/dev/null"],
+    ] {
+        let out = zkaccel()
+            .args(["model", "unizk"])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+/// One record's kind, phase and dependencies.
+type Step = (String, String, Vec<u64>);
+
+/// Kind, phase and dependencies of every record before FRI folds (whose count depends on the
+/// size), and the set of (kind, phase) pairs overall.
+fn skeleton(records: &[KernelRecord]) -> (Vec<Step>, BTreeSet<(String, String)>) {
+    let prefix = records
+        .iter()
+        .take_while(|r| r.phase != "fri-commit")
+        .map(|r| (r.kernel.kind().to_owned(), r.phase.clone(), r.deps.clone()))
+        .collect();
+    let kinds = records
+        .iter()
+        .map(|r| (r.kernel.kind().to_owned(), r.phase.clone()))
+        .collect();
+    (prefix, kinds)
+}
+
+#[test]
+fn the_committed_traces_are_what_the_prover_records_today() {
+    let dir = tempfile::tempdir().unwrap();
+    for air in ["fibonacci", "factorial"] {
+        let trace = dir.path().join(format!("{air}.jsonl"));
+        let out = zkaccel()
+            .args(["prove", "--air", air, "--log-rows", "12", "--output"])
+            .arg(dir.path().join(format!("{air}.proof")))
+            .arg("--trace")
+            .arg(&trace)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let today = skeleton(&read(trace.to_str().unwrap()));
+        let committed = skeleton(&read(&fixture(&format!("starky-{air}-2e20.jsonl"))));
+        assert_eq!(
+            today, committed,
+            "{air}: re-record tests/data (see its README)"
+        );
+    }
+}

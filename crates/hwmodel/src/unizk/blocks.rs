@@ -1,0 +1,137 @@
+//! Blocks and their timing: the unit every kernel is lowered to.
+//!
+//! A block is what fits the active half of the scratchpad: its reads, its compute, its writes.
+//! Double buffering loads block *i+1* while block *i* computes. How the two overlap is where the
+//! modes differ:
+//!
+//! - `paper`: the VSAs are a resource, so a kernel of blocks takes the first load, then
+//!   `max(memory, compute)` per block, then the last store.
+//! - `unizk-sim`: the public simulator charges compute as a delay on a block's first write, and
+//!   a block's reads wait only for the writes of the block two before it; two chains of blocks
+//!   therefore run at once, and a kernel takes the larger of its memory time and half its chained
+//!   latency (read latency, load, compute), never less than one block's chain.
+
+use super::config::{Mode, UnizkConfig};
+
+/// Bytes moved in runs of consecutive addresses.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Stream {
+    /// Useful bytes.
+    pub bytes: u64,
+    /// Bytes per run of consecutive addresses (0: one run of all of them).
+    pub run: u64,
+}
+
+impl Stream {
+    /// One run of `bytes`.
+    pub fn contiguous(bytes: u64) -> Self {
+        Self { bytes, run: 0 }
+    }
+
+    /// `bytes` in runs of `run`.
+    pub fn runs(bytes: u64, run: u64) -> Self {
+        Self { bytes, run }
+    }
+
+    /// Runs (memory records) the stream is made of.
+    pub fn records(&self) -> u64 {
+        if self.bytes == 0 {
+            0
+        } else if self.run == 0 {
+            1
+        } else {
+            self.bytes.div_ceil(self.run)
+        }
+    }
+
+    /// Bytes the memory moves: each run rounded up to whole requests.
+    pub fn moved(&self, config: &UnizkConfig) -> u64 {
+        let request = u64::from(config.request_bytes);
+        if self.bytes == 0 {
+            return 0;
+        }
+        let run = if self.run == 0 { self.bytes } else { self.run };
+        let full = self.bytes / run;
+        let tail = self.bytes % run;
+        full.saturating_mul(run.div_ceil(request).saturating_mul(request))
+            .saturating_add(tail.div_ceil(request) * request)
+    }
+
+    /// Cycles the stream occupies the memory system.
+    pub fn cycles(&self, config: &UnizkConfig) -> f64 {
+        let transfer = self.moved(config) as f64 / config.bytes_per_cycle();
+        match config.mode {
+            Mode::Paper => transfer,
+            // The simulator's front end admits one record per cycle.
+            Mode::UnizkSim => transfer.max(self.records() as f64),
+        }
+    }
+}
+
+/// `count` identical blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Blocks {
+    /// How many.
+    pub count: u64,
+    /// What one block loads.
+    pub read: Stream,
+    /// What one block stores.
+    pub write: Stream,
+    /// Cycles one block computes (pipeline fill included).
+    pub compute: f64,
+}
+
+/// A kernel's time on the chip and what it used.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Timing {
+    /// Cycles from its first load to its last store.
+    pub cycles: f64,
+    /// Bytes the memory moved (requests, not useful bytes).
+    pub moved_bytes: u64,
+    /// Cycles the VSAs computed, summed over blocks.
+    pub busy_cycles: f64,
+}
+
+/// Times a kernel lowered to groups of blocks, plus `serial` cycles nothing overlaps.
+pub fn time_blocks(config: &UnizkConfig, groups: &[Blocks], serial: f64) -> Timing {
+    let groups: Vec<&Blocks> = groups.iter().filter(|g| g.count > 0).collect();
+    let latency = f64::from(config.dram_latency);
+    let mut moved = 0u64;
+    let mut busy = 0.0;
+    let mut memory = 0.0;
+    let mut steady = 0.0;
+    let mut chained = 0.0;
+    let mut longest_chain: f64 = 0.0;
+    for g in &groups {
+        let n = g.count as f64;
+        let rd = g.read.cycles(config);
+        let wr = g.write.cycles(config);
+        moved = moved.saturating_add(
+            g.count
+                .saturating_mul(g.read.moved(config).saturating_add(g.write.moved(config))),
+        );
+        busy += n * g.compute;
+        memory += n * (rd + wr);
+        steady += n * (rd + wr).max(g.compute);
+        // Only a block that stores holds back the loads of the block two after it.
+        if g.write.bytes > 0 {
+            let chain = latency + rd + g.compute + wr;
+            chained += n * chain;
+            longest_chain = longest_chain.max(chain);
+        }
+    }
+    let cycles = match (groups.first(), groups.last()) {
+        (Some(first), Some(last)) => match config.mode {
+            Mode::Paper => latency + first.read.cycles(config) + steady + last.write.cycles(config),
+            Mode::UnizkSim => (latency + memory)
+                .max(chained / config.mode.compute_overlap())
+                .max(longest_chain),
+        },
+        _ => 0.0,
+    };
+    Timing {
+        cycles: cycles + serial,
+        moved_bytes: moved,
+        busy_cycles: busy + serial,
+    }
+}

@@ -1,0 +1,459 @@
+//! Each kernel kind lowered to blocks the way the paper's §5 maps it.
+
+use zkaccel_kernel_trace::{Kernel, LeafLayout, NttLayout, TraceField, VectorOp, VectorOpKind};
+
+use super::blocks::{Blocks, Stream};
+use super::config::{
+    Mode, UnizkConfig, DIGEST_ELEMENTS, ELEMENT_BYTES, EXT2_MUL_PRODUCTS, INVERSE_PRODUCTS,
+    SPONGE_RATE,
+};
+
+/// The hash every Poseidon kernel must name.
+pub const POSEIDON_GOLDILOCKS: &str = "poseidon-goldilocks-12";
+/// Proof-of-work hashes the public simulator charges whatever the trace says.
+pub const UNIZK_SIM_POW_HASHES: u64 = 200_000;
+/// Bytes of one digest.
+const DIGEST_BYTES: u64 = DIGEST_ELEMENTS * ELEMENT_BYTES;
+
+/// A kernel as blocks.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lowered {
+    /// Groups of identical blocks, in order.
+    pub groups: Vec<Blocks>,
+    /// Cycles outside any block (a chain of dependent permutations).
+    pub serial: f64,
+    /// How the kernel was mapped when it is not by its own blocks (folded into a neighbour).
+    pub note: Option<&'static str>,
+}
+
+/// Why a kernel has no mapping on UniZK.
+pub type Unmapped = String;
+
+/// Lowers one kernel.
+///
+/// # Errors
+/// A description when UniZK cannot run the kernel (a 256-bit field, MiMC, another hash, a
+/// Merkle arity other than 2).
+pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lowered, Unmapped> {
+    match kernel {
+        Kernel::Ntt {
+            field,
+            log_n,
+            batch,
+            zero_log,
+            layout,
+            ..
+        } => ntt(config, *field, *log_n, *batch, *zero_log, *layout),
+        Kernel::Merkle {
+            hash,
+            log_leaves,
+            leaf_width,
+            cap_height,
+            arity,
+            leaf_layout,
+        } => {
+            poseidon(hash)?;
+            if *arity != 2 {
+                return Err(format!("Merkle arity {arity}: UniZK builds binary trees"));
+            }
+            Ok(merkle(
+                config,
+                *log_leaves,
+                *leaf_width,
+                *cap_height,
+                *leaf_layout,
+            ))
+        }
+        Kernel::Sponge {
+            hash,
+            absorbed,
+            squeezed,
+            permutations,
+        } => {
+            poseidon(hash)?;
+            Ok(sponge(config, *absorbed, *squeezed, *permutations))
+        }
+        Kernel::Grind {
+            hash, permutations, ..
+        } => {
+            poseidon(hash)?;
+            Ok(grind(config, *permutations))
+        }
+        Kernel::Vector {
+            field,
+            len,
+            ops,
+            in_bytes,
+            out_bytes,
+            gather_bytes,
+        } => {
+            goldilocks(*field)?;
+            Ok(vector(
+                config,
+                *len,
+                &expand(ops),
+                *in_bytes,
+                *out_bytes,
+                *gather_bytes,
+            ))
+        }
+        Kernel::PartialProducts {
+            field,
+            rows,
+            columns,
+            degree,
+        } => {
+            goldilocks(*field)?;
+            Ok(partial_products(config, *rows, *columns, *degree))
+        }
+        Kernel::Transpose {
+            rows,
+            cols,
+            elem_bytes,
+        } => Ok(Lowered {
+            // The global transpose buffer rearranges while the neighbour streams (§4): what
+            // remains is storing the rearranged copy that later kernels read.
+            groups: vec![streamed(
+                config,
+                0,
+                rows.saturating_mul(*cols).saturating_mul(*elem_bytes),
+                0.0,
+            )],
+            serial: 0.0,
+            note: Some("read folded into its producer through the transpose buffer"),
+        }),
+        Kernel::Copy { bytes } => {
+            if phase == "fri-query" {
+                // Authentication paths: digests gathered one by one.
+                Ok(Lowered {
+                    groups: vec![Blocks {
+                        count: 1,
+                        read: Stream::runs(*bytes, DIGEST_BYTES),
+                        write: Stream::default(),
+                        compute: 0.0,
+                    }],
+                    serial: 0.0,
+                    note: None,
+                })
+            } else {
+                Ok(Lowered {
+                    groups: Vec::new(),
+                    serial: 0.0,
+                    note: Some("folded into its producer's store addresses"),
+                })
+            }
+        }
+        Kernel::Mimc { .. } => Err("MiMC over a 256-bit field: UniZK's PEs are 64-bit".into()),
+    }
+}
+
+fn poseidon(hash: &str) -> Result<(), Unmapped> {
+    if hash == POSEIDON_GOLDILOCKS {
+        Ok(())
+    } else {
+        Err(format!("hash `{hash}`: UniZK maps {POSEIDON_GOLDILOCKS}"))
+    }
+}
+
+fn goldilocks(field: TraceField) -> Result<u64, Unmapped> {
+    match field {
+        TraceField::Goldilocks => Ok(1),
+        TraceField::Goldilocks2 => Ok(2),
+        other => Err(format!(
+            "field {other:?}: UniZK's PEs are 64-bit Goldilocks"
+        )),
+    }
+}
+
+/// An NTT as L×L planes, two dimensions per pass over memory (§5.1, SAM's decomposition).
+fn ntt(
+    config: &UnizkConfig,
+    field: TraceField,
+    log_n: u32,
+    batch: u64,
+    zero_log: u32,
+    layout: NttLayout,
+) -> Result<Lowered, Unmapped> {
+    let ext = goldilocks(field)?;
+    let elem = ELEMENT_BYTES * ext;
+    let plane_log = config.plane_log().max(1);
+    let plane = 1u64 << (2 * plane_log);
+    let dims = log_n.div_ceil(plane_log).max(1);
+    let passes = u64::from(dims.div_ceil(2));
+    let total = batch
+        .saturating_mul(1u64 << log_n.min(62))
+        .saturating_mul(elem);
+    let active = config.active_bytes().max(elem);
+    let block = total.min(active);
+    let count = total.div_ceil(block);
+    // Compute: the MDC pipelines fill (two dimensions of log L stages, each a product deep) and
+    // drain a plane; then each VSA row's two pipelines take two elements per cycle, an
+    // extension product costing EXT2_MUL_PRODUCTS base products.
+    let mul_latency = if ext == 2 {
+        config.ext_mul_latency()
+    } else {
+        config.mul_latency
+    };
+    let products = if ext == 2 { EXT2_MUL_PRODUCTS } else { 1 };
+    // A plane's rows enter as lines of `array` elements; a VSA's rows take two elements per
+    // cycle each, so one line per half cycle (an extension product: five base products).
+    let side = 1u64 << plane_log;
+    let lines_per_plane = side * side.div_ceil(u64::from(config.array));
+    let planes = (block / elem).div_ceil(plane);
+    let line_interval = 0.5 * f64::from(products);
+    let compute = f64::from(2 * plane_log * mul_latency)
+        + plane as f64 / f64::from(config.array)
+        + line_interval * (planes * lines_per_plane).div_ceil(u64::from(config.vsas)) as f64;
+    // Pass 0 streams the input (index-major through the transpose buffer: b polynomials per
+    // run), skipping an LDE's zero padding; later passes read and write runs of the already
+    // transformed dimensions: a block's planes side by side.
+    let first_run = match layout {
+        NttLayout::PolyMajor => 0,
+        NttLayout::IndexMajor => u64::from(config.transpose_b).min(batch).max(1) * elem,
+    };
+    let strided_run = (block / plane).max(elem);
+    let mut groups = vec![Blocks {
+        count,
+        read: Stream::runs(block >> zero_log.min(62), first_run),
+        write: Stream::runs(block, if passes == 1 { first_run } else { 0 }),
+        compute,
+    }];
+    if passes > 1 {
+        groups.push(Blocks {
+            count: count.saturating_mul(passes - 1),
+            read: Stream::runs(block, strided_run),
+            write: Stream::runs(block, strided_run),
+            compute,
+        });
+    }
+    Ok(Lowered {
+        groups,
+        serial: 0.0,
+        note: None,
+    })
+}
+
+/// Permutations hashing one leaf of `width` elements.
+fn leaf_permutations(mode: Mode, width: u64) -> u64 {
+    if mode == Mode::Paper && width <= DIGEST_ELEMENTS {
+        // plonky2's hash_or_noop: a leaf that fits a digest is its own digest.
+        0
+    } else {
+        width.div_ceil(SPONGE_RATE)
+    }
+}
+
+/// A Merkle tree in scratchpad-sized subtrees, level order (§5.3).
+fn merkle(
+    config: &UnizkConfig,
+    log_leaves: u32,
+    leaf_width: u64,
+    cap_height: u32,
+    layout: LeafLayout,
+) -> Lowered {
+    let interval = config.permutation_interval() as f64;
+    let latency = config.permutation_latency() as f64;
+    let active_elements = (config.active_bytes() / ELEMENT_BYTES).max(2);
+    let leaf_perms = leaf_permutations(config.mode, leaf_width);
+    // Trees past 2^62 leaves are priced as 2^62 (no memory holds more).
+    let log_leaves = log_leaves.min(62);
+    let cap_height = cap_height.min(log_leaves);
+    let mut groups = Vec::new();
+    let mut level_log = log_leaves;
+    let mut width = leaf_width.max(1);
+    let mut first = true;
+    loop {
+        let fits = (active_elements / width).max(2);
+        let block_log = (63 - fits.leading_zeros()).min(level_log);
+        let levels = block_log.min(level_log - cap_height);
+        let items = 1u64 << block_log;
+        let nodes = items - (items >> levels);
+        let perms = if first {
+            items.saturating_mul(leaf_perms)
+        } else {
+            0
+        } + nodes;
+        let digests_written = if first { items } else { 0 } + nodes;
+        let run = match (first, layout) {
+            (true, LeafLayout::Columns) => u64::from(config.transpose_b) * ELEMENT_BYTES,
+            _ => 0,
+        };
+        groups.push(Blocks {
+            count: 1u64 << (level_log - block_log),
+            read: Stream::runs(
+                items.saturating_mul(width).saturating_mul(ELEMENT_BYTES),
+                run,
+            ),
+            write: Stream::contiguous(digests_written.saturating_mul(DIGEST_BYTES)),
+            compute: if perms == 0 {
+                0.0
+            } else {
+                latency + interval * (perms as f64 / f64::from(config.vsas)).ceil()
+            },
+        });
+        level_log -= levels;
+        width = DIGEST_ELEMENTS;
+        first = false;
+        if level_log <= cap_height || levels == 0 {
+            break;
+        }
+    }
+    Lowered {
+        groups,
+        serial: 0.0,
+        note: None,
+    }
+}
+
+/// The challenger's sponge: dependent permutations on one VSA.
+fn sponge(config: &UnizkConfig, absorbed: u64, squeezed: u64, permutations: u64) -> Lowered {
+    let latency = config.permutation_latency() as f64;
+    let serial = match config.mode {
+        Mode::Paper => permutations as f64 * latency,
+        // HashNoPad: one permutation, then one per 32 output lines, whatever the input.
+        Mode::UnizkSim => {
+            latency
+                * (1 + squeezed
+                    .div_ceil(u64::from(config.array))
+                    .div_ceil(u64::from(config.vsas))) as f64
+        }
+    };
+    Lowered {
+        groups: vec![Blocks {
+            count: 1,
+            read: Stream::contiguous(absorbed.saturating_mul(ELEMENT_BYTES)),
+            write: Stream::contiguous(squeezed.saturating_mul(ELEMENT_BYTES)),
+            compute: 0.0,
+        }],
+        serial,
+        note: None,
+    }
+}
+
+/// Proof of work: independent permutations spread over the VSAs.
+fn grind(config: &UnizkConfig, permutations: u64) -> Lowered {
+    let latency = config.permutation_latency() as f64;
+    let serial = match config.mode {
+        Mode::Paper => {
+            latency
+                + config.permutation_interval() as f64
+                    * (permutations as f64 / f64::from(config.vsas)).ceil()
+        }
+        Mode::UnizkSim => latency + UNIZK_SIM_POW_HASHES as f64 / f64::from(config.vsas),
+    };
+    Lowered {
+        groups: Vec::new(),
+        serial,
+        note: None,
+    }
+}
+
+/// A program's base-field work per element: products and additions.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BaseOps {
+    /// Goldilocks products.
+    pub muls: u64,
+    /// Goldilocks additions and subtractions.
+    pub adds: u64,
+}
+
+/// Expands extension and inversion ops into base-field products and additions.
+pub fn expand(ops: &[VectorOp]) -> BaseOps {
+    let mut total = BaseOps::default();
+    for op in ops {
+        let ext = u64::from(op.ext.max(1));
+        let (muls, adds) = match (op.op, ext) {
+            (VectorOpKind::Add | VectorOpKind::Sub, e) => (0, e),
+            (VectorOpKind::Mul, 1) => (1, 0),
+            (VectorOpKind::Mul, _) => (u64::from(EXT2_MUL_PRODUCTS), 2),
+            (VectorOpKind::Inv, 1) => (u64::from(INVERSE_PRODUCTS), 0),
+            // conj(a) / N(a): the norm (three products, a subtraction), its inverse, two
+            // products.
+            (VectorOpKind::Inv, _) => (u64::from(INVERSE_PRODUCTS) + 5, 1),
+        };
+        total.muls = total.muls.saturating_add(muls);
+        total.adds = total.adds.saturating_add(adds);
+    }
+    total
+}
+
+/// Convoys a chain of `ops` packs into (at most one product and two additions each, §5.4
+/// chaining), and their summed depth.
+fn convoys(config: &UnizkConfig, ops: BaseOps) -> (u64, f64) {
+    let convoys = ops.muls.max(ops.adds.div_ceil(2)).max(1);
+    let depth = ops.muls as f64 * f64::from(config.mul_latency) + ops.adds as f64;
+    (convoys, depth)
+}
+
+/// One block streaming `read` and `write` bytes.
+fn streamed(config: &UnizkConfig, read: u64, write: u64, compute: f64) -> Blocks {
+    let active = config.active_bytes().max(1);
+    let count = (read.max(write)).div_ceil(active).max(1);
+    Blocks {
+        count,
+        read: Stream::contiguous(read.div_ceil(count)),
+        write: Stream::contiguous(write.div_ceil(count)),
+        compute: compute / count as f64,
+    }
+}
+
+/// Element-wise arithmetic in vector mode, tiled through the scratchpad (§5.4).
+fn vector(
+    config: &UnizkConfig,
+    len: u64,
+    ops: &BaseOps,
+    in_bytes: u64,
+    out_bytes: u64,
+    gather_bytes: u64,
+) -> Lowered {
+    let len = len.max(1);
+    let (convoys, depth) = convoys(config, *ops);
+    let per_point = in_bytes.saturating_add(out_bytes).div_ceil(len).max(1);
+    let tile = if gather_bytes > 0 && config.vector_batch > 0 {
+        config.vector_batch
+    } else {
+        (config.active_bytes() / per_point).max(1)
+    }
+    .min(len);
+    let count = len.div_ceil(tile);
+    let compute = depth + convoys as f64 * (tile as f64 / config.pes() as f64).ceil();
+    let read_tile = in_bytes.div_ceil(count);
+    let read = if gather_bytes > 0 {
+        match config.mode {
+            // The simulator gathers this row and the next one as separate copies.
+            Mode::UnizkSim => Stream::runs(read_tile.saturating_mul(2), gather_bytes),
+            // The next row of one point is the row of another point in the tile.
+            Mode::Paper => Stream::runs(read_tile, gather_bytes),
+        }
+    } else {
+        Stream::contiguous(read_tile)
+    };
+    Lowered {
+        groups: vec![Blocks {
+            count,
+            read,
+            write: Stream::contiguous(out_bytes.div_ceil(count)),
+            compute,
+        }],
+        serial: 0.0,
+        note: None,
+    }
+}
+
+/// plonky2's partial products: per row and column a numerator and a denominator (wire +
+/// β·k·x + γ, wire + β·σ + γ), a batch inversion, the quotient; per row the chunk products.
+/// The running product runs as a parallel prefix across PEs (§5.4), so it adds no chain.
+fn partial_products(config: &UnizkConfig, rows: u64, columns: u64, degree: u32) -> Lowered {
+    let ops = BaseOps {
+        // β·k·x, β·σ, the batch inversion's three products, the quotient, the chunk product.
+        muls: columns.saturating_mul(7),
+        adds: columns.saturating_mul(4),
+    };
+    let in_bytes = rows
+        .saturating_mul(columns)
+        .saturating_mul(2 * ELEMENT_BYTES);
+    let out_bytes = rows
+        .saturating_mul(columns.div_ceil(u64::from(degree.max(1))))
+        .saturating_mul(ELEMENT_BYTES);
+    vector(config, rows, &ops, in_bytes, out_bytes, 0)
+}

@@ -1,0 +1,368 @@
+//! The UniZK model against what is known from outside it: the public simulator's constants
+//! (read from its code), its RamSim probes (measured, `shared/notes/unizk-simulator.md` §1.7),
+//! the paper's Table 4 and Figure 10, and hostile configurations.
+
+use std::io::BufReader;
+
+use zkaccel_hwmodel::unizk::blocks::{time_blocks, Blocks, Stream};
+use zkaccel_hwmodel::unizk::lower::lower;
+use zkaccel_hwmodel::unizk::{Mode, ModelError, UnizkClass, UnizkConfig};
+use zkaccel_kernel_trace::{
+    read_jsonl, validate, Kernel, KernelRecord, NttLayout, NttOrder, TraceField, SCHEMA_VERSION,
+};
+
+fn trace(name: &str) -> Vec<KernelRecord> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let records = read_jsonl(BufReader::new(std::fs::File::open(path).unwrap())).unwrap();
+    validate(&records).unwrap();
+    records
+}
+
+fn within(value: f64, expected: f64, tolerance: f64) -> bool {
+    (value - expected).abs() <= tolerance * expected
+}
+
+#[test]
+fn derived_constants_equal_the_public_simulators() {
+    let sim = UnizkConfig::unizk_sim();
+    // src/util.rs: SINGLE_HASH_DELAY = 24·4 + 14 + 130·6 + 24·4; Tree interval 16 + 1 + 6.
+    assert_eq!(sim.permutation_latency(), 986);
+    assert_eq!(sim.permutation_interval(), 23);
+    // 32×32 planes on 12×12 VSAs.
+    assert_eq!(sim.plane_log(), 5);
+    // 128 channels interleaved every 16 B, 64 B requests: a quarter reached, 1.02 TB/s.
+    assert!((sim.bandwidth_tbps() - 1.024).abs() < 1e-9);
+    // The paper's own figures: four partial rounds in 145 cycles; about 1 TB/s.
+    let paper = UnizkConfig::paper();
+    assert_eq!(paper.permutation_latency(), 8 * 24 + 14 + 6 * 145);
+    assert!((paper.bandwidth_tbps() - 1.024).abs() < 1e-9);
+    assert_eq!(paper.active_bytes(), 2 << 20);
+}
+
+fn ntt(log_n: u32, batch: u64, field: TraceField) -> Kernel {
+    Kernel::Ntt {
+        field,
+        log_n,
+        batch,
+        inverse: false,
+        coset: false,
+        order: NttOrder::Nn,
+        layout: NttLayout::PolyMajor,
+        zero_log: 0,
+    }
+}
+
+#[test]
+fn an_ntt_block_computes_in_the_simulators_489_cycles_within_one() {
+    // fft.rs: drain.delay 2·5·2 + 1024/12 = 105, then 0.5 cycle per 12-element line per VSA:
+    // a 2 MiB block of 256 planes computes in ≈ 105 + 0.5·⌈24 576/32⌉ = 489 cycles.
+    let sim = UnizkConfig::unizk_sim();
+    let lowered = lower(&sim, "trace-commit", &ntt(20, 1, TraceField::Goldilocks)).unwrap();
+    assert!(
+        (lowered.groups[0].compute - 489.0).abs() <= 1.0,
+        "{:?}",
+        lowered.groups[0]
+    );
+    // Two passes of 2^20 points (two 5-bit dimensions each), 4 blocks of 2 MiB per pass.
+    let blocks: u64 = lowered.groups.iter().map(|g| g.count).sum();
+    assert_eq!(blocks, 8);
+    // 2^23: three passes. The extension's fill is 2·5·5 + 85 = 135 cycles.
+    let lowered = lower(&sim, "fri-commit", &ntt(23, 1, TraceField::Goldilocks2)).unwrap();
+    let blocks: u64 = lowered.groups.iter().map(|g| g.count).sum();
+    assert_eq!(blocks, 3 * (16 << 23 >> 21));
+    let fill = lowered.groups[0].compute - 2.5 * (128 * 96 / 32) as f64;
+    assert!((fill - 135.3).abs() < 1.0, "{fill}");
+}
+
+#[test]
+fn ramsim_streams_64_mib_of_reads_in_66_386_cycles_within_5_percent() {
+    let sim = UnizkConfig::unizk_sim();
+    let read = Blocks {
+        count: 1024,
+        read: Stream::contiguous(64 << 10),
+        write: Stream::default(),
+        compute: 0.0,
+    };
+    let t = time_blocks(&sim, &[read], 0.0);
+    assert!(within(t.cycles, 66_386.0, 0.05), "{}", t.cycles);
+}
+
+#[test]
+fn ramsim_overlaps_two_blocks_compute_40_086_cycles_within_10_percent() {
+    // Eight blocks of a 64 B read and a write delayed 10,000 cycles, reads of block i waiting
+    // for the write of block i−2: 40,086 cycles measured, half the serial 80,000.
+    let block = Blocks {
+        count: 8,
+        read: Stream::contiguous(64),
+        write: Stream::contiguous(64),
+        compute: 10_000.0,
+    };
+    let t = time_blocks(&UnizkConfig::unizk_sim(), &[block], 0.0);
+    assert!(within(t.cycles, 40_086.0, 0.10), "{}", t.cycles);
+    // The paper's hardware computes one block at a time.
+    let t = time_blocks(&UnizkConfig::paper(), &[block], 0.0);
+    assert!(t.cycles >= 80_000.0, "{}", t.cycles);
+}
+
+#[test]
+fn random_64_byte_reads_are_admitted_one_per_cycle_within_5_percent() {
+    // RamSim probe: 262,144 random 64 B reads in 262,173 cycles.
+    let gather = Blocks {
+        count: 1,
+        read: Stream::runs(262_144 * 64, 64),
+        write: Stream::default(),
+        compute: 0.0,
+    };
+    let t = time_blocks(&UnizkConfig::unizk_sim(), &[gather], 0.0);
+    assert!(within(t.cycles, 262_173.0, 0.05), "{}", t.cycles);
+}
+
+#[test]
+fn table4_hash_vsa_utilisation_96_percent_within_10_points_on_starky_traces() {
+    for name in ["starky-fibonacci-2e20.jsonl", "starky-factorial-2e20.jsonl"] {
+        let records = trace(name);
+        for mode in Mode::ALL {
+            let report = UnizkConfig::preset(mode).replay(&records).unwrap();
+            assert!(report.unmodelled.is_empty(), "{:?}", report.unmodelled);
+            assert_eq!(report.kernels.len(), records.len());
+            let hash = report.class(UnizkClass::Hash).unwrap();
+            assert!(
+                hash.vsa_utilisation >= 0.853,
+                "{name} {mode}: {}",
+                hash.vsa_utilisation
+            );
+            // NTTs are memory-bound: their VSAs idle (Table 4: 4.3–5.0 %).
+            let ntt = report.class(UnizkClass::Ntt).unwrap();
+            assert!(
+                ntt.vsa_utilisation < 0.2,
+                "{name} {mode}: {}",
+                ntt.vsa_utilisation
+            );
+            assert!(ntt.memory_utilisation > hash.memory_utilisation);
+            // Classes add up to the total.
+            let sum: f64 = report.classes.iter().map(|c| c.cycles).sum();
+            assert!((sum - report.cycles).abs() < 1e-6 * report.cycles);
+        }
+    }
+}
+
+#[test]
+fn figure10_merkle_follows_vsas_ntt_and_polynomial_follow_bandwidth_and_scratchpad() {
+    let records = trace("starky-factorial-2e20.jsonl");
+    let base = UnizkConfig::paper();
+    let run = |knob: &str| {
+        let mut c = base.clone();
+        c.set(knob).unwrap();
+        c.replay(&records).unwrap()
+    };
+    let reference = base.replay(&records).unwrap();
+    let ms = |r: &zkaccel_hwmodel::unizk::UnizkReport, c| r.class_ms(c);
+    // Twice the VSAs: hash nearly halves, NTT barely moves.
+    let vsas = run("vsas=64");
+    assert!(ms(&vsas, UnizkClass::Hash) < 0.6 * ms(&reference, UnizkClass::Hash));
+    assert!(ms(&vsas, UnizkClass::Ntt) > 0.9 * ms(&reference, UnizkClass::Ntt));
+    // Half the bandwidth: NTT and polynomial slow by more than 1.6×, hash by less than 1.2×.
+    let bw = run("bw_tbps=0.512");
+    assert!(ms(&bw, UnizkClass::Ntt) > 1.6 * ms(&reference, UnizkClass::Ntt));
+    assert!(ms(&bw, UnizkClass::Polynomial) > 1.6 * ms(&reference, UnizkClass::Polynomial));
+    assert!(ms(&bw, UnizkClass::Hash) < 1.2 * ms(&reference, UnizkClass::Hash));
+    // A quarter of the scratchpad: more NTT passes' worth of small blocks, never faster.
+    let spm = run("spm_mb=0.25");
+    assert!(ms(&spm, UnizkClass::Ntt) >= ms(&reference, UnizkClass::Ntt));
+}
+
+#[test]
+fn hostile_knobs_and_traces_are_refused_with_typed_errors() {
+    let mut c = UnizkConfig::paper();
+    for bad in [
+        "vsas",
+        "vsas=",
+        "vsas=0",
+        "vsas=-1",
+        "vsas=99999999999999999999",
+        "array=7",
+        "array=2",
+        "spm_mb=nan",
+        "spm_mb=inf",
+        "bw_tbps=0",
+        "clock_ghz=1e400",
+        "mode=fast",
+        "warp_drive=1",
+        "=3",
+    ] {
+        assert!(matches!(c.set(bad), Err(ModelError::Knob(_))), "{bad}");
+    }
+    assert_eq!(c, UnizkConfig::paper(), "a refused knob changes nothing");
+    assert_eq!(c.replay(&[]), Err(ModelError::EmptyTrace));
+    // A kernel UniZK cannot run is reported, not dropped.
+    let records = vec![KernelRecord {
+        version: SCHEMA_VERSION,
+        id: 0,
+        deps: vec![],
+        phase: "trace-commit".into(),
+        kernel: Kernel::Mimc {
+            field: TraceField::Bn254,
+            rounds: 91,
+            exponent: 7,
+            count: 1,
+        },
+        cpu: None,
+    }];
+    let report = c.replay(&records).unwrap();
+    assert_eq!(report.unmodelled.len(), 1);
+    assert!(report.to_string().contains("not modelled: kernel 0 (mimc)"));
+    // Enormous shapes saturate instead of overflowing or allocating.
+    let huge = vec![KernelRecord {
+        kernel: ntt(62, u64::MAX, TraceField::Goldilocks2),
+        ..records[0].clone()
+    }];
+    let report = c.replay(&huge).unwrap();
+    assert!(report.cycles.is_finite() && report.cycles > 0.0);
+}
+
+fn any_kernel() -> impl proptest::strategy::Strategy<Value = Kernel> {
+    use proptest::prelude::*;
+    let field = prop_oneof![
+        Just(TraceField::Goldilocks),
+        Just(TraceField::Goldilocks2),
+        Just(TraceField::Bn254)
+    ];
+    let op =
+        (0u8..4, any::<bool>(), 0u8..4).prop_map(|(op, vs, ext)| zkaccel_kernel_trace::VectorOp {
+            op: [
+                zkaccel_kernel_trace::VectorOpKind::Add,
+                zkaccel_kernel_trace::VectorOpKind::Sub,
+                zkaccel_kernel_trace::VectorOpKind::Mul,
+                zkaccel_kernel_trace::VectorOpKind::Inv,
+            ][usize::from(op)],
+            form: if vs {
+                zkaccel_kernel_trace::VectorForm::Vs
+            } else {
+                zkaccel_kernel_trace::VectorForm::Vv
+            },
+            ext,
+        });
+    prop_oneof![
+        (field.clone(), any::<u32>(), any::<u64>(), any::<u32>()).prop_map(
+            |(field, log_n, batch, zero_log)| Kernel::Ntt {
+                field,
+                log_n,
+                batch,
+                inverse: false,
+                coset: true,
+                order: NttOrder::Nr,
+                layout: NttLayout::IndexMajor,
+                zero_log,
+            }
+        ),
+        (
+            any::<u32>(),
+            any::<u64>(),
+            any::<u32>(),
+            1u32..4,
+            any::<bool>()
+        )
+            .prop_map(
+                |(log_leaves, leaf_width, cap_height, arity, rows)| Kernel::Merkle {
+                    hash: "poseidon-goldilocks-12".into(),
+                    log_leaves,
+                    leaf_width,
+                    cap_height,
+                    arity,
+                    leaf_layout: if rows {
+                        zkaccel_kernel_trace::LeafLayout::Rows
+                    } else {
+                        zkaccel_kernel_trace::LeafLayout::Columns
+                    },
+                }
+            ),
+        (any::<u64>(), any::<u64>(), any::<u64>()).prop_map(
+            |(absorbed, squeezed, permutations)| {
+                Kernel::Sponge {
+                    hash: "poseidon-goldilocks-12".into(),
+                    absorbed,
+                    squeezed,
+                    permutations,
+                }
+            }
+        ),
+        (any::<u32>(), any::<u64>()).prop_map(|(pow_bits, permutations)| Kernel::Grind {
+            hash: "poseidon-goldilocks-12".into(),
+            pow_bits,
+            permutations,
+        }),
+        (
+            field,
+            any::<u64>(),
+            proptest::collection::vec(op, 0..40),
+            any::<u64>(),
+            any::<u64>(),
+            any::<u64>()
+        )
+            .prop_map(|(field, len, ops, in_bytes, out_bytes, gather_bytes)| {
+                Kernel::Vector {
+                    field,
+                    len,
+                    ops,
+                    in_bytes,
+                    out_bytes,
+                    gather_bytes,
+                }
+            }),
+        (any::<u64>(), any::<u64>(), any::<u32>()).prop_map(|(rows, columns, degree)| {
+            Kernel::PartialProducts {
+                field: TraceField::Goldilocks,
+                rows,
+                columns,
+                degree,
+            }
+        }),
+        (any::<u64>(), any::<u64>(), any::<u64>()).prop_map(|(rows, cols, elem_bytes)| {
+            Kernel::Transpose {
+                rows,
+                cols,
+                elem_bytes,
+            }
+        }),
+        any::<u64>().prop_map(|bytes| Kernel::Copy { bytes }),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+    /// Any shape, however hostile, gets a finite, non-negative time or an explicit
+    /// "not modelled", in both modes and on any chip the knobs allow.
+    #[test]
+    fn any_kernel_gets_a_finite_time_or_a_reason(
+        kernel in any_kernel(),
+        vsas in 1u32..4097,
+        array in proptest::strategy::Strategy::prop_map(3u32..33, |v| 2 * v),
+        spm in 0.0625f64..100.0,
+        sim in proptest::prelude::any::<bool>(),
+        phase in proptest::prelude::prop_oneof![
+            proptest::prelude::Just("fri-query"),
+            proptest::prelude::Just("quotient")
+        ],
+    ) {
+        let mut c = UnizkConfig::preset(if sim { Mode::UnizkSim } else { Mode::Paper });
+        c.set(&format!("vsas={vsas}")).unwrap();
+        c.set(&format!("array={array}")).unwrap();
+        c.set(&format!("spm_mb={spm}")).unwrap();
+        let record = KernelRecord {
+            version: SCHEMA_VERSION,
+            id: 0,
+            deps: vec![],
+            phase: phase.into(),
+            kernel,
+            cpu: None,
+        };
+        let report = c.replay(&[record]).unwrap();
+        proptest::prop_assert_eq!(report.kernels.len() + report.unmodelled.len(), 1);
+        proptest::prop_assert!(report.cycles.is_finite() && report.cycles >= 0.0);
+        for class in &report.classes {
+            proptest::prop_assert!((0.0..=1.0).contains(&class.memory_utilisation));
+            proptest::prop_assert!((0.0..=1.0).contains(&class.vsa_utilisation));
+        }
+    }
+}
