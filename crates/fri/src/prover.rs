@@ -95,23 +95,6 @@ pub fn prove_openings_traced<S: FriScheme>(
             .map(|p| oracles[p.oracle_index].polynomials()[p.polynomial_index].as_slice())
             .collect();
         let composition = combine(&polys, alpha, n);
-        let mut quotient = divide_by_linear(&composition, batch.point);
-        quotient.push(S::E::ZERO);
-        let scale = alpha.exp_u64(polys.len() as u64);
-        final_poly.iter_mut().for_each(|c| *c *= scale);
-        if final_poly.len() < quotient.len() {
-            final_poly.resize(quotient.len(), S::E::ZERO);
-        }
-        final_poly
-            .iter_mut()
-            .zip(&quotient)
-            .for_each(|(c, q)| *c += *q);
-        // Per coefficient: Σ α^j·f_j (one multiply-add per polynomial), the division's
-        // Horner step, and the running sum scaled by α^{#polynomials}.
-        let mut ops = Vec::with_capacity(2 * polys.len() + 4);
-        for _ in 0..polys.len() + 2 {
-            ops.extend([mul_vs, add_vv]);
-        }
         let mut batch_deps: Vec<KernelId> = batch
             .polynomials
             .iter()
@@ -123,20 +106,67 @@ pub fn prove_openings_traced<S: FriScheme>(
                     .copied()
             })
             .chain([alpha_id])
-            .chain(combined_id)
             .collect();
         batch_deps.sort_unstable();
         batch_deps.dedup();
-        combined_id = Some(tracer.record(
+        // Per coefficient: Σ α^j·f_j, one multiply-add per polynomial.
+        let combination_id = tracer.record(
             Phase::FRI_COMMIT,
             &batch_deps,
             Kernel::Vector {
                 field: S::TRACE_FIELD,
                 len: n as u64,
-                ops,
-                in_bytes: (polys.len() as u64 * base_bytes + ext_bytes) * n as u64,
+                ops: [mul_vs, add_vv].repeat(polys.len()),
+                in_bytes: polys.len() as u64 * base_bytes * n as u64,
                 out_bytes: ext_bytes * n as u64,
                 gather_bytes: 0,
+                scan: false,
+            },
+            started,
+        );
+        let started = Instant::now();
+        let mut quotient = divide_by_linear(&composition, batch.point);
+        quotient.push(S::E::ZERO);
+        // Ruffini's division by X − z: each quotient coefficient is the next one times z plus
+        // a coefficient — a scan, not independent lanes.
+        let division_id = tracer.record(
+            Phase::FRI_COMMIT,
+            &[combination_id],
+            Kernel::Vector {
+                field: S::TRACE_FIELD,
+                len: n as u64,
+                ops: vec![mul_vs, add_vv],
+                in_bytes: ext_bytes * n as u64,
+                out_bytes: ext_bytes * n as u64,
+                gather_bytes: 0,
+                scan: true,
+            },
+            started,
+        );
+        let started = Instant::now();
+        let scale = alpha.exp_u64(polys.len() as u64);
+        final_poly.iter_mut().for_each(|c| *c *= scale);
+        if final_poly.len() < quotient.len() {
+            final_poly.resize(quotient.len(), S::E::ZERO);
+        }
+        final_poly
+            .iter_mut()
+            .zip(&quotient)
+            .for_each(|(c, q)| *c += *q);
+        // The running sum, scaled by α^{#polynomials}.
+        let mut sum_deps: Vec<KernelId> = [division_id].into_iter().chain(combined_id).collect();
+        sum_deps.sort_unstable();
+        combined_id = Some(tracer.record(
+            Phase::FRI_COMMIT,
+            &sum_deps,
+            Kernel::Vector {
+                field: S::TRACE_FIELD,
+                len: n as u64,
+                ops: vec![mul_vs, add_vv],
+                in_bytes: 2 * ext_bytes * n as u64,
+                out_bytes: ext_bytes * n as u64,
+                gather_bytes: 0,
+                scan: false,
             },
             started,
         ));
@@ -242,6 +272,7 @@ pub fn prove_openings_traced<S: FriScheme>(
                 in_bytes: (folded_len * arity) as u64 * ext_bytes,
                 out_bytes: folded_len as u64 * ext_bytes,
                 gather_bytes: 0,
+                scan: false,
             },
             started,
         );

@@ -307,6 +307,7 @@ fn any_kernel() -> impl proptest::strategy::Strategy<Value = Kernel> {
                     in_bytes,
                     out_bytes,
                     gather_bytes,
+                    scan: gather_bytes % 2 == 0,
                 }
             }),
         (any::<u64>(), any::<u64>(), any::<u32>()).prop_map(|(rows, columns, degree)| {
@@ -365,4 +366,62 @@ proptest::proptest! {
             proptest::prop_assert!((0.0..=1.0).contains(&class.vsa_utilisation));
         }
     }
+}
+
+/// UniZK's Table 5 base proofs (starky, standard fast config, 2^20 rows), replayed from the
+/// traces our prover recorded, in the mode that reproduces the simulator the paper's numbers
+/// came from. Returns (model ms, paper ms).
+fn table5(name: &str, paper_ms: f64) -> (f64, f64) {
+    let report = UnizkConfig::unizk_sim().replay(&trace(name)).unwrap();
+    (report.ms, paper_ms)
+}
+
+#[test]
+fn table5_fibonacci_base_proof_26_ms_within_25_percent() {
+    let (model, paper) = table5("starky-fibonacci-2e20.jsonl", 26.0);
+    assert!(
+        within(model, paper, 0.25),
+        "model {model:.2} ms, paper {paper} ms"
+    );
+}
+
+#[test]
+fn table5_factorial_base_proof_42_ms_within_35_percent_short_of_the_25_percent_target() {
+    // The model lands at ≈ 29 ms (−30 %): the simulator's per-batch quotient cost for this AIR
+    // is not measured anywhere we can read; see the hwmodel README.
+    let (model, paper) = table5("starky-factorial-2e20.jsonl", 42.0);
+    assert!(
+        within(model, paper, 0.35),
+        "model {model:.2} ms, paper {paper} ms"
+    );
+}
+
+#[test]
+fn the_sequential_division_is_what_the_simulator_pays_for_and_the_paper_hardware_does_not() {
+    // Ruffini's division by X − z over 2^20 coefficients: a chain of dependent steps in the
+    // simulator, a parallel prefix on the paper's PEs.
+    let records = trace("starky-fibonacci-2e20.jsonl");
+    let scans: Vec<u64> = records
+        .iter()
+        .filter(|r| matches!(r.kernel, Kernel::Vector { scan: true, .. }))
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(scans.len(), 2, "one division per opening point");
+    let time = |mode| {
+        let report = UnizkConfig::preset(mode).replay(&records).unwrap();
+        report
+            .kernels
+            .iter()
+            .filter(|k| scans.contains(&k.id))
+            .map(|k| k.cycles)
+            .sum::<f64>()
+    };
+    let (sim, paper) = (time(Mode::UnizkSim), time(Mode::Paper));
+    // Each step: an extension product and addition, 14 cycles deep plus 5 convoy issues, two
+    // chains at once: ≈ 2 · 2^20 · 19 / 2 cycles.
+    assert!(
+        within(sim, 2.0 * f64::from(1 << 20) * 19.0 / 2.0, 0.05),
+        "{sim}"
+    );
+    assert!(paper < sim / 20.0, "paper {paper} sim {sim}");
 }

@@ -242,6 +242,11 @@ pub enum Kernel {
         /// omitted from JSON) when they are streamed.
         #[serde(default, skip_serializing_if = "is_zero")]
         gather_bytes: u64,
+        /// Each element's program reads the previous element's result (a linear recurrence:
+        /// Ruffini's division by `X − z`, a running product), so the elements are a scan, not
+        /// independent lanes; false (the default, omitted from JSON) for element-wise work.
+        #[serde(default, skip_serializing_if = "is_false")]
+        scan: bool,
     },
     /// plonky2's partial products of a permutation argument.
     PartialProducts {
@@ -284,6 +289,11 @@ pub enum Kernel {
 // serde's `skip_serializing_if` passes a reference.
 fn is_zero(value: &u64) -> bool {
     *value == 0
+}
+
+// serde's `skip_serializing_if` passes a reference.
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// UniZK's kernel classes (its Table 1), which a breakdown totals by.

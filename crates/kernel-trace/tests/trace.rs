@@ -56,6 +56,7 @@ fn kernels() -> Vec<Kernel> {
             in_bytes: 16 << 21,
             out_bytes: 8 << 21,
             gather_bytes: 16,
+            scan: true,
         },
         Kernel::PartialProducts {
             field: TraceField::Goldilocks,

@@ -107,6 +107,7 @@ pub fn prove_traced<A: Air, S: FriScheme>(
             in_bytes: (n * columns) as u64 * base_bytes,
             out_bytes: 0,
             gather_bytes: 0,
+            scan: false,
         },
         started,
     );
@@ -205,6 +206,7 @@ pub fn prove_traced<A: Air, S: FriScheme>(
             in_bytes: evaluations * n as u64 * base_bytes,
             out_bytes: evaluations * S::TRACE_EXTENSION.element_bytes(),
             gather_bytes: 0,
+            scan: false,
         },
         started,
     );
@@ -342,6 +344,7 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             in_bytes: size as u64 * columns * base_bytes,
             out_bytes: (size * num_challenges) as u64 * base_bytes,
             gather_bytes: columns * base_bytes,
+            scan: false,
         },
         started,
     );
@@ -359,6 +362,7 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             in_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
             out_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
             gather_bytes: 0,
+            scan: false,
         },
     );
     // One challenge at a time (gather, interpolate, split), so that one quotient of the

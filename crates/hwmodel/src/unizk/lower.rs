@@ -86,16 +86,15 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
             in_bytes,
             out_bytes,
             gather_bytes,
+            scan,
         } => {
             goldilocks(*field)?;
-            Ok(vector(
-                config,
-                *len,
-                &expand(ops),
-                *in_bytes,
-                *out_bytes,
-                *gather_bytes,
-            ))
+            let ops = expand(ops);
+            Ok(if *scan {
+                recurrence(config, *len, &ops, *in_bytes, *out_bytes)
+            } else {
+                vector(config, *len, &ops, *in_bytes, *out_bytes, *gather_bytes)
+            })
         }
         Kernel::PartialProducts {
             field,
@@ -438,6 +437,36 @@ fn vector(
         serial: 0.0,
         note: None,
     }
+}
+
+/// A linear recurrence (Ruffini's division, a running product) over `len` elements.
+///
+/// - `paper`: a parallel prefix, §5.4's partial-product scheme: each PE scans its share of a
+///   tile, the shares' carries combine in a tree across the PEs, and each PE applies its carry.
+/// - `unizk-sim`: the simulator's chain of length-1 vector ops, one element after another, each
+///   step the program's depth plus one issue cycle per convoy.
+fn recurrence(
+    config: &UnizkConfig,
+    len: u64,
+    ops: &BaseOps,
+    in_bytes: u64,
+    out_bytes: u64,
+) -> Lowered {
+    let mut lowered = vector(config, len, ops, in_bytes, out_bytes, 0);
+    let (convoys, depth) = convoys(config, *ops);
+    let step = depth + convoys as f64;
+    let pes = config.pes() as f64;
+    for g in &mut lowered.groups {
+        let tile = (len.div_ceil(g.count.max(1))) as f64;
+        g.compute = match config.mode {
+            Mode::UnizkSim => tile * step,
+            Mode::Paper => {
+                let share = (tile / pes).ceil();
+                share * step + pes.log2().ceil() * step + g.compute
+            }
+        };
+    }
+    lowered
 }
 
 /// plonky2's partial products: per row and column a numerator and a denominator (wire +
