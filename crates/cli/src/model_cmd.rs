@@ -7,8 +7,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use zkaccel_hwmodel::amaze::{AmazeConfig, Design};
+use zkaccel_hwmodel::unizk::sweep::parse_param;
 use zkaccel_hwmodel::unizk::{Mode, UnizkConfig};
-use zkaccel_kernel_trace::{read_jsonl, validate};
+use zkaccel_kernel_trace::{read_jsonl, validate, KernelRecord};
+
+use crate::hw_cmd::write_atomically;
 
 #[derive(Subcommand)]
 pub enum ModelCommand {
@@ -20,10 +23,27 @@ pub enum ModelCommand {
 }
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct UnizkArgs {
+    /// Sweep a knob instead of one replay.
+    #[command(subcommand)]
+    action: Option<UnizkAction>,
+    #[command(flatten)]
+    replay: UnizkReplayArgs,
+}
+
+#[derive(Subcommand)]
+pub enum UnizkAction {
+    /// Design-space sweep (Figure 10): each `--param knob=v1,v2,…` replayed at every value;
+    /// writes `sweep-<knob>.csv`, `.svg` and `.png` (speedup per class over the base) to `--out`.
+    Sweep(UnizkSweepArgs),
+}
+
+#[derive(Args)]
+pub struct UnizkReplayArgs {
     /// A kernel trace (JSON Lines) written by `zkaccel prove --trace`.
     #[arg(long)]
-    trace: PathBuf,
+    trace: Option<PathBuf>,
     /// `paper` (the hardware as published) or `unizk-sim` (the public simulator's artefacts).
     #[arg(long, default_value = "paper")]
     mode: String,
@@ -33,6 +53,22 @@ pub struct UnizkArgs {
     /// Print JSON (configuration, per class, per kernel).
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+pub struct UnizkSweepArgs {
+    #[command(flatten)]
+    replay: UnizkReplayArgs,
+    /// A knob and its values, e.g. `spm_mb=2,4,8,16,32`; repeat for several sweeps.
+    #[arg(long = "param", value_name = "KNOB=V1,V2,…", required = true)]
+    params: Vec<String>,
+    /// The directory the CSV and plots are written to (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+    /// A TrueType font for the plots' text (default: DejaVu Sans or Liberation Sans where the
+    /// system has them).
+    #[arg(long)]
+    font: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -52,7 +88,12 @@ pub struct AmazeArgs {
 pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
     let args = match cmd {
         ModelCommand::Amaze(args) => args,
-        ModelCommand::Unizk(args) => return run_unizk(args),
+        ModelCommand::Unizk(args) => {
+            return match &args.action {
+                Some(UnizkAction::Sweep(sweep)) => run_unizk_sweep(sweep),
+                None => run_unizk(&args.replay),
+            }
+        }
     };
     let configs: Vec<(AmazeConfig, Option<Design>)> = if let Some(path) = &args.config {
         vec![(
@@ -117,20 +158,62 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-fn run_unizk(args: &UnizkArgs) -> Result<(), Box<dyn std::error::Error>> {
+/// The configuration and the validated trace a replay or a sweep runs on.
+fn unizk_inputs(
+    args: &UnizkReplayArgs,
+) -> Result<(UnizkConfig, Vec<KernelRecord>), Box<dyn std::error::Error>> {
     let mode: Mode = args.mode.parse()?;
     let mut config = UnizkConfig::preset(mode);
     for knob in &args.set {
         config.set(knob)?;
     }
-    let file = File::open(&args.trace).map_err(|e| format!("{}: {e}", args.trace.display()))?;
+    let path = args.trace.as_ref().ok_or("--trace FILE is required")?;
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let records = read_jsonl(BufReader::new(file))?;
     validate(&records)?;
+    Ok((config, records))
+}
+
+fn run_unizk(args: &UnizkReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let (config, records) = unizk_inputs(args)?;
     let report = config.replay(&records)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{report}");
+    }
+    Ok(())
+}
+
+fn run_unizk_sweep(args: &UnizkSweepArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let (config, records) = unizk_inputs(&args.replay)?;
+    let params = args
+        .params
+        .iter()
+        .map(|p| parse_param(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sweeps = params
+        .iter()
+        .map(|(knob, values)| config.sweep(&records, knob, values))
+        .collect::<Result<Vec<_>, _>>()?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let font = crate::plot::load_font(args.font.as_deref())?;
+    for sweep in &sweeps {
+        let stem = format!("sweep-{}", sweep.knob);
+        write_atomically(&args.out.join(format!("{stem}.csv")), sweep.to_csv())?;
+        crate::plot::sweep_svg_and_png(sweep, &font, &args.out, &stem)?;
+        if args.replay.json {
+            println!("{}", serde_json::to_string(sweep)?);
+        } else {
+            println!("{}", sweep.knob);
+            for p in &sweep.points {
+                println!(
+                    "  {:>8}: NTT {:.2}×, polynomial {:.2}×, hash {:.2}×, total {:.2}× ({:.3} ms)",
+                    p.value, p.speedup[0], p.speedup[1], p.speedup[2], p.speedup[4], p.ms[4]
+                );
+            }
+            println!("  wrote {}/{stem}.{{csv,svg,png}}", args.out.display());
+        }
     }
     Ok(())
 }

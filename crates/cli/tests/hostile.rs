@@ -624,7 +624,21 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
             );
             flag(rng, &mut a, "--json");
         }
-        "model unizk" => {
+        "model unizk" | "model unizk sweep" => {
+            if sub.ends_with("sweep") {
+                push(&mut a, "--out", f.fresh(rng));
+                options(
+                    rng,
+                    &mut a,
+                    &[("--param", &|r| {
+                        mostly(
+                            r,
+                            &["vsas=16,32", "spm_mb=1,8", "bw_tbps=0.5,2"],
+                            &["vsas=", "vsas=0,1", "x=1", "vsas=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65"],
+                        )
+                    })],
+                );
+            }
             push(
                 &mut a,
                 "--trace",
@@ -722,6 +736,7 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "verify",
         "model amaze",
         "model unizk",
+        "model unizk sweep",
         "hw amaze-vectors",
     ];
     let mut seen = std::collections::BTreeMap::<(String, i32), usize>::new();

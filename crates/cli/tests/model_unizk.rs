@@ -123,3 +123,51 @@ fn the_committed_traces_are_what_the_prover_records_today() {
         );
     }
 }
+
+#[test]
+fn a_sweep_writes_csv_svg_and_png_per_knob() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("figure10");
+    let result = zkaccel()
+        .args(["model", "unizk", "sweep", "--trace"])
+        .arg(fixture("starky-factorial-2e20.jsonl"))
+        .args(["--param", "spm_mb=1,8", "--param", "vsas=16,32,64", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    for knob in ["spm_mb", "vsas"] {
+        let csv = std::fs::read_to_string(out.join(format!("sweep-{knob}.csv"))).unwrap();
+        assert!(csv.starts_with(&format!("{knob},ntt_ms,")), "{csv}");
+        let svg = std::fs::read_to_string(out.join(format!("sweep-{knob}.svg"))).unwrap();
+        assert!(svg.contains("<svg") && svg.contains(knob));
+        let png = std::fs::read(out.join(format!("sweep-{knob}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    }
+    assert_eq!(
+        std::fs::read_dir(&out).unwrap().count(),
+        6,
+        "no temporary files are left behind"
+    );
+    // Refused values write nothing.
+    let refused = dir.path().join("refused");
+    let result = zkaccel()
+        .args(["model", "unizk", "sweep", "--trace"])
+        .arg(fixture("starky-factorial-2e20.jsonl"))
+        .args(["--param", "vsas=16,0", "--out"])
+        .arg(&refused)
+        .output()
+        .unwrap();
+    assert_eq!(result.status.code(), Some(2));
+    assert!(!refused.exists());
+    let result = zkaccel()
+        .args(["model", "unizk", "sweep", "--param", "vsas=1", "--out"])
+        .arg(&refused)
+        .output()
+        .unwrap();
+    assert_eq!(result.status.code(), Some(2), "--trace is required");
+}

@@ -233,7 +233,9 @@ impl FriConfig {
     /// contributes `rate_bits`, grinding its bits, and no more than the challenge field holds
     /// (`extension_bits`, 128 for Goldilocks' quadratic extension).
     pub fn conjectured_security_bits(&self, extension_bits: usize) -> usize {
-        (self.rate_bits * self.num_query_rounds + self.proof_of_work_bits as usize)
+        self.rate_bits
+            .saturating_mul(self.num_query_rounds)
+            .saturating_add(self.proof_of_work_bits as usize)
             .min(extension_bits)
     }
 

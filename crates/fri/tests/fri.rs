@@ -356,6 +356,15 @@ fn configurations_out_of_range_are_typed_errors() {
         .conjectured_security_bits(S::extension_bits()),
         128
     );
+    // A hostile count saturates instead of overflowing (found by the CLI's fuzzer).
+    assert_eq!(
+        FriConfig {
+            num_query_rounds: usize::MAX,
+            ..FriConfig::standard_recursion()
+        }
+        .conjectured_security_bits(S::extension_bits()),
+        128
+    );
 }
 
 #[test]

@@ -4,8 +4,8 @@
 //! Double buffering loads block *i+1* while block *i* computes. How the two overlap is where the
 //! modes differ:
 //!
-//! - `paper`: the VSAs are a resource, so a kernel of blocks takes the first load, then
-//!   `max(memory, compute)` per block, then the last store.
+//! - `paper`: the VSAs are a resource, so a kernel of blocks takes one memory latency, then
+//!   `max(memory, compute)` per block (blocks stream through the double buffer).
 //! - `unizk-sim`: the public simulator charges compute as a delay on a block's first write, and
 //!   a block's reads wait only for the writes of the block two before it; two chains of blocks
 //!   therefore run at once, and a kernel takes the larger of its memory time and half its chained
@@ -60,11 +60,9 @@ impl Stream {
     /// Cycles the stream occupies the memory system.
     pub fn cycles(&self, config: &UnizkConfig) -> f64 {
         let transfer = self.moved(config) as f64 / config.bytes_per_cycle();
-        match config.mode {
-            Mode::Paper => transfer,
-            // The simulator's front end admits one record per cycle.
-            Mode::UnizkSim => transfer.max(self.records() as f64),
-        }
+        // The memory front end accepts `runs_per_cycle` descriptors of consecutive addresses
+        // per cycle (the simulator's: one record per cycle).
+        transfer.max(self.records() as f64 / config.runs_per_cycle)
     }
 }
 
@@ -120,14 +118,17 @@ pub fn time_blocks(config: &UnizkConfig, groups: &[Blocks], serial: f64) -> Timi
             longest_chain = longest_chain.max(chain);
         }
     }
-    let cycles = match (groups.first(), groups.last()) {
-        (Some(first), Some(last)) => match config.mode {
-            Mode::Paper => latency + first.read.cycles(config) + steady + last.write.cycles(config),
+    let cycles = if groups.is_empty() {
+        0.0
+    } else {
+        match config.mode {
+            // Blocks stream: a block's compute starts on its first lines and its last lines
+            // leave as they are produced, so one memory latency is exposed per kernel.
+            Mode::Paper => latency + steady,
             Mode::UnizkSim => (latency + memory)
                 .max(chained / config.mode.compute_overlap())
                 .max(longest_chain),
-        },
-        _ => 0.0,
+        }
     };
     Timing {
         cycles: cycles + serial,

@@ -112,6 +112,9 @@ pub struct UnizkConfig {
     pub request_bytes: u32,
     /// Cycles from a read's issue to its data (queueing excluded).
     pub dram_latency: u32,
+    /// Runs of consecutive addresses (DMA descriptors, the simulator's trace records) the
+    /// memory front end accepts per cycle.
+    pub runs_per_cycle: f64,
     /// Points per quotient-evaluation batch when rows are gathered (the simulator's 256);
     /// 0: tiles sized from the scratchpad.
     pub vector_batch: u64,
@@ -144,6 +147,7 @@ impl UnizkConfig {
             interleave_bytes: 64,
             request_bytes: 64,
             dram_latency: 80,
+            runs_per_cycle: 1.0,
             vector_batch: 0,
         }
     }
@@ -295,13 +299,14 @@ impl UnizkConfig {
             "interleave_bytes" => self.interleave_bytes = int(1, 1 << 20)? as u32,
             "request_bytes" => self.request_bytes = int(8, 1 << 20)? as u32,
             "dram_latency" => self.dram_latency = int(0, 100_000)? as u32,
+            "runs_per_cycle" => self.runs_per_cycle = real(0.001, 1_000_000.0)?,
             "batch" | "vector_batch" => self.vector_batch = int(0, 1 << 30)?,
             other => {
                 return Err(ModelError::Knob(format!(
                     "unknown knob `{other}` (known: mode, vsas, array, clock_ghz, spm_mb, \
                      transpose_b, mul_latency, full_rounds, partial_rounds, \
                      partial_pass_latency, channels, channel_bytes, bw_tbps, interleave_bytes, \
-                     request_bytes, dram_latency, batch)"
+                     request_bytes, dram_latency, runs_per_cycle, batch)"
                 )))
             }
         }

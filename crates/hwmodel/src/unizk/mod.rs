@@ -12,9 +12,11 @@ pub mod blocks;
 pub mod config;
 pub mod lower;
 mod report;
+pub mod sweep;
 
 pub use config::{Mode, UnizkConfig};
 pub use report::{ClassReport, KernelTime, UnizkClass, UnizkReport, Unmodelled};
+pub use sweep::{Sweep, SweepPoint};
 
 use thiserror::Error;
 use zkaccel_kernel_trace::KernelRecord;
@@ -45,7 +47,12 @@ impl UnizkConfig {
         }
         let bandwidth = self.bytes_per_cycle();
         let usable = |x: f64| x.is_finite() && x > 0.0;
-        if self.vsas == 0 || self.array < 6 || !usable(bandwidth) || !usable(self.clock_ghz) {
+        if self.vsas == 0
+            || self.array < 6
+            || !usable(bandwidth)
+            || !usable(self.clock_ghz)
+            || !usable(self.runs_per_cycle)
+        {
             return Err(ModelError::Knob(
                 "the chip needs VSAs of at least 6×6 PEs, a clock and memory bandwidth".into(),
             ));
