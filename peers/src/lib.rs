@@ -1,6 +1,7 @@
 //! Conversions between zkaccel's and plonky2's Goldilocks types, shared by the differential
 //! tests and the benchmarks.
 
+pub mod plonky2_shapes;
 pub mod starky_airs;
 
 use plonky2::field::goldilocks_field::GoldilocksField;

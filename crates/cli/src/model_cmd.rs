@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use zkaccel_hwmodel::amaze::{AmazeConfig, Design};
 use zkaccel_hwmodel::unizk::sweep::parse_param;
 use zkaccel_hwmodel::unizk::{Mode, UnizkConfig};
-use zkaccel_kernel_trace::{read_jsonl, validate, KernelRecord};
+use zkaccel_kernel_trace::{read_jsonl, validate, CircuitShape, KernelRecord};
 
 use crate::hw_cmd::write_atomically;
 
@@ -19,7 +19,7 @@ pub enum ModelCommand {
     Amaze(AmazeArgs),
     /// UniZK: replay a kernel trace (`zkaccel prove --trace FILE`) on the unified systolic
     /// accelerator; per class time, bytes, memory and VSA utilisation beside the CPU's time.
-    Unizk(UnizkArgs),
+    Unizk(Box<UnizkArgs>),
 }
 
 #[derive(Args)]
@@ -42,8 +42,15 @@ pub enum UnizkAction {
 #[derive(Args)]
 pub struct UnizkReplayArgs {
     /// A kernel trace (JSON Lines) written by `zkaccel prove --trace`.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["shape", "workload"])]
     trace: Option<PathBuf>,
+    /// A plonky2 circuit's shape (JSON, `peers/examples/plonky2_shapes`), expanded to the
+    /// kernels of plonky2's `prove()`.
+    #[arg(long, conflicts_with = "workload")]
+    shape: Option<PathBuf>,
+    /// A built-in plonky2 workload of UniZK's Table 3: fibonacci or factorial.
+    #[arg(long)]
+    workload: Option<String>,
     /// `paper` (the hardware as published) or `unizk-sim` (the public simulator's artefacts).
     #[arg(long, default_value = "paper")]
     mode: String,
@@ -158,6 +165,22 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// UniZK's plonky2 workloads, as `peers/examples/plonky2_shapes` wrote them.
+const PLONKY2_FIBONACCI: &str = include_str!("../../hwmodel/shapes/plonky2-fibonacci.json");
+const PLONKY2_FACTORIAL: &str = include_str!("../../hwmodel/shapes/plonky2-factorial.json");
+
+/// Reads a file of at most `limit` bytes.
+fn read_bounded(path: &std::path::Path, limit: u64) -> Result<String, Box<dyn std::error::Error>> {
+    use std::io::Read;
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut text = String::new();
+    file.take(limit + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > limit {
+        return Err(format!("{}: longer than {limit} bytes", path.display()).into());
+    }
+    Ok(text)
+}
+
 /// The configuration and the validated trace a replay or a sweep runs on.
 fn unizk_inputs(
     args: &UnizkReplayArgs,
@@ -167,9 +190,24 @@ fn unizk_inputs(
     for knob in &args.set {
         config.set(knob)?;
     }
-    let path = args.trace.as_ref().ok_or("--trace FILE is required")?;
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let records = read_jsonl(BufReader::new(file))?;
+    let records = if let Some(path) = &args.trace {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        read_jsonl(BufReader::new(file))?
+    } else if let Some(path) = &args.shape {
+        let text = read_bounded(path, 1 << 20)?;
+        CircuitShape::from_json(&text)?.kernels()?
+    } else if let Some(name) = &args.workload {
+        let text = match name.as_str() {
+            "fibonacci" => PLONKY2_FIBONACCI,
+            "factorial" => PLONKY2_FACTORIAL,
+            other => {
+                return Err(format!("workload `{other}`: expected fibonacci or factorial").into())
+            }
+        };
+        CircuitShape::from_json(text)?.kernels()?
+    } else {
+        return Err("one of --trace FILE, --shape FILE or --workload NAME is required".into());
+    };
     validate(&records)?;
     Ok((config, records))
 }

@@ -171,3 +171,59 @@ fn a_sweep_writes_csv_svg_and_png_per_knob() {
         .unwrap();
     assert_eq!(result.status.code(), Some(2), "--trace is required");
 }
+
+#[test]
+fn plonky2_workloads_and_shape_files_are_modelled() {
+    let out = zkaccel()
+        .args([
+            "model",
+            "unizk",
+            "--workload",
+            "fibonacci",
+            "--mode",
+            "unizk-sim",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["ms"].as_f64().unwrap() > 1.0);
+    let shape = format!(
+        "{}/../hwmodel/shapes/plonky2-factorial.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = zkaccel()
+        .args(["model", "unizk", "--shape", &shape])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"format\":\"zkaccel-plonky2-shape\"}").unwrap();
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, " ".repeat(2 << 20)).unwrap();
+    for args in [
+        vec!["--workload", "mvm"],
+        vec!["--shape", bad.to_str().unwrap()],
+        vec!["--shape", big.to_str().unwrap()],
+        vec!["--shape", "/nonexistent.json"],
+        vec![],
+    ] {
+        let out = zkaccel()
+            .args(["model", "unizk"])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}

@@ -2,11 +2,13 @@
 
 mod breakdown;
 mod error;
+mod plonky2_shape;
 mod record;
 mod tracer;
 
 pub use breakdown::{Breakdown, ClassTotal};
 pub use error::TraceError;
+pub use plonky2_shape::{CircuitShape, FriShape, GateShape, SHAPE_FORMAT, SHAPE_VERSION};
 pub use record::{
     CpuTime, Kernel, KernelClass, KernelId, KernelRecord, LeafLayout, NttLayout, NttOrder, Phase,
     TraceField, VectorForm, VectorOp, VectorOpKind, SCHEMA_VERSION,
