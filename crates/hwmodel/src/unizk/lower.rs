@@ -24,6 +24,9 @@ pub struct Lowered {
     pub serial: f64,
     /// How the kernel was mapped when it is not by its own blocks (folded into a neighbour).
     pub note: Option<&'static str>,
+    /// Share of the compute cycles in which the PEs issue work (1 for the NTT and Poseidon
+    /// pipelines; for vector programs the rest is the chain's fill and drain).
+    pub issue_fraction: f64,
 }
 
 /// Why a kernel has no mapping on UniZK.
@@ -120,6 +123,7 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
             )],
             serial: 0.0,
             note: Some("read folded into its producer through the transpose buffer"),
+            issue_fraction: 1.0,
         }),
         Kernel::Copy { bytes } => {
             if phase == "fri-query" {
@@ -133,12 +137,14 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
                     }],
                     serial: 0.0,
                     note: None,
+                    issue_fraction: 1.0,
                 })
             } else {
                 Ok(Lowered {
                     groups: Vec::new(),
                     serial: 0.0,
                     note: Some("folded into its producer's store addresses"),
+                    issue_fraction: 1.0,
                 })
             }
         }
@@ -229,6 +235,7 @@ fn ntt(
         groups,
         serial: 0.0,
         note: None,
+        issue_fraction: 1.0,
     })
 }
 
@@ -301,6 +308,7 @@ fn merkle(
         groups,
         serial: 0.0,
         note: None,
+        issue_fraction: 1.0,
     }
 }
 
@@ -326,6 +334,10 @@ fn sponge(config: &UnizkConfig, absorbed: u64, squeezed: u64, permutations: u64)
         }],
         serial,
         note: None,
+        // One state at a time through one VSA's pipeline.
+        issue_fraction: config.permutation_interval() as f64
+            / config.permutation_latency() as f64
+            / f64::from(config.vsas),
     }
 }
 
@@ -344,6 +356,7 @@ fn grind(config: &UnizkConfig, permutations: u64) -> Lowered {
         groups: Vec::new(),
         serial,
         note: None,
+        issue_fraction: 1.0,
     }
 }
 
@@ -415,7 +428,8 @@ fn vector(
     }
     .min(len);
     let count = len.div_ceil(tile);
-    let compute = depth + convoys as f64 * (tile as f64 / config.pes() as f64).ceil();
+    let issue = convoys as f64 * (tile as f64 / config.pes() as f64).ceil();
+    let compute = depth + issue;
     let read_tile = in_bytes.div_ceil(count);
     let read = if gather_bytes > 0 {
         match config.mode {
@@ -436,6 +450,7 @@ fn vector(
         }],
         serial: 0.0,
         note: None,
+        issue_fraction: issue / compute,
     }
 }
 
@@ -456,6 +471,9 @@ fn recurrence(
     let (convoys, depth) = convoys(config, *ops);
     let step = depth + convoys as f64;
     let pes = config.pes() as f64;
+    if config.mode == Mode::UnizkSim {
+        lowered.issue_fraction = convoys as f64 / step / config.pes() as f64;
+    }
     for g in &mut lowered.groups {
         let tile = (len.div_ceil(g.count.max(1))) as f64;
         g.compute = match config.mode {

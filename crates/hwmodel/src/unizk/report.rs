@@ -66,7 +66,7 @@ pub struct KernelTime {
     pub cycles: f64,
     /// Bytes the memory moved.
     pub moved_bytes: u64,
-    /// Cycles the VSAs computed.
+    /// Cycles the VSAs issued work (all PEs busy), summed over blocks.
     pub busy_cycles: f64,
     /// The CPU's wall time recorded in the trace.
     pub cpu_ns: Option<u64>,
@@ -153,7 +153,7 @@ pub(super) fn replay(config: &UnizkConfig, records: &[KernelRecord]) -> UnizkRep
                     class: UnizkClass::of(record.kernel.class()),
                     cycles: timing.cycles,
                     moved_bytes: timing.moved_bytes,
-                    busy_cycles: timing.busy_cycles,
+                    busy_cycles: timing.busy_cycles * lowered.issue_fraction,
                     cpu_ns: record.cpu.map(|c| c.wall_ns),
                     note: lowered.note,
                 });
