@@ -31,6 +31,13 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+step "no build output is tracked (target/ directories, criterion reports)"
+if tracked=$(git ls-files 2>/dev/null | grep -E '(^|/)target/') && [[ -n $tracked ]]; then
+  echo "build output is committed; remove it with git rm -r --cached:" >&2
+  echo "$tracked" | head -20 >&2
+  exit 1
+fi
+
 step "rustfmt"
 cargo fmt --all -- --check
 
@@ -61,8 +68,12 @@ cargo run --release --locked -p zkaccel-cli -- bench --quick --filter poseidon >
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter merkle >/dev/null
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter ntt >/dev/null
 
-step "fuzzing proof decoding and verification (mutated proofs; ZKACCEL_FUZZ_INPUTS, default 100000)"
-cargo run --release --locked -p zkaccel-stark --example fuzz_verify -- "${ZKACCEL_FUZZ_INPUTS:-100000}"
+step "fuzzing proof decoding and verification (mutated proofs; ZKACCEL_FUZZ_INPUTS, default 30000)"
+cargo run --release --locked -p zkaccel-stark --example fuzz_verify -- "${ZKACCEL_FUZZ_INPUTS:-30000}"
+
+step "libFuzzer targets for every decoder of user bytes (ZKACCEL_FUZZ_SECONDS each, default 10)"
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+ZKACCEL_FUZZ_DIR="$(mktemp -d)" bash scripts/fuzz.sh
 
 echo
 echo "all checks passed"

@@ -1,0 +1,4 @@
+//! libFuzzer target: see `zkaccel_fuzz::merkle_store`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| zkaccel_fuzz::merkle_store(data));
