@@ -10,7 +10,7 @@ mod plan;
 pub use error::NttError;
 pub use groth16::groth16_h;
 pub use kernels::{bit_reverse, reverse_bits};
-pub use plan::{Algorithm, Layout, NttPlan, Order, DEFAULT_CORE_LOG};
+pub use plan::{Algorithm, Layout, LdeInput, NttPlan, Order, DEFAULT_CORE_LOG};
 pub use zkaccel_field::TwoAdicField;
 
 fn plan_for<F: TwoAdicField>(len: usize) -> Result<NttPlan<F>, NttError> {

@@ -5,7 +5,9 @@ use rayon::prelude::*;
 use zkaccel_field::TwoAdicField;
 
 use crate::error::NttError;
-use crate::four_step::{extend_dit, transform, Direction, Shape};
+use core::mem::MaybeUninit;
+
+use crate::four_step::{bit_reversed_powers, extend_dit, transform, Direction, Shape};
 use crate::kernels::{bit_reverse_points, StageTables};
 use crate::memory::with_capacity_for_pages;
 
@@ -44,6 +46,16 @@ pub enum Layout {
     /// together (`i·count + poly`): Plonky2/Plonky3's row-major matrices, UniZK's index-major
     /// layout. Transformed in place without a transpose.
     IndexMajor,
+}
+
+/// What the polynomials of a batched low-degree extension are given as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LdeInput {
+    /// Coefficients, natural order (plonky2's `PolynomialBatch::from_coeffs`).
+    Coefficients,
+    /// Evaluations on the subgroup `⟨ω_n⟩`, natural order (plonky2's `from_values`,
+    /// Plonky3's `coset_lde_batch`).
+    Evaluations,
 }
 
 /// The algorithm a plan runs.
@@ -447,6 +459,132 @@ impl<F: TwoAdicField> NttPlan<F> {
         order: Order,
     ) -> Result<(), NttError> {
         self.run_batch(data, count, layout, order, false)
+    }
+
+    /// The low-degree extensions of `count` polynomials of equal power-of-two length `n`
+    /// stored in `layout`: each one's `n·2^log_blowup` evaluations on the coset
+    /// `shift·⟨ω_{n·2^log_blowup}⟩`, natural order, returned in the same layout (for
+    /// [`Layout::IndexMajor`], the row-major matrix Plonky3's `coset_lde_batch` returns).
+    /// Allocates the output; the input is not modified.
+    ///
+    /// # Errors
+    /// [`NttError::Shape`] when `data.len()` is not `count` times a length or the extended
+    /// size overflows; as [`NttPlan::lde`] for the extended size; [`NttError::ZeroShift`].
+    pub fn lde_batch(
+        &self,
+        data: &[F],
+        count: usize,
+        layout: Layout,
+        log_blowup: usize,
+        shift: F,
+        input: LdeInput,
+    ) -> Result<Vec<F>, NttError> {
+        let log_n = self.batch_shape(data.len(), count)?;
+        check_shift(shift)?;
+        let n = 1usize << log_n;
+        let big = n
+            .checked_shl(log_blowup as u32)
+            .filter(|&b| b >> log_blowup == n)
+            .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
+        let log_big = self.check_len(big)?;
+        let total = big
+            .checked_mul(count)
+            .ok_or_else(|| NttError::Shape("the batch's extension overflows".into()))?;
+        // The coefficients bit-reversed, times `factor` (the inverse transform's `1/n`, left
+        // out of it and folded into the shift powers).
+        let mut reversed = data.to_vec();
+        let factor = match input {
+            LdeInput::Evaluations => {
+                match layout {
+                    Layout::IndexMajor => {
+                        self.run_scaled(&mut reversed, log_n, count, Order::NR, true, None)
+                    }
+                    Layout::PolynomialMajor => {
+                        let single = self.clone().parallel(count < rayon::current_num_threads());
+                        let each =
+                            |p: &mut [F]| single.run_scaled(p, log_n, 1, Order::NR, true, None);
+                        if self.parallel {
+                            reversed.par_chunks_mut(n).for_each(each);
+                        } else {
+                            reversed.chunks_mut(n).for_each(each);
+                        }
+                    }
+                }
+                Self::inverse_size(log_n)
+            }
+            LdeInput::Coefficients => {
+                let width = if layout == Layout::IndexMajor {
+                    count
+                } else {
+                    1
+                };
+                for p in reversed.chunks_mut(n * width) {
+                    bit_reverse_points(p, log_n, width);
+                }
+                F::ONE
+            }
+        };
+        let mut out = with_capacity_for_pages(total);
+        match layout {
+            Layout::PolynomialMajor => {
+                let single = self.clone().parallel(count < rayon::current_num_threads());
+                let each = |(o, r): (&mut [MaybeUninit<F>], &[F])| {
+                    extend_dit(
+                        o,
+                        r,
+                        shift,
+                        factor,
+                        log_blowup,
+                        &single.forward,
+                        single.core_log,
+                        single.parallel,
+                    )
+                };
+                let slots = &mut out.spare_capacity_mut()[..total];
+                if self.parallel {
+                    slots
+                        .par_chunks_mut(big)
+                        .zip(reversed.par_chunks(n))
+                        .for_each(each);
+                } else {
+                    slots.chunks_mut(big).zip(reversed.chunks(n)).for_each(each);
+                }
+            }
+            Layout::IndexMajor => {
+                // Row `p` of the reversed coefficients (coefficient `rev(p)`) times
+                // `factor·shift^rev(p)` goes to row `p·2^k` of the extension, zeros between,
+                // and one forward DIT over rows of `count` elements gives natural order.
+                let powers = bit_reversed_powers(shift, factor, log_n);
+                let rows = 1usize << log_blowup;
+                let place = |(block, (src, &w)): (&mut [MaybeUninit<F>], (&[F], &F))| {
+                    let (first, rest) = block.split_at_mut(count);
+                    for (slot, &x) in first.iter_mut().zip(src) {
+                        slot.write(x * w);
+                    }
+                    for slot in rest {
+                        slot.write(F::ZERO);
+                    }
+                };
+                let slots = &mut out.spare_capacity_mut()[..total];
+                if self.parallel {
+                    slots
+                        .par_chunks_mut(rows * count)
+                        .zip(reversed.par_chunks(count).zip(powers.par_iter()))
+                        .for_each(place);
+                } else {
+                    slots
+                        .chunks_mut(rows * count)
+                        .zip(reversed.chunks(count).zip(powers.iter()))
+                        .for_each(place);
+                }
+            }
+        }
+        // SAFETY: both arms wrote all `total` elements of the spare capacity.
+        unsafe { out.set_len(total) };
+        if layout == Layout::IndexMajor {
+            self.run(&mut out, log_big, count, Order::RN, false);
+        }
+        Ok(out)
     }
 
     /// Inverse transforms of a batch (see [`NttPlan::forward_batch`]).

@@ -416,3 +416,31 @@ fn bit_reversal_permutes_points() {
         Err(NttError::Shape(_))
     ));
 }
+
+#[test]
+fn batched_lde_rejects_bad_shapes() {
+    use zkaccel_field::Field;
+    use zkaccel_ntt::{Layout, LdeInput};
+    let plan = NttPlan::<Goldilocks>::new(10).unwrap();
+    let g = Goldilocks::GENERATOR;
+    let x = vec![Goldilocks::ONE; 24];
+    for layout in [Layout::IndexMajor, Layout::PolynomialMajor] {
+        for input in [LdeInput::Coefficients, LdeInput::Evaluations] {
+            let lde = |data: &[Goldilocks], count, k, shift| {
+                plan.lde_batch(data, count, layout, k, shift, input)
+            };
+            // No polynomials, a length that is not `count` equal parts, a part that is not a
+            // power of two.
+            assert!(matches!(lde(&x, 0, 1, g), Err(NttError::Shape(_))));
+            assert!(matches!(lde(&x, 5, 1, g), Err(NttError::Shape(_))));
+            assert_eq!(lde(&x, 4, 1, g), Err(NttError::NotPowerOfTwo { len: 6 }));
+            // A zero shift; an extension past the plan, or past usize.
+            assert_eq!(lde(&x, 3, 1, Goldilocks::ZERO), Err(NttError::ZeroShift));
+            assert!(matches!(lde(&x, 3, 8, g), Err(NttError::TooLarge { .. })));
+            assert!(matches!(lde(&x, 3, 70, g), Err(NttError::Shape(_))));
+            // The input is left alone and the output is in the layout asked for.
+            assert_eq!(lde(&x, 3, 2, g).unwrap().len(), 96);
+            assert_eq!(x, vec![Goldilocks::ONE; 24]);
+        }
+    }
+}

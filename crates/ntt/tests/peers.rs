@@ -15,7 +15,7 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{ExtensionField, PrimeField};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
-use zkaccel_ntt::{lde, Layout, NttPlan, Order, TwoAdicField};
+use zkaccel_ntt::{lde, Layout, LdeInput, NttPlan, Order, TwoAdicField};
 
 fn to_ark<F: PrimeField, A: ArkPrimeField>(x: &F) -> A {
     A::from_le_bytes_mod_order(&x.to_bytes_le())
@@ -162,6 +162,17 @@ fn against_plonky3<F: ToP3>() {
             let expected: Vec<F> = (0..n << 3).map(|i| want[i * width + col]).collect();
             assert_eq!(got, expected, "lde 2^{log_n} column {col}");
         }
+        batched_lde_matches(&plan, &x, width, &small_batch);
+    }
+    // Sizes whose extension crosses the four-step core (2^12) in both passes.
+    for (log_n, width) in [(11usize, 5usize), (13, 2)] {
+        let x: Vec<F> = (0..width << log_n).map(|_| F::sample(&mut rng)).collect();
+        batched_lde_matches(
+            &NttPlan::<F>::new(log_n + 3).unwrap(),
+            &x,
+            width,
+            &small_batch,
+        );
     }
     // A single vector.
     let x: Vec<F> = (0..1 << 11).map(|_| F::sample(&mut rng)).collect();
@@ -173,6 +184,63 @@ fn against_plonky3<F: ToP3>() {
     );
     // The coset shift convention: the same multiplicative generator.
     assert_eq!(F::GENERATOR.to_p3(), <F::P as p3_field::Field>::GENERATOR);
+}
+
+/// `lde_batch` in both layouts, from evaluations and from coefficients, against Plonky3's
+/// `coset_lde_batch` on the row-major matrix `x` of `width` columns (blowups 2 and 8).
+fn batched_lde_matches<F: ToP3>(
+    plan: &NttPlan<F>,
+    x: &[F],
+    width: usize,
+    p3: &Radix2DFTSmallBatch<F::P>,
+) {
+    let n = x.len() / width;
+    let back = |v: &[F::P]| v.iter().map(F::from_p3).collect::<Vec<F>>();
+    let shift = F::GENERATOR;
+    let column_major = |m: &[F], rows: usize| -> Vec<F> {
+        (0..width)
+            .flat_map(|c| (0..rows).map(move |r| m[r * width + c]))
+            .collect()
+    };
+    // The coefficients, as Plonky3's inverse transform gives them.
+    let coefficients = back(
+        &p3.idft_batch(RowMajorMatrix::new(x.iter().map(F::to_p3).collect(), width))
+            .values,
+    );
+    for k in [1usize, 3] {
+        if n.trailing_zeros() as usize + k > plan.max_log_n() {
+            continue;
+        }
+        let mat = RowMajorMatrix::new(x.iter().map(F::to_p3).collect(), width);
+        let want = back(&p3.coset_lde_batch(mat, k, shift.to_p3()).values);
+        for (input, data) in [
+            (LdeInput::Evaluations, x),
+            (LdeInput::Coefficients, &coefficients[..]),
+        ] {
+            let got = plan
+                .lde_batch(data, width, Layout::IndexMajor, k, shift, input)
+                .unwrap();
+            assert_eq!(
+                got, want,
+                "index-major {input:?} 2^{n}×{width} blowup 2^{k}"
+            );
+            let got = plan
+                .lde_batch(
+                    &column_major(data, n),
+                    width,
+                    Layout::PolynomialMajor,
+                    k,
+                    shift,
+                    input,
+                )
+                .unwrap();
+            assert_eq!(
+                got,
+                column_major(&want, n << k),
+                "polynomial-major {input:?} 2^{n}×{width} blowup 2^{k}"
+            );
+        }
+    }
 }
 
 #[test]
