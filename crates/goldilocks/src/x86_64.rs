@@ -411,6 +411,97 @@ impl PackedGoldilocksAvx512 {
     }
 }
 
+/// Lane `r` of rotation `k` of a 12-lane vector held as lanes 0–7 of `a` and lanes 0–3 of
+/// `b`: element `(r + k) mod 12`, as a `vpermt2q` index (`0..8` from `a`, `8..12` from `b`).
+/// Rows `k` for the output lanes 0–7 (`A`) and 8–11 (`B`, lanes 4–7 unused, index 0).
+const fn rotation_indices(high: bool) -> [[i64; 8]; 12] {
+    let mut idx = [[0i64; 8]; 12];
+    let mut k = 0;
+    while k < 12 {
+        let mut r = 0;
+        while r < 8 {
+            let lane = if high { r + 8 } else { r };
+            if lane < 12 {
+                idx[k][r] = ((lane + k) % 12) as i64;
+            }
+            r += 1;
+        }
+        k += 1;
+    }
+    idx
+}
+
+const ROTATIONS_A: [[i64; 8]; 12] = rotation_indices(false);
+const ROTATIONS_B: [[i64; 8]; 12] = rotation_indices(true);
+
+impl PackedGoldilocksAvx512 {
+    /// The product `M·s` of a 12×12 matrix `M[i][j] = circ[(j − i) mod 12] + [i = j]·diag[i]`
+    /// with small entries (`Σ circ + max diag < 2^32`, checked in debug builds) and the
+    /// twelve-element vector `s` held as lanes 0–7 of `lo` and lanes 0–3 of `hi` (lanes 4–7
+    /// of `hi` are ignored; they come back holding values nothing should read). This is
+    /// Poseidon's circulant MDS layer (plonky2's, width 12) on one state: the rotations
+    /// `s[(i + k) mod 12]` are lane permutations (`vpermt2q`), and every product of a 32-bit
+    /// half with a small constant is summed unreduced, with one reduction per lane at the end.
+    #[inline(always)]
+    pub fn circulant12_small(
+        lo: Self,
+        hi: Self,
+        circ: &[u32; 12],
+        diag: &[u32; 12],
+    ) -> (Self, Self) {
+        debug_assert!(
+            circ.iter().map(|&c| u64::from(c)).sum::<u64>()
+                + diag.iter().map(|&d| u64::from(d)).max().unwrap_or(0)
+                < 1 << 32
+        );
+        // SAFETY: a value of this type exists only if AVX-512F was detected; the index loads
+        // read exactly 64 bytes of constant arrays. Every accumulator is a sum of (< 2^32)·c
+        // over constants summing below 2^32, so below 2^64.
+        unsafe {
+            let (a, b) = (lo.0, hi.0);
+            let mut a_lo = _mm512_setzero_si512();
+            let mut a_hi = _mm512_setzero_si512();
+            let mut b_lo = _mm512_setzero_si512();
+            let mut b_hi = _mm512_setzero_si512();
+            for k in 0..12 {
+                let c = _mm512_set1_epi64(i64::from(circ[k]));
+                let ra = _mm512_permutex2var_epi64(
+                    a,
+                    _mm512_loadu_si512(ROTATIONS_A[k].as_ptr().cast()),
+                    b,
+                );
+                let rb = _mm512_permutex2var_epi64(
+                    a,
+                    _mm512_loadu_si512(ROTATIONS_B[k].as_ptr().cast()),
+                    b,
+                );
+                a_lo = _mm512_add_epi64(a_lo, _mm512_mul_epu32(ra, c));
+                a_hi = _mm512_add_epi64(a_hi, _mm512_mul_epu32(_mm512_srli_epi64::<32>(ra), c));
+                b_lo = _mm512_add_epi64(b_lo, _mm512_mul_epu32(rb, c));
+                b_hi = _mm512_add_epi64(b_hi, _mm512_mul_epu32(_mm512_srli_epi64::<32>(rb), c));
+            }
+            let mut d_a = [0i64; 8];
+            let mut d_b = [0i64; 8];
+            for r in 0..8 {
+                d_a[r] = i64::from(diag[r]);
+                if r < 4 {
+                    d_b[r] = i64::from(diag[8 + r]);
+                }
+            }
+            let d_a = _mm512_loadu_si512(d_a.as_ptr().cast());
+            let d_b = _mm512_loadu_si512(d_b.as_ptr().cast());
+            a_lo = _mm512_add_epi64(a_lo, _mm512_mul_epu32(a, d_a));
+            a_hi = _mm512_add_epi64(a_hi, _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), d_a));
+            b_lo = _mm512_add_epi64(b_lo, _mm512_mul_epu32(b, d_b));
+            b_hi = _mm512_add_epi64(b_hi, _mm512_mul_epu32(_mm512_srli_epi64::<32>(b), d_b));
+            (
+                Self(reduce_lo_hi32_avx512(a_lo, a_hi)),
+                Self(reduce_lo_hi32_avx512(b_lo, b_hi)),
+            )
+        }
+    }
+}
+
 impl PackedGoldilocksAvx512 {
     /// `Σ_j cs[j]·xs[j]` for any constants (at most 16 terms), with one reduction: each
     /// 32×32-bit partial product is split into 32-bit halves and summed by weight

@@ -46,16 +46,16 @@ impl<P: PackedField> SboxArithmetic for SboxLane<P> {
 /// ([`PackedField::Constant`]).
 #[derive(Debug, Clone)]
 pub struct KernelConstants<C> {
-    width: usize,
-    alpha: u64,
-    half_full_rounds: usize,
-    partial_rounds: usize,
+    pub(crate) width: usize,
+    pub(crate) alpha: u64,
+    pub(crate) half_full_rounds: usize,
+    pub(crate) partial_rounds: usize,
     /// Full-round constants, `R_F·t`, round-major (first half, then second half).
-    full: Vec<C>,
+    pub(crate) full: Vec<C>,
     /// The MDS matrix, row-major.
     mds: Vec<C>,
     /// The MDS rows as small integers, when all entries are small.
-    mds_small: Option<Vec<u32>>,
+    pub(crate) mds_small: Option<Vec<u32>>,
     /// Added to the whole state before the partial rounds.
     first: Vec<C>,
     /// The dense `(t−1)×(t−1)` matrix applied (row-vector form) before the partial rounds.

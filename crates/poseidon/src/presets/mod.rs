@@ -3,3 +3,5 @@
 pub mod circomlib;
 pub mod neptune;
 pub mod plonky2;
+#[cfg(target_arch = "x86_64")]
+mod plonky2_avx512;

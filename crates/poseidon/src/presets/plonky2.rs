@@ -73,14 +73,26 @@ pub fn params() -> PoseidonParams<Goldilocks> {
 #[derive(Debug, Clone)]
 pub struct Plonky2Poseidon {
     perm: Poseidon<Goldilocks>,
+    /// The CPU's AVX-512F, when it has it (and `ZKACCEL_SIMD` allows it) and the kernel's
+    /// full rounds are the form the AVX-512 single permutation computes.
+    #[cfg(target_arch = "x86_64")]
+    avx512: Option<zkaccel_goldilocks::x86_64::Avx512>,
 }
 
 impl Plonky2Poseidon {
     /// The shared instance (constants are derived once per process).
     pub fn get() -> &'static Self {
         static INSTANCE: OnceLock<Plonky2Poseidon> = OnceLock::new();
-        INSTANCE.get_or_init(|| Self {
-            perm: Poseidon::new(params()).expect("plonky2's MDS matrix has invertible minors"),
+        INSTANCE.get_or_init(|| {
+            let perm = Poseidon::new(params()).expect("plonky2's MDS matrix has invertible minors");
+            #[cfg(target_arch = "x86_64")]
+            let avx512 = zkaccel_goldilocks::x86_64::Avx512::detect()
+                .filter(|_| super::plonky2_avx512::applies(perm.kernel_constants()));
+            Self {
+                perm,
+                #[cfg(target_arch = "x86_64")]
+                avx512,
+            }
         })
     }
 
@@ -89,8 +101,22 @@ impl Plonky2Poseidon {
         &self.perm
     }
 
-    /// Permutes a state in place.
+    /// Permutes a state in place: with its lanes in AVX-512 registers where the CPU has
+    /// them (the latency path), else with the portable kernel.
     pub fn permute(&self, state: &mut [Goldilocks; WIDTH]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = self.avx512 {
+            // SAFETY: `cpu` proves AVX-512F, and `get` checked that the kernel's full rounds
+            // are the form the AVX-512 permutation computes.
+            unsafe { super::plonky2_avx512::permute(cpu, self.perm.kernel_constants(), state) };
+            return;
+        }
+        self.perm.permute_unchecked(state);
+    }
+
+    /// Permutes a state in place with the portable kernel, whatever the CPU (tests compare
+    /// it with [`Plonky2Poseidon::permute`]).
+    pub fn permute_portable(&self, state: &mut [Goldilocks; WIDTH]) {
         self.perm.permute_unchecked(state);
     }
 
