@@ -503,6 +503,78 @@ impl PackedGoldilocksAvx512 {
 }
 
 impl PackedGoldilocksAvx512 {
+    /// [`PackedGoldilocksAvx512::circulant12_small`] with 52-bit multiply-adds: the lanes are
+    /// split into 32-bit halves once, the halves rotated (four permutations per term instead
+    /// of two, but no shifts), and each half times a constant added by one fused
+    /// `vpmadd52luq` (exact: a half times a constant below `2^20` is below `2^52`). Needs
+    /// every constant below `2^20` as well as the sum bound of `circulant12_small`.
+    #[inline(always)]
+    pub fn circulant12_small_ifma(
+        _cpu: Avx512Ifma,
+        lo: Self,
+        hi: Self,
+        circ: &[u32; 12],
+        diag: &[u32; 12],
+    ) -> (Self, Self) {
+        debug_assert!(circ.iter().chain(diag).all(|&c| c < 1 << 20));
+        debug_assert!(
+            circ.iter().map(|&c| u64::from(c)).sum::<u64>()
+                + diag.iter().map(|&d| u64::from(d)).max().unwrap_or(0)
+                < 1 << 32
+        );
+        // SAFETY: `_cpu` proves AVX-512F and IFMA; the index loads read exactly 64 bytes of
+        // constant arrays. Every accumulator is a sum of (< 2^32)·c over constants summing
+        // below 2^32, so below 2^64, and each product is below 2^52, so `madd52lo` adds it
+        // exactly.
+        unsafe {
+            let mask32 = _mm512_set1_epi64(EPSILON as i64);
+            let (a_l, a_h) = (
+                _mm512_and_si512(lo.0, mask32),
+                _mm512_srli_epi64::<32>(lo.0),
+            );
+            let (b_l, b_h) = (
+                _mm512_and_si512(hi.0, mask32),
+                _mm512_srli_epi64::<32>(hi.0),
+            );
+            let mut acc = [_mm512_setzero_si512(); 4];
+            for k in 0..12 {
+                let c = _mm512_set1_epi64(i64::from(circ[k]));
+                let ia = _mm512_loadu_si512(ROTATIONS_A[k].as_ptr().cast());
+                let ib = _mm512_loadu_si512(ROTATIONS_B[k].as_ptr().cast());
+                let terms = [
+                    _mm512_permutex2var_epi64(a_l, ia, b_l),
+                    _mm512_permutex2var_epi64(a_h, ia, b_h),
+                    _mm512_permutex2var_epi64(a_l, ib, b_l),
+                    _mm512_permutex2var_epi64(a_h, ib, b_h),
+                ];
+                for (a, t) in acc.iter_mut().zip(terms) {
+                    *a = _mm512_madd52lo_epu64(*a, t, c);
+                }
+            }
+            let mut d_a = [0i64; 8];
+            let mut d_b = [0i64; 8];
+            for r in 0..8 {
+                d_a[r] = i64::from(diag[r]);
+                if r < 4 {
+                    d_b[r] = i64::from(diag[8 + r]);
+                }
+            }
+            let d_a = _mm512_loadu_si512(d_a.as_ptr().cast());
+            let d_b = _mm512_loadu_si512(d_b.as_ptr().cast());
+            let [a_lo, a_hi, b_lo, b_hi] = acc;
+            let a_lo = _mm512_madd52lo_epu64(a_lo, a_l, d_a);
+            let a_hi = _mm512_madd52lo_epu64(a_hi, a_h, d_a);
+            let b_lo = _mm512_madd52lo_epu64(b_lo, b_l, d_b);
+            let b_hi = _mm512_madd52lo_epu64(b_hi, b_h, d_b);
+            (
+                Self(reduce_lo_hi32_avx512(a_lo, a_hi)),
+                Self(reduce_lo_hi32_avx512(b_lo, b_hi)),
+            )
+        }
+    }
+}
+
+impl PackedGoldilocksAvx512 {
     /// `Σ_j cs[j]·xs[j]` for any constants (at most 16 terms), with one reduction: each
     /// 32×32-bit partial product is split into 32-bit halves and summed by weight
     /// (`2^0, 2^32, 2^64, 2^96`), so no accumulator can overflow, and

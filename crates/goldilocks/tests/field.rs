@@ -383,6 +383,61 @@ mod simd {
         );
     }
 
+    /// The circulant-plus-diagonal product (Poseidon's width-12 MDS layer) on both kernels,
+    /// against the matrix product written out, for plonky2's constants and for the largest
+    /// constants the kernels allow, on edge words and random states.
+    #[test]
+    fn circulant12_kernels_match_the_matrix_product() {
+        let Some(cpu) = Avx512::detect() else {
+            return;
+        };
+        let plonky2_circ = [17, 15, 41, 16, 2, 28, 13, 13, 39, 18, 34, 20];
+        let mut plonky2_diag = [0; 12];
+        plonky2_diag[0] = 8;
+        // Every constant below 2^20 and Σ circ + max diag < 2^32.
+        let largest = [(1u32 << 20) - 1; 12];
+        let mut rng = rng();
+        let mut states: Vec<[Goldilocks; 12]> = edge_words()
+            .iter()
+            .map(|&e| [Goldilocks::new_reduced(e); 12])
+            .collect();
+        states.extend(
+            (0..64).map(|_| -> [Goldilocks; 12] { inputs(&mut rng, 12).try_into().unwrap() }),
+        );
+        for (circ, diag) in [(plonky2_circ, plonky2_diag), (largest, largest)] {
+            for s in &states {
+                let want: Vec<Goldilocks> = (0..12)
+                    .map(|i| {
+                        (0..12).fold(Goldilocks::ZERO, |acc, j| {
+                            let d = if i == j { diag[i] } else { 0 };
+                            let m = u64::from(circ[(j + 12 - i) % 12]) + u64::from(d);
+                            acc + Goldilocks::new_reduced(m) * s[j]
+                        })
+                    })
+                    .collect();
+                let lo = PackedGoldilocksAvx512::from_array(cpu, s[..8].try_into().unwrap());
+                let mut upper = [Goldilocks::new_reduced(u64::MAX); 8];
+                upper[..4].copy_from_slice(&s[8..]);
+                let hi = PackedGoldilocksAvx512::from_array(cpu, upper);
+                let check = |(a, b): (PackedGoldilocksAvx512, PackedGoldilocksAvx512), what| {
+                    let mut got = a.to_array().to_vec();
+                    got.extend_from_slice(&b.to_array()[..4]);
+                    assert_eq!(got, want, "{what}, circ {circ:?}, state {s:?}");
+                };
+                check(
+                    PackedGoldilocksAvx512::circulant12_small(lo, hi, &circ, &diag),
+                    "AVX-512F",
+                );
+                if let Some(ifma) = Avx512Ifma::detect() {
+                    check(
+                        PackedGoldilocksAvx512::circulant12_small_ifma(ifma, lo, hi, &circ, &diag),
+                        "IFMA",
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn dot_kernels_match_naive() {
         let mut rng = rng();

@@ -1,4 +1,5 @@
-//! Permutes Goldilocks states in a loop, for profiling: `perm_loop [single | LANES]`, where
+//! Permutes Goldilocks states in a loop, for profiling: `perm_loop [single | portable |
+//! LANES]` (one state on the latency path, one on the portable kernel, or batches), where
 //! `LANES` bounds the packing's lanes (16, 8, 4 or 1 on an AVX-512 IFMA machine; the default
 //! is the widest).
 use zkaccel_goldilocks::Goldilocks;
@@ -13,6 +14,11 @@ fn main() {
         let mut s = [Goldilocks::new_reduced(3); 12];
         for _ in 0..n {
             h.permute(&mut s);
+        }
+    } else if mode == "portable" {
+        let mut s = [Goldilocks::new_reduced(3); 12];
+        for _ in 0..n {
+            h.permute_portable(&mut s);
         }
     } else {
         let lanes = mode.parse().unwrap_or(usize::MAX);

@@ -24,8 +24,9 @@ pub use permutation::{permute_textbook, Poseidon, MAX_KERNEL_WIDTH};
 #[cfg(feature = "kernels")]
 pub mod kernels {
     pub use crate::permutation::{
-        partial_rounds_linear, partial_rounds_sparse, permute_lanes, permute_lanes_with,
-        KernelConstants, LinearPartial, PartialRounds, MAX_LINEAR_PARTIAL_ROUNDS,
+        partial_rounds_latency, partial_rounds_linear, partial_rounds_sparse, permute_lanes,
+        permute_lanes_with, KernelConstants, LinearPartial, PartialRounds,
+        MAX_LINEAR_PARTIAL_ROUNDS,
     };
 }
 pub use presets::circomlib::CircomPoseidon;

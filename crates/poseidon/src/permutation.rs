@@ -57,19 +57,25 @@ pub struct KernelConstants<C> {
     /// The MDS rows as small integers, when all entries are small.
     pub(crate) mds_small: Option<Vec<u32>>,
     /// Added to the whole state before the partial rounds.
-    first: Vec<C>,
+    pub(crate) first: Vec<C>,
     /// The dense `(t−1)×(t−1)` matrix applied (row-vector form) before the partial rounds.
-    init: Vec<C>,
+    pub(crate) init: Vec<C>,
     /// Added to lane 0 after each partial round's S-box (the last one is zero and skipped).
-    scalars: Vec<C>,
+    pub(crate) scalars: Vec<C>,
     /// `M[0][0]`.
-    m00: C,
+    pub(crate) m00: C,
     /// Per partial round: the sparse matrix's first row (without `M[0][0]`), `t − 1` entries.
-    v: Vec<C>,
+    pub(crate) v: Vec<C>,
     /// Per partial round: its first column below the diagonal, `t − 1` entries.
-    w_hat: Vec<C>,
+    pub(crate) w_hat: Vec<C>,
     /// Per partial round: `[M[0][0], ŵ…]`, the row that computes the new lane 0.
     w_row: Vec<C>,
+    /// Per partial round `i`: `M[0][0]·scalars[i]` (zero after the last round), the scalar's
+    /// share of the new lane 0 ([`partial_rounds_latency`]).
+    pub(crate) m00_scalars: Vec<C>,
+    /// Per partial round `i < R − 1`: `Σ_c ŵ_{i+1}[c]·v_i[c]`, the coefficient of round `i`'s
+    /// S-box output in round `i + 1`'s dot product ([`partial_rounds_latency`]).
+    pub(crate) next_dot_s0: Vec<C>,
     /// Linear form, per partial round `i`: the coefficients of lanes `1..t` of the state
     /// entering the partial rounds in lane 0's new value `d_i`, `t − 1` entries.
     lin_x: Vec<C>,
@@ -164,6 +170,12 @@ impl<F: PrimeField> KernelConstants<F> {
             init = m_hat.entries().to_vec();
         }
         let (lin_x, lin_s) = linear_partial_coefficients(t, rp, &init, &v, &w_hat);
+        let m00 = b.get(0, 0);
+        let m00_scalars = scalars.iter().map(|&c| m00 * c).collect();
+        // Row `i + 1` of the triangular `lin_s` starts at `(i + 1)·i/2`; entry `q = i`.
+        let next_dot_s0 = (0..rp.saturating_sub(1))
+            .map(|i| lin_s[(i + 1) * i / 2 + i])
+            .collect();
         Ok(Self {
             width: t,
             alpha: p.alpha,
@@ -175,13 +187,15 @@ impl<F: PrimeField> KernelConstants<F> {
             first,
             init,
             scalars,
-            m00: b.get(0, 0),
+            m00,
             w_row: (0..rp)
                 .flat_map(|i| {
                     core::iter::once(b.get(0, 0))
                         .chain(w_hat[i * (t - 1)..(i + 1) * (t - 1)].iter().copied())
                 })
                 .collect(),
+            m00_scalars,
+            next_dot_s0,
             v,
             w_hat,
             lin_x,
@@ -207,6 +221,8 @@ impl<F: PrimeField> KernelConstants<F> {
             v: m(&self.v),
             w_hat: m(&self.w_hat),
             w_row: m(&self.w_row),
+            m00_scalars: m(&self.m00_scalars),
+            next_dot_s0: m(&self.next_dot_s0),
             lin_x: m(&self.lin_x),
             lin_s: m(&self.lin_s),
         }
@@ -334,6 +350,23 @@ fn full_round<P: PackedField, const W: usize>(
     state.copy_from_slice(&tmp[..t]);
 }
 
+/// Half of the full rounds (the first half, or the second if `second`) on one scalar state of
+/// width `W`: for permutations that run their partial rounds with a kernel of their own.
+#[inline(always)]
+pub(crate) fn full_rounds_half<F: PrimeField, const W: usize>(
+    k: &KernelConstants<F>,
+    state: &mut [F; W],
+    second: bool,
+) {
+    debug_assert_eq!(k.width, W);
+    let base = if second { k.half_full_rounds * W } else { 0 };
+    let mut tmp = [state[0]; MAX_KERNEL_WIDTH];
+    for r in 0..k.half_full_rounds {
+        let at = base + r * W;
+        full_round::<F, W>(k, (), state, &mut tmp, &k.full[at..at + W]);
+    }
+}
+
 /// The width as a compile-time constant when `W > 0` (so loops unroll and the state stays in
 /// registers), else the run-time one.
 #[inline(always)]
@@ -355,6 +388,9 @@ pub enum PartialRounds {
     /// Lane 0's value after each round as one sum over the rounds' inputs, reduced once
     /// ([`partial_rounds_linear`]): for packings with [`PackedField::LAZY_SUMS`].
     Linear,
+    /// The sparse rounds rescheduled so that only the S-box and one multiply-add lie on the
+    /// chain from round to round ([`partial_rounds_latency`]): one permutation at a time.
+    Latency,
 }
 
 #[cfg(feature = "kernels")]
@@ -381,9 +417,9 @@ pub fn permute_lanes<P: PackedField>(
     state: &mut [P],
 ) {
     if P::LAZY_SUMS {
-        permute_lanes_form::<P, true>(k, cpu, state);
+        permute_lanes_form::<P, LINEAR>(k, cpu, state);
     } else {
-        permute_lanes_form::<P, false>(k, cpu, state);
+        permute_lanes_form::<P, SPARSE>(k, cpu, state);
     }
 }
 
@@ -397,31 +433,38 @@ pub fn permute_lanes_with<P: PackedField>(
     partial: PartialRounds,
 ) {
     match partial {
-        PartialRounds::Linear => permute_lanes_form::<P, true>(k, cpu, state),
-        PartialRounds::Sparse => permute_lanes_form::<P, false>(k, cpu, state),
+        PartialRounds::Linear => permute_lanes_form::<P, LINEAR>(k, cpu, state),
+        PartialRounds::Sparse => permute_lanes_form::<P, SPARSE>(k, cpu, state),
+        PartialRounds::Latency => permute_lanes_form::<P, LATENCY>(k, cpu, state),
     }
 }
 
-/// One permutation with the partial rounds in linear form if `LINEAR`, else sparse.
+/// The partial-round forms as const-generic tags (see [`PartialRounds`]).
+const SPARSE: u8 = 0;
+const LINEAR: u8 = 1;
+const LATENCY: u8 = 2;
+
+/// One permutation with the partial rounds in the form `FORM` (`SPARSE`, `LINEAR` or
+/// `LATENCY`).
 #[inline(always)]
-fn permute_lanes_form<P: PackedField, const LINEAR: bool>(
+fn permute_lanes_form<P: PackedField, const FORM: u8>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
 ) {
     match k.width {
-        3 => permute_lanes_width::<P, 3, LINEAR>(k, cpu, state),
-        5 => permute_lanes_width::<P, 5, LINEAR>(k, cpu, state),
-        9 => permute_lanes_width::<P, 9, LINEAR>(k, cpu, state),
-        12 => permute_lanes_width::<P, 12, LINEAR>(k, cpu, state),
-        _ => permute_lanes_width::<P, 0, LINEAR>(k, cpu, state),
+        3 => permute_lanes_width::<P, 3, FORM>(k, cpu, state),
+        5 => permute_lanes_width::<P, 5, FORM>(k, cpu, state),
+        9 => permute_lanes_width::<P, 9, FORM>(k, cpu, state),
+        12 => permute_lanes_width::<P, 12, FORM>(k, cpu, state),
+        _ => permute_lanes_width::<P, 0, FORM>(k, cpu, state),
     }
 }
 
 /// One permutation for a width fixed at compile time (`W = t`), or any width (`W = 0`).
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-fn permute_lanes_width<P: PackedField, const W: usize, const LINEAR: bool>(
+fn permute_lanes_width<P: PackedField, const W: usize, const FORM: u8>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
@@ -434,10 +477,10 @@ fn permute_lanes_width<P: PackedField, const W: usize, const LINEAR: bool>(
         full_round::<P, W>(k, cpu, state, &mut tmp, &k.full[r * t..(r + 1) * t]);
     }
     if k.partial_rounds > 0 {
-        if LINEAR {
-            partial_rounds_linear::<P, W>(k, cpu, state, &mut tmp);
-        } else {
-            partial_rounds_sparse::<P, W>(k, cpu, state, &mut tmp);
+        match FORM {
+            LINEAR => partial_rounds_linear::<P, W>(k, cpu, state, &mut tmp),
+            LATENCY => partial_rounds_latency::<P, W>(k, cpu, state, &mut tmp),
+            _ => partial_rounds_sparse::<P, W>(k, cpu, state, &mut tmp),
         }
     }
     let second = k.half_full_rounds * t;
@@ -484,6 +527,64 @@ pub fn partial_rounds_sparse<P: PackedField, const W: usize>(
         // d = M[0][0]·s0 + Σ ŵ_j·s_j
         state[0] = s0;
         let d = P::dot_constants(cpu, state, &k.w_row[i * t..(i + 1) * t]);
+        for j in 1..t {
+            state[j] = P::mul_constant_add(cpu, s0, &v[j - 1], state[j]);
+        }
+        state[0] = d;
+    }
+}
+
+/// The partial rounds in sparse form, scheduled for one permutation's latency.
+///
+/// In [`partial_rounds_sparse`] lane 0's new value `d_i = M[0][0]·s0_i + Σ_c ŵ_i[c]·s_c` waits
+/// for the S-box output `s0_i` and then for the whole dot product. Here the dot product over
+/// lanes `1..t` is formed a round early, from the lanes before round `i − 1`'s update:
+/// `P_i = Σ_c ŵ_i[c]·s_c + s0_{i−1}·Σ_c ŵ_i[c]·v_{i−1}[c]` (the second sum is a constant), and
+/// the round's scalar enters as `M[0][0]·scalars[i]`, also a constant. From round to round the
+/// chain is then the S-box and one multiply-add, `d_i = M[0][0]·S(d_{i−1}) + (P_i +
+/// M[0][0]·scalars[i])`; the lane updates and the next round's dot product run beside it, at
+/// the price of one more product per round than the sparse form (which batches, bound by
+/// throughput rather than latency, keep).
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // index loops mirror the round equations
+pub fn partial_rounds_latency<P: PackedField, const W: usize>(
+    k: &KernelConstants<P::Constant>,
+    cpu: P::Cpu,
+    state: &mut [P],
+    tmp: &mut [P; MAX_KERNEL_WIDTH],
+) {
+    let t = width::<W>(k.width);
+    let n = t - 1;
+    let rp = k.partial_rounds;
+    for i in 0..t {
+        state[i] += P::broadcast_constant(cpu, &k.first[i]);
+    }
+    // s ← s·diag(1, INIT)
+    for c in 1..t {
+        let mut acc = state[1] * P::broadcast_constant(cpu, &k.init[c - 1]);
+        for r in 2..t {
+            acc += state[r] * P::broadcast_constant(cpu, &k.init[(r - 1) * n + c - 1]);
+        }
+        tmp[c] = acc;
+    }
+    state[1..t].copy_from_slice(&tmp[1..t]);
+    // P_0 (lanes 1..t only: the leading 0 of w_row would drop the M[0][0] term anyway).
+    let mut dot = P::dot_constants(cpu, &state[1..t], &k.w_hat[..n]);
+    for i in 0..rp {
+        let y = pow_lanes(state[0], k.alpha);
+        let dot_and_scalar = dot + P::broadcast_constant(cpu, &k.m00_scalars[i]);
+        let d = P::mul_constant_add(cpu, y, &k.m00, dot_and_scalar);
+        let s0 = if i + 1 < rp {
+            // Round i + 1's dot product over the lanes before this round's update, plus
+            // this round's S-box output times the constant that update folds in.
+            let s0 = y + P::broadcast_constant(cpu, &k.scalars[i]);
+            let early = P::dot_constants(cpu, &state[1..t], &k.w_hat[(i + 1) * n..(i + 2) * n]);
+            dot = P::mul_constant_add(cpu, s0, &k.next_dot_s0[i], early);
+            s0
+        } else {
+            y
+        };
+        let v = &k.v[i * n..(i + 1) * n];
         for j in 1..t {
             state[j] = P::mul_constant_add(cpu, s0, &v[j - 1], state[j]);
         }

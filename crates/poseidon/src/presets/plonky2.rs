@@ -73,10 +73,15 @@ pub fn params() -> PoseidonParams<Goldilocks> {
 #[derive(Debug, Clone)]
 pub struct Plonky2Poseidon {
     perm: Poseidon<Goldilocks>,
+    /// The partial rounds' constants for the latency path.
+    partial: super::plonky2_partial::PartialRounds12,
     /// The CPU's AVX-512F, when it has it (and `ZKACCEL_SIMD` allows it) and the kernel's
     /// full rounds are the form the AVX-512 single permutation computes.
     #[cfg(target_arch = "x86_64")]
     avx512: Option<zkaccel_goldilocks::x86_64::Avx512>,
+    /// The CPU's IFMA, under the same conditions (the full rounds' MDS layers use it).
+    #[cfg(target_arch = "x86_64")]
+    ifma: Option<zkaccel_goldilocks::x86_64::Avx512Ifma>,
 }
 
 impl Plonky2Poseidon {
@@ -85,13 +90,21 @@ impl Plonky2Poseidon {
         static INSTANCE: OnceLock<Plonky2Poseidon> = OnceLock::new();
         INSTANCE.get_or_init(|| {
             let perm = Poseidon::new(params()).expect("plonky2's MDS matrix has invertible minors");
+            let partial = super::plonky2_partial::PartialRounds12::new(perm.kernel_constants())
+                .expect("plonky2's permutation has width 12, x^7 and 22 partial rounds");
             #[cfg(target_arch = "x86_64")]
-            let avx512 = zkaccel_goldilocks::x86_64::Avx512::detect()
-                .filter(|_| super::plonky2_avx512::applies(perm.kernel_constants()));
+            let applies = super::plonky2_avx512::applies(perm.kernel_constants());
+            #[cfg(target_arch = "x86_64")]
+            let avx512 = zkaccel_goldilocks::x86_64::Avx512::detect().filter(|_| applies);
+            #[cfg(target_arch = "x86_64")]
+            let ifma = zkaccel_goldilocks::x86_64::Avx512Ifma::detect().filter(|_| applies);
             Self {
                 perm,
+                partial,
                 #[cfg(target_arch = "x86_64")]
                 avx512,
+                #[cfg(target_arch = "x86_64")]
+                ifma,
             }
         })
     }
@@ -101,21 +114,47 @@ impl Plonky2Poseidon {
         &self.perm
     }
 
-    /// Permutes a state in place: with its lanes in AVX-512 registers where the CPU has
-    /// them (the latency path), else with the portable kernel.
+    /// Permutes a state in place, scheduled for latency: the full rounds with the twelve
+    /// lanes in AVX-512 registers where the CPU has them (else scalar), the partial rounds on a
+    /// scalar kernel whose chain from round to round is the S-box and one multiply-add.
     pub fn permute(&self, state: &mut [Goldilocks; WIDTH]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = self.ifma {
+            // SAFETY: `cpu` proves AVX-512F and IFMA, and `get` checked that the kernel's
+            // full rounds are the form the AVX-512 permutation computes.
+            unsafe {
+                super::plonky2_avx512::permute_ifma(
+                    cpu,
+                    self.perm.kernel_constants(),
+                    &self.partial,
+                    state,
+                );
+            };
+            return;
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(cpu) = self.avx512 {
             // SAFETY: `cpu` proves AVX-512F, and `get` checked that the kernel's full rounds
             // are the form the AVX-512 permutation computes.
-            unsafe { super::plonky2_avx512::permute(cpu, self.perm.kernel_constants(), state) };
+            unsafe {
+                super::plonky2_avx512::permute(
+                    cpu,
+                    self.perm.kernel_constants(),
+                    &self.partial,
+                    state,
+                );
+            };
             return;
         }
-        self.perm.permute_unchecked(state);
+        let k = self.perm.kernel_constants();
+        crate::permutation::full_rounds_half(k, state, false);
+        self.partial.apply(state);
+        crate::permutation::full_rounds_half(k, state, true);
     }
 
-    /// Permutes a state in place with the portable kernel, whatever the CPU (tests compare
-    /// it with [`Plonky2Poseidon::permute`]).
+    /// Permutes a state in place with the generic kernel every Poseidon instance runs
+    /// (sparse partial rounds), whatever the CPU (tests compare it with
+    /// [`Plonky2Poseidon::permute`]).
     pub fn permute_portable(&self, state: &mut [Goldilocks; WIDTH]) {
         self.perm.permute_unchecked(state);
     }

@@ -11,11 +11,12 @@
 //! scalar to 0.79 µs; the partial rounds touch one lane per round and stay scalar.
 
 use zkaccel_field::Field;
-use zkaccel_goldilocks::x86_64::{Avx512, PackedGoldilocksAvx512 as P};
+use zkaccel_goldilocks::x86_64::{Avx512, Avx512Ifma, PackedGoldilocksAvx512 as P};
 use zkaccel_goldilocks::Goldilocks;
 
 use super::plonky2::{MDS_CIRC, MDS_DIAG, WIDTH};
-use crate::permutation::{partial_rounds_sparse, KernelConstants, MAX_KERNEL_WIDTH};
+use super::plonky2_partial::PartialRounds12;
+use crate::permutation::KernelConstants;
 
 /// Whether the kernel's full rounds are what this module computes: width 12, `x^7`, and the
 /// MDS rows as small integers equal to plonky2's circulant-plus-diagonal matrix.
@@ -64,25 +65,81 @@ fn lanes(cpu: Avx512, s: &[Goldilocks], at: usize) -> P {
     P::from_array(cpu, s[at..at + 8].try_into().expect("eight lanes"))
 }
 
+/// How a full round's MDS layer runs: on AVX-512F alone, or with IFMA's fused 52-bit
+/// multiply-adds ([`P::circulant12_small_ifma`]: fewer instructions per term).
+trait MdsLayer: Copy {
+    fn apply(self, a: P, b: P) -> (P, P);
+}
+
+/// [`P::circulant12_small`].
+#[derive(Clone, Copy)]
+struct PlainMds;
+
+impl MdsLayer for PlainMds {
+    #[inline(always)]
+    fn apply(self, a: P, b: P) -> (P, P) {
+        P::circulant12_small(a, b, &CIRC, &DIAG)
+    }
+}
+
+/// [`P::circulant12_small_ifma`].
+#[derive(Clone, Copy)]
+struct IfmaMds(Avx512Ifma);
+
+impl MdsLayer for IfmaMds {
+    #[inline(always)]
+    fn apply(self, a: P, b: P) -> (P, P) {
+        P::circulant12_small_ifma(self.0, a, b, &CIRC, &DIAG)
+    }
+}
+
 /// One full round on lanes `a` (0–7) and `b` (8–11; lanes 12–15 of `b` carry values no output
 /// depends on): constants, S-boxes, MDS. (No closures: they would not inherit the caller's
 /// `#[target_feature]`, and the packed operators would stop inlining.)
 #[inline(always)]
-fn full_round(a: &mut P, b: &mut P, rc_a: P, rc_b: P) {
+fn full_round(mds: impl MdsLayer, a: &mut P, b: &mut P, rc_a: P, rc_b: P) {
     let x = sbox(*a + rc_a);
     let y = sbox(*b + rc_b);
-    (*a, *b) = P::circulant12_small(x, y, &CIRC, &DIAG);
+    (*a, *b) = mds.apply(x, y);
 }
 
 /// One permutation of `state`.
 ///
 /// # Safety
-/// None beyond `cpu` (which proves AVX-512F) and [`applies`] holding for `k`; the function is
-/// `unsafe` only because it is compiled with `#[target_feature]`.
+/// None beyond `cpu` (which proves AVX-512F), [`applies`] holding for `k` and `partial`
+/// holding `k`'s partial rounds; the function is `unsafe` only because it is compiled with
+/// `#[target_feature]`.
 #[target_feature(enable = "avx512f")]
 pub(crate) unsafe fn permute(
     cpu: Avx512,
     k: &KernelConstants<Goldilocks>,
+    partial: &PartialRounds12,
+    state: &mut [Goldilocks; WIDTH],
+) {
+    permute_with(cpu, PlainMds, k, partial, state);
+}
+
+/// [`permute`] with the MDS layers on IFMA.
+///
+/// # Safety
+/// As for [`permute`] (`cpu` proves AVX-512F and IFMA).
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn permute_ifma(
+    cpu: Avx512Ifma,
+    k: &KernelConstants<Goldilocks>,
+    partial: &PartialRounds12,
+    state: &mut [Goldilocks; WIDTH],
+) {
+    permute_with(cpu.avx512(), IfmaMds(cpu), k, partial, state);
+}
+
+/// The permutation with full rounds on `mds`.
+#[inline(always)]
+fn permute_with(
+    cpu: Avx512,
+    mds: impl MdsLayer,
+    k: &KernelConstants<Goldilocks>,
+    partial: &PartialRounds12,
     state: &mut [Goldilocks; WIDTH],
 ) {
     debug_assert!(applies(k));
@@ -91,18 +148,15 @@ pub(crate) unsafe fn permute(
     let (mut a, mut b) = split(cpu, state);
     for r in 0..half {
         let (rc_a, rc_b) = split(cpu, k.full[r * t..(r + 1) * t].try_into().expect("a round"));
-        full_round(&mut a, &mut b, rc_a, rc_b);
+        full_round(mds, &mut a, &mut b, rc_a, rc_b);
     }
     join(a, b, state);
-    if k.partial_rounds > 0 {
-        let mut tmp = [Goldilocks::ZERO; MAX_KERNEL_WIDTH];
-        partial_rounds_sparse::<Goldilocks, WIDTH>(k, (), state, &mut tmp);
-    }
+    partial.apply(state);
     let (mut a, mut b) = split(cpu, state);
     for r in 0..half {
         let at = (half + r) * t;
         let (rc_a, rc_b) = split(cpu, k.full[at..at + t].try_into().expect("a round"));
-        full_round(&mut a, &mut b, rc_a, rc_b);
+        full_round(mds, &mut a, &mut b, rc_a, rc_b);
     }
     join(a, b, state);
 }
