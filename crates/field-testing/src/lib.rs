@@ -142,24 +142,45 @@ pub fn check_inverse_and_pow<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
     );
 }
 
+/// A prime factor of a group order: a `u128`, or a decimal string for larger ones.
+pub trait Factor: Copy {
+    /// The factor's value.
+    fn value(self) -> BigUint;
+}
+
+impl Factor for u128 {
+    fn value(self) -> BigUint {
+        BigUint::from(self)
+    }
+}
+
+impl Factor for &str {
+    /// # Panics
+    /// Panics when the string is not a decimal number (a defect in the test's table).
+    fn value(self) -> BigUint {
+        self.parse().expect("a factor written in decimal")
+    }
+}
+
 /// The generator generates: given the factorisation of `|F*|` as (prime, exponent) pairs, checks
 /// the factorisation itself, then that `GENERATOR^(|F*|/q) ≠ 1` for every prime `q`.
-pub fn check_generator<F: Field>(factors: &[(u128, u32)]) {
+pub fn check_generator<F: Field, Q: Factor>(factors: &[(Q, u32)]) {
     check_is_generator(F::GENERATOR, factors);
 }
 
 /// `g` generates `F*` (another library's convention, say), checked as [`check_generator`].
-pub fn check_is_generator<F: Field>(g: F, factors: &[(u128, u32)]) {
+pub fn check_is_generator<F: Field, Q: Factor>(g: F, factors: &[(Q, u32)]) {
     let order = to_big(&F::multiplicative_group_order());
     let mut product = BigUint::from(1u8);
     for &(q, e) in factors {
-        let q = BigUint::from(q);
+        let q = q.value();
         assert!(is_probable_prime(&q), "factor {q} is not prime");
         product *= q.pow(e);
     }
     assert_eq!(product, order, "the factorisation multiplies out to |F*|");
     for &(q, _) in factors {
-        let e = &order / BigUint::from(q);
+        let q = q.value();
+        let e = &order / &q;
         assert_ne!(
             g.exp_limbs(&e.to_u64_digits()),
             F::ONE,
@@ -740,7 +761,7 @@ macro_rules! test_field {
         }
         #[test]
         fn generator() {
-            $crate::check_generator::<$f>($factors);
+            $crate::check_generator::<$f, _>($factors);
         }
         #[test]
         fn sqrt() {

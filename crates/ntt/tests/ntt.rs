@@ -1,10 +1,12 @@
-//! One generic suite, run on every field: every order, algorithm and core size against the
+//! One generic suite, run on every field (Goldilocks and its extension, BN254 and BLS12-381
+//! Fr, and BLS12-377's 384-bit Fq): every order, algorithm and core size against the
 //! O(n²) definition; inverse ∘ forward = identity at sizes that exercise the four-step
 //! recursion; cosets and LDEs against direct evaluation; batches in both layouts against
 //! single transforms; typed errors for bad shapes.
 
 use rand::rngs::StdRng;
 use rand::RngCore;
+use zkaccel_bls12_377::Fq as Bls377Fq;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::ExtensionField;
@@ -34,6 +36,11 @@ impl Sample for Bn {
     }
 }
 impl Sample for Bls {
+    fn sample(rng: &mut StdRng) -> Self {
+        random_prime(rng as &mut dyn RngCore)
+    }
+}
+impl Sample for Bls377Fq {
     fn sample(rng: &mut StdRng) -> Self {
         random_prime(rng as &mut dyn RngCore)
     }
@@ -346,6 +353,8 @@ suite!(goldilocks, Goldilocks, 13);
 suite!(goldilocks2, Goldilocks2, 11);
 suite!(bn254, Bn, 11);
 suite!(bls12_381, Bls, 11);
+// The 384-bit field (six words), the FPGA NTT paper's wide configuration.
+suite!(bls12_377_fq, Bls377Fq, 10);
 
 /// For satisfied constraints (`c = a∘b` on the domain), `A·B − C = H·Z` as polynomials:
 /// checked at a random point.

@@ -13,10 +13,12 @@
 pub mod barrett;
 pub mod montgomery;
 pub mod peasant;
+pub mod words;
 
 pub use barrett::Barrett256;
 pub use montgomery::Montgomery256;
 pub use peasant::RussianPeasant256;
+pub use words::MontgomeryWords;
 
 use crate::error::FieldError;
 

@@ -130,3 +130,47 @@ fn edge_values() {
         }
     }
 }
+
+/// `a·b·R^{-1} mod p` and the derived constants of the `N`-word Montgomery core, against
+/// big-integer arithmetic (not against another Montgomery implementation).
+fn check_words<const N: usize>(p: [u64; N], a: [u64; N], b: [u64; N]) -> Result<(), TestCaseError> {
+    let m = MontgomeryWords::<N>::new(p);
+    let pb = big(&p);
+    let r = BigUint::from(1u8) << (64 * N as u32);
+    prop_assert_eq!(big(&m.r), &r % &pb);
+    prop_assert_eq!(big(&m.r2), (&r * &r) % &pb);
+    prop_assert_eq!(
+        (BigUint::from(m.inv) * BigUint::from(p[0]) + 1u8) % (BigUint::from(1u8) << 64u32),
+        BigUint::from(0u8)
+    );
+    let reduce = |x: [u64; N]| -> [u64; N] {
+        let v = limbs::rem(&x, &p);
+        core::array::from_fn(|i| v.get(i).copied().unwrap_or(0))
+    };
+    let (a, b) = (reduce(a), reduce(b));
+    let r_inv = r.modinv(&pb).expect("R is invertible modulo an odd p");
+    prop_assert_eq!(big(&m.mul(&a, &b)), big(&a) * big(&b) % &pb * &r_inv % &pb);
+    prop_assert_eq!(big(&m.add(&a, &b)), (big(&a) + big(&b)) % &pb);
+    prop_assert_eq!(big(&m.sub(&a, &b)), (big(&a) + &pb - big(&b)) % &pb);
+    prop_assert_eq!(big(&m.from_montgomery(&m.to_montgomery(&a))), big(&a));
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn word_serial_montgomery_agrees_with_bigint(
+        p in prop::array::uniform6(any::<u64>()),
+        a in prop::array::uniform6(any::<u64>()),
+        b in prop::array::uniform6(any::<u64>()),
+        top in 0u32..64,
+    ) {
+        // Odd moduli of every size up to six full words (the top word shifted down by `top`).
+        let mut p = p;
+        p[0] |= 1;
+        p[5] >>= top;
+        prop_assume!(p[1..].iter().any(|&w| w != 0));
+        check_words(p, a, b)?;
+        let p4 = [p[0], p[1], p[2], p[3] | 1 << 62];
+        check_words(p4, [a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]])?;
+    }
+}
