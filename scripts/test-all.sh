@@ -62,6 +62,9 @@ bash scripts/test-peers.sh
 step "RTL: AMAZE designs (lint, Icarus, Verilator vs golden model, cycle-model calibration)"
 bash hw/amaze/run.sh "${AMZ_VECTORS:-1000}"
 
+step "RTL: shared units (hw/common: Montgomery multiplier at 256 and 384 bits vs golden model)"
+bash hw/common/run.sh "${HW_COMMON_VECTORS:-4000}"
+
 step "zkaccel bench --quick (smoke run)"
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter goldilocks >/dev/null
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter poseidon >/dev/null

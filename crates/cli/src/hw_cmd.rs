@@ -1,6 +1,8 @@
 //! `zkaccel hw amaze-vectors`: the constants and known-answer vectors the AMAZE RTL benches
 //! read, produced by the Rust golden model (which is itself pinned to circomlibjs, arkworks-mimc
-//! and AMAZE's own testbench by `vectors/mimc.json`).
+//! and AMAZE's own testbench by `vectors/mimc.json`); `zkaccel hw mont-vectors`: the Montgomery
+//! multiplier's (hw/common), from the word-serial golden model (itself checked against big
+//! integers and, through the fields built on it, against arkworks).
 //!
 //! Files written to `--out`:
 //! - `amz_consts.svh`: modulus, `n`, Barrett `z = ⌊2^{2n}/p⌋` and its residue width, all derived
@@ -17,6 +19,7 @@ use clap::{Args, Subcommand};
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 use zkaccel_bn254::Fr;
+use zkaccel_field::modmul::MontgomeryWords;
 use zkaccel_field::{limbs, Field, PrimeField};
 use zkaccel_mimc::Preset;
 
@@ -24,6 +27,37 @@ use zkaccel_mimc::Preset;
 pub enum HwCommand {
     /// Write the AMAZE RTL constants and test vectors (from the Rust golden model).
     AmazeVectors(VectorArgs),
+    /// Write the Montgomery multiplier's test vectors (hw/common: Algorithm 1 of the FPGA NTT
+    /// paper) for one width, from the word-serial golden model.
+    MontVectors(MontVectorArgs),
+}
+
+/// The widths of the Montgomery multiplier RTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MontWidth {
+    /// 256 bits: BN254 Fr, BLS12-381 Fr and a random odd modulus.
+    #[value(name = "256")]
+    W256,
+    /// 384 bits: BLS12-377 Fq, NIST P-384 and a random odd modulus.
+    #[value(name = "384")]
+    W384,
+}
+
+#[derive(Args)]
+pub struct MontVectorArgs {
+    /// Output directory (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+    /// Operand width in bits.
+    #[arg(long, value_enum)]
+    width: MontWidth,
+    /// Products per modulus (edge operands included), at most 10^6.
+    #[arg(long, default_value_t = 4000,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_VECTORS))]
+    count: u64,
+    /// Seed of the random operands and of the random modulus.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// The most vectors of each kind one run writes (a million ciphers is ~200 MB of text).
@@ -158,9 +192,107 @@ fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// `mont_vectors_<W>.hex`: per line `p p' a b c` (hex, `W/4` digits each), with
+/// `p' = −p^{−1} mod 2^W` and `c = a·b·2^{−W} mod p`, for each modulus of the width; the
+/// operands are edge values (0, 1, 2, p − 1, p − 2, `2^W mod p`, `2^{2W} mod p`) paired with
+/// each other, then random values below `p`.
+fn mont_vectors(args: &MontVectorArgs) -> Result<(), Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(&args.out)?;
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let (bits, text) = match args.width {
+        MontWidth::W256 => {
+            let moduli = [
+                zkaccel_bn254::Fr::modulus(),
+                zkaccel_bls12_381::Fr::modulus(),
+                random_odd_modulus::<4>(&mut rng),
+            ];
+            (256, mont_lines(&moduli, args.count, &mut rng)?)
+        }
+        MontWidth::W384 => {
+            let p384 = [
+                0x0000_0000_ffff_ffff,
+                0xffff_ffff_0000_0000,
+                0xffff_ffff_ffff_fffe,
+                u64::MAX,
+                u64::MAX,
+                u64::MAX,
+            ];
+            let moduli = [
+                zkaccel_bls12_377::Fq::modulus(),
+                p384,
+                random_odd_modulus::<6>(&mut rng),
+            ];
+            (384, mont_lines(&moduli, args.count, &mut rng)?)
+        }
+    };
+    let path = args.out.join(format!("mont_vectors_{bits}.hex"));
+    write_atomically(&path, &text)?;
+    eprintln!(
+        "wrote {} products per modulus ({bits} bits) to {}",
+        args.count,
+        path.display()
+    );
+    Ok(())
+}
+
+/// An odd modulus with its top bit set (the full width, where the carries are hardest).
+fn random_odd_modulus<const N: usize>(rng: &mut StdRng) -> [u64; N] {
+    let mut p: [u64; N] = core::array::from_fn(|_| rng.next_u64());
+    p[0] |= 1;
+    p[N - 1] |= 1 << 63;
+    p
+}
+
+/// The vector lines of [`mont_vectors`] for each modulus.
+fn mont_lines<const N: usize>(
+    moduli: &[[u64; N]],
+    count: u64,
+    rng: &mut StdRng,
+) -> Result<String, std::fmt::Error> {
+    let digits = 16 * N;
+    let word_hex = |w: &[u64; N]| limbs::to_hex(w, digits)[2..].to_owned();
+    let mut text = String::new();
+    for p in moduli {
+        let m = MontgomeryWords::<N>::new(*p);
+        let (p_hex, inv_hex) = (word_hex(p), word_hex(&m.neg_inverse()));
+        let small = |v: u64| -> [u64; N] { core::array::from_fn(|i| if i == 0 { v } else { 0 }) };
+        let minus = |v: u64| -> [u64; N] { m.sub(&[0; N], &small(v)) };
+        let edges = [small(0), small(1), small(2), minus(1), minus(2), m.r, m.r2];
+        let mut operands: Vec<([u64; N], [u64; N])> = Vec::new();
+        for a in &edges {
+            for b in &edges {
+                operands.push((*a, *b));
+            }
+        }
+        let below_p = |rng: &mut StdRng| -> [u64; N] {
+            let wide: Vec<u64> = (0..2 * N).map(|_| rng.next_u64()).collect();
+            let r = limbs::rem(&wide, p);
+            core::array::from_fn(|i| r.get(i).copied().unwrap_or(0))
+        };
+        // At most MAX_VECTORS, so the count fits a usize.
+        let count = count as usize;
+        while operands.len() < count {
+            operands.push((below_p(rng), below_p(rng)));
+        }
+        operands.truncate(count);
+        for (a, b) in &operands {
+            let c = m.mul(a, b);
+            writeln!(
+                text,
+                "{p_hex} {inv_hex} {} {} {}",
+                word_hex(a),
+                word_hex(b),
+                word_hex(&c)
+            )?;
+        }
+    }
+    Ok(text)
+}
+
 /// Runs an `hw` subcommand.
 pub fn run(cmd: &HwCommand) -> Result<(), Box<dyn std::error::Error>> {
     match cmd {
         HwCommand::AmazeVectors(args) => amaze_vectors(args),
+        HwCommand::MontVectors(args) => mont_vectors(args),
     }
 }

@@ -1347,3 +1347,45 @@ fn prove_writes_a_valid_kernel_trace_and_prints_the_breakdown() {
     assert!(!out.status.success(), "{out:?}");
     assert!(!nowhere.exists());
 }
+
+#[test]
+fn mont_vectors_have_the_shape_the_rtl_bench_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = zkaccel()
+        .args([
+            "hw",
+            "mont-vectors",
+            "--width",
+            "384",
+            "--count",
+            "5",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.path().join("mont_vectors_384.hex")).unwrap();
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(' ').collect()).collect();
+    // Three moduli (BLS12-377 Fq, P-384, a random one), five products each.
+    assert_eq!(lines.len(), 15);
+    assert!(lines
+        .iter()
+        .all(|l| l.len() == 5 && l.iter().all(|w| w.len() == 96)));
+    // BLS12-377's q, as its curve's documentation writes it.
+    assert_eq!(
+        lines[0][0],
+        "01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001"
+    );
+    // P' = −p^{−1} mod 2^384, checked on its low word: p·P' ≡ −1 (mod 2^64).
+    for l in &lines {
+        let low = |w: &str| u64::from_str_radix(&w[80..], 16).unwrap();
+        assert_eq!(low(l[0]).wrapping_mul(low(l[1])), u64::MAX, "{l:?}");
+    }
+    // The first product is 0·0.
+    assert!(lines[0][4].bytes().all(|b| b == b'0'));
+}

@@ -682,6 +682,22 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                 ],
             );
         }
+        "hw mont-vectors" => {
+            push(&mut a, "--out", f.fresh(rng));
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--width", &|r| {
+                        mostly(r, &["256", "384"], &["255", "512", "", "-384"])
+                    }),
+                    ("--count", &|r| {
+                        mostly(r, &["1", "7", "50"], &["0", "4294967296", "-1", "1e6"])
+                    }),
+                    ("--seed", &number),
+                ],
+            );
+        }
         other => panic!("no grammar for {other}"),
     }
     a
@@ -738,6 +754,7 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "model unizk",
         "model unizk sweep",
         "hw amaze-vectors",
+        "hw mont-vectors",
     ];
     let mut seen = std::collections::BTreeMap::<(String, i32), usize>::new();
     for sub in subcommands {

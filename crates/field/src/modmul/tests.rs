@@ -143,6 +143,11 @@ fn check_words<const N: usize>(p: [u64; N], a: [u64; N], b: [u64; N]) -> Result<
         (BigUint::from(m.inv) * BigUint::from(p[0]) + 1u8) % (BigUint::from(1u8) << 64u32),
         BigUint::from(0u8)
     );
+    prop_assert_eq!(
+        (big(&m.neg_inverse()) * &pb + 1u8) % &r,
+        BigUint::from(0u8),
+        "P'·p ≡ −1 mod R"
+    );
     let reduce = |x: [u64; N]| -> [u64; N] {
         let v = limbs::rem(&x, &p);
         core::array::from_fn(|i| v.get(i).copied().unwrap_or(0))

@@ -59,6 +59,23 @@ impl<const N: usize> MontgomeryWords<N> {
         }
     }
 
+    /// `P' = −p^{−1} mod R`, the full-width constant of the FPGA NTT paper's Algorithm 1 (the
+    /// word-serial product needs only its low word, [`MontgomeryWords::inv`]): Newton's
+    /// iteration `x ← x·(2 − p·x) mod R`, each step doubling the correct low bits.
+    pub const fn neg_inverse(&self) -> [u64; N] {
+        let mut x = [0u64; N];
+        x[0] = 1;
+        let mut two = [0u64; N];
+        two[0] = 2;
+        let mut correct_bits = 1;
+        while correct_bits < 64 * N {
+            let px = mul_low(&self.modulus, &x);
+            x = mul_low(&x, &sub(&two, &px).0);
+            correct_bits *= 2;
+        }
+        sub(&[0; N], &x).0
+    }
+
     /// The Montgomery product `a·b·R^{-1} mod p` of `a, b < p`, below `p`.
     #[inline]
     pub const fn mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
@@ -174,6 +191,24 @@ const fn sub<const N: usize>(a: &[u64; N], b: &[u64; N]) -> ([u64; N], u64) {
         i += 1;
     }
     (out, borrow)
+}
+
+/// `a·b mod 2^(64N)`.
+const fn mul_low<const N: usize>(a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+    let mut out = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        let mut carry = 0;
+        let mut j = 0;
+        while i + j < N {
+            let (lo, hi) = mac(out[i + j], a[j], b[i], carry);
+            out[i + j] = lo;
+            carry = hi;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
 }
 
 /// `a < b`.

@@ -1,0 +1,66 @@
+// A Width×Width → 2·Width unsigned multiplier built from Width/LimbWidth partial products of
+// LimbWidth×Width bits, summed with shifts: the FPGA NTT paper's construction of its wide
+// multiplier ("six 64×384 multipliers with shift and addition operations"). The product leaves
+// Latency clock cycles after its operands (Latency register stages after the sum, for
+// synthesis to retime into the partial products; 0 makes the unit combinational).
+module mont_wide_mul #(
+  parameter int Width     = 256,
+  parameter int LimbWidth = 64,
+  parameter int Latency   = 4
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 valid_i,
+  input  logic [Width-1:0]     a_i,
+  input  logic [Width-1:0]     b_i,
+  output logic                 valid_o,
+  output logic [2*Width-1:0]   product_o
+);
+  localparam int NumLimbs = Width / LimbWidth;
+  localparam int PartialWidth = Width + LimbWidth;
+
+  // Width must be a whole number of limbs.
+  initial begin
+    if (NumLimbs * LimbWidth != Width) begin
+      $fatal(1, "mont_wide_mul: Width must be a multiple of LimbWidth");
+    end
+  end
+
+  logic [2*Width-1:0] sum;
+  always_comb begin
+    sum = '0;
+    for (int i = 0; i < NumLimbs; i++) begin
+      logic [PartialWidth-1:0] partial;
+      partial = {{LimbWidth{1'b0}}, a_i} * {{Width{1'b0}}, b_i[i*LimbWidth +: LimbWidth]};
+      sum = sum + ({{(Width - LimbWidth){1'b0}}, partial} << (i * LimbWidth));
+    end
+  end
+
+  if (Latency == 0) begin : gen_comb
+    assign valid_o   = valid_i;
+    assign product_o = sum;
+    logic unused_clk_rst;
+    assign unused_clk_rst = ^{clk_i, rst_ni};
+  end else begin : gen_pipe
+    logic [Latency-1:0]     valid_q;
+    logic [2*Width-1:0]     stage_q [Latency];
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        valid_q <= '0;
+      end else begin
+        valid_q[0] <= valid_i;
+        for (int s = 1; s < Latency; s++) begin
+          valid_q[s] <= valid_q[s-1];
+        end
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      stage_q[0] <= sum;
+      for (int s = 1; s < Latency; s++) begin
+        stage_q[s] <= stage_q[s-1];
+      end
+    end
+    assign valid_o   = valid_q[Latency-1];
+    assign product_o = stage_q[Latency-1];
+  end
+endmodule
