@@ -434,6 +434,24 @@ const fn rotation_indices(high: bool) -> [[i64; 8]; 12] {
 const ROTATIONS_A: [[i64; 8]; 12] = rotation_indices(false);
 const ROTATIONS_B: [[i64; 8]; 12] = rotation_indices(true);
 
+/// A circulant layer's diagonal as lanes 0–7 and 8–11 (lanes 12–15 zero).
+///
+/// # Safety
+/// AVX-512F must be present.
+#[inline(always)]
+unsafe fn diagonal_lanes(diag: &[u32; 12]) -> (__m512i, __m512i) {
+    let d_a: [i64; 8] = core::array::from_fn(|r| i64::from(diag[r]));
+    let d_b: [i64; 8] = core::array::from_fn(|r| if r < 4 { i64::from(diag[8 + r]) } else { 0 });
+    // SAFETY: AVX-512F is present (this function's contract); each load reads the 64 bytes
+    // of an eight-lane array.
+    unsafe {
+        (
+            _mm512_loadu_si512(d_a.as_ptr().cast()),
+            _mm512_loadu_si512(d_b.as_ptr().cast()),
+        )
+    }
+}
+
 impl PackedGoldilocksAvx512 {
     /// The product `M·s` of a 12×12 matrix `M[i][j] = circ[(j − i) mod 12] + [i = j]·diag[i]`
     /// with small entries (`Σ circ + max diag < 2^32`, checked in debug builds) and the
@@ -480,16 +498,7 @@ impl PackedGoldilocksAvx512 {
                 b_lo = _mm512_add_epi64(b_lo, _mm512_mul_epu32(rb, c));
                 b_hi = _mm512_add_epi64(b_hi, _mm512_mul_epu32(_mm512_srli_epi64::<32>(rb), c));
             }
-            let mut d_a = [0i64; 8];
-            let mut d_b = [0i64; 8];
-            for r in 0..8 {
-                d_a[r] = i64::from(diag[r]);
-                if r < 4 {
-                    d_b[r] = i64::from(diag[8 + r]);
-                }
-            }
-            let d_a = _mm512_loadu_si512(d_a.as_ptr().cast());
-            let d_b = _mm512_loadu_si512(d_b.as_ptr().cast());
+            let (d_a, d_b) = diagonal_lanes(diag);
             a_lo = _mm512_add_epi64(a_lo, _mm512_mul_epu32(a, d_a));
             a_hi = _mm512_add_epi64(a_hi, _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), d_a));
             b_lo = _mm512_add_epi64(b_lo, _mm512_mul_epu32(b, d_b));
@@ -551,16 +560,7 @@ impl PackedGoldilocksAvx512 {
                     *a = _mm512_madd52lo_epu64(*a, t, c);
                 }
             }
-            let mut d_a = [0i64; 8];
-            let mut d_b = [0i64; 8];
-            for r in 0..8 {
-                d_a[r] = i64::from(diag[r]);
-                if r < 4 {
-                    d_b[r] = i64::from(diag[8 + r]);
-                }
-            }
-            let d_a = _mm512_loadu_si512(d_a.as_ptr().cast());
-            let d_b = _mm512_loadu_si512(d_b.as_ptr().cast());
+            let (d_a, d_b) = diagonal_lanes(diag);
             let [a_lo, a_hi, b_lo, b_hi] = acc;
             let a_lo = _mm512_madd52lo_epu64(a_lo, a_l, d_a);
             let a_hi = _mm512_madd52lo_epu64(a_hi, a_h, d_a);
