@@ -65,6 +65,9 @@ bash hw/amaze/run.sh "${AMZ_VECTORS:-1000}"
 step "RTL: shared units (hw/common: Montgomery multiplier at 256 and 384 bits vs golden model)"
 bash hw/common/run.sh "${HW_COMMON_VECTORS:-4000}"
 
+step "RTL: FPGA NTT core (hw/ntt: Table III configurations and the PipeZK replica on three fields vs zkaccel-ntt; cycles = model)"
+bash hw/ntt/run.sh
+
 step "zkaccel bench --quick (smoke run)"
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter goldilocks >/dev/null
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter poseidon >/dev/null

@@ -26,10 +26,63 @@ use zkaccel_mimc::Preset;
 #[derive(Subcommand)]
 pub enum HwCommand {
     /// Write the AMAZE RTL constants and test vectors (from the Rust golden model).
-    AmazeVectors(VectorArgs),
+    #[command(name = "amaze-vectors")]
+    Amaze(VectorArgs),
     /// Write the Montgomery multiplier's test vectors (hw/common: Algorithm 1 of the FPGA NTT
     /// paper) for one width, from the word-serial golden model.
-    MontVectors(MontVectorArgs),
+    #[command(name = "mont-vectors")]
+    Mont(MontVectorArgs),
+    /// Write the NTT core's configuration, twiddles and test vectors (hw/ntt: the FPGA NTT
+    /// paper's core) for one field and sub-task size, from zkaccel-ntt.
+    #[command(name = "ntt-vectors")]
+    Ntt(NttVectorArgs),
+}
+
+/// The most points one `ntt-vectors` run writes (inputs and outputs: ~130 MB of text at 256 bits).
+const MAX_NTT_POINTS: u64 = 1 << 20;
+
+/// The fields of the NTT core RTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NttField {
+    /// BN254 Fr (256-bit unit).
+    #[value(name = "bn254-fr")]
+    Bn254Fr,
+    /// BLS12-381 Fr, bellman's field (256-bit unit).
+    #[value(name = "bls12-381-fr")]
+    Bls12_381Fr,
+    /// BLS12-377 Fq (384-bit unit; the paper's 384-bit field, BLS12-381 Fq, has no NTT).
+    #[value(name = "bls12-377-fq")]
+    Bls12_377Fq,
+}
+
+impl NttField {
+    fn name(self) -> &'static str {
+        match self {
+            NttField::Bn254Fr => "bn254-fr",
+            NttField::Bls12_381Fr => "bls12-381-fr",
+            NttField::Bls12_377Fq => "bls12-377-fq",
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct NttVectorArgs {
+    /// Output directory (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+    /// The field.
+    #[arg(long, value_enum)]
+    field: NttField,
+    /// log2 of the sub-task size (the core's round units), 2 to 12.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=12))]
+    log_points: u32,
+    /// Number of sub-tasks, at most 2^16 (and 2^20 points in all).
+    #[arg(long, default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    subtasks: u32,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// The widths of the Montgomery multiplier RTL.
@@ -289,10 +342,95 @@ fn mont_lines<const N: usize>(
     Ok(text)
 }
 
+/// `ntt_vectors_<field>_<log_points>.hex`, one hexadecimal word per line (`W/4` digits):
+/// a header line `width log_points subtasks` (decimal), the modulus, `P' = −P^{−1} mod 2^W`,
+/// the twiddles `ω^k` for `k < 2^(log_points−1)` with `ω = F::two_adic_generator(log_points)`,
+/// then the sub-tasks' inputs, then their transforms (zkaccel-ntt's forward NTT, natural order
+/// in, bit-reversed order out), all in Montgomery form (`x·2^W mod P`).
+fn ntt_vectors(args: &NttVectorArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let log_points = args.log_points as usize;
+    if (args.subtasks as u64) << log_points > MAX_NTT_POINTS {
+        return Err(format!(
+            "{} sub-tasks of 2^{log_points} points: at most {MAX_NTT_POINTS} points in all",
+            args.subtasks
+        )
+        .into());
+    }
+    std::fs::create_dir_all(&args.out)?;
+    let text = match args.field {
+        NttField::Bn254Fr => ntt_lines::<zkaccel_bn254::Fr, 4>(args, log_points)?,
+        NttField::Bls12_381Fr => ntt_lines::<zkaccel_bls12_381::Fr, 4>(args, log_points)?,
+        NttField::Bls12_377Fq => ntt_lines::<zkaccel_bls12_377::Fq, 6>(args, log_points)?,
+    };
+    let path = args.out.join(format!(
+        "ntt_vectors_{}_{log_points}.hex",
+        args.field.name()
+    ));
+    write_atomically(&path, &text)?;
+    eprintln!(
+        "wrote {} sub-tasks of 2^{log_points} points ({}) to {}",
+        args.subtasks,
+        args.field.name(),
+        path.display()
+    );
+    Ok(())
+}
+
+/// The lines of [`ntt_vectors`] for a field of `N` words.
+fn ntt_lines<F, const N: usize>(
+    args: &NttVectorArgs,
+    log_points: usize,
+) -> Result<String, Box<dyn std::error::Error>>
+where
+    F: zkaccel_field::TwoAdicField + PrimeField,
+{
+    let to_words = |limbs: F::Limbs| -> [u64; N] {
+        let l = limbs.as_ref();
+        core::array::from_fn(|i| l.get(i).copied().unwrap_or(0))
+    };
+    let modulus = to_words(F::modulus());
+    let mont = MontgomeryWords::<N>::new(modulus);
+    let word_hex = |w: &[u64; N]| limbs::to_hex(w, 16 * N)[2..].to_owned();
+    let montgomery_hex = |x: &F| word_hex(&mont.to_montgomery(&to_words(x.to_canonical_limbs())));
+
+    let points = 1usize << log_points;
+    let subtasks = args.subtasks as usize;
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let inputs: Vec<F> = (0..subtasks * points)
+        .map(|_| {
+            let wide: Vec<u64> = (0..2 * N).map(|_| rng.next_u64()).collect();
+            F::from_limbs_reduced(&wide)
+        })
+        .collect();
+    let mut outputs = inputs.clone();
+    zkaccel_ntt::NttPlan::<F>::new(log_points)?.forward_batch(
+        &mut outputs,
+        subtasks,
+        zkaccel_ntt::Layout::PolynomialMajor,
+        zkaccel_ntt::Order::NR,
+    )?;
+    let omega = F::two_adic_generator(log_points)?;
+
+    let mut text = String::new();
+    writeln!(text, "{} {log_points} {subtasks}", 64 * N)?;
+    writeln!(text, "{}", word_hex(&modulus))?;
+    writeln!(text, "{}", word_hex(&mont.neg_inverse()))?;
+    let mut power = F::ONE;
+    for _ in 0..points / 2 {
+        writeln!(text, "{}", montgomery_hex(&power))?;
+        power *= omega;
+    }
+    for x in inputs.iter().chain(&outputs) {
+        writeln!(text, "{}", montgomery_hex(x))?;
+    }
+    Ok(text)
+}
+
 /// Runs an `hw` subcommand.
 pub fn run(cmd: &HwCommand) -> Result<(), Box<dyn std::error::Error>> {
     match cmd {
-        HwCommand::AmazeVectors(args) => amaze_vectors(args),
-        HwCommand::MontVectors(args) => mont_vectors(args),
+        HwCommand::Amaze(args) => amaze_vectors(args),
+        HwCommand::Mont(args) => mont_vectors(args),
+        HwCommand::Ntt(args) => ntt_vectors(args),
     }
 }

@@ -1,5 +1,6 @@
 //! `zkaccel model amaze`: the AMAZE cycle model's report beside the paper's Table 1.
 //! `zkaccel model unizk`: a kernel trace replayed on the UniZK accelerator model.
+//! `zkaccel model ntt-fpga`: the FPGA NTT core's cycle model beside the paper's Table III.
 
 use std::fs::File;
 use std::io::BufReader;
@@ -7,6 +8,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use zkaccel_hwmodel::amaze::{AmazeConfig, Design};
+use zkaccel_hwmodel::ntt_fpga::{
+    CoreKind, NttCoreConfig, PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY, TABLE_III, TABLE_III_POINTS,
+};
 use zkaccel_hwmodel::unizk::sweep::parse_param;
 use zkaccel_hwmodel::unizk::{Mode, UnizkConfig};
 use zkaccel_kernel_trace::{read_jsonl, validate, CircuitShape, KernelRecord};
@@ -20,6 +24,37 @@ pub enum ModelCommand {
     /// UniZK: replay a kernel trace (`zkaccel prove --trace FILE`) on the unified systolic
     /// accelerator; per class time, bytes, memory and VSA utilisation beside the CPU's time.
     Unizk(Box<UnizkArgs>),
+    /// FPGA NTT core (hw/ntt): cycles of Table III's configurations beside the paper's, with
+    /// the PipeZK replica; or one configuration's cycles (--log-points …).
+    NttFpga(NttFpgaArgs),
+}
+
+#[derive(Args)]
+pub struct NttFpgaArgs {
+    /// One configuration instead of Table III: m, log2 of the sub-task size (2 to 16).
+    #[arg(long)]
+    log_points: Option<u32>,
+    /// Pipelines (with --log-points).
+    #[arg(long, default_value_t = 1, requires = "log_points")]
+    pipelines: u32,
+    /// Latency of the wide multiplier in cycles (the butterfly interval is 3·(L + 1) + 1).
+    #[arg(long, default_value_t = PAPER_MUL_LATENCY)]
+    mul_latency: u32,
+    /// Element width in bits (with --log-points).
+    #[arg(long, default_value_t = 256, requires = "log_points")]
+    width: u32,
+    /// Task size in points (with --log-points): a multiple of 2^m.
+    #[arg(long, default_value_t = TABLE_III_POINTS, requires = "log_points")]
+    points: u64,
+    /// The PipeZK replica (no sub-task overlap) instead of the paper's core.
+    #[arg(long, requires = "log_points")]
+    pipezk: bool,
+    /// Clock in MHz.
+    #[arg(long, default_value_t = PAPER_CLOCK_MHZ)]
+    clock_mhz: f64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -95,6 +130,7 @@ pub struct AmazeArgs {
 pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
     let args = match cmd {
         ModelCommand::Amaze(args) => args,
+        ModelCommand::NttFpga(args) => return run_ntt_fpga(args),
         ModelCommand::Unizk(args) => {
             return match &args.action {
                 Some(UnizkAction::Sweep(sweep)) => run_unizk_sweep(sweep),
@@ -160,6 +196,94 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
             p.map_or("-".into(), |p| format!("{:.3}", p.amortised_latency_us)),
             r.amortised_throughput,
             p.map_or("-".into(), |p| format!("{:.0}", p.amortised_throughput)),
+        );
+    }
+    Ok(())
+}
+
+/// `zkaccel model ntt-fpga`.
+fn run_ntt_fpga(args: &NttFpgaArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if let Some(log_points) = args.log_points {
+        let config = NttCoreConfig {
+            width_bits: args.width,
+            log_points,
+            pipelines: args.pipelines,
+            mul_latency: args.mul_latency,
+            kind: if args.pipezk {
+                CoreKind::PipeZkReplica
+            } else {
+                CoreKind::Overlapped
+            },
+            clock_mhz: args.clock_mhz,
+        };
+        let cycles = config.core_cycles(args.points)?;
+        if args.json {
+            let out = serde_json::json!({
+                "config": config,
+                "points": args.points,
+                "cycles": cycles,
+                "ms": config.core_ms(args.points)?,
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            println!("cycles={cycles}");
+        }
+        return Ok(());
+    }
+    let mut rows = Vec::new();
+    for row in &TABLE_III {
+        let ours = NttCoreConfig {
+            mul_latency: args.mul_latency,
+            clock_mhz: args.clock_mhz,
+            ..NttCoreConfig::table_iii(row)
+        };
+        let pipezk = NttCoreConfig {
+            kind: CoreKind::PipeZkReplica,
+            ..ours
+        };
+        let cycles = ours.core_cycles(TABLE_III_POINTS)?;
+        let pipezk_cycles = pipezk.core_cycles(TABLE_III_POINTS)?;
+        rows.push((row, ours, cycles, pipezk_cycles));
+    }
+    if args.json {
+        let out: Vec<_> = rows
+            .iter()
+            .map(|(row, config, cycles, pipezk)| {
+                serde_json::json!({
+                    "config": config,
+                    "paper": row,
+                    "cycles": cycles,
+                    "pipezk_replica_cycles": pipezk,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!(
+        "Table III (4096 points, 256-bit, L = {}: a butterfly every {} cycles, {} MHz)",
+        args.mul_latency,
+        3 * (u64::from(args.mul_latency) + 1) + 1,
+        args.clock_mhz
+    );
+    println!(
+        "{:<42} {:>8} {:>8} {:>8} {:>9} {:>8}",
+        "configuration", "paper", "model", "error", "PipeZK", "ratio"
+    );
+    for (row, _, cycles, pipezk) in &rows {
+        println!(
+            "{:<42} {:>8} {:>8} {:>+7.1}% {:>9} {:>8.3}",
+            format!(
+                "{} rounds & {} sub-tasks & {} in parallel",
+                row.log_points,
+                TABLE_III_POINTS >> row.log_points,
+                row.pipelines
+            ),
+            row.cycles,
+            cycles,
+            100.0 * (*cycles as f64 / row.cycles as f64 - 1.0),
+            pipezk,
+            *pipezk as f64 / *cycles as f64,
         );
     }
     Ok(())

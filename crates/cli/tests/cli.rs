@@ -1389,3 +1389,91 @@ fn mont_vectors_have_the_shape_the_rtl_bench_reads() {
     // The first product is 0·0.
     assert!(lines[0][4].bytes().all(|b| b == b'0'));
 }
+
+/// The NTT core's vectors, checked with big integers: the header, R mod p as ω^0, ω of order 4
+/// (ω² = −1), and a 4-point transform's first two outputs in bit-reversed order (frequency 0:
+/// the sum; frequency 2: the alternating sum) — in Montgomery form, which addition keeps.
+#[test]
+fn ntt_vectors_are_a_transform_in_montgomery_form() {
+    use num_bigint::BigUint;
+    let dir = tempfile::tempdir().unwrap();
+    let out = zkaccel()
+        .args([
+            "hw",
+            "ntt-vectors",
+            "--field",
+            "bn254-fr",
+            "--log-points",
+            "2",
+            "--subtasks",
+            "3",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.path().join("ntt_vectors_bn254-fr_2.hex")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "256 2 3");
+    // Modulus, P', 2 twiddles, 3·4 inputs, 3·4 outputs.
+    assert_eq!(lines.len(), 1 + 2 + 2 + 12 + 12);
+    assert!(lines[1..].iter().all(|l| l.len() == 64));
+    let big = |l: &str| BigUint::parse_bytes(l.as_bytes(), 16).unwrap();
+    let p = big(lines[1]);
+    // BN254's r, as EIP-196 writes it in decimal.
+    assert_eq!(
+        p.to_string(),
+        "21888242871839275222246405745257275088548364400416034343698204186575808495617"
+    );
+    let r = (BigUint::from(1u8) << 256) % &p;
+    // P' · p ≡ −1 (mod 2^256).
+    let two256 = BigUint::from(1u8) << 256;
+    assert_eq!((big(lines[2]) * &p + 1u8) % &two256, BigUint::from(0u8));
+    assert_eq!(big(lines[3]), r, "ω^0 is 1 in Montgomery form");
+    let r_inv = r.modpow(&(&p - 2u8), &p);
+    let omega = big(lines[4]);
+    assert_eq!(&omega * &omega * &r_inv % &p, &p - &r, "ω² = −1");
+    for task in 0..3 {
+        let x: Vec<BigUint> = (0..4).map(|i| big(lines[5 + 4 * task + i])).collect();
+        let y: Vec<BigUint> = (0..4).map(|i| big(lines[17 + 4 * task + i])).collect();
+        let sum = x.iter().fold(BigUint::from(0u8), |a, b| (a + b) % &p);
+        assert_eq!(y[0], sum, "sub-task {task}: frequency 0");
+        let alternating = (&x[0] + &x[2] + &p + &p - &x[1] - &x[3]) % &p;
+        assert_eq!(
+            y[1], alternating,
+            "sub-task {task}: frequency 2 (bit-reversed index 1)"
+        );
+    }
+}
+
+#[test]
+fn the_ntt_fpga_model_prints_table_iii_and_one_configuration() {
+    let out = zkaccel().args(["model", "ntt-fpga"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().filter(|l| l.contains(" rounds & ")).count(),
+        5,
+        "{text}"
+    );
+    assert!(text.contains("39094"), "{text}");
+    let out = zkaccel()
+        .args(["model", "ntt-fpga", "--log-points", "3", "--pipelines", "3"])
+        .args(["--mul-latency", "0", "--points", "400", "--pipezk"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // Measured on the RTL (hw/ntt/run.sh runs this configuration).
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "cycles=799");
+    let bad = zkaccel()
+        .args(["model", "ntt-fpga", "--log-points", "3", "--points", "100"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("multiple of the sub-task size"));
+}

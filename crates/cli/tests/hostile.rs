@@ -698,6 +698,57 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                 ],
             );
         }
+        "hw ntt-vectors" => {
+            push(&mut a, "--out", f.fresh(rng));
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--field", &|r| {
+                        mostly(
+                            r,
+                            &["bn254-fr", "bls12-377-fq"],
+                            &["bls12-381-fq", "", "-1"],
+                        )
+                    }),
+                    ("--log-points", &|r| {
+                        mostly(r, &["2", "4", "6"], &["0", "1", "13", "64", "-3"])
+                    }),
+                    ("--subtasks", &|r| {
+                        mostly(r, &["1", "3"], &["0", "65537", "4294967296", "-1"])
+                    }),
+                    ("--seed", &number),
+                ],
+            );
+        }
+        "model ntt-fpga" => {
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--log-points", &|r| {
+                        mostly(r, &["4", "8"], &["0", "1", "17", "-1"])
+                    }),
+                    ("--pipelines", &|r| {
+                        mostly(r, &["1", "4"], &["0", "1025", "-2"])
+                    }),
+                    ("--mul-latency", &|r| {
+                        mostly(r, &["0", "5"], &["65", "4294967296"])
+                    }),
+                    ("--width", &|r| {
+                        mostly(r, &["256", "384"], &["0", "100", "-64"])
+                    }),
+                    ("--points", &|r| {
+                        mostly(r, &["4096", "65536"], &["0", "100", "18446744073709551615"])
+                    }),
+                    ("--clock-mhz", &|r| {
+                        mostly(r, &["68", "250.5"], &["0", "-1", "NaN", "inf"])
+                    }),
+                ],
+            );
+            flag(rng, &mut a, "--pipezk");
+            flag(rng, &mut a, "--json");
+        }
         other => panic!("no grammar for {other}"),
     }
     a
@@ -755,6 +806,8 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "model unizk sweep",
         "hw amaze-vectors",
         "hw mont-vectors",
+        "hw ntt-vectors",
+        "model ntt-fpga",
     ];
     let mut seen = std::collections::BTreeMap::<(String, i32), usize>::new();
     for sub in subcommands {

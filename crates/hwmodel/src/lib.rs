@@ -1,4 +1,5 @@
 #![doc = include_str!("../README.md")]
 
 pub mod amaze;
+pub mod ntt_fpga;
 pub mod unizk;

@@ -6,8 +6,8 @@
 // with P' = −P^{−1} mod R. The three products share one Width×Width multiplier
 // (mont_wide_mul, built from 64-bit-limb partial products), as the paper shares one through
 // HLS `allocation`, so one multiplication is in flight at a time: an operation takes
-// 3·(MulLatency + 1) + 1 cycles from its acceptance to its result, and
-// the unit accepts the next operation when the result has been taken. The modulus and P' are
+// 3·(MulLatency + 1) cycles from its acceptance to its result, and
+// the unit accepts the next operation in the cycle its result is taken. The modulus and P' are
 // run-time registers, written through the configuration port (cfg_we_i) while the unit is
 // idle.
 //
@@ -38,7 +38,6 @@ module mont_mul #(
     StMulAB,
     StMulM,
     StMulMP,
-    StReduce,
     StDone
   } state_e;
 
@@ -48,7 +47,7 @@ module mont_mul #(
   logic [2*Width-1:0] t_d, t_q;
   logic [Width-1:0]   m_d, m_q;
   logic [2*Width:0]   sum_d, sum_q;
-  logic [Width-1:0]   c_d, c_q;
+  logic [Width-1:0]   c;
 
   // The shared multiplier: its operands come from registers chosen by the state, and it is
   // started once per product (mul_start), in the cycle after the operands are in place.
@@ -85,7 +84,6 @@ module mont_mul #(
     t_d       = t_q;
     m_d       = m_q;
     sum_d     = sum_q;
-    c_d       = c_q;
     started_d = started_q;
     mul_start = 1'b0;
     unique case (state_q)
@@ -112,24 +110,20 @@ module mont_mul #(
             end
             default: begin
               sum_d   = {1'b0, mul_product} + {1'b0, t_q}; // M·P + T (2·Width + 1 bits)
-              state_d = StReduce;
+              state_d = StDone;
             end
           endcase
         end
       end
-      StReduce: begin
-        // C ← (M·P + T)/R, below 2P; one conditional subtraction.
-        logic [Width:0] high;
-        high = sum_q[2*Width:Width];
-        if (high >= {1'b0, modulus_q}) begin
-          high = high - {1'b0, modulus_q};
-        end
-        c_d     = high[Width-1:0];
-        state_d = StDone;
-      end
       StDone: begin
+        // The result is taken; the next operation may be accepted in the same cycle.
         if (out_ready_i) begin
-          state_d = StIdle;
+          if (in_valid_i) begin
+            state_d = StMulAB;
+          end else begin
+            state_d = StIdle;
+          end
+          started_d = 1'b0;
         end
       end
       default: state_d = StIdle;
@@ -147,7 +141,7 @@ module mont_mul #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (state_q == StIdle && in_valid_i) begin
+    if (in_ready_o && in_valid_i) begin
       a_q <= a_i;
       b_q <= b_i;
     end
@@ -158,11 +152,20 @@ module mont_mul #(
     t_q   <= t_d;
     m_q   <= m_d;
     sum_q <= sum_d;
-    c_q   <= c_d;
   end
 
-  assign in_ready_o  = (state_q == StIdle);
+  // Idle, or handing its result over in this cycle: back-to-back operations issue one per
+  // latency, 3·(MulLatency + 1) cycles.
+  assign in_ready_o  = (state_q == StIdle) || (state_q == StDone && out_ready_i);
   assign out_valid_o = (state_q == StDone);
-  assign c_o         = c_q;
+  // C ← (M·P + T)/R, below 2P; one conditional subtraction, on the way out of the sum
+  // register (it stays put while the result waits to be taken).
+  logic [Width:0] high, reduced;
+  assign high    = sum_q[2*Width:Width];
+  assign reduced = high - {1'b0, modulus_q};
+  assign c       = reduced[Width] ? high[Width-1:0] : reduced[Width-1:0];
+  logic unused_sum_low;
+  assign unused_sum_low = ^sum_q[Width-1:0];
+  assign c_o         = c;
 
 endmodule

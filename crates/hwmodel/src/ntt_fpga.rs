@@ -1,0 +1,324 @@
+//! Cycle model of the FPGA NTT paper's core (Zhao et al., "Hardware Acceleration of Number
+//! Theoretic Transform for zk-SNARK", §III-C, Tables III–V), the same structure as the RTL in
+//! `hw/ntt` and equal to its measured cycles exactly (the bench checks it on every
+//! configuration it runs).
+//!
+//! The core runs sub-tasks of `M = 2^m` points through a pipeline of `m` round units; lane `p`
+//! of `P` pipelines takes sub-tasks `p, p + P, …`. Each round unit is one butterfly around one
+//! Montgomery multiplier (Algorithm 1, one shared wide multiplier of latency `L`), fed through
+//! a reorder buffer:
+//!
+//! - **Montgomery latency** `3·(L + 1)` (three products, each started in one cycle and
+//!   finished `L` cycles later; the final subtraction on the way out), and a butterfly
+//!   **issue interval** `II = 3·(L + 1) + 1` (the next operands enter as the product leaves).
+//! - **Round lag**: round `r` needs the previous round's elements `e` and `e + 2^(m−1−r)`, so
+//!   it starts `2^(m−1−r)` butterflies after round `r − 1` (half-way through its first
+//!   block: the paper's "round i+1 starts when half of round i is done"), plus 5 cycles to move
+//!   a result into the next buffer and read the pair out of it (one write port, one read
+//!   port).
+//! - **Sub-task overlap** (the paper's design): sub-task `q + 1` follows `q` through each round
+//!   without a break, so a lane of `k` sub-tasks costs
+//!   `k·(M/2)·II + M/2 + (M/2 − 1)·II + 5m` cycles from the first input accepted to the last
+//!   output taken (`M/2`: the first butterfly needs input `M/2`, inputs arrive one per cycle).
+//! - **PipeZK replica** (no overlap, the paper's comparison core): a sub-task enters when the
+//!   previous one has left, so a lane costs `k` times one sub-task alone,
+//!   `k·((M/2)·II + M/2 + (M/2 − 1)·II + 5m)`: issue every ~2T instead of T.
+//!
+//! **Against Table III.** The paper-faithful setting (`L = 5`, `II = 19`) lands at −6.0 … +8.2 %
+//! of the five rows, not within ±2 %: the half-round lag the paper describes costs
+//! `(M/2 − 1)·II ≈ 2,400` cycles of fill at `m = 8`, while Table III's two 8-round rows imply
+//! less than 1,000 for any single interval that also fits the three 4-round rows (the five rows
+//! fit `II·b + F` within ±2 % only for `II ≈ 19` and `586 ≤ F ≤ 964` for both `m`; see
+//! `shared/notes/ntt-fpga-and-acclmt.md` §A.5, where the paper's own `(n + 1)·T` form misses by
+//! up to ±7 %). [`TABLE_III`] carries the paper's rows and [`NttCoreConfig::table_iii`] the
+//! configurations.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Whether consecutive sub-tasks overlap in the round pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CoreKind {
+    /// The paper's core: sub-tasks issue every T.
+    Overlapped,
+    /// The paper's replica of PipeZK's core: one sub-task in the pipeline at a time.
+    PipeZkReplica,
+}
+
+/// A configuration of the core.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NttCoreConfig {
+    /// Element width in bits (256 or 384 in the paper; the RTL takes any multiple of 64).
+    pub width_bits: u32,
+    /// `m`: log2 of the sub-task size; the pipeline has `m` round units.
+    pub log_points: u32,
+    /// `P`: identical pipelines ("sub-tasks in parallel").
+    pub pipelines: u32,
+    /// `L`: latency of the shared wide multiplier in cycles.
+    pub mul_latency: u32,
+    /// Sub-task overlap or the PipeZK replica.
+    pub kind: CoreKind,
+    /// Clock in MHz (the paper's U50 ran at 68).
+    pub clock_mhz: f64,
+}
+
+/// An invalid configuration or task.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NttModelError {
+    /// The width is not a positive multiple of 64 bits.
+    #[error("width {0} bits: must be a positive multiple of 64")]
+    Width(u32),
+    /// The sub-task size is outside 2^2 … 2^16.
+    #[error("sub-task size 2^{0}: m must be 2 to 16")]
+    LogPoints(u32),
+    /// No pipelines, or more than 1024.
+    #[error("{0} pipelines: must be 1 to 1024")]
+    Pipelines(u32),
+    /// A multiplier latency above 64 cycles.
+    #[error("multiplier latency {0}: at most 64 cycles")]
+    MulLatency(u32),
+    /// The clock is not a positive finite frequency.
+    #[error("clock {0} MHz: must be positive and finite")]
+    Clock(String),
+    /// The task is not a positive whole number of sub-tasks, or too large to count.
+    #[error("{points} points: must be a positive multiple of the sub-task size {subtask} and below 2^40")]
+    Points {
+        /// The task size asked for.
+        points: u64,
+        /// The sub-task size.
+        subtask: u64,
+    },
+}
+
+/// One row of the paper's Table III (256-bit core on a 4096-point task, 68 MHz).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TableIiiRow {
+    /// `m`, the rounds of a sub-task.
+    pub log_points: u32,
+    /// `P`, the pipelines.
+    pub pipelines: u32,
+    /// DSP slices.
+    pub dsp: u32,
+    /// Flip-flops.
+    pub ff: u32,
+    /// LUTs.
+    pub lut: u32,
+    /// BRAM (18 Kb units).
+    pub bram: u32,
+    /// Core latency in clock cycles.
+    pub cycles: u64,
+}
+
+/// Table III of the paper, in its order.
+pub const TABLE_III: [TableIiiRow; 5] = [
+    TableIiiRow {
+        log_points: 8,
+        pipelines: 1,
+        dsp: 1795,
+        ff: 47_329,
+        lut: 57_058,
+        bram: 448,
+        cycles: 39_094,
+    },
+    TableIiiRow {
+        log_points: 8,
+        pipelines: 2,
+        dsp: 3592,
+        ff: 101_284,
+        lut: 118_680,
+        bram: 986,
+        cycles: 20_361,
+    },
+    TableIiiRow {
+        log_points: 4,
+        pipelines: 1,
+        dsp: 899,
+        ff: 28_395,
+        lut: 33_323,
+        bram: 320,
+        cycles: 39_407,
+    },
+    TableIiiRow {
+        log_points: 4,
+        pipelines: 2,
+        dsp: 1798,
+        ff: 60_822,
+        lut: 67_699,
+        bram: 653,
+        cycles: 20_312,
+    },
+    TableIiiRow {
+        log_points: 4,
+        pipelines: 4,
+        dsp: 3597,
+        ff: 130_767,
+        lut: 137_429,
+        bram: 1372,
+        cycles: 10_524,
+    },
+];
+
+/// The task size of Table III (the paper's "4096-size NTT core").
+pub const TABLE_III_POINTS: u64 = 4096;
+
+/// The multiplier latency of the paper-faithful setting: a butterfly every 19 cycles, the
+/// integer closest to the ~18.6 cycles per butterfly Table III implies.
+pub const PAPER_MUL_LATENCY: u32 = 5;
+
+/// The paper's clock (every FPGA table's footnote).
+pub const PAPER_CLOCK_MHZ: f64 = 68.0;
+
+impl NttCoreConfig {
+    /// The paper-faithful configuration of a Table III row (256 bits, `L = 5`, 68 MHz).
+    pub fn table_iii(row: &TableIiiRow) -> Self {
+        Self {
+            width_bits: 256,
+            log_points: row.log_points,
+            pipelines: row.pipelines,
+            mul_latency: PAPER_MUL_LATENCY,
+            kind: CoreKind::Overlapped,
+            clock_mhz: PAPER_CLOCK_MHZ,
+        }
+    }
+
+    /// Checks every field.
+    ///
+    /// # Errors
+    /// The [`NttModelError`] of the first field out of range.
+    pub fn validate(&self) -> Result<(), NttModelError> {
+        if self.width_bits == 0 || !self.width_bits.is_multiple_of(64) {
+            return Err(NttModelError::Width(self.width_bits));
+        }
+        if !(2..=16).contains(&self.log_points) {
+            return Err(NttModelError::LogPoints(self.log_points));
+        }
+        if !(1..=1024).contains(&self.pipelines) {
+            return Err(NttModelError::Pipelines(self.pipelines));
+        }
+        if self.mul_latency > 64 {
+            return Err(NttModelError::MulLatency(self.mul_latency));
+        }
+        if !(self.clock_mhz.is_finite() && self.clock_mhz > 0.0) {
+            return Err(NttModelError::Clock(self.clock_mhz.to_string()));
+        }
+        Ok(())
+    }
+
+    /// Cycles of one Montgomery multiplication, acceptance to result: `3·(L + 1)`.
+    pub fn montgomery_latency(&self) -> u64 {
+        3 * (u64::from(self.mul_latency) + 1)
+    }
+
+    /// Cycles between butterflies of one round unit: `3·(L + 1) + 1`.
+    pub fn butterfly_interval(&self) -> u64 {
+        self.montgomery_latency() + 1
+    }
+
+    /// Cycles of one sub-task alone, first input accepted to last output taken:
+    /// `(M/2)·II + M/2 + (M/2 − 1)·II + 5m`.
+    pub fn subtask_cycles(&self) -> u64 {
+        let half = 1u64 << (self.log_points - 1);
+        let ii = self.butterfly_interval();
+        half * ii + half + (half - 1) * ii + 5 * u64::from(self.log_points)
+    }
+
+    /// Core cycles for a task of `points` points (`points / M` sub-tasks spread over the
+    /// pipelines), first input accepted to last output taken, every lane at full rate.
+    ///
+    /// # Errors
+    /// An invalid configuration; [`NttModelError::Points`] when `points` is not a positive
+    /// multiple of the sub-task size below 2^40.
+    pub fn core_cycles(&self, points: u64) -> Result<u64, NttModelError> {
+        self.validate()?;
+        let subtask = 1u64 << self.log_points;
+        if points == 0 || !points.is_multiple_of(subtask) || points >= 1 << 40 {
+            return Err(NttModelError::Points { points, subtask });
+        }
+        let per_lane = (points / subtask).div_ceil(u64::from(self.pipelines));
+        let half = subtask / 2;
+        Ok(match self.kind {
+            CoreKind::Overlapped => {
+                (per_lane - 1) * half * self.butterfly_interval() + self.subtask_cycles()
+            }
+            CoreKind::PipeZkReplica => per_lane * self.subtask_cycles(),
+        })
+    }
+
+    /// [`Self::core_cycles`] in milliseconds at the configured clock.
+    ///
+    /// # Errors
+    /// As [`Self::core_cycles`].
+    pub fn core_ms(&self, points: u64) -> Result<f64, NttModelError> {
+        Ok(self.core_cycles(points)? as f64 / (self.clock_mhz * 1e3))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_configurations_are_typed_errors() {
+        let good = NttCoreConfig::table_iii(&TABLE_III[0]);
+        let cases = [
+            (
+                NttCoreConfig {
+                    width_bits: 100,
+                    ..good
+                },
+                NttModelError::Width(100),
+            ),
+            (
+                NttCoreConfig {
+                    width_bits: 0,
+                    ..good
+                },
+                NttModelError::Width(0),
+            ),
+            (
+                NttCoreConfig {
+                    log_points: 1,
+                    ..good
+                },
+                NttModelError::LogPoints(1),
+            ),
+            (
+                NttCoreConfig {
+                    log_points: 40,
+                    ..good
+                },
+                NttModelError::LogPoints(40),
+            ),
+            (
+                NttCoreConfig {
+                    pipelines: 0,
+                    ..good
+                },
+                NttModelError::Pipelines(0),
+            ),
+            (
+                NttCoreConfig {
+                    mul_latency: 65,
+                    ..good
+                },
+                NttModelError::MulLatency(65),
+            ),
+        ];
+        for (config, error) in cases {
+            assert_eq!(config.core_cycles(4096), Err(error));
+        }
+        let nan = NttCoreConfig {
+            clock_mhz: f64::NAN,
+            ..good
+        };
+        assert!(matches!(nan.validate(), Err(NttModelError::Clock(_))));
+        for points in [0, 100, 4096 + 128, 1 << 41] {
+            assert!(matches!(
+                good.core_cycles(points),
+                Err(NttModelError::Points { .. })
+            ));
+        }
+    }
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds and runs the FPGA NTT core's benches (hw/ntt): lint (Verilator -Wall) of every
+# configuration, an Icarus elaboration check, and the self-checking Verilator bench of the
+# core on a 4096-point task (2^(12−m) sub-tasks of 2^m points) for each of Table III's five
+# configurations (m round units, P pipelines) and each field: BN254 Fr and BLS12-381 Fr on
+# the 256-bit unit, BLS12-377 Fq on the 384-bit unit; outputs equal to zkaccel-ntt's
+# (`zkaccel hw ntt-vectors`). The PipeZK replica runs too, and a few configurations off the
+# paper's grid. Every measured cycle count must equal the cycle model's (`zkaccel model
+# ntt-fpga`); they are printed beside Table III's and written to $build/cycles.csv.
+#
+#   hw/ntt/run.sh [MUL_LATENCY]     (the wide multiplier's latency; default 5, the paper-faithful
+#                                    butterfly interval 3·(5 + 1) + 1 = 19 cycles)
+#
+# Needs verilator, iverilog and a C++ compiler (scripts/test-all.sh installs them).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+common="$root/hw/common"
+mul_latency="${1:-5}"
+build="${HW_NTT_BUILD_DIR:-$root/target/hw/ntt}"
+mkdir -p "$build" "$build/tmp"
+
+cargo build -q --release --locked -p zkaccel-cli
+zkaccel="$root/target/release/zkaccel"
+
+srcs=("$common/rtl/mont_wide_mul.sv" "$common/rtl/mont_mul.sv" "$common/rtl/mod_add_sub.sv"
+      "$here/rtl/ntt_butterfly.sv" "$here/rtl/ntt_round.sv" "$here/rtl/ntt_pipeline.sv"
+      "$here/rtl/ntt_core.sv")
+if command -v iverilog >/dev/null 2>&1; then
+  iverilog -g2012 -s ntt_core -o "$build/icarus_check.vvp" "${srcs[@]}" 2>&1 | grep -v "sorry" || true
+  [[ -f "$build/icarus_check.vvp" ]] && echo "icarus: ntt_core elaborates"
+fi
+
+# Jobs: width field m P multiplier-latency overlap(1)/PipeZK(0) sub-tasks paper-cycles(or -).
+# Table III's five configurations ("m rounds & 2^(12−m) sub-tasks & P sub-tasks in parallel")
+# on each field, the PipeZK replica of Tables IV and V, and configurations off the paper's
+# grid (odd sub-task counts, other latencies) that pin the cycle model to the RTL.
+jobs=()
+for fw in "256 bn254-fr" "256 bls12-381-fr" "384 bls12-377-fq"; do
+  for row in "8 1 39094" "8 2 20361" "4 1 39407" "4 2 20312" "4 4 10524"; do
+    read -r m p paper <<<"$row"
+    jobs+=("$fw $m $p $mul_latency 1 $((1 << (12 - m))) $paper")
+  done
+  jobs+=("$fw 8 1 $mul_latency 0 16 -")
+done
+jobs+=("256 bn254-fr 6 2 2 1 63 -" "256 bn254-fr 3 3 0 0 50 -" "256 bn254-fr 2 3 1 1 100 -")
+
+status=0
+csv="width,field,log_points,pipelines,mul_latency,overlap,subtasks,rtl_cycles,model_cycles,paper_cycles"
+for job in "${jobs[@]}"; do
+  read -r width field m p lat overlap subtasks paper <<<"$job"
+  vectors="$build/ntt_vectors_${field}_${m}_${subtasks}.hex"
+  if [[ ! -f "$vectors" ]]; then
+    "$zkaccel" hw ntt-vectors --out "$build/tmp" --field "$field" --log-points "$m" \
+      --subtasks "$subtasks" 2>/dev/null
+    mv "$build/tmp/ntt_vectors_${field}_${m}.hex" "$vectors"
+  fi
+  params=(-GWidth="$width" -GLogPoints="$m" -GPipelines="$p" -GMulLatency="$lat"
+          -GSubtaskOverlap="$overlap")
+  obj="$build/obj_ntt_core_${width}_${m}_${p}_${lat}_${overlap}"
+  if [[ ! -x "$obj/Vntt_core" ]]; then
+    verilator --lint-only -Wall --top-module ntt_core "${params[@]}" "${srcs[@]}"
+    verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+      --top-module ntt_core "${params[@]}" -CFLAGS "-I$common/tb" -Mdir "$obj" -o Vntt_core \
+      "${srcs[@]}" "$here/tb/ntt_core_tb.cpp" >/dev/null
+  fi
+  out="$build/result_ntt_core_${field}_${m}_${p}_${lat}_${overlap}_${subtasks}.txt"
+  if ! "$obj/Vntt_core" "$vectors" "$p" | tee "$out"; then
+    status=1
+    continue
+  fi
+  cycles=$(sed -n 's/.*RESULT cycles=\([0-9]*\).*/\1/p' "$out")
+  pipezk=(); [[ "$overlap" == 0 ]] && pipezk=(--pipezk)
+  model=$("$zkaccel" model ntt-fpga --log-points "$m" --pipelines "$p" --mul-latency "$lat" \
+    --width "$width" --points $((subtasks << m)) "${pipezk[@]}" | sed -n 's/^cycles=//p')
+  if [[ "$model" != "$cycles" ]]; then
+    echo "FAIL: cycle model $model cycles, RTL $cycles ($job)" >&2
+    status=1
+  fi
+  if [[ "$paper" != "-" ]]; then
+    awk -v c="$cycles" -v p="$paper" -v m="$m" -v n="$p" -v w="$width" \
+      'BEGIN { printf "  Table III, %d-bit, %d rounds, %d pipeline(s): RTL = model %d cycles, paper %d (%+.1f %%)\n", w, m, n, c, p, 100 * (c / p - 1) }'
+  else
+    echo "  RTL = model: $cycles cycles"
+  fi
+  csv+=$'\n'"$width,$field,$m,$p,$lat,$overlap,$subtasks,$cycles,$model,$paper"
+done
+printf '%s\n' "$csv" >"$build/cycles.csv.tmp" && mv "$build/cycles.csv.tmp" "$build/cycles.csv"
+exit $status
