@@ -6,7 +6,9 @@
 # the 256-bit unit, BLS12-377 Fq on the 384-bit unit; outputs equal to zkaccel-ntt's
 # (`zkaccel hw ntt-vectors`). The PipeZK replica runs too, and a few configurations off the
 # paper's grid. Every measured cycle count must equal the cycle model's (`zkaccel model
-# ntt-fpga`); they are printed beside Table III's and written to $build/cycles.csv.
+# ntt-fpga`); they are printed beside Table III's and written to $build/cycles.csv. Then a
+# 2^16-point (256-bit) and a 2^12-point (384-bit) transform through the core in the paper's
+# √N×√N plan (ntt_four_step), equal to zkaccel-ntt's.
 #
 #   hw/ntt/run.sh [MUL_LATENCY]     (the wide multiplier's latency; default 5, the paper-faithful
 #                                    butterfly interval 3·(5 + 1) + 1 = 19 cycles)
@@ -61,7 +63,7 @@ for job in "${jobs[@]}"; do
   if [[ ! -x "$obj/Vntt_core" ]]; then
     verilator --lint-only -Wall --top-module ntt_core "${params[@]}" "${srcs[@]}"
     verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
-      --top-module ntt_core "${params[@]}" -CFLAGS "-I$common/tb" -Mdir "$obj" -o Vntt_core \
+      --top-module ntt_core "${params[@]}" -CFLAGS "-I$common/tb -I$here/tb" -Mdir "$obj" -o Vntt_core \
       "${srcs[@]}" "$here/tb/ntt_core_tb.cpp" >/dev/null
   fi
   out="$build/result_ntt_core_${field}_${m}_${p}_${lat}_${overlap}_${subtasks}.txt"
@@ -86,4 +88,35 @@ for job in "${jobs[@]}"; do
   csv+=$'\n'"$width,$field,$m,$p,$lat,$overlap,$subtasks,$cycles,$model,$paper"
 done
 printf '%s\n' "$csv" >"$build/cycles.csv.tmp" && mv "$build/cycles.csv.tmp" "$build/cycles.csv"
+
+# The √N×√N plan (ntt_four_step: the core and the twiddle scaler between the passes): a
+# 2^16-point transform on 256-bit BN254 Fr (256 × 256, the paper's 8-round core) and a
+# 2^12-point one on 384-bit BLS12-377 Fq (64 × 64, two pipelines), against zkaccel-ntt.
+for job in "256 bn254-fr 16 1" "384 bls12-377-fq 12 2"; do
+  read -r width field log_n p <<<"$job"
+  m=$((log_n / 2))
+  vectors="$build/ntt_four_step_${field}_${log_n}.hex"
+  [[ -f "$vectors" ]] || "$zkaccel" hw ntt-four-step-vectors --out "$build" --field "$field" \
+    --log-n "$log_n" 2>/dev/null
+  params=(-GWidth="$width" -GLogPoints="$m" -GPipelines="$p" -GMulLatency="$mul_latency")
+  obj="$build/obj_ntt_four_step_${width}_${m}_${p}_${mul_latency}"
+  if [[ ! -x "$obj/Vntt_four_step" ]]; then
+    verilator --lint-only -Wall --top-module ntt_four_step "${params[@]}" "${srcs[@]}" "$here/rtl/ntt_four_step.sv"
+    verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+      --top-module ntt_four_step "${params[@]}" -CFLAGS "-I$common/tb -I$here/tb" -Mdir "$obj" \
+      -o Vntt_four_step "${srcs[@]}" "$here/rtl/ntt_four_step.sv" "$here/tb/ntt_four_step_tb.cpp" >/dev/null
+  fi
+  out="$build/result_ntt_four_step_${field}_${log_n}_${p}.txt"
+  if ! "$obj/Vntt_four_step" "$vectors" "$p" | tee "$out"; then
+    status=1
+    continue
+  fi
+  cycles=$(sed -n 's/.*pass2_cycles=\([0-9]*\).*/\1/p' "$out")
+  model=$("$zkaccel" model ntt-fpga --log-points "$m" --pipelines "$p" --mul-latency "$mul_latency" \
+    --width "$width" --points $((1 << log_n)) | sed -n 's/^cycles=//p')
+  if [[ "$model" != "$cycles" ]]; then
+    echo "FAIL: cycle model $model cycles, RTL pass $cycles ($job)" >&2
+    status=1
+  fi
+done
 exit $status

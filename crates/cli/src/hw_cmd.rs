@@ -36,6 +36,26 @@ pub enum HwCommand {
     /// paper's core) for one field and sub-task size, from zkaccel-ntt.
     #[command(name = "ntt-vectors")]
     Ntt(NttVectorArgs),
+    /// Write the vectors of a √N×√N transform through the NTT core (hw/ntt's ntt_four_step):
+    /// both passes' twiddles, the scaling twiddles between them, input and zkaccel-ntt's output.
+    #[command(name = "ntt-four-step-vectors")]
+    NttFourStep(NttFourStepArgs),
+}
+
+#[derive(Args)]
+pub struct NttFourStepArgs {
+    /// Output directory (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+    /// The field.
+    #[arg(long, value_enum)]
+    field: NttField,
+    /// log2 of the transform size: even, 4 to 20 (both passes take 2^(log_n/2)-point sub-tasks).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=20))]
+    log_n: u32,
+    /// Seed of the random input.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// The most points one `ntt-vectors` run writes (inputs and outputs: ~130 MB of text at 256 bits).
@@ -384,24 +404,10 @@ fn ntt_lines<F, const N: usize>(
 where
     F: zkaccel_field::TwoAdicField + PrimeField,
 {
-    let to_words = |limbs: F::Limbs| -> [u64; N] {
-        let l = limbs.as_ref();
-        core::array::from_fn(|i| l.get(i).copied().unwrap_or(0))
-    };
-    let modulus = to_words(F::modulus());
-    let mont = MontgomeryWords::<N>::new(modulus);
-    let word_hex = |w: &[u64; N]| limbs::to_hex(w, 16 * N)[2..].to_owned();
-    let montgomery_hex = |x: &F| word_hex(&mont.to_montgomery(&to_words(x.to_canonical_limbs())));
-
+    let hex = MontgomeryHex::<N>::new::<F>();
     let points = 1usize << log_points;
     let subtasks = args.subtasks as usize;
-    let mut rng = StdRng::seed_from_u64(args.seed);
-    let inputs: Vec<F> = (0..subtasks * points)
-        .map(|_| {
-            let wide: Vec<u64> = (0..2 * N).map(|_| rng.next_u64()).collect();
-            F::from_limbs_reduced(&wide)
-        })
-        .collect();
+    let inputs = random_elements::<F, N>(args.seed, subtasks * points);
     let mut outputs = inputs.clone();
     zkaccel_ntt::NttPlan::<F>::new(log_points)?.forward_batch(
         &mut outputs,
@@ -413,15 +419,135 @@ where
 
     let mut text = String::new();
     writeln!(text, "{} {log_points} {subtasks}", 64 * N)?;
-    writeln!(text, "{}", word_hex(&modulus))?;
-    writeln!(text, "{}", word_hex(&mont.neg_inverse()))?;
+    hex.constants(&mut text)?;
     let mut power = F::ONE;
     for _ in 0..points / 2 {
-        writeln!(text, "{}", montgomery_hex(&power))?;
+        writeln!(text, "{}", hex.montgomery(&power))?;
         power *= omega;
     }
     for x in inputs.iter().chain(&outputs) {
-        writeln!(text, "{}", montgomery_hex(x))?;
+        writeln!(text, "{}", hex.montgomery(x))?;
+    }
+    Ok(text)
+}
+
+/// `ntt_four_step_<field>_<log_n>.hex`, one hexadecimal word per line: a header line
+/// `width log_n log_points` (decimal, `log_points = log_n/2`, `M = 2^log_points`), the modulus,
+/// `P'`, the core's twiddles `ω_M^k` (`k < M/2`), the scaling twiddles `ω_N^(n2·rev(t))` in
+/// the first pass's output order (sub-task `n2`, output `t`, whose frequency is `rev(t)`), the
+/// input, and zkaccel-ntt's transform in natural order; Montgomery form throughout.
+fn ntt_four_step_vectors(args: &NttFourStepArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if args.log_n % 2 != 0 {
+        return Err(format!(
+            "--log-n {}: must be even (two passes of equal size)",
+            args.log_n
+        )
+        .into());
+    }
+    std::fs::create_dir_all(&args.out)?;
+    let log_n = args.log_n as usize;
+    let text = match args.field {
+        NttField::Bn254Fr => four_step_lines::<zkaccel_bn254::Fr, 4>(args.seed, log_n)?,
+        NttField::Bls12_381Fr => four_step_lines::<zkaccel_bls12_381::Fr, 4>(args.seed, log_n)?,
+        NttField::Bls12_377Fq => four_step_lines::<zkaccel_bls12_377::Fq, 6>(args.seed, log_n)?,
+    };
+    let path = args
+        .out
+        .join(format!("ntt_four_step_{}_{log_n}.hex", args.field.name()));
+    write_atomically(&path, &text)?;
+    eprintln!(
+        "wrote a 2^{log_n}-point four-step task ({}) to {}",
+        args.field.name(),
+        path.display()
+    );
+    Ok(())
+}
+
+/// A field's words and their Montgomery form in hexadecimal, for the vector writers.
+struct MontgomeryHex<const N: usize> {
+    modulus: [u64; N],
+    mont: MontgomeryWords<N>,
+}
+
+impl<const N: usize> MontgomeryHex<N> {
+    fn new<F: PrimeField>() -> Self {
+        let modulus = Self::words::<F>(F::modulus());
+        Self {
+            modulus,
+            mont: MontgomeryWords::<N>::new(modulus),
+        }
+    }
+
+    fn words<F: PrimeField>(limbs: F::Limbs) -> [u64; N] {
+        let l = limbs.as_ref();
+        core::array::from_fn(|i| l.get(i).copied().unwrap_or(0))
+    }
+
+    fn word(&self, w: &[u64; N]) -> String {
+        limbs::to_hex(w, 16 * N)[2..].to_owned()
+    }
+
+    fn montgomery<F: PrimeField>(&self, x: &F) -> String {
+        self.word(
+            &self
+                .mont
+                .to_montgomery(&Self::words::<F>(x.to_canonical_limbs())),
+        )
+    }
+
+    /// The header's modulus and `P'` lines.
+    fn constants(&self, text: &mut String) -> std::fmt::Result {
+        writeln!(text, "{}", self.word(&self.modulus))?;
+        writeln!(text, "{}", self.word(&self.mont.neg_inverse()))
+    }
+}
+
+/// `count` random field elements from `seed`.
+fn random_elements<F: PrimeField, const N: usize>(seed: u64, count: usize) -> Vec<F> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let wide: Vec<u64> = (0..2 * N).map(|_| rng.next_u64()).collect();
+            F::from_limbs_reduced(&wide)
+        })
+        .collect()
+}
+
+/// The lines of [`ntt_four_step_vectors`].
+fn four_step_lines<F, const N: usize>(
+    seed: u64,
+    log_n: usize,
+) -> Result<String, Box<dyn std::error::Error>>
+where
+    F: zkaccel_field::TwoAdicField + PrimeField,
+{
+    let hex = MontgomeryHex::<N>::new::<F>();
+    let log_points = log_n / 2;
+    let points = 1usize << log_points;
+    let input = random_elements::<F, N>(seed, 1 << log_n);
+    let mut output = input.clone();
+    zkaccel_ntt::NttPlan::<F>::new(log_n)?.forward(&mut output, zkaccel_ntt::Order::NN)?;
+    let omega_m = F::two_adic_generator(log_points)?;
+    let omega_n = F::two_adic_generator(log_n)?;
+
+    let mut text = String::new();
+    writeln!(text, "{} {log_n} {log_points}", 64 * N)?;
+    hex.constants(&mut text)?;
+    let mut power = F::ONE;
+    for _ in 0..points / 2 {
+        writeln!(text, "{}", hex.montgomery(&power))?;
+        power *= omega_m;
+    }
+    // Sub-task n2's output t is frequency k1 = rev(t): its twiddle is ω_N^(n2·k1).
+    for n2 in 0..points {
+        let row = omega_n.exp_u64(n2 as u64);
+        for t in 0..points {
+            let k1 = zkaccel_ntt::reverse_bits(t, log_points);
+            writeln!(text, "{}", hex.montgomery(&row.exp_u64(k1 as u64)))?;
+        }
+    }
+    for x in input.iter().chain(&output) {
+        writeln!(text, "{}", hex.montgomery(x))?;
     }
     Ok(text)
 }
@@ -432,5 +558,6 @@ pub fn run(cmd: &HwCommand) -> Result<(), Box<dyn std::error::Error>> {
         HwCommand::Amaze(args) => amaze_vectors(args),
         HwCommand::Mont(args) => mont_vectors(args),
         HwCommand::Ntt(args) => ntt_vectors(args),
+        HwCommand::NttFourStep(args) => ntt_four_step_vectors(args),
     }
 }

@@ -1477,3 +1477,54 @@ fn the_ntt_fpga_model_prints_table_iii_and_one_configuration() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("multiple of the sub-task size"));
 }
+
+/// The √N×√N vectors: the header, the shapes, and the transform's frequency 0 (the sum of the
+/// input) and the scaling twiddles' first row (ω^0 = R mod p), checked with big integers.
+#[test]
+fn ntt_four_step_vectors_have_the_plan_the_bench_reads() {
+    use num_bigint::BigUint;
+    let dir = tempfile::tempdir().unwrap();
+    let run = |log_n: &str| {
+        zkaccel()
+            .args([
+                "hw",
+                "ntt-four-step-vectors",
+                "--field",
+                "bls12-377-fq",
+                "--log-n",
+                log_n,
+            ])
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let odd = run("5");
+    assert!(!odd.status.success());
+    assert!(String::from_utf8_lossy(&odd.stderr).contains("even"));
+    let out = run("4");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text =
+        std::fs::read_to_string(dir.path().join("ntt_four_step_bls12-377-fq_4.hex")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "384 4 2");
+    // Modulus, P', 2 core twiddles, 16 scaling twiddles, 16 inputs, 16 outputs.
+    assert_eq!(lines.len(), 1 + 2 + 2 + 16 + 16 + 16);
+    assert!(lines[1..].iter().all(|l| l.len() == 96));
+    let big = |l: &str| BigUint::parse_bytes(l.as_bytes(), 16).unwrap();
+    let p = big(lines[1]);
+    let r = (BigUint::from(1u8) << 384) % &p;
+    assert_eq!(big(lines[3]), r);
+    // Sub-task n2 = 0 scales by ω^0 everywhere; output t = 0 of every sub-task too.
+    for t in 0..4 {
+        assert_eq!(big(lines[5 + t]), r, "n2 = 0, t = {t}");
+        assert_eq!(big(lines[5 + 4 * t]), r, "t = 0, n2 = {t}");
+    }
+    let input: Vec<BigUint> = (0..16).map(|i| big(lines[21 + i])).collect();
+    let sum = input.iter().fold(BigUint::from(0u8), |a, b| (a + b) % &p);
+    assert_eq!(big(lines[37]), sum, "X[0] is the sum");
+}

@@ -721,6 +721,22 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                 ],
             );
         }
+        "hw ntt-four-step-vectors" => {
+            push(&mut a, "--out", f.fresh(rng));
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--field", &|r| {
+                        mostly(r, &["bn254-fr", "bls12-381-fr"], &["goldilocks", ""])
+                    }),
+                    ("--log-n", &|r| {
+                        mostly(r, &["4", "6", "8"], &["5", "2", "22", "-4"])
+                    }),
+                    ("--seed", &number),
+                ],
+            );
+        }
         "model ntt-fpga" => {
             options(
                 rng,
@@ -807,6 +823,7 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "hw amaze-vectors",
         "hw mont-vectors",
         "hw ntt-vectors",
+        "hw ntt-four-step-vectors",
         "model ntt-fpga",
     ];
     let mut seen = std::collections::BTreeMap::<(String, i32), usize>::new();

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "Vntt_core.h"
+#include "core_driver.h"
 #include "verilated.h"
 #include "wide.h"
 
@@ -61,143 +62,6 @@ bool read_task(const char* path, Task& t) {
   return true;
 }
 
-class Bench {
- public:
-  Bench(const Task& task, int pipelines, uint64_t seed)
-      : t_(task), lanes_(pipelines), words_(task.width / 32), rng_(seed) {}
-
-  void tick() {
-    dut_.clk_i = 0;
-    dut_.eval();
-    dut_.clk_i = 1;
-    dut_.eval();
-    ++cycle_;
-  }
-
-  void reset() {
-    dut_.rst_ni = 0;
-    dut_.cfg_we_i = 0;
-    dut_.tw_we_i = 0;
-    dut_.in_valid_i = 0;
-    dut_.out_ready_i = 0;
-    tick();
-    tick();
-    dut_.rst_ni = 1;
-    dut_.eval();
-  }
-
-  void configure() {
-    wide::set_wide(dut_.cfg_modulus_i, t_.modulus);
-    wide::set_wide(dut_.cfg_modulus_inv_i, t_.modulus_inv);
-    dut_.cfg_we_i = 1;
-    tick();
-    dut_.cfg_we_i = 0;
-    for (size_t k = 0; k < t_.twiddles.size(); ++k) {
-      dut_.tw_addr_i = static_cast<uint32_t>(k);
-      wide::set_wide(dut_.tw_data_i, t_.twiddles[k]);
-      dut_.tw_we_i = 1;
-      tick();
-    }
-    dut_.tw_we_i = 0;
-    dut_.eval();
-  }
-
-  // Runs the whole task once. `stress`: random input gaps and output back-pressure;
-  // `reset_after`: reset the core after that many cycles and return false (the task is lost).
-  // Returns true when every output arrived and matched; `cycles` gets the cycles from the
-  // first input accepted to the last output taken.
-  bool run(bool stress, uint64_t reset_after, uint64_t& cycles, bool& was_reset) {
-    const size_t points = size_t{1} << t_.log_points;
-    std::vector<size_t> fed(lanes_, 0), seen(lanes_, 0), owed(lanes_, 0);
-    // Lane p carries sub-tasks p, p + P, …: its elements, in order.
-    auto element = [&](int lane, size_t i) {
-      return (static_cast<size_t>(lane) + static_cast<size_t>(lanes_) * (i / points)) * points +
-             i % points;
-    };
-    for (int p = 0; p < lanes_; ++p) {
-      for (size_t q = static_cast<size_t>(p); q < static_cast<size_t>(t_.subtasks); q += lanes_)
-        owed[p] += points;
-    }
-    const uint64_t start = cycle_;
-    uint64_t first_in = 0, last_out = 0, idle = 0;
-    bool any_in = false;
-    was_reset = false;
-    for (;;) {
-      bool done = true;
-      uint32_t in_valid = 0, out_ready = 0;
-      for (int p = 0; p < lanes_; ++p) {
-        if (seen[p] < owed[p]) done = false;
-        if (fed[p] < owed[p] && (!stress || rng_() % 4 != 0)) {
-          in_valid |= 1u << p;
-          wide::set_wide(dut_.in_data_i, t_.inputs[element(p, fed[p])],
-                         static_cast<size_t>(p) * words_);
-        }
-        if (!stress || rng_() % 3 != 0) out_ready |= 1u << p;
-      }
-      if (done) break;
-      dut_.in_valid_i = in_valid;
-      dut_.out_ready_i = out_ready;
-      dut_.eval();
-      const uint32_t accepted = in_valid & dut_.in_ready_o;
-      const uint32_t taken = dut_.out_valid_o & out_ready;
-      bool progress = accepted != 0 || taken != 0;
-      for (int p = 0; p < lanes_; ++p) {
-        if (accepted >> p & 1) {
-          if (!any_in) first_in = cycle_;
-          any_in = true;
-          ++fed[p];
-        }
-        if (taken >> p & 1) {
-          if (seen[p] >= owed[p]) {
-            std::fprintf(stderr, "FAIL: lane %d: an output beyond the task's %zu\n", p, owed[p]);
-            return false;
-          }
-          const size_t e = element(p, seen[p]);
-          const Word got = wide::get_wide(dut_.out_data_o, words_, static_cast<size_t>(p) * words_);
-          if (got != t_.outputs[e]) {
-            if (++mismatches_ <= 5) {
-              std::fprintf(stderr, "MISMATCH sub-task %zu index %zu (lane %d)\n  want %s\n  got  %s\n",
-                           e / points, e % points, p, wide::to_hex(t_.outputs[e]).c_str(),
-                           wide::to_hex(got).c_str());
-            }
-          }
-          ++seen[p];
-          last_out = cycle_;
-        }
-      }
-      tick();
-      if (reset_after != 0 && cycle_ - start == reset_after) {
-        reset();
-        was_reset = true;
-        return false;
-      }
-      idle = progress ? 0 : idle + 1;
-      if (idle > 100000) {
-        std::fprintf(stderr, "FAIL: no progress for %llu cycles\n",
-                     static_cast<unsigned long long>(idle));
-        return false;
-      }
-    }
-    dut_.in_valid_i = 0;
-    dut_.out_ready_i = 0;
-    dut_.eval();
-    cycles = last_out - first_in + 1;
-    return mismatches_ == 0;
-  }
-
-  size_t mismatches() const { return mismatches_; }
-  std::mt19937_64& rng() { return rng_; }
-
- private:
-  const Task& t_;
-  int lanes_;
-  int words_;
-  std::mt19937_64 rng_;
-  Vntt_core dut_;
-  uint64_t cycle_ = 0;
-  size_t mismatches_ = 0;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -216,33 +80,35 @@ int main(int argc, char** argv) {
     return 2;
   }
   Verilated::commandArgs(argc, argv);
-  Bench bench(task, pipelines, argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
-  bench.reset();
-  bench.configure();
+  Vntt_core dut;
+  CoreDriver<Vntt_core> core(dut, pipelines, task.width / 32,
+                             argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
+  const size_t points = size_t{1} << task.log_points;
+  core.reset();
+  core.configure(task.modulus, task.modulus_inv, task.twiddles);
 
-  uint64_t cycles = 0, stress_cycles = 0;
-  bool was_reset = false;
+  std::vector<Word> got;
   // 1. Full rate.
-  if (!bench.run(false, 0, cycles, was_reset)) {
-    std::fprintf(stderr, "FAIL: full-rate run (%zu mismatches)\n", bench.mismatches());
+  const RunOutcome full = core.run(task.inputs, points, got, false, 0);
+  if (!full.complete || count_mismatches(got, task.outputs, points, "full rate") != 0) {
+    std::fprintf(stderr, "FAIL: full-rate run\n");
     return 1;
   }
   // 2. Gaps and back-pressure, a reset part-way, then the whole task again.
-  const uint64_t reset_at = cycles / 3 + bench.rng()() % (cycles / 3 + 1);
-  bench.run(true, reset_at, stress_cycles, was_reset);
-  if (!was_reset || bench.mismatches() != 0) {
-    std::fprintf(stderr, "FAIL: the stress run before the reset (%zu mismatches)\n",
-                 bench.mismatches());
+  const uint64_t reset_at = full.cycles / 3 + core.rng()() % (full.cycles / 3 + 1);
+  if (!core.run(task.inputs, points, got, true, reset_at).was_reset) {
+    std::fprintf(stderr, "FAIL: the stress run ended before its reset\n");
     return 1;
   }
-  if (!bench.run(true, 0, stress_cycles, was_reset)) {
-    std::fprintf(stderr, "FAIL: stress run after reset (%zu mismatches)\n", bench.mismatches());
+  const RunOutcome stress = core.run(task.inputs, points, got, true, 0);
+  if (!stress.complete || count_mismatches(got, task.outputs, points, "stress") != 0) {
+    std::fprintf(stderr, "FAIL: stress run after the reset\n");
     return 1;
   }
   std::printf("ntt_core W=%d 2^%d-point sub-tasks x %d on %d pipeline(s): full rate, gaps and "
               "back-pressure, reset mid-flight: no mismatch; RESULT cycles=%llu stress_cycles=%llu\n",
               task.width, task.log_points, task.subtasks, pipelines,
-              static_cast<unsigned long long>(cycles),
-              static_cast<unsigned long long>(stress_cycles));
+              static_cast<unsigned long long>(full.cycles),
+              static_cast<unsigned long long>(stress.cycles));
   return 0;
 }
