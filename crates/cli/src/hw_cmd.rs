@@ -437,7 +437,7 @@ where
 /// the first pass's output order (sub-task `n2`, output `t`, whose frequency is `rev(t)`), the
 /// input, and zkaccel-ntt's transform in natural order; Montgomery form throughout.
 fn ntt_four_step_vectors(args: &NttFourStepArgs) -> Result<(), Box<dyn std::error::Error>> {
-    if args.log_n % 2 != 0 {
+    if !args.log_n.is_multiple_of(2) {
         return Err(format!(
             "--log-n {}: must be even (two passes of equal size)",
             args.log_n
