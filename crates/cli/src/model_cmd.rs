@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use zkaccel_hwmodel::amaze::{AmazeConfig, Design};
 use zkaccel_hwmodel::ntt_fpga::{
-    CoreKind, NttCoreConfig, PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY, TABLE_III, TABLE_III_POINTS,
+    end_to_end_ms, table_vii_points, table_vii_u50, CoreKind, EndToEndSeries, NttCoreConfig,
+    PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY, TABLE_III, TABLE_III_POINTS, TABLE_VII_U50, TABLE_V_MS,
+    TABLE_V_SIZES,
 };
 use zkaccel_hwmodel::unizk::sweep::parse_param;
 use zkaccel_hwmodel::unizk::{Mode, UnizkConfig};
@@ -284,6 +286,42 @@ fn run_ntt_fpga(args: &NttFpgaArgs) -> Result<(), Box<dyn std::error::Error>> {
             100.0 * (*cycles as f64 / row.cycles as f64 - 1.0),
             pipezk,
             *pipezk as f64 / *cycles as f64,
+        );
+    }
+    print_end_to_end(args.clock_mhz)
+}
+
+/// Tables V and VII (U50 column) from the calibrated end-to-end model, beside the paper's.
+fn print_end_to_end(clock_mhz: f64) -> Result<(), Box<dyn std::error::Error>> {
+    println!();
+    println!("Table V (ms, end to end; calibrated: n·(a + b·log2 n) cycles per series)");
+    print!("{:>9}", "N");
+    for series in EndToEndSeries::ALL {
+        print!(" {:>26}", format!("{} (paper)", series.name()));
+    }
+    println!();
+    for (i, &n) in TABLE_V_SIZES.iter().enumerate() {
+        print!("{n:>9}");
+        for (column, series) in EndToEndSeries::ALL.into_iter().enumerate() {
+            let ms = end_to_end_ms(series, n, clock_mhz)?;
+            print!(" {:>26}", format!("{ms:.3} ({:.3})", TABLE_V_MS[column][i]));
+        }
+        println!();
+    }
+    println!();
+    println!("Table VII, U50 column (256-bit; 10^6 B/s over 2·next_pow2(input); 6.49 W)");
+    println!(
+        "{:>10} {:>9} {:>20} {:>20} {:>20}",
+        "input", "points", "ms (paper)", "MB/s (paper)", "MB/(W·s) (paper)"
+    );
+    for (input, ms, mb_s, eff) in TABLE_VII_U50 {
+        let (m_ms, m_mb_s, m_eff) = table_vii_u50(input, clock_mhz)?;
+        println!(
+            "{input:>10} {:>9} {:>20} {:>20} {:>20}",
+            table_vii_points(input),
+            format!("{m_ms:.3} ({ms})"),
+            format!("{m_mb_s:.3} ({mb_s})"),
+            format!("{m_eff:.3} ({eff})")
         );
     }
     Ok(())

@@ -255,6 +255,151 @@ impl NttCoreConfig {
     }
 }
 
+/// One series of the paper's Table V: the core (the paper's or the PipeZK replica) at one
+/// element width, end to end (host, transfers and both passes of the √N×√N plan).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndToEndSeries {
+    /// The paper's core, 256-bit elements.
+    Ours256,
+    /// The paper's core, 384-bit elements.
+    Ours384,
+    /// The PipeZK replica, 256-bit elements.
+    PipeZk256,
+    /// The PipeZK replica, 384-bit elements.
+    PipeZk384,
+}
+
+impl EndToEndSeries {
+    /// Every series, in Table V's column order.
+    pub const ALL: [Self; 4] = [
+        Self::PipeZk256,
+        Self::Ours256,
+        Self::PipeZk384,
+        Self::Ours384,
+    ];
+
+    /// Bytes per element (Table VI's units: 384-bit elements are 48 bytes).
+    pub fn element_bytes(self) -> u64 {
+        match self {
+            Self::Ours256 | Self::PipeZk256 => 32,
+            Self::Ours384 | Self::PipeZk384 => 48,
+        }
+    }
+
+    /// `(a, b)` of the per-element cost `a + b·log2 N` cycles at 68 MHz: a minimax fit to the
+    /// series' eight Table V cells (worst errors: ours 4.4 % at 256 bits and 1.6 % at 384,
+    /// PipeZK 2.6 % and 3.4 %). Calibration, not derivation: the core's own share at `L = 5`
+    /// is 38 cycles per element (two passes at `II/2`, the scaling at `II`), and the paper does
+    /// not say what the rest is (host transfers, per-call gaps, the transposes); its 384-bit
+    /// unit is ~2.3× slower per element than its 256-bit one, where this RTL's is not.
+    pub fn calibration(self) -> (f64, f64) {
+        match self {
+            Self::Ours256 => (62.20, 0.09),
+            Self::Ours384 => (121.44, 1.35),
+            Self::PipeZk256 => (89.83, 1.80),
+            Self::PipeZk384 => (179.66, 5.66),
+        }
+    }
+
+    /// The column's name in Table V.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Ours256 => "256-bit ours",
+            Self::Ours384 => "384-bit ours",
+            Self::PipeZk256 => "256-bit PipeZK",
+            Self::PipeZk384 => "384-bit PipeZK",
+        }
+    }
+}
+
+/// Table V's sizes.
+pub const TABLE_V_SIZES: [u64; 8] = [
+    4096, 8192, 16_384, 32_768, 65_536, 262_144, 1_048_576, 2_097_152,
+];
+
+/// Table V (ms at 68 MHz), per series in [`EndToEndSeries::ALL`]'s order, per size in
+/// [`TABLE_V_SIZES`]' order.
+pub const TABLE_V_MS: [[f64; 8]; 4] = [
+    [
+        6.772, 13.554, 28.446, 55.469, 114.455, 468.860, 1892.553, 4039.993,
+    ],
+    [
+        3.984, 7.737, 15.205, 29.346, 59.722, 240.973, 968.722, 2067.869,
+    ],
+    [
+        14.424, 29.819, 64.572, 129.797, 263.696, 1064.406, 4433.208, 9106.756,
+    ],
+    [
+        8.327, 16.866, 34.363, 67.789, 137.597, 553.029, 2294.065, 4694.532,
+    ],
+];
+
+/// End-to-end latency of an `n`-point NTT in milliseconds at `clock_mhz`:
+/// `n·(a + b·log2 n)` cycles with the series' [`EndToEndSeries::calibration`].
+///
+/// # Errors
+/// [`NttModelError::Points`] when `n` is not a power of two from 2 to 2^40;
+/// [`NttModelError::Clock`] for a clock that is not positive and finite.
+pub fn end_to_end_ms(series: EndToEndSeries, n: u64, clock_mhz: f64) -> Result<f64, NttModelError> {
+    if !n.is_power_of_two() || !(2..=1 << 40).contains(&n) {
+        return Err(NttModelError::Points {
+            points: n,
+            subtask: 2,
+        });
+    }
+    if !(clock_mhz.is_finite() && clock_mhz > 0.0) {
+        return Err(NttModelError::Clock(clock_mhz.to_string()));
+    }
+    let (a, b) = series.calibration();
+    let cycles = n as f64 * (a + b * f64::from(n.trailing_zeros()));
+    Ok(cycles / (clock_mhz * 1e3))
+}
+
+/// Table VI's throughput: `n` elements of the series' width per second, in MiB/s (the paper's
+/// "MB/s" is 2^20 bytes).
+///
+/// # Errors
+/// As [`end_to_end_ms`].
+pub fn throughput_mib_s(
+    series: EndToEndSeries,
+    n: u64,
+    clock_mhz: f64,
+) -> Result<f64, NttModelError> {
+    let ms = end_to_end_ms(series, n, clock_mhz)?;
+    Ok((n * series.element_bytes()) as f64 / f64::from(1u32 << 20) / (ms / 1e3))
+}
+
+/// Table VII's transform size for an input of `input_size` elements: twice the next power of
+/// two (bellman's domain of a Groth16 circuit of that many constraints: 1,000 → 2,048,
+/// 1,000,000 → 2,097,152).
+pub fn table_vii_points(input_size: u64) -> u64 {
+    2 * input_size.max(1).next_power_of_two()
+}
+
+/// Table VII's U50 column for `input_size`: (latency ms, throughput in 10^6 B/s over the padded
+/// size, energy efficiency in 10^6 B/(W·s) at the paper's 6.49 W), 256-bit.
+///
+/// # Errors
+/// As [`end_to_end_ms`].
+pub fn table_vii_u50(input_size: u64, clock_mhz: f64) -> Result<(f64, f64, f64), NttModelError> {
+    let n = table_vii_points(input_size);
+    let ms = end_to_end_ms(EndToEndSeries::Ours256, n, clock_mhz)?;
+    let throughput = (n * 32) as f64 / 1e6 / (ms / 1e3);
+    Ok((ms, throughput, throughput / U50_WATTS))
+}
+
+/// The U50's power implied by Table VII (throughput / energy efficiency, constant over sizes).
+pub const U50_WATTS: f64 = 6.49;
+
+/// Table VII's U50 column: input size, ms, 10^6 B/s, 10^6 B/(W·s).
+pub const TABLE_VII_U50: [(u64, f64, f64, f64); 4] = [
+    (1000, 2.006, 32.669, 5.035),
+    (10_000, 29.346, 35.731, 5.506),
+    (100_000, 240.937, 34.817, 5.366),
+    (1_000_000, 2067.869, 32.453, 5.001),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -142,3 +142,124 @@ fn pipelines_divide_the_steady_state_not_the_fill() {
         }
     }
 }
+
+use zkaccel_hwmodel::ntt_fpga::{
+    end_to_end_ms, table_vii_points, table_vii_u50, throughput_mib_s, EndToEndSeries,
+    TABLE_VII_U50, TABLE_V_MS, TABLE_V_SIZES,
+};
+
+/// Every cell of one Table V column within `tolerance` (relative), and the same cells of
+/// Table VI, which the paper derives from them (MiB/s over N elements of the width).
+fn check_table_v_column(series: EndToEndSeries, tolerance: f64) {
+    let column = EndToEndSeries::ALL
+        .iter()
+        .position(|&s| s == series)
+        .unwrap();
+    for (i, &n) in TABLE_V_SIZES.iter().enumerate() {
+        let paper_ms = TABLE_V_MS[column][i];
+        let ms = end_to_end_ms(series, n, PAPER_CLOCK_MHZ).unwrap();
+        let error = ms / paper_ms - 1.0;
+        assert!(
+            error.abs() <= tolerance,
+            "{} at {n}: model {ms:.3} ms, paper {paper_ms} ({:+.2} %)",
+            series.name(),
+            100.0 * error
+        );
+        // Table VI follows from Table V by the paper's unit rule, to its printed digits.
+        let paper_mib_s = (n * series.element_bytes()) as f64 / 1048576.0 / (paper_ms / 1e3);
+        let mib_s = throughput_mib_s(series, n, PAPER_CLOCK_MHZ).unwrap();
+        assert!(((paper_mib_s / mib_s) - (1.0 + error)).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn table_v_pipezk_256() {
+    check_table_v_column(EndToEndSeries::PipeZk256, 0.08);
+}
+
+#[test]
+fn table_v_ours_256() {
+    check_table_v_column(EndToEndSeries::Ours256, 0.05);
+}
+
+#[test]
+fn table_v_pipezk_384() {
+    check_table_v_column(EndToEndSeries::PipeZk384, 0.08);
+}
+
+#[test]
+fn table_v_ours_384() {
+    check_table_v_column(EndToEndSeries::Ours384, 0.05);
+}
+
+/// Table VI as printed (MiB/s), a few cells: the unit rule reproduces them from Table V.
+#[test]
+fn table_vi_is_table_v_in_mib_per_second() {
+    let printed = [
+        (EndToEndSeries::Ours256, 0, 31.375),
+        (EndToEndSeries::PipeZk256, 7, 15.841),
+        (EndToEndSeries::Ours384, 7, 20.449),
+        (EndToEndSeries::PipeZk384, 0, 12.999),
+    ];
+    for (series, i, mib_s) in printed {
+        let column = EndToEndSeries::ALL
+            .iter()
+            .position(|&s| s == series)
+            .unwrap();
+        let n = TABLE_V_SIZES[i];
+        let from_v =
+            (n * series.element_bytes()) as f64 / 1048576.0 / (TABLE_V_MS[column][i] / 1e3);
+        assert!(
+            (from_v - mib_s).abs() < 0.002,
+            "{}: {from_v} vs {mib_s}",
+            series.name()
+        );
+        let model = throughput_mib_s(series, n, PAPER_CLOCK_MHZ).unwrap();
+        let tolerance = if matches!(series, EndToEndSeries::Ours256 | EndToEndSeries::Ours384) {
+            0.05
+        } else {
+            0.08
+        };
+        assert!(
+            (model / mib_s - 1.0).abs() <= tolerance * 1.06,
+            "{}: {model}",
+            series.name()
+        );
+    }
+}
+
+/// Table VII's U50 column: latency, throughput (10^6 B/s over the padded size) and energy
+/// efficiency (at 6.49 W), each within 5 % — 6 % for 1,000 inputs, a 2,048-point transform
+/// Table V has no row for (the model extrapolates).
+#[test]
+fn table_vii_u50_column() {
+    assert_eq!(table_vii_points(1000), 2048);
+    assert_eq!(table_vii_points(1_000_000), 2_097_152);
+    for (input, ms, throughput, efficiency) in TABLE_VII_U50 {
+        let (m_ms, m_throughput, m_efficiency) = table_vii_u50(input, PAPER_CLOCK_MHZ).unwrap();
+        let tolerance = if input == 1000 { 0.06 } else { 0.05 };
+        for (model, paper, what) in [
+            (m_ms, ms, "ms"),
+            (m_throughput, throughput, "MB/s"),
+            (m_efficiency, efficiency, "MB/(W·s)"),
+        ] {
+            assert!(
+                (model / paper - 1.0).abs() <= tolerance,
+                "{input} inputs, {what}: model {model:.3}, paper {paper}"
+            );
+        }
+    }
+}
+
+#[test]
+fn end_to_end_rejects_bad_sizes_and_clocks() {
+    for n in [0, 1, 3, 4095, 1 << 41] {
+        assert!(
+            end_to_end_ms(EndToEndSeries::Ours256, n, 68.0).is_err(),
+            "{n}"
+        );
+    }
+    for clock in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(end_to_end_ms(EndToEndSeries::Ours256, 4096, clock).is_err());
+    }
+}
