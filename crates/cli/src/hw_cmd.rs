@@ -282,14 +282,8 @@ fn mont_vectors(args: &MontVectorArgs) -> Result<(), Box<dyn std::error::Error>>
             (256, mont_lines(&moduli, args.count, &mut rng)?)
         }
         MontWidth::W384 => {
-            let p384 = [
-                0x0000_0000_ffff_ffff,
-                0xffff_ffff_0000_0000,
-                0xffff_ffff_ffff_fffe,
-                u64::MAX,
-                u64::MAX,
-                u64::MAX,
-            ];
+            use zkaccel_fp384::Fp384Config;
+            let p384 = zkaccel_fp384::NistP384::MODULUS;
             let moduli = [
                 zkaccel_bls12_377::Fq::modulus(),
                 p384,

@@ -295,25 +295,55 @@ impl<C: Fp384Config> TwoAdicField for Fp384<C> {
     }
 }
 
+/// The NIST P-384 prime (FIPS 186-4 D.1.2.4), `2^384 − 2^128 − 2^96 + 2^32 − 1`, which fills
+/// all six words: a modulus for testing full-width carries (in the product's carry word and in
+/// additions), as the Montgomery multiplier RTL's bench does. Two-adicity 1: no NTT over it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct NistP384;
+
+impl Fp384Config for NistP384 {
+    const NAME: &'static str = "P-384";
+    const MODULUS: U384 = [
+        0x0000_0000_ffff_ffff,
+        0xffff_ffff_0000_0000,
+        0xffff_ffff_ffff_fffe,
+        u64::MAX,
+        u64::MAX,
+        u64::MAX,
+    ];
+    const GENERATOR: u64 = 19;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The NIST P-384 prime (2^384 − 2^128 − 2^96 + 2^32 − 1), which fills all six words:
-    /// the carry word of the product and of additions is exercised.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-    struct P384;
-    impl Fp384Config for P384 {
-        const NAME: &'static str = "P-384";
-        const MODULUS: U384 = [
-            0x0000_0000_ffff_ffff,
-            0xffff_ffff_0000_0000,
-            0xffff_ffff_ffff_fffe,
-            u64::MAX,
-            u64::MAX,
-            u64::MAX,
-        ];
-        const GENERATOR: u64 = 19;
+    type P384 = NistP384;
+
+    /// The words are the formula's: 2^384 − 2^128 − 2^96 + 2^32 − 1, computed with the
+    /// field's own limb arithmetic from powers of two.
+    #[test]
+    fn p384_is_its_formula() {
+        // (2^384 − 1) − 2^128 − 2^96 + 2^32, in 384-bit words with carries and borrows.
+        let step = |p: &mut U384, bit: u32, add: bool| {
+            let (word, shift) = ((bit / 64) as usize, bit % 64);
+            let mut carry = 1u64 << shift;
+            for w in p.iter_mut().skip(word) {
+                let (v, c) = if add {
+                    w.overflowing_add(carry)
+                } else {
+                    w.overflowing_sub(carry)
+                };
+                *w = v;
+                carry = u64::from(c);
+            }
+            carry
+        };
+        let mut p: U384 = [u64::MAX; 6];
+        assert_eq!(step(&mut p, 128, false), 0);
+        assert_eq!(step(&mut p, 96, false), 0);
+        assert_eq!(step(&mut p, 32, true), 0);
+        assert_eq!(p, P384::MODULUS);
     }
 
     #[test]
