@@ -15,6 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use zkaccel_bls12_377::Fq as Bls377Fq;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
@@ -69,6 +70,7 @@ pub fn field_bytes(data: &[u8]) {
     one_field_bytes::<Goldilocks>(data);
     one_field_bytes::<Bn>(data);
     one_field_bytes::<Bls>(data);
+    one_field_bytes::<Bls377Fq>(data);
 }
 
 fn one_field_bytes<F: PrimeField>(data: &[u8]) {
@@ -103,6 +105,7 @@ pub fn field_text(data: &[u8]) {
     one_field_text::<Goldilocks>(text);
     one_field_text::<Bn>(text);
     one_field_text::<Bls>(text);
+    one_field_text::<Bls377Fq>(text);
 }
 
 fn one_field_text<F: PrimeField>(text: &str) {
@@ -372,14 +375,17 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             Goldilocks::NEG_ONE.to_bytes_le(),
             Bn::NEG_ONE.to_bytes_le(),
             Bls::NEG_ONE.to_bytes_le(),
+            Bls377Fq::NEG_ONE.to_bytes_le(),
             vec![0xff; 8],
             vec![0xff; 32],
+            vec![0xff; 48],
         ],
         "field_text" => vec![
             p("18446744069414584320"),
             p("18446744069414584321"),
             p(&Bn::NEG_ONE.to_string()),
             p(&Bls::NEG_ONE.to_string()),
+            p(&Bls377Fq::NEG_ONE.to_string()),
             p("0xffffffff00000000"),
             p("-1"),
             p("0"),
