@@ -46,4 +46,26 @@ for width in 256 384; do
     fi
   done
 done
+
+# Hostile command lines and vectors: the bench must refuse each (exit 2) within a bounded time.
+bench="$build/obj_mont_mul_256_0/Vmont_mul"
+bad="$build/hostile.hex"
+expect_refusal() {
+  local what="$1"; shift
+  local rc=0
+  timeout 20 "$@" >/dev/null 2>&1 || rc=$?
+  if [[ "$rc" != 2 ]]; then
+    echo "FAIL: the bench accepted $what (exit $rc, want 2)" >&2
+    status=1
+  fi
+}
+expect_refusal "384-bit vectors on the 256-bit unit" "$bench" "$build/mont_vectors_384.hex" 384
+expect_refusal "width 100" "$bench" "$build/mont_vectors_256.hex" 100
+expect_refusal "width 0" "$bench" "$build/mont_vectors_256.hex" 0
+expect_refusal "an empty file" "$bench" /dev/null 256
+sed '1s/^./z/' "$build/mont_vectors_256.hex" >"$bad"
+expect_refusal "a non-hex word" "$bench" "$bad" 256
+sed '1s/^/1/' "$build/mont_vectors_256.hex" >"$bad"
+expect_refusal "a word wider than 256 bits" "$bench" "$bad" 256
+[[ "$status" == 0 ]] && echo "bench: every hostile command line and vector file refused"
 exit $status

@@ -60,12 +60,10 @@ for job in "${jobs[@]}"; do
   params=(-GWidth="$width" -GLogPoints="$m" -GPipelines="$p" -GMulLatency="$lat"
           -GSubtaskOverlap="$overlap")
   obj="$build/obj_ntt_core_${width}_${m}_${p}_${lat}_${overlap}"
-  if [[ ! -x "$obj/Vntt_core" ]]; then
-    verilator --lint-only -Wall --top-module ntt_core "${params[@]}" "${srcs[@]}"
-    verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
-      --top-module ntt_core "${params[@]}" -CFLAGS "-I$common/tb -I$here/tb" -Mdir "$obj" -o Vntt_core \
-      "${srcs[@]}" "$here/tb/ntt_core_tb.cpp" >/dev/null
-  fi
+  verilator --lint-only -Wall --top-module ntt_core "${params[@]}" "${srcs[@]}"
+  verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+    --top-module ntt_core "${params[@]}" -CFLAGS "-I$common/tb -I$here/tb" -Mdir "$obj" -o Vntt_core \
+    "${srcs[@]}" "$here/tb/ntt_core_tb.cpp" >/dev/null
   out="$build/result_ntt_core_${field}_${m}_${p}_${lat}_${overlap}_${subtasks}.txt"
   if ! "$obj/Vntt_core" "$vectors" "$p" | tee "$out"; then
     status=1
@@ -89,6 +87,43 @@ for job in "${jobs[@]}"; do
 done
 printf '%s\n' "$csv" >"$build/cycles.csv.tmp" && mv "$build/cycles.csv.tmp" "$build/cycles.csv"
 
+# Hostile command lines and vector files: the bench must refuse each (exit 2) before it drives
+# the core, within a bounded time: a pipeline count other than the built core's (more lanes
+# would write past the packed input port), malformed numbers, truncated, oversized, corrupt and
+# over-wide vectors.
+bench="$build/obj_ntt_core_256_8_1_${mul_latency}_1/Vntt_core"
+good="$build/ntt_vectors_bn254-fr_8_16.hex"
+bad="$build/tmp/hostile.hex"
+expect_refusal() {
+  local what="$1"; shift
+  local rc=0
+  timeout 20 "$@" >/dev/null 2>&1 || rc=$?
+  if [[ "$rc" != 2 ]]; then
+    echo "FAIL: the bench accepted $what (exit $rc, want 2)" >&2
+    status=1
+  fi
+}
+expect_refusal "2 pipelines on a 1-pipeline core" "$bench" "$good" 2
+expect_refusal "32 pipelines on a 1-pipeline core" "$bench" "$good" 32
+expect_refusal "pipelines '1x'" "$bench" "$good" 1x
+expect_refusal "pipelines ''" "$bench" "$good" ""
+expect_refusal "seed '7q'" "$bench" "$good" 1 7q
+expect_refusal "no arguments" "$bench"
+expect_refusal "a missing file" "$bench" "$build/tmp/absent.hex" 1
+head -c $(( $(wc -c <"$good") / 2 )) "$good" >"$bad"
+expect_refusal "a truncated file" "$bench" "$bad" 1
+{ cat "$good"; echo 0; } >"$bad"
+expect_refusal "a file with a word too many" "$bench" "$bad" 1
+sed '4s/^./g/' "$good" >"$bad"
+expect_refusal "a non-hex word" "$bench" "$bad" 1
+sed '4s/^/1/' "$good" >"$bad"
+expect_refusal "a word wider than 256 bits" "$bench" "$bad" 1
+sed '1s/.*/256 8 99999999/' "$good" >"$bad"
+expect_refusal "an oversized sub-task count" "$bench" "$bad" 1
+sed '1s/.*/384 8 16/' "$good" >"$bad"
+expect_refusal "a 384-bit task on the 256-bit core" "$bench" "$bad" 1
+[[ "$status" == 0 ]] && echo "bench: every hostile command line and vector file refused"
+
 # The √N×√N plan (ntt_four_step: the core and the twiddle scaler between the passes): a
 # 2^16-point transform on 256-bit BN254 Fr (256 × 256, the paper's 8-round core) and a
 # 2^12-point one on 384-bit BLS12-377 Fq (64 × 64, two pipelines), against zkaccel-ntt.
@@ -100,12 +135,10 @@ for job in "256 bn254-fr 16 1" "384 bls12-377-fq 12 2"; do
     --log-n "$log_n" 2>/dev/null
   params=(-GWidth="$width" -GLogPoints="$m" -GPipelines="$p" -GMulLatency="$mul_latency")
   obj="$build/obj_ntt_four_step_${width}_${m}_${p}_${mul_latency}"
-  if [[ ! -x "$obj/Vntt_four_step" ]]; then
-    verilator --lint-only -Wall --top-module ntt_four_step "${params[@]}" "${srcs[@]}" "$here/rtl/ntt_four_step.sv"
-    verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
-      --top-module ntt_four_step "${params[@]}" -CFLAGS "-I$common/tb -I$here/tb" -Mdir "$obj" \
-      -o Vntt_four_step "${srcs[@]}" "$here/rtl/ntt_four_step.sv" "$here/tb/ntt_four_step_tb.cpp" >/dev/null
-  fi
+  verilator --lint-only -Wall --top-module ntt_four_step "${params[@]}" "${srcs[@]}" "$here/rtl/ntt_four_step.sv"
+  verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+    --top-module ntt_four_step "${params[@]}" -CFLAGS "-I$common/tb -I$here/tb" -Mdir "$obj" \
+    -o Vntt_four_step "${srcs[@]}" "$here/rtl/ntt_four_step.sv" "$here/tb/ntt_four_step_tb.cpp" >/dev/null
   out="$build/result_ntt_four_step_${field}_${log_n}_${p}.txt"
   if ! "$obj/Vntt_four_step" "$vectors" "$p" | tee "$out"; then
     status=1

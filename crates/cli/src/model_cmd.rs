@@ -8,10 +8,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use zkaccel_hwmodel::amaze::{AmazeConfig, Design};
+use zkaccel_hwmodel::ntt_fpga;
 use zkaccel_hwmodel::ntt_fpga::{
     end_to_end_ms, table_vii_points, table_vii_u50, CoreKind, EndToEndSeries, NttCoreConfig,
-    PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY, TABLE_III, TABLE_III_POINTS, TABLE_VII_U50, TABLE_V_MS,
-    TABLE_V_SIZES,
+    PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY, TABLE_III, TABLE_III_POINTS, TABLE_VII_CPU, TABLE_VII_U50,
+    TABLE_V_MS, TABLE_V_SIZES,
 };
 use zkaccel_hwmodel::unizk::sweep::parse_param;
 use zkaccel_hwmodel::unizk::{Mode, UnizkConfig};
@@ -48,9 +49,32 @@ pub struct NttFpgaArgs {
     /// Task size in points (with --log-points): a multiple of 2^m.
     #[arg(long, default_value_t = TABLE_III_POINTS, requires = "log_points")]
     points: u64,
-    /// The PipeZK replica (no sub-task overlap) instead of the paper's core.
-    #[arg(long, requires = "log_points")]
+    /// The PipeZK replica (no sub-task overlap) instead of the paper's core (with
+    /// --log-points or --trace).
+    #[arg(long)]
     pipezk: bool,
+    /// Replay the `ntt` records of a kernel trace (JSON Lines, `zkaccel ntt --trace` or any
+    /// producer) over 256- and 384-bit fields on the end-to-end model; other records are
+    /// listed as not modelled.
+    #[arg(long, conflicts_with = "log_points")]
+    trace: Option<PathBuf>,
+    /// Design-space sweep of the core: a knob (log_points, pipelines, mul_latency, width,
+    /// clock_mhz, points, core) and its values, e.g. `pipelines=1,2,4,8`; repeat for several.
+    /// The base is --log-points … (default Table III's first row); writes
+    /// `ntt-sweep-<knob>.csv`, `.svg` and `.png` to --out.
+    #[arg(
+        long,
+        value_name = "KNOB=V1,V2,…",
+        conflicts_with = "trace",
+        requires = "out"
+    )]
+    sweep: Vec<String>,
+    /// The directory the sweeps' CSV and plots are written to (created if missing).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// A TrueType font for the plots' text (default: a system sans-serif font).
+    #[arg(long)]
+    font: Option<PathBuf>,
     /// Clock in MHz.
     #[arg(long, default_value_t = PAPER_CLOCK_MHZ)]
     clock_mhz: f64,
@@ -205,17 +229,36 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
 
 /// `zkaccel model ntt-fpga`.
 fn run_ntt_fpga(args: &NttFpgaArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let kind = if args.pipezk {
+        CoreKind::PipeZkReplica
+    } else {
+        CoreKind::Overlapped
+    };
+    if let Some(path) = &args.trace {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let records = read_jsonl(BufReader::new(file))?;
+        validate(&records)?;
+        let report = ntt_fpga::trace::replay(&records, kind, args.clock_mhz)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            print!("{report}");
+        }
+        return Ok(());
+    }
+    if !args.sweep.is_empty() {
+        return run_ntt_fpga_sweep(args, kind);
+    }
+    if args.pipezk && args.log_points.is_none() {
+        return Err("--pipezk needs --log-points or --trace".into());
+    }
     if let Some(log_points) = args.log_points {
         let config = NttCoreConfig {
             width_bits: args.width,
             log_points,
             pipelines: args.pipelines,
             mul_latency: args.mul_latency,
-            kind: if args.pipezk {
-                CoreKind::PipeZkReplica
-            } else {
-                CoreKind::Overlapped
-            },
+            kind,
             clock_mhz: args.clock_mhz,
         };
         let cycles = config.core_cycles(args.points)?;
@@ -311,18 +354,79 @@ fn print_end_to_end(clock_mhz: f64) -> Result<(), Box<dyn std::error::Error>> {
     println!();
     println!("Table VII, U50 column (256-bit; 10^6 B/s over 2·next_pow2(input); 6.49 W)");
     println!(
-        "{:>10} {:>9} {:>20} {:>20} {:>20}",
+        "{:>10} {:>9} {:>20} {:>20} {:>20}   paper's Ryzen 9 5900X ms: 1 core, 12 cores",
         "input", "points", "ms (paper)", "MB/s (paper)", "MB/(W·s) (paper)"
     );
-    for (input, ms, mb_s, eff) in TABLE_VII_U50 {
+    for ((input, ms, mb_s, eff), (_, cpu)) in TABLE_VII_U50.into_iter().zip(TABLE_VII_CPU) {
         let (m_ms, m_mb_s, m_eff) = table_vii_u50(input, clock_mhz)?;
         println!(
-            "{input:>10} {:>9} {:>20} {:>20} {:>20}",
+            "{input:>10} {:>9} {:>20} {:>20} {:>20}   {:>10} {:>10}",
             table_vii_points(input),
             format!("{m_ms:.3} ({ms})"),
             format!("{m_mb_s:.3} ({mb_s})"),
-            format!("{m_eff:.3} ({eff})")
+            format!("{m_eff:.3} ({eff})"),
+            cpu[0].0,
+            cpu[1].0
         );
+    }
+    Ok(())
+}
+
+fn run_ntt_fpga_sweep(
+    args: &NttFpgaArgs,
+    kind: CoreKind,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let base = NttCoreConfig {
+        width_bits: args.width,
+        log_points: args.log_points.unwrap_or(TABLE_III[0].log_points),
+        pipelines: args.pipelines,
+        mul_latency: args.mul_latency,
+        kind,
+        clock_mhz: args.clock_mhz,
+    };
+    let sweeps = args
+        .sweep
+        .iter()
+        .map(|p| -> Result<_, Box<dyn std::error::Error>> {
+            let (knob, values) = parse_param(p)?;
+            Ok(base.sweep(args.points, &knob, &values)?)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let out = args.out.as_ref().ok_or("--sweep needs --out DIR")?;
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let font = crate::plot::load_font(args.font.as_deref())?;
+    for sweep in &sweeps {
+        let stem = format!("ntt-sweep-{}", sweep.knob);
+        write_atomically(&out.join(format!("{stem}.csv")), sweep.to_csv())?;
+        let chart = crate::plot::SweepChart {
+            title: format!("FPGA NTT core model: against the base, vs {}", sweep.knob),
+            x_desc: sweep.knob.clone(),
+            y_desc: "relative to the base (×)".to_owned(),
+            labels: sweep.points.iter().map(|p| p.value.clone()).collect(),
+            series: vec![
+                (
+                    "speedup".to_owned(),
+                    sweep.points.iter().map(|p| p.speedup).collect(),
+                ),
+                (
+                    "Montgomery units × time".to_owned(),
+                    sweep.points.iter().map(|p| p.relative_area_time).collect(),
+                ),
+            ],
+        };
+        crate::plot::sweep_svg_and_png(&chart, &font, out, &stem)?;
+        if args.json {
+            println!("{}", serde_json::to_string(sweep)?);
+            continue;
+        }
+        println!("{} (base: {} points)", sweep.knob, sweep.base_points);
+        for p in &sweep.points {
+            println!(
+                "  {:>8}: {:>9} cycles {:>12.3} µs  {:>4} units  speedup {:.2}×  units×time {:.2}×",
+                p.value, p.cycles, p.us, p.units, p.speedup, p.relative_area_time
+            );
+        }
+        println!("  wrote {}/{stem}.{{csv,svg,png}}", out.display());
     }
     Ok(())
 }
@@ -401,7 +505,8 @@ fn run_unizk_sweep(args: &UnizkSweepArgs) -> Result<(), Box<dyn std::error::Erro
     for sweep in &sweeps {
         let stem = format!("sweep-{}", sweep.knob);
         write_atomically(&args.out.join(format!("{stem}.csv")), sweep.to_csv())?;
-        crate::plot::sweep_svg_and_png(sweep, &font, &args.out, &stem)?;
+        let chart = crate::plot::SweepChart::unizk(sweep);
+        crate::plot::sweep_svg_and_png(&chart, &font, &args.out, &stem)?;
         if args.replay.json {
             println!("{}", serde_json::to_string(sweep)?);
         } else {

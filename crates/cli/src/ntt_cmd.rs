@@ -10,6 +10,7 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_kernel_trace::{write_jsonl, Kernel, NttLayout, NttOrder, Phase, TraceField, Tracer};
 use zkaccel_ntt::{Algorithm, NttPlan, Order, TwoAdicField, DEFAULT_CORE_LOG};
 
 use crate::field_cmd::FieldName;
@@ -80,9 +81,24 @@ pub struct NttArgs {
     /// The most memory the values may take (bytes; K, M, G suffixes).
     #[arg(long, default_value = "4G")]
     memory_budget: String,
+    /// Write a kernel trace of the transform here (one `ntt` record with its time, JSON
+    /// Lines, atomically), e.g. for `zkaccel model ntt-fpga --trace`.
+    #[arg(long)]
+    trace: Option<PathBuf>,
 }
 
-fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs) -> Result<(), Boxed> {
+impl From<OrderName> for NttOrder {
+    fn from(o: OrderName) -> Self {
+        match o {
+            OrderName::Nn => NttOrder::Nn,
+            OrderName::Nr => NttOrder::Nr,
+            OrderName::Rn => NttOrder::Rn,
+            OrderName::Rr => NttOrder::Rr,
+        }
+    }
+}
+
+fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs, field: TraceField) -> Result<(), Boxed> {
     let values: Vec<F> = match (&a.input, a.random) {
         (Some(path), _) => read_values(&[], Some(path))?,
         (None, Some(log_n)) => {
@@ -128,7 +144,25 @@ fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs) -> Result<(), Boxed> {
         (false, true) => plan.coset_forward(&mut data, F::GENERATOR, order)?,
         (true, true) => plan.coset_inverse(&mut data, F::GENERATOR, order)?,
     }
-    let seconds = start.elapsed().as_secs_f64();
+    let elapsed = start.elapsed();
+    let seconds = elapsed.as_secs_f64();
+    if let Some(path) = &a.trace {
+        let mut tracer = Tracer::recording();
+        let kernel = Kernel::Ntt {
+            field,
+            log_n: log_n as u32,
+            batch: 1,
+            inverse: a.inverse,
+            coset: a.coset,
+            order: a.order.into(),
+            layout: NttLayout::PolyMajor,
+            zero_log: 0,
+        };
+        tracer.record_elapsed(Phase::STANDALONE, &[], kernel, elapsed);
+        let mut jsonl = Vec::new();
+        write_jsonl(tracer.records(), &mut jsonl)?;
+        write_atomically(path, &jsonl)?;
+    }
     if let Some(path) = &a.output {
         let mut text = String::with_capacity(len * (F::NUM_BYTES * 5 / 2 + 1));
         for v in &data {
@@ -167,8 +201,8 @@ fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs) -> Result<(), Boxed> {
 /// Runs `zkaccel ntt`.
 pub fn run(a: &NttArgs) -> Result<(), Boxed> {
     match a.field {
-        FieldName::Goldilocks => transform::<Goldilocks>(a),
-        FieldName::Bn254 => transform::<Bn>(a),
-        FieldName::Bls12381 => transform::<Bls>(a),
+        FieldName::Goldilocks => transform::<Goldilocks>(a, TraceField::Goldilocks),
+        FieldName::Bn254 => transform::<Bn>(a, TraceField::Bn254),
+        FieldName::Bls12381 => transform::<Bls>(a, TraceField::Bls12381),
     }
 }

@@ -48,9 +48,47 @@ pub fn load_font(path: Option<&Path>) -> Result<PlotFont, Box<dyn std::error::Er
     .into())
 }
 
-/// Draws the sweep's speedup per class against the knob's values.
+/// A line chart of a sweep: one or more series over the knob's values (categorical x).
+pub struct SweepChart {
+    /// The caption.
+    pub title: String,
+    /// The x axis (the knob).
+    pub x_desc: String,
+    /// The y axis.
+    pub y_desc: String,
+    /// The knob's values, in order.
+    pub labels: Vec<String>,
+    /// Named series, one value per label.
+    pub series: Vec<(String, Vec<f64>)>,
+}
+
+impl SweepChart {
+    /// The UniZK sweep's speedup per class (the layout class aside) over the base.
+    pub fn unizk(sweep: &Sweep) -> Self {
+        Self {
+            title: format!(
+                "UniZK model: speedup over the base configuration vs {}",
+                sweep.knob
+            ),
+            x_desc: sweep.knob.clone(),
+            y_desc: "speedup (×)".to_owned(),
+            labels: sweep.points.iter().map(|p| p.value.clone()).collect(),
+            series: SWEEP_COLUMNS
+                .iter()
+                .enumerate()
+                .filter(|(_, name)| **name != "layout")
+                .map(|(column, name)| {
+                    let values = sweep.points.iter().map(|p| p.speedup[column]).collect();
+                    ((*name).to_owned(), values)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Draws the chart's series against the knob's values.
 fn draw<DB: DrawingBackend>(
-    sweep: &Sweep,
+    chart_data: &SweepChart,
     root: DrawingArea<DB, plotters::coord::Shift>,
 ) -> Result<(), String>
 where
@@ -58,27 +96,22 @@ where
 {
     let err = |e: &dyn std::fmt::Display| e.to_string();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let n = sweep.points.len();
-    let top = sweep
-        .points
+    let n = chart_data.labels.len();
+    let top = chart_data
+        .series
         .iter()
-        .flat_map(|p| p.speedup)
+        .flat_map(|(_, values)| values.iter().copied())
+        .filter(|v| v.is_finite())
         .fold(1.0f64, f64::max)
         * 1.1;
     let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!(
-                "UniZK model: speedup over the base configuration vs {}",
-                sweep.knob
-            ),
-            ("sans-serif", 20),
-        )
+        .caption(chart_data.title.as_str(), ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(50)
         .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..top)
         .map_err(|e| err(&e))?;
-    let labels: Vec<String> = sweep.points.iter().map(|p| p.value.clone()).collect();
+    let labels = &chart_data.labels;
     chart
         .configure_mesh()
         .x_labels(n)
@@ -90,25 +123,21 @@ where
                 String::new()
             }
         })
-        .x_desc(sweep.knob.as_str())
-        .y_desc("speedup (×)")
+        .x_desc(chart_data.x_desc.as_str())
+        .y_desc(chart_data.y_desc.as_str())
         .draw()
         .map_err(|e| err(&e))?;
     let colours = [RED, BLUE, GREEN, MAGENTA, BLACK];
-    for (column, (name, colour)) in SWEEP_COLUMNS.iter().zip(colours).enumerate() {
-        if *name == "layout" {
-            continue;
-        }
-        let points: Vec<(f64, f64)> = sweep
-            .points
+    for ((name, values), colour) in chart_data.series.iter().zip(colours.into_iter().cycle()) {
+        let points: Vec<(f64, f64)> = values
             .iter()
             .enumerate()
-            .map(|(i, p)| (i as f64, p.speedup[column]))
+            .map(|(i, &v)| (i as f64, v))
             .collect();
         chart
             .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
             .map_err(|e| err(&e))?
-            .label(*name)
+            .label(name.as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
         chart
             .draw_series(
@@ -132,7 +161,7 @@ where
 /// # Errors
 /// When drawing or writing fails.
 pub fn sweep_svg_and_png(
-    sweep: &Sweep,
+    sweep: &SweepChart,
     _font: &PlotFont,
     dir: &Path,
     stem: &str,

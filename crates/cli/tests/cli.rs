@@ -1478,6 +1478,133 @@ fn the_ntt_fpga_model_prints_table_iii_and_one_configuration() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("multiple of the sub-task size"));
 }
 
+/// `zkaccel ntt --trace` writes one `ntt` record with its time; `zkaccel model ntt-fpga --trace`
+/// replays it at Table V's latency (2^12 BLS12-381 Fr points: 3.984 ms in the paper, the
+/// model within 5 %) beside the CPU's, and lists a Goldilocks record as not modelled.
+#[test]
+fn ntt_traces_replay_on_the_ntt_fpga_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |field: &str, name: &str| {
+        let path = dir.path().join(name);
+        let out = zkaccel()
+            .args([
+                "ntt", "--field", field, "--random", "12", "--coset", "--order", "nr",
+            ])
+            .arg("--trace")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        path
+    };
+    let bls = run("bls12-381", "bls.jsonl");
+    let text = std::fs::read_to_string(&bls).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    for needle in [
+        r#""kind":"ntt""#,
+        r#""field":"bls12-381""#,
+        r#""log_n":12"#,
+        r#""coset":true"#,
+        r#""order":"nr""#,
+        r#""wall_ns":"#,
+    ] {
+        assert!(text.contains(needle), "{needle} in {text}");
+    }
+    let out = zkaccel()
+        .args(["model", "ntt-fpga", "--json", "--trace"])
+        .arg(&bls)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = &report["rows"][0];
+    let scaler_ms = 4096.0 * 19.0 / 68e3;
+    let model_ms = row["model_ms"].as_f64().unwrap();
+    assert!(
+        ((model_ms - scaler_ms) / 3.984 - 1.0).abs() < 0.05,
+        "{report}"
+    );
+    assert!(row["cpu_ms"].as_f64().unwrap() > 0.0);
+    let goldilocks = run("goldilocks", "g.jsonl");
+    let out = zkaccel()
+        .args(["model", "ntt-fpga", "--pipezk", "--trace"])
+        .arg(&goldilocks)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("the PipeZK replica") && text.contains("not modelled: 1"),
+        "{text}"
+    );
+    let bad = zkaccel()
+        .args(["model", "ntt-fpga", "--trace"])
+        .arg(dir.path().join("absent.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let lone = zkaccel()
+        .args(["model", "ntt-fpga", "--pipezk"])
+        .output()
+        .unwrap();
+    assert_eq!(lone.status.code(), Some(2));
+}
+
+/// `zkaccel model ntt-fpga --sweep` writes a CSV, an SVG and a PNG per knob; its CSV rows
+/// carry the cycles the RTL measured (hw/ntt/run.sh) for those configurations.
+#[test]
+fn ntt_fpga_sweeps_write_csv_and_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = zkaccel()
+        .args([
+            "model",
+            "ntt-fpga",
+            "--sweep",
+            "pipelines=1,2",
+            "--sweep",
+            "core=ours,pipezk",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.path().join("ntt-sweep-pipelines.csv")).unwrap();
+    let cycles: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(8).unwrap())
+        .collect();
+    assert_eq!(cycles, ["41493", "22037"], "{csv}");
+    let csv = std::fs::read_to_string(dir.path().join("ntt-sweep-core.csv")).unwrap();
+    assert!(csv.lines().nth(2).unwrap().starts_with("pipezk,"), "{csv}");
+    for ext in ["svg", "png"] {
+        let plot = std::fs::read(dir.path().join(format!("ntt-sweep-core.{ext}"))).unwrap();
+        assert!(plot.len() > 1000, "{ext}");
+    }
+    for bad in ["pipelines=", "colour=1", "pipelines=0"] {
+        let out = zkaccel()
+            .args(["model", "ntt-fpga", "--sweep", bad])
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
 /// The √N×√N vectors: the header, the shapes, and the transform's frequency 0 (the sum of the
 /// input) and the scaling twiddles' first row (ω^0 = R mod p), checked with big integers.
 #[test]

@@ -58,6 +58,17 @@ impl Files {
             "trace-reordered.jsonl",
             &trace.replacen(r#""id":1,"#, r#""id":7,"#, 1),
         );
+        // Wide-field NTT records for the FPGA NTT model: a sane one, then shapes no time fits.
+        let wide = |field: &str, log_n: &str, batch: &str| {
+            format!(
+                r#"{{"version":1,"id":0,"deps":[],"phase":"standalone","kind":"ntt","field":"{field}","log_n":{log_n},"batch":{batch},"inverse":false,"coset":true,"order":"nn","layout":"poly-major","zero_log":0}}"#
+            ) + "\n"
+        };
+        write("trace-wide.jsonl", &wide("bls12-377-fq", "16", "3"));
+        write(
+            "trace-wide-huge.jsonl",
+            &(wide("bn254", "40", "18446744073709551615") + &wide("bls12-381", "63", "1")),
+        );
         let c = |preset: &str, arity: &str, leaves: &str, width: &str, cap_h: &str, cap: &str| {
             format!(
                 r#"{{"format":"zkaccel-merkle-commitment","version":1,"preset":"{preset}","strength":"standard","field":"{}","arity":{arity},"num_leaves":{leaves},"leaf_width":{width},"cap_height":{cap_h},"cap":{cap}}}"#,
@@ -601,6 +612,14 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                     one_of(rng, &["/nonexistent/dir/out.txt"]),
                 );
             }
+            if rng.gen_bool(0.3) {
+                let trace = if rng.gen_bool(0.5) {
+                    f.fresh(rng)
+                } else {
+                    "/nonexistent/dir/trace.jsonl".to_owned()
+                };
+                push(&mut a, "--trace", trace);
+            }
             flag(rng, &mut a, "--inverse");
             flag(rng, &mut a, "--coset");
             flag(rng, &mut a, "--radix2");
@@ -762,6 +781,33 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                     }),
                 ],
             );
+            if rng.gen_bool(0.3) {
+                let sweeps = ["pipelines=1,2,4", "core=ours,pipezk", "mul_latency=0,5"];
+                let hostile = [
+                    "pipelines=",
+                    "x=1",
+                    "points=18446744073709551615",
+                    "log_points=1,2,99",
+                    "clock_mhz=0,NaN",
+                    "width=64,100",
+                ];
+                push(&mut a, "--sweep", mostly(rng, &sweeps, &hostile));
+                let out = if rng.gen_bool(0.8) {
+                    f.fresh(rng)
+                } else {
+                    "/nonexistent/dir".to_owned()
+                };
+                push(&mut a, "--out", out);
+            }
+            if rng.gen_bool(0.4) {
+                let traces = ["trace-wide.jsonl", "trace-wide-huge.jsonl", "trace.jsonl"];
+                let trace = if rng.gen_bool(0.7) {
+                    f.path(&one_of(rng, &traces))
+                } else {
+                    file(rng, f)
+                };
+                push(&mut a, "--trace", trace);
+            }
             flag(rng, &mut a, "--pipezk");
             flag(rng, &mut a, "--json");
         }

@@ -59,6 +59,8 @@ impl Phase {
     pub const FRI_QUERY: &'static str = "fri-query";
     /// Fiat–Shamir: absorbing commitments and drawing challenges.
     pub const CHALLENGER: &'static str = "challenger";
+    /// A kernel run on its own, outside a proof (`zkaccel ntt --trace`).
+    pub const STANDALONE: &'static str = "standalone";
 }
 
 /// CPU cost of one call.
@@ -85,6 +87,10 @@ pub enum TraceField {
     /// BLS12-381's scalar field.
     #[serde(rename = "bls12-381")]
     Bls12381,
+    /// BLS12-377's base field (377 bits in six 64-bit words; the FPGA NTT paper's 384-bit
+    /// width on a field with a large two-adic subgroup).
+    #[serde(rename = "bls12-377-fq")]
+    Bls12377Fq,
 }
 
 impl TraceField {
@@ -94,6 +100,7 @@ impl TraceField {
             Self::Goldilocks => 8,
             Self::Goldilocks2 => 16,
             Self::Bn254 | Self::Bls12381 => 32,
+            Self::Bls12377Fq => 48,
         }
     }
 }

@@ -40,6 +40,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int width = std::atoi(argv[2]);
+  if (width <= 0 || width % 32 != 0) {
+    std::fprintf(stderr, "width must be a positive multiple of 32, not %s\n", argv[2]);
+    return 2;
+  }
   const int words = width / 32;
   std::mt19937_64 rng(argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
   std::ifstream in(argv[1]);
@@ -49,8 +53,14 @@ int main(int argc, char** argv) {
     std::istringstream ss(line);
     std::string p, pi, a, b, c;
     if (!(ss >> p >> pi >> a >> b >> c)) continue;
-    vectors.push_back({parse_hex(p, words), parse_hex(pi, words), parse_hex(a, words),
-                       parse_hex(b, words), parse_hex(c, words)});
+    Vector v;
+    if (!parse_hex(p, words, v.p) || !parse_hex(pi, words, v.p_inv) ||
+        !parse_hex(a, words, v.a) || !parse_hex(b, words, v.b) || !parse_hex(c, words, v.c)) {
+      std::fprintf(stderr, "a vector in %s is not %d-bit hexadecimal: %s\n", argv[1], width,
+                   line.c_str());
+      return 2;
+    }
+    vectors.push_back(v);
   }
   if (vectors.empty()) {
     std::fprintf(stderr, "no vectors read from %s\n", argv[1]);
@@ -59,6 +69,11 @@ int main(int argc, char** argv) {
 
   Verilated::commandArgs(argc, argv);
   Vmont_mul dut;
+  if (wide::port_words(dut.a_i) != static_cast<size_t>(words)) {
+    std::fprintf(stderr, "width %d does not match the built unit's %zu bits\n", width,
+                 32 * wide::port_words(dut.a_i));
+    return 2;
+  }
   uint64_t cycle = 0;
   auto tick = [&] {
     dut.clk_i = 0;

@@ -11,18 +11,32 @@ namespace wide {
 
 using Word = std::vector<uint32_t>;
 
-// The hexadecimal string s (no prefix) as `words` limbs; digits beyond them are dropped.
-inline Word parse_hex(const std::string& s, int words) {
-  Word w(words, 0);
+// Parses the hexadecimal string s (no prefix) into `words` little-endian limbs. Returns false,
+// leaving `out` unspecified, for an empty string, a character that is not a hex digit, or a
+// value that does not fit in 32·words bits (leading zeros are allowed).
+inline bool parse_hex(const std::string& s, int words, Word& out) {
+  out.assign(static_cast<size_t>(words), 0);
+  if (s.empty() || words <= 0) return false;
   int bit = 0;
-  for (int i = static_cast<int>(s.size()) - 1; i >= 0 && bit < 32 * words; --i, bit += 4) {
+  for (int i = static_cast<int>(s.size()) - 1; i >= 0; --i, bit += 4) {
     const char c = s[i];
-    const uint32_t v = (c >= '0' && c <= '9')   ? c - '0'
-                       : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                                                : c - 'A' + 10;
-    w[bit / 32] |= v << (bit % 32);
+    uint32_t v;
+    if (c >= '0' && c <= '9') {
+      v = static_cast<uint32_t>(c - '0');
+    } else if (c >= 'a' && c <= 'f') {
+      v = static_cast<uint32_t>(c - 'a' + 10);
+    } else if (c >= 'A' && c <= 'F') {
+      v = static_cast<uint32_t>(c - 'A' + 10);
+    } else {
+      return false;
+    }
+    if (bit >= 32 * words) {
+      if (v != 0) return false;
+      continue;
+    }
+    out[bit / 32] |= v << (bit % 32);
   }
-  return w;
+  return true;
 }
 
 inline std::string to_hex(const Word& w) {
@@ -33,6 +47,12 @@ inline std::string to_hex(const Word& w) {
     out += buf;
   }
   return out;
+}
+
+// The number of 32-bit limbs of a Verilator wide port (VlWide<N> holds exactly N of them).
+template <typename Port>
+constexpr size_t port_words(const Port&) {
+  return sizeof(Port) / sizeof(uint32_t);
 }
 
 // Writes w into a wide port (or a lane of a packed array of them, from limb `offset`).

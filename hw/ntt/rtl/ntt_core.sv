@@ -4,7 +4,9 @@
 // parallel ("sub-tasks in parallel"). Table III's configurations are (LogPoints, Pipelines) =
 // (8, 1), (8, 2), (4, 1), (4, 2), (4, 4) on 4096 points.
 //
-// Lane p carries sub-tasks p, p + Pipelines, p + 2·Pipelines, …: elements in natural order in,
+// Lane p carries sub-tasks p, p + Pipelines, p + 2·Pipelines, … on bits [p·Width +: Width] of
+// the data ports (flat vectors, for tools without packed multi-dimensional arrays): elements
+// in natural order in,
 // the sub-task's transform in bit-reversed order out (Montgomery form both ways). The core
 // computes any number of sub-tasks; the task size is the caller's.
 //
@@ -29,10 +31,10 @@ module ntt_core #(
   input  logic [Width-1:0]               tw_data_i,
   input  logic [Pipelines-1:0]           in_valid_i,
   output logic [Pipelines-1:0]           in_ready_o,
-  input  logic [Pipelines-1:0][Width-1:0] in_data_i,
+  input  logic [Pipelines*Width-1:0]     in_data_i,
   output logic [Pipelines-1:0]           out_valid_o,
   input  logic [Pipelines-1:0]           out_ready_i,
-  output logic [Pipelines-1:0][Width-1:0] out_data_o
+  output logic [Pipelines*Width-1:0]     out_data_o
 );
   for (genvar p = 0; p < Pipelines; p++) begin : gen_pipeline
     ntt_pipeline #(
@@ -51,10 +53,10 @@ module ntt_core #(
       .tw_data_i,
       .in_valid_i  (in_valid_i[p]),
       .in_ready_o  (in_ready_o[p]),
-      .in_data_i   (in_data_i[p]),
+      .in_data_i   (in_data_i[p*Width +: Width]),
       .out_valid_o (out_valid_o[p]),
       .out_ready_i (out_ready_i[p]),
-      .out_data_o  (out_data_o[p])
+      .out_data_o  (out_data_o[p*Width +: Width])
     );
   end
 endmodule

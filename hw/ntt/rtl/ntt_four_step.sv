@@ -22,10 +22,10 @@ module ntt_four_step #(
   input  logic [Width-1:0]                tw_data_i,
   input  logic [Pipelines-1:0]            in_valid_i,
   output logic [Pipelines-1:0]            in_ready_o,
-  input  logic [Pipelines-1:0][Width-1:0] in_data_i,
+  input  logic [Pipelines*Width-1:0]   in_data_i,
   output logic [Pipelines-1:0]            out_valid_o,
   input  logic [Pipelines-1:0]            out_ready_i,
-  output logic [Pipelines-1:0][Width-1:0] out_data_o,
+  output logic [Pipelines*Width-1:0]   out_data_o,
   // The twiddle scaler: value·twiddle (Montgomery form), results in order.
   input  logic                            scale_in_valid_i,
   output logic                            scale_in_ready_o,

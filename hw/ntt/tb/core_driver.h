@@ -6,10 +6,74 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "wide.h"
+
+// The command line every core bench takes: <vectors.hex> <pipelines> [seed].
+struct BenchArgs {
+  const char* path = nullptr;
+  int pipelines = 0;
+  uint64_t seed = 1;
+};
+
+// Parses argv into `args`; prints the usage or the fault and returns false on a bad line.
+inline bool parse_bench_args(int argc, char** argv, BenchArgs& args) {
+  if (argc < 3 || argc > 4) {
+    std::fprintf(stderr, "usage: %s <vectors.hex> <pipelines> [seed]\n", argv[0]);
+    return false;
+  }
+  args.path = argv[1];
+  char* end = nullptr;
+  const long pipelines = std::strtol(argv[2], &end, 10);
+  if (*argv[2] == '\0' || *end != '\0' || pipelines < 1 || pipelines > 32) {
+    std::fprintf(stderr, "pipelines must be 1 to 32, not %s\n", argv[2]);
+    return false;
+  }
+  args.pipelines = static_cast<int>(pipelines);
+  if (argc > 3) {
+    const unsigned long long seed = std::strtoull(argv[3], &end, 10);
+    if (*argv[3] == '\0' || *end != '\0') {
+      std::fprintf(stderr, "the seed must be a decimal number, not %s\n", argv[3]);
+      return false;
+    }
+    args.seed = seed;
+  }
+  return true;
+}
+
+// Reads a vectors file: whitespace-separated decimal header fields, then hexadecimal words of
+// a fixed width. Every read reports failure (end of file, a malformed or oversized token).
+class VectorReader {
+ public:
+  explicit VectorReader(const char* path) : in_(path) {}
+
+  bool header(int& value) { return static_cast<bool>(in_ >> value); }
+
+  bool word(wide::Word& w, int words) {
+    std::string token;
+    return static_cast<bool>(in_ >> token) && wide::parse_hex(token, words, w);
+  }
+
+  bool words(std::vector<wide::Word>& ws, int words) {
+    for (auto& w : ws)
+      if (!word(w, words)) return false;
+    return true;
+  }
+
+  // True when nothing but whitespace is left (a longer file is not the task it claims to be).
+  bool at_end() {
+    std::string token;
+    return !(in_ >> token);
+  }
+
+ private:
+  std::ifstream in_;
+};
 
 struct RunOutcome {
   bool complete = false;   // every output arrived (none extra, no stall)
@@ -22,6 +86,21 @@ class CoreDriver {
  public:
   CoreDriver(Dut& dut, int lanes, int words, uint64_t seed)
       : dut_(dut), lanes_(lanes), words_(words), rng_(seed) {}
+
+  // Whether the built core has `lanes` lanes of `words` limbs (its Pipelines and Width): a
+  // bench must not drive a core other than the one its task and command line describe (more
+  // lanes than built would write past the packed input port).
+  static bool matches(const Dut& dut, int lanes, int words) {
+    const size_t width = wide::port_words(dut.cfg_modulus_i);
+    const size_t lane_words = wide::port_words(dut.in_data_i);
+    if (width == static_cast<size_t>(words) && lane_words == width * static_cast<size_t>(lanes))
+      return true;
+    std::fprintf(stderr,
+                 "the core was built with %zu-bit elements and %zu pipeline(s); the task has "
+                 "%d-bit elements and the command line %d pipeline(s)\n",
+                 32 * width, width == 0 ? 0 : lane_words / width, 32 * words, lanes);
+    return false;
+  }
 
   void tick() {
     dut_.clk_i = 0;

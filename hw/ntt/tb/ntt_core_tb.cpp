@@ -15,10 +15,6 @@
 // Usage: Vntt_core <ntt_vectors.hex> <pipelines> [seed]
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <random>
-#include <string>
 #include <vector>
 
 #include "Vntt_core.h"
@@ -37,52 +33,37 @@ struct Task {
 };
 
 bool read_task(const char* path, Task& t) {
-  std::ifstream in(path);
-  if (!(in >> t.width >> t.log_points >> t.subtasks)) return false;
-  if (t.width % 32 != 0 || t.log_points < 2 || t.log_points > 12 || t.subtasks < 1) return false;
+  VectorReader in(path);
+  if (!in.header(t.width) || !in.header(t.log_points) || !in.header(t.subtasks)) return false;
+  if (t.width <= 0 || t.width % 32 != 0 || t.width > 1024 || t.log_points < 2 ||
+      t.log_points > 12 || t.subtasks < 1 || t.subtasks > 4096)
+    return false;
   const int words = t.width / 32;
-  auto next = [&](Word& w) {
-    std::string s;
-    if (!(in >> s)) return false;
-    w = wide::parse_hex(s, words);
-    return true;
-  };
   const size_t points = size_t{1} << t.log_points;
   const size_t total = points * static_cast<size_t>(t.subtasks);
   t.twiddles.resize(points / 2);
   t.inputs.resize(total);
   t.outputs.resize(total);
-  if (!next(t.modulus) || !next(t.modulus_inv)) return false;
-  for (auto& w : t.twiddles)
-    if (!next(w)) return false;
-  for (auto& w : t.inputs)
-    if (!next(w)) return false;
-  for (auto& w : t.outputs)
-    if (!next(w)) return false;
-  return true;
+  return in.word(t.modulus, words) && in.word(t.modulus_inv, words) &&
+         in.words(t.twiddles, words) && in.words(t.inputs, words) &&
+         in.words(t.outputs, words) && in.at_end();
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <ntt_vectors.hex> <pipelines> [seed]\n", argv[0]);
-    return 2;
-  }
+  BenchArgs args;
+  if (!parse_bench_args(argc, argv, args)) return 2;
   Task task;
-  if (!read_task(argv[1], task)) {
-    std::fprintf(stderr, "cannot read the task in %s\n", argv[1]);
+  if (!read_task(args.path, task)) {
+    std::fprintf(stderr, "cannot read the task in %s\n", args.path);
     return 2;
   }
-  const int pipelines = std::atoi(argv[2]);
-  if (pipelines < 1 || pipelines > 32) {
-    std::fprintf(stderr, "pipelines must be 1 to 32\n");
-    return 2;
-  }
+  const int pipelines = args.pipelines;
   Verilated::commandArgs(argc, argv);
   Vntt_core dut;
-  CoreDriver<Vntt_core> core(dut, pipelines, task.width / 32,
-                             argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
+  if (!CoreDriver<Vntt_core>::matches(dut, pipelines, task.width / 32)) return 2;
+  CoreDriver<Vntt_core> core(dut, pipelines, task.width / 32, args.seed);
   const size_t points = size_t{1} << task.log_points;
   core.reset();
   core.configure(task.modulus, task.modulus_inv, task.twiddles);

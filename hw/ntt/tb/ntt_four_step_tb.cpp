@@ -10,9 +10,6 @@
 // Usage: Vntt_four_step <ntt_four_step.hex> <pipelines> [seed]
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <string>
 #include <vector>
 
 #include "Vntt_four_step.h"
@@ -31,27 +28,20 @@ struct FourStepTask {
 };
 
 bool read_task(const char* path, FourStepTask& t) {
-  std::ifstream in(path);
-  if (!(in >> t.width >> t.log_n >> t.log_points)) return false;
-  if (t.width % 32 != 0 || t.log_points < 2 || t.log_n != 2 * t.log_points || t.log_n > 20)
+  VectorReader in(path);
+  if (!in.header(t.width) || !in.header(t.log_n) || !in.header(t.log_points)) return false;
+  if (t.width <= 0 || t.width % 32 != 0 || t.width > 1024 || t.log_points < 2 ||
+      t.log_n != 2 * t.log_points || t.log_n > 20)
     return false;
   const int words = t.width / 32;
-  auto next = [&](Word& w) {
-    std::string s;
-    if (!(in >> s)) return false;
-    w = wide::parse_hex(s, words);
-    return true;
-  };
   const size_t n = size_t{1} << t.log_n;
   t.twiddles.resize((size_t{1} << t.log_points) / 2);
   t.scales.resize(n);
   t.input.resize(n);
   t.output.resize(n);
-  if (!next(t.modulus) || !next(t.modulus_inv)) return false;
-  for (auto* v : {&t.twiddles, &t.scales, &t.input, &t.output})
-    for (auto& w : *v)
-      if (!next(w)) return false;
-  return true;
+  return in.word(t.modulus, words) && in.word(t.modulus_inv, words) &&
+         in.words(t.twiddles, words) && in.words(t.scales, words) && in.words(t.input, words) &&
+         in.words(t.output, words) && in.at_end();
 }
 
 size_t reverse_bits(size_t i, int bits) {
@@ -63,28 +53,22 @@ size_t reverse_bits(size_t i, int bits) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <ntt_four_step.hex> <pipelines> [seed]\n", argv[0]);
-    return 2;
-  }
+  BenchArgs args;
+  if (!parse_bench_args(argc, argv, args)) return 2;
   FourStepTask task;
-  if (!read_task(argv[1], task)) {
-    std::fprintf(stderr, "cannot read the task in %s\n", argv[1]);
+  if (!read_task(args.path, task)) {
+    std::fprintf(stderr, "cannot read the task in %s\n", args.path);
     return 2;
   }
-  const int pipelines = std::atoi(argv[2]);
-  if (pipelines < 1 || pipelines > 32) {
-    std::fprintf(stderr, "pipelines must be 1 to 32\n");
-    return 2;
-  }
+  const int pipelines = args.pipelines;
   const int words = task.width / 32;
   const size_t m = size_t{1} << task.log_points;
   const size_t n = m * m;
 
   Verilated::commandArgs(argc, argv);
   Vntt_four_step dut;
-  CoreDriver<Vntt_four_step> core(dut, pipelines, words,
-                                  argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
+  if (!CoreDriver<Vntt_four_step>::matches(dut, pipelines, words)) return 2;
+  CoreDriver<Vntt_four_step> core(dut, pipelines, words, args.seed);
   dut.scale_in_valid_i = 0;
   dut.scale_out_ready_i = 0;
   core.reset();

@@ -36,6 +36,9 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub mod sweep;
+pub mod trace;
+
 /// Whether consecutive sub-tasks overlap in the round pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -82,6 +85,12 @@ pub enum NttModelError {
     /// The clock is not a positive finite frequency.
     #[error("clock {0} MHz: must be positive and finite")]
     Clock(String),
+    /// An unknown sweep knob, a value that does not parse, or too many values.
+    #[error("{0}")]
+    Knob(String),
+    /// A batch too large for its time to be a finite number of milliseconds.
+    #[error("a batch of {0} transforms: too large to time")]
+    Batch(u64),
     /// The task is not a positive whole number of sub-tasks, or too large to count.
     #[error("{points} points: must be a positive multiple of the sub-task size {subtask} and below 2^40")]
     Points {
@@ -385,7 +394,7 @@ pub fn table_vii_points(input_size: u64) -> u64 {
 pub fn table_vii_u50(input_size: u64, clock_mhz: f64) -> Result<(f64, f64, f64), NttModelError> {
     let n = table_vii_points(input_size);
     let ms = end_to_end_ms(EndToEndSeries::Ours256, n, clock_mhz)?;
-    let throughput = (n * 32) as f64 / 1e6 / (ms / 1e3);
+    let throughput = table_vii_throughput(input_size, ms);
     Ok((ms, throughput, throughput / U50_WATTS))
 }
 
@@ -399,6 +408,35 @@ pub const TABLE_VII_U50: [(u64, f64, f64, f64); 4] = [
     (100_000, 240.937, 34.817, 5.366),
     (1_000_000, 2067.869, 32.453, 5.001),
 ];
+
+/// The CPU's power implied by Table VII (throughput / energy efficiency): the Ryzen 9 5900X on
+/// one core and on twelve.
+pub const CPU_WATTS: [f64; 2] = [1.60, 22.47];
+
+/// One Table VII cell: (ms, 10^6 B/s, 10^6 B/(W·s)).
+pub type TableViiCell = (f64, f64, f64);
+
+/// Table VII's CPU columns (AMD Ryzen 9 5900X, bellman): input size, then (ms, 10^6 B/s,
+/// 10^6 B/(W·s)) on one core and on twelve. The paper's 1,000,000-input 12-core throughput
+/// (18.632) disagrees with its own latency (the rule gives 18.556); it is kept as printed.
+pub const TABLE_VII_CPU: [(u64, [TableViiCell; 2]); 4] = [
+    (1000, [(103.652, 0.632, 0.395), (6.497, 10.087, 0.449)]),
+    (10_000, [(847.924, 1.237, 0.773), (52.964, 19.799, 0.881)]),
+    (
+        100_000,
+        [(7295.126, 1.149, 0.718), (455.822, 18.403, 0.819)],
+    ),
+    (
+        1_000_000,
+        [(57861.36, 1.160, 0.725), (3616.648, 18.632, 0.829)],
+    ),
+];
+
+/// Table VII's throughput rule: 10^6 B/s over the padded transform of `input_size` 256-bit
+/// elements done in `ms` milliseconds.
+pub fn table_vii_throughput(input_size: u64, ms: f64) -> f64 {
+    (table_vii_points(input_size) * 32) as f64 / 1e6 / (ms / 1e3)
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,71 @@
+//! The Groth16 H kernel against bellman 0.14 itself (zkcrypto, BLS12-381 Fr), the prover the
+//! FPGA NTT paper integrated its accelerator into: on random evaluations of several sizes
+//! (powers of two and not, so bellman's zero padding is exercised), `groth16_h` equals the
+//! coefficients bellman's prover computes with `EvaluationDomain` (ifft, coset_fft,
+//! mul_assign, sub_assign, divide_by_z_on_coset, icoset_fft, the last coefficient dropped).
+
+use bellman::domain::{EvaluationDomain, Scalar as BellmanScalar};
+use bellman::multicore::Worker;
+use bls12_381::Scalar;
+use ff::PrimeField as _;
+use rand::RngCore;
+use zkaccel_bls12_381::Fr;
+use zkaccel_field::{Field, PrimeField};
+use zkaccel_field_testing::{random_prime, rng};
+use zkaccel_ntt::{groth16_h, NttPlan, TwoAdicField};
+
+fn to_bellman(x: &Fr) -> BellmanScalar<Scalar> {
+    let bytes: [u8; 32] = x.to_bytes_le().try_into().expect("32 bytes");
+    BellmanScalar(Option::from(Scalar::from_repr(bytes)).expect("a canonical element"))
+}
+
+fn from_bellman(x: &Scalar) -> Fr {
+    Fr::from_bytes_le(&x.to_repr()).expect("a canonical element")
+}
+
+/// bellman's prover, `groth16::prover::create_proof`'s H steps, on its public domain API.
+fn bellman_h(a: &[Fr], b: &[Fr], c: &[Fr]) -> Vec<Fr> {
+    let worker = Worker::new();
+    let domain = |v: &[Fr]| {
+        EvaluationDomain::from_coeffs(v.iter().map(to_bellman).collect()).expect("a domain")
+    };
+    let (mut a, mut b, mut c) = (domain(a), domain(b), domain(c));
+    a.ifft(&worker);
+    a.coset_fft(&worker);
+    b.ifft(&worker);
+    b.coset_fft(&worker);
+    c.ifft(&worker);
+    c.coset_fft(&worker);
+    a.mul_assign(&worker, &b);
+    a.sub_assign(&worker, &c);
+    a.divide_by_z_on_coset(&worker);
+    a.icoset_fft(&worker);
+    let mut h = a.into_coeffs();
+    h.truncate(h.len() - 1);
+    h.iter().map(|x| from_bellman(&x.0)).collect()
+}
+
+#[test]
+fn the_fields_agree() {
+    assert_eq!(
+        Fr::GENERATOR,
+        from_bellman(&Scalar::MULTIPLICATIVE_GENERATOR)
+    );
+    assert_eq!(u32::try_from(Fr::TWO_ADICITY).unwrap(), Scalar::S);
+}
+
+#[test]
+fn groth16_h_equals_bellman() {
+    let mut r = rng();
+    let plan = NttPlan::<Fr>::new(13).unwrap();
+    for len in [1usize, 2, 3, 100, 1000, 1024, 4097] {
+        let mut sample = || -> Vec<Fr> {
+            (0..len)
+                .map(|_| random_prime(&mut r as &mut dyn RngCore))
+                .collect()
+        };
+        let (a, b, c) = (sample(), sample(), sample());
+        let ours = groth16_h(&plan, &a, &b, &c).unwrap();
+        assert_eq!(ours, bellman_h(&a, &b, &c), "{len} evaluations");
+    }
+}
