@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds and runs the shared arithmetic units' benches (hw/common): lint (Verilator -Wall) at
 # every width and multiplier latency, an Icarus elaboration check, and the self-checking
-# Verilator bench of the Montgomery multiplier (Algorithm 1 of the FPGA NTT paper) at 256 and
-# 384 bits against vectors the Rust golden model writes (`zkaccel hw mont-vectors`), checking
-# the latency the module documents: 3·(MulLatency + 1) cycles.
+# Verilator benches of the Montgomery multipliers (Algorithm 1 of the FPGA NTT paper: mont_mul,
+# one shared multiplier; mont_mul_pipe, fully pipelined, one product per cycle) at 256 and 384
+# bits against vectors the Rust golden model writes (`zkaccel hw mont-vectors`), checking the
+# latency the modules document: 3·(MulLatency + 1) cycles.
 #
 #   hw/common/run.sh [COUNT]      (products per modulus, three moduli per width; default 4000)
 #
@@ -18,10 +19,15 @@ mkdir -p "$build"
 cargo build -q --release --locked -p zkaccel-cli
 zkaccel="$root/target/release/zkaccel"
 
-srcs=("$here/rtl/mont_wide_mul.sv" "$here/rtl/mont_mul.sv")
 if command -v iverilog >/dev/null 2>&1; then
-  iverilog -g2012 -s mont_mul -o "$build/icarus_check.vvp" "${srcs[@]}"
-  echo "icarus: mont_mul elaborates"
+  for unit in mont_mul mont_mul_pipe; do
+    # Icarus's "sorry" notes (SystemVerilog it accepts but simplifies) are not failures.
+    rm -f "$build/icarus_check_$unit.vvp"
+    { iverilog -g2012 -s "$unit" -o "$build/icarus_check_$unit.vvp" "$here/rtl/mont_wide_mul.sv" \
+      "$here/rtl/$unit.sv" 2>&1 || true; } | { grep -v "sorry" || true; }
+    [[ -f "$build/icarus_check_$unit.vvp" ]] || { echo "icarus: $unit does not elaborate" >&2; exit 1; }
+  done
+  echo "icarus: mont_mul and mont_mul_pipe elaborate"
 fi
 
 status=0
@@ -29,21 +35,26 @@ for width in 256 384; do
   "$zkaccel" hw mont-vectors --out "$build" --width "$width" --count "$count"
   for mul_latency in 0 5; do
     params=(-GWidth="$width" -GMulLatency="$mul_latency")
-    verilator --lint-only -Wall --top-module mont_mul "${params[@]}" "${srcs[@]}"
-    obj="$build/obj_mont_mul_${width}_${mul_latency}"
-    verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique --top-module mont_mul \
-      "${params[@]}" -Mdir "$obj" -o Vmont_mul "${srcs[@]}" "$here/tb/mont_mul_tb.cpp" -CFLAGS "-I$here/tb" >/dev/null
-    out="$build/result_mont_mul_${width}_${mul_latency}.txt"
-    if ! "$obj/Vmont_mul" "$build/mont_vectors_${width}.hex" "$width" | tee "$out"; then
-      status=1
-      continue
-    fi
-    measured=$(sed -n 's/.*RESULT latency=\([0-9]*\).*/\1/p' "$out")
-    expected=$((3 * (mul_latency + 1)))
-    if [[ "$measured" != "$expected" ]]; then
-      echo "mont_mul W=$width MulLatency=$mul_latency: latency $measured cycles, documented $expected" >&2
-      status=1
-    fi
+    # mont_mul (one shared multiplier) and mont_mul_pipe (one product per cycle): the same
+    # latency, 3·(MulLatency + 1) cycles.
+    for unit in mont_mul mont_mul_pipe; do
+      unit_srcs=("$here/rtl/mont_wide_mul.sv" "$here/rtl/$unit.sv")
+      verilator --lint-only -Wall --top-module "$unit" "${params[@]}" "${unit_srcs[@]}"
+      obj="$build/obj_${unit}_${width}_${mul_latency}"
+      verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique --top-module "$unit" \
+        "${params[@]}" -Mdir "$obj" -o "V$unit" "${unit_srcs[@]}" "$here/tb/${unit}_tb.cpp" -CFLAGS "-I$here/tb" >/dev/null
+      out="$build/result_${unit}_${width}_${mul_latency}.txt"
+      if ! "$obj/V$unit" "$build/mont_vectors_${width}.hex" "$width" | tee "$out"; then
+        status=1
+        continue
+      fi
+      measured=$(sed -n 's/.*RESULT latency=\([0-9]*\).*/\1/p' "$out")
+      expected=$((3 * (mul_latency + 1)))
+      if [[ "$measured" != "$expected" ]]; then
+        echo "$unit W=$width MulLatency=$mul_latency: latency $measured cycles, documented $expected" >&2
+        status=1
+      fi
+    done
   done
 done
 
@@ -67,5 +78,12 @@ sed '1s/^./z/' "$build/mont_vectors_256.hex" >"$bad"
 expect_refusal "a non-hex word" "$bench" "$bad" 256
 sed '1s/^/1/' "$build/mont_vectors_256.hex" >"$bad"
 expect_refusal "a word wider than 256 bits" "$bench" "$bad" 256
+pipe="$build/obj_mont_mul_pipe_256_0/Vmont_mul_pipe"
+expect_refusal "384-bit vectors on the 256-bit pipelined unit" "$pipe" "$build/mont_vectors_384.hex" 384
+expect_refusal "width 256x on the pipelined unit" "$pipe" "$build/mont_vectors_256.hex" 256x
+expect_refusal "a word wider than 256 bits on the pipelined unit" "$pipe" "$bad" 256
+expect_refusal "an empty file on the pipelined unit" "$pipe" /dev/null 256
+sed '2s/$/ 0/' "$build/mont_vectors_256.hex" >"$bad"
+expect_refusal "a line with a sixth word on the pipelined unit" "$pipe" "$bad" 256
 [[ "$status" == 0 ]] && echo "bench: every hostile command line and vector file refused"
 exit $status

@@ -19,8 +19,10 @@ mkdir -p "$build"
 command -v yosys >/dev/null || { echo "yosys not found (apt-get install yosys)" >&2; exit 1; }
 
 srcs=("$root/hw/common/rtl/mont_wide_mul.sv" "$root/hw/common/rtl/mont_mul.sv"
+      "$root/hw/common/rtl/mont_mul_pipe.sv"
       "$root/hw/common/rtl/mod_add_sub.sv" "$here/rtl/ntt_butterfly.sv" "$here/rtl/ntt_round.sv"
-      "$here/rtl/ntt_pipeline.sv" "$here/rtl/ntt_core.sv")
+      "$here/rtl/ntt_pipeline.sv" "$here/rtl/ntt_core.sv" "$here/rtl/ntt_butterfly_pipe.sv"
+      "$here/rtl/ntt_round_pipe.sv" "$here/rtl/ntt_pipeline_pipe.sv" "$here/rtl/ntt_core_pipe.sv")
 
 # Sums the counts of the cells matching $2 in the stat report $1 (the hierarchy's totals when
 # the design has sub-modules; otherwise the one module's).

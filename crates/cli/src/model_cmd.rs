@@ -53,6 +53,10 @@ pub struct NttFpgaArgs {
     /// --log-points or --trace).
     #[arg(long)]
     pipezk: bool,
+    /// The fully pipelined core (hw/ntt/rtl/ntt_core_pipe.sv: one butterfly per cycle per
+    /// round unit) instead of the paper's (with --log-points or --sweep).
+    #[arg(long, conflicts_with_all = ["pipezk", "trace"])]
+    pipelined: bool,
     /// Replay the `ntt` records of a kernel trace (JSON Lines, `zkaccel ntt --trace` or any
     /// producer) over 256- and 384-bit fields on the end-to-end model; other records are
     /// listed as not modelled.
@@ -231,6 +235,8 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
 fn run_ntt_fpga(args: &NttFpgaArgs) -> Result<(), Box<dyn std::error::Error>> {
     let kind = if args.pipezk {
         CoreKind::PipeZkReplica
+    } else if args.pipelined {
+        CoreKind::FullyPipelined
     } else {
         CoreKind::Overlapped
     };
@@ -251,6 +257,9 @@ fn run_ntt_fpga(args: &NttFpgaArgs) -> Result<(), Box<dyn std::error::Error>> {
     }
     if args.pipezk && args.log_points.is_none() {
         return Err("--pipezk needs --log-points or --trace".into());
+    }
+    if args.pipelined && args.log_points.is_none() {
+        return Err("--pipelined needs --log-points or --sweep".into());
     }
     if let Some(log_points) = args.log_points {
         let config = NttCoreConfig {
@@ -409,7 +418,7 @@ fn run_ntt_fpga_sweep(
                     sweep.points.iter().map(|p| p.speedup).collect(),
                 ),
                 (
-                    "Montgomery units × time".to_owned(),
+                    "wide multipliers × time".to_owned(),
                     sweep.points.iter().map(|p| p.relative_area_time).collect(),
                 ),
             ],
@@ -422,8 +431,8 @@ fn run_ntt_fpga_sweep(
         println!("{} (base: {} points)", sweep.knob, sweep.base_points);
         for p in &sweep.points {
             println!(
-                "  {:>8}: {:>9} cycles {:>12.3} µs  {:>4} units  speedup {:.2}×  units×time {:.2}×",
-                p.value, p.cycles, p.us, p.units, p.speedup, p.relative_area_time
+                "  {:>9}: {:>9} cycles {:>12.3} µs  {:>4} multipliers  speedup {:.2}×  multipliers×time {:.2}×",
+                p.value, p.cycles, p.us, p.multipliers, p.speedup, p.relative_area_time
             );
         }
         println!("  wrote {}/{stem}.{{csv,svg,png}}", out.display());

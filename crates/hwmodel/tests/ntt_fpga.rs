@@ -52,42 +52,65 @@ fn table_iii_4_rounds_256_subtasks_4_pipelines() {
 }
 
 /// Cycle counts the Verilator bench measured on the RTL (hw/ntt, this repository), with the
-/// configuration: (m, P, L, overlap, sub-tasks, cycles).
-const RTL_MEASURED: [(u32, u32, u32, bool, u64, u64); 12] = [
-    (8, 1, 5, true, 16, 41_493),
-    (8, 2, 5, true, 16, 22_037),
-    (4, 1, 5, true, 256, 39_073),
-    (4, 2, 5, true, 256, 19_617),
-    (4, 4, 5, true, 256, 9_889),
-    (8, 1, 5, false, 16, 80_208),
-    (4, 1, 5, false, 256, 80_128),
-    (6, 2, 2, true, 64, 10_612),
-    (6, 2, 2, false, 64, 22_144),
-    (3, 1, 0, true, 512, 8_223),
-    (3, 3, 0, false, 50, 799),
-    (5, 1, 5, true, 7, 2_454),
+/// configuration: (m, P, L, core, sub-tasks, cycles). `FullyPipelined` is ntt_core_pipe.
+const RTL_MEASURED: [(u32, u32, u32, CoreKind, u64, u64); 19] = [
+    (8, 1, 5, CoreKind::Overlapped, 16, 41_493),
+    (8, 2, 5, CoreKind::Overlapped, 16, 22_037),
+    (4, 1, 5, CoreKind::Overlapped, 256, 39_073),
+    (4, 2, 5, CoreKind::Overlapped, 256, 19_617),
+    (4, 4, 5, CoreKind::Overlapped, 256, 9_889),
+    (8, 1, 5, CoreKind::PipeZkReplica, 16, 80_208),
+    (4, 1, 5, CoreKind::PipeZkReplica, 256, 80_128),
+    (6, 2, 2, CoreKind::Overlapped, 64, 10_612),
+    (6, 2, 2, CoreKind::PipeZkReplica, 64, 22_144),
+    (3, 1, 0, CoreKind::Overlapped, 512, 8_223),
+    (3, 3, 0, CoreKind::PipeZkReplica, 50, 799),
+    (5, 1, 5, CoreKind::Overlapped, 7, 2_454),
+    (8, 1, 5, CoreKind::FullyPipelined, 16, 2_334),
+    (8, 2, 5, CoreKind::FullyPipelined, 16, 1_310),
+    (4, 1, 5, CoreKind::FullyPipelined, 256, 2_134),
+    (4, 4, 5, CoreKind::FullyPipelined, 256, 598),
+    (3, 3, 0, CoreKind::FullyPipelined, 50, 85),
+    (2, 1, 0, CoreKind::FullyPipelined, 100, 210),
+    (2, 1, 1, CoreKind::FullyPipelined, 100, 216),
 ];
 
 #[test]
 fn the_model_equals_the_rtl_measurements() {
-    for (m, p, l, overlap, subtasks, cycles) in RTL_MEASURED {
+    for (m, p, l, kind, subtasks, cycles) in RTL_MEASURED {
         let config = NttCoreConfig {
             width_bits: 256,
             log_points: m,
             pipelines: p,
             mul_latency: l,
-            kind: if overlap {
-                CoreKind::Overlapped
-            } else {
-                CoreKind::PipeZkReplica
-            },
+            kind,
             clock_mhz: PAPER_CLOCK_MHZ,
         };
         assert_eq!(
             config.core_cycles(subtasks << m).unwrap(),
             cycles,
-            "m={m} P={p} L={l} overlap={overlap} sub-tasks={subtasks}"
+            "m={m} P={p} L={l} {kind:?} sub-tasks={subtasks}"
         );
+    }
+}
+
+/// The fully pipelined core does a butterfly per cycle where the paper-faithful one does one
+/// per 3·(L + 1) + 1: on Table III's task it is 17–19× faster at L = 5, the ratio falling with
+/// the pipelines (the fill is paid per lane) and rising with the task.
+#[test]
+fn the_fully_pipelined_core_is_an_interval_faster() {
+    for row in &TABLE_III {
+        let ours = NttCoreConfig::table_iii(row);
+        let pipelined = NttCoreConfig {
+            kind: CoreKind::FullyPipelined,
+            ..ours
+        };
+        let ratio =
+            ours.core_cycles(4096).unwrap() as f64 / pipelined.core_cycles(4096).unwrap() as f64;
+        assert!((16.5..19.0).contains(&ratio), "{row:?}: {ratio}");
+        let big = ours.core_cycles(1 << 20).unwrap() as f64
+            / pipelined.core_cycles(1 << 20).unwrap() as f64;
+        assert!(big > ratio && big < 19.0, "{row:?}: {big}");
     }
 }
 
@@ -407,6 +430,10 @@ mod trace_replay {
         ));
         let beyond_u64 = [record(0, ntt(TraceField::Bls12381, 64, 1, false), None)];
         assert!(replay(&beyond_u64, CoreKind::Overlapped, 68.0).is_err());
+        assert_eq!(
+            replay(&[], CoreKind::FullyPipelined, 68.0),
+            Err(NttModelError::Uncalibrated("pipelined"))
+        );
         for clock in [0.0, -68.0, f64::NAN, f64::INFINITY] {
             assert!(matches!(
                 replay(&[], CoreKind::Overlapped, clock),
@@ -434,14 +461,16 @@ fn sweeps_move_one_knob_and_land_on_the_rtl() {
     let pipelines = base.sweep(4096, "pipelines", &values(&["1", "2"])).unwrap();
     let cycles: Vec<u64> = pipelines.points.iter().map(|p| p.cycles).collect();
     assert_eq!(cycles, [41_493, 22_037]);
-    assert_eq!(pipelines.points[1].units, 16);
+    assert_eq!(pipelines.points[1].multipliers, 16);
     let speedup = 41_493.0 / 22_037.0;
     assert!((pipelines.points[1].speedup - speedup).abs() < 1e-12);
     assert!((pipelines.points[1].relative_area_time - 2.0 / speedup).abs() < 1e-12);
     let core = base
-        .sweep(4096, "core", &values(&["ours", "pipezk"]))
+        .sweep(4096, "core", &values(&["ours", "pipezk", "pipelined"]))
         .unwrap();
-    assert_eq!(core.points[1].cycles, 80_208);
+    let cycles: Vec<u64> = core.points.iter().map(|p| p.cycles).collect();
+    assert_eq!(cycles, [41_493, 80_208, 2_334]);
+    assert_eq!(core.points[2].multipliers, 24);
     let m4 = base.sweep(4096, "log_points", &values(&["4"])).unwrap();
     assert_eq!(m4.points[0].cycles, 39_073);
     // Twice the clock: the same cycles in half the time.

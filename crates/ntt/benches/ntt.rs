@@ -1,7 +1,7 @@
 //! NTTs, ours vs the peers in one group on identical inputs, on one thread and on all cores:
 //! Goldilocks vs Plonky3 0.8 `Radix2DFTSmallBatch` (its fastest DFT) for the forward transform
-//! and the coset LDE (evaluations, blowup 8, `coset_lde_batch`); BN254 and BLS12-381 vs
-//! ark-poly 0.5 `Radix2EvaluationDomain::fft_in_place`; bellman's Groth16 H kernel vs the same
+//! and the coset LDE (evaluations, blowup 8, `coset_lde_batch`); BN254 Fr, BLS12-381 Fr and
+//! the 384-bit BLS12-377 Fq vs ark-poly 0.5 `Radix2EvaluationDomain::fft_in_place`; bellman's Groth16 H kernel vs the same
 //! steps with ark-poly. Sizes: `ZKACCEL_NTT_LOGS` (default `16,20`); the 256-bit fields and
 //! the Goldilocks LDE stop at 2^22, the H kernel runs at 2^16 and 2^20 (where listed). The
 //! issue's full range: `ZKACCEL_NTT_LOGS=12,14,16,18,20,22,24`.
@@ -14,6 +14,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use p3_dft::{Radix2DFTSmallBatch, TwoAdicSubgroupDft};
 use p3_matrix::dense::RowMajorMatrix;
 use rand::RngCore;
+use zkaccel_bls12_377::Fq as Bls377Fq;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
@@ -111,7 +112,7 @@ fn to_ark<F: PrimeField, A: ArkPrimeField>(x: &F) -> A {
     A::from_le_bytes_mod_order(&x.to_bytes_le())
 }
 
-fn field256<F: PrimeField + TwoAdicField, A: ArkPrimeField>(c: &mut Criterion, name: &str) {
+fn wide_field<F: PrimeField + TwoAdicField, A: ArkPrimeField>(c: &mut Criterion, name: &str) {
     let mut r = rng();
     for log_n in logs().into_iter().filter(|&l| l <= MAX_LOG_256) {
         let n = 1usize << log_n;
@@ -193,8 +194,9 @@ fn ark_h<A: ArkPrimeField>(a: &[A], b: &[A], c: &[A]) -> Vec<A> {
 
 fn bench(c: &mut Criterion) {
     goldilocks(c);
-    field256::<Bn, ark_bn254::Fr>(c, "bn254");
-    field256::<Bls, ark_bls12_381::Fr>(c, "bls12-381");
+    wide_field::<Bn, ark_bn254::Fr>(c, "bn254");
+    wide_field::<Bls, ark_bls12_381::Fr>(c, "bls12-381");
+    wide_field::<Bls377Fq, ark_bls12_377::Fq>(c, "bls12-377-fq");
 }
 
 criterion_group!(benches, bench);

@@ -62,6 +62,7 @@ module mont_mul #(
   ) u_mul (
     .clk_i,
     .rst_ni,
+    .en_i      (1'b1),
     .valid_i   (mul_start),
     .a_i       (mul_a),
     .b_i       (mul_b),

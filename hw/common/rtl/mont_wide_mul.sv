@@ -2,7 +2,8 @@
 // LimbWidth×Width bits, summed with shifts: the FPGA NTT paper's construction of its wide
 // multiplier ("six 64×384 multipliers with shift and addition operations"). The product leaves
 // Latency clock cycles after its operands (Latency register stages after the sum, for
-// synthesis to retime into the partial products; 0 makes the unit combinational).
+// synthesis to retime into the partial products; 0 makes the unit combinational). The stages
+// advance only in cycles with en_i set (a stalled pipeline holds its products).
 module mont_wide_mul #(
   parameter int Width     = 256,
   parameter int LimbWidth = 64,
@@ -10,6 +11,7 @@ module mont_wide_mul #(
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
+  input  logic                 en_i,
   input  logic                 valid_i,
   input  logic [Width-1:0]     a_i,
   input  logic [Width-1:0]     b_i,
@@ -39,15 +41,15 @@ module mont_wide_mul #(
   if (Latency == 0) begin : gen_comb
     assign valid_o   = valid_i;
     assign product_o = sum;
-    logic unused_clk_rst;
-    assign unused_clk_rst = ^{clk_i, rst_ni};
+    logic unused_clk_rst_en;
+    assign unused_clk_rst_en = ^{clk_i, rst_ni, en_i};
   end else begin : gen_pipe
     logic [Latency-1:0]     valid_q;
     logic [2*Width-1:0]     stage_q [Latency];
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         valid_q <= '0;
-      end else begin
+      end else if (en_i) begin
         valid_q[0] <= valid_i;
         for (int s = 1; s < Latency; s++) begin
           valid_q[s] <= valid_q[s-1];
@@ -55,9 +57,11 @@ module mont_wide_mul #(
       end
     end
     always_ff @(posedge clk_i) begin
-      stage_q[0] <= sum;
-      for (int s = 1; s < Latency; s++) begin
-        stage_q[s] <= stage_q[s-1];
+      if (en_i) begin
+        stage_q[0] <= sum;
+        for (int s = 1; s < Latency; s++) begin
+          stage_q[s] <= stage_q[s-1];
+        end
       end
     end
     assign valid_o   = valid_q[Latency-1];

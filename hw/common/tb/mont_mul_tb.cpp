@@ -9,71 +9,32 @@
 // Usage: Vmont_mul <mont_vectors.hex> <width> [seed]
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <random>
-#include <sstream>
-#include <string>
 #include <vector>
 
 #include "Vmont_mul.h"
+#include "mont_vectors.h"
 #include "verilated.h"
 #include "wide.h"
 
 namespace {
 
 using wide::get_wide;
-using wide::parse_hex;
 using wide::set_wide;
 using wide::to_hex;
 using wide::Word;
 
-struct Vector {
-  Word p, p_inv, a, b, c;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <mont_vectors.hex> <width> [seed]\n", argv[0]);
-    return 2;
-  }
-  const int width = std::atoi(argv[2]);
-  if (width <= 0 || width % 32 != 0) {
-    std::fprintf(stderr, "width must be a positive multiple of 32, not %s\n", argv[2]);
-    return 2;
-  }
-  const int words = width / 32;
-  std::mt19937_64 rng(argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
-  std::ifstream in(argv[1]);
-  std::vector<Vector> vectors;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream ss(line);
-    std::string p, pi, a, b, c;
-    if (!(ss >> p >> pi >> a >> b >> c)) continue;
-    Vector v;
-    if (!parse_hex(p, words, v.p) || !parse_hex(pi, words, v.p_inv) ||
-        !parse_hex(a, words, v.a) || !parse_hex(b, words, v.b) || !parse_hex(c, words, v.c)) {
-      std::fprintf(stderr, "a vector in %s is not %d-bit hexadecimal: %s\n", argv[1], width,
-                   line.c_str());
-      return 2;
-    }
-    vectors.push_back(v);
-  }
-  if (vectors.empty()) {
-    std::fprintf(stderr, "no vectors read from %s\n", argv[1]);
-    return 2;
-  }
-
+  MontBench bench;
+  if (!read_mont_bench(argc, argv, bench)) return 2;
+  const int words = bench.words;
+  const std::vector<MontVector>& vectors = bench.vectors;
+  std::mt19937_64 rng(bench.seed);
   Verilated::commandArgs(argc, argv);
   Vmont_mul dut;
-  if (wide::port_words(dut.a_i) != static_cast<size_t>(words)) {
-    std::fprintf(stderr, "width %d does not match the built unit's %zu bits\n", width,
-                 32 * wide::port_words(dut.a_i));
-    return 2;
-  }
+  if (!width_matches(dut.a_i, bench)) return 2;
   uint64_t cycle = 0;
   auto tick = [&] {
     dut.clk_i = 0;
@@ -105,7 +66,7 @@ int main(int argc, char** argv) {
   bool preaccepted = false;  // this vector was accepted as the previous result was taken
   uint64_t accepted = 0;
   for (size_t i = 0; i < vectors.size(); ++i) {
-    const Vector& v = vectors[i];
+    const MontVector& v = vectors[i];
     if (preaccepted) {
       preaccepted = false;
     } else {
@@ -211,7 +172,7 @@ int main(int argc, char** argv) {
   }
   std::printf("mont_mul W=%d: %zu products (%zu back to back), %zu mismatches, reset mid-flight %s, "
               "RESULT latency=%llu\n",
-              width, vectors.size(), back_to_back, mismatches,
+              bench.width, vectors.size(), back_to_back, mismatches,
               reset_done ? "exercised" : "not exercised", static_cast<unsigned long long>(latency));
   return mismatches == 0 && reset_done && back_to_back > 0 ? 0 : 1;
 }

@@ -81,24 +81,28 @@ struct RunOutcome {
   uint64_t cycles = 0;     // first input accepted to last output taken
 };
 
+// A lane's beat carries one element (ntt_core: natural order in, bit-reversed order out, one
+// at a time) or two (ntt_core_pipe: in, beat j of a sub-task of M points is (x_j, x_{j+M/2});
+// out, beat k is outputs 2k and 2k + 1 of the bit-reversed order), low element first.
 template <typename Dut>
 class CoreDriver {
  public:
-  CoreDriver(Dut& dut, int lanes, int words, uint64_t seed)
-      : dut_(dut), lanes_(lanes), words_(words), rng_(seed) {}
+  CoreDriver(Dut& dut, int lanes, int words, uint64_t seed, int beat_elements = 1)
+      : dut_(dut), lanes_(lanes), words_(words), beat_(beat_elements), rng_(seed) {}
 
-  // Whether the built core has `lanes` lanes of `words` limbs (its Pipelines and Width): a
-  // bench must not drive a core other than the one its task and command line describe (more
-  // lanes than built would write past the packed input port).
-  static bool matches(const Dut& dut, int lanes, int words) {
+  // Whether the built core has `lanes` lanes of `beat_elements` elements of `words` limbs
+  // (its Pipelines and Width): a bench must not drive a core other than the one its task and
+  // command line describe (more lanes than built would write past the packed input port).
+  static bool matches(const Dut& dut, int lanes, int words, int beat_elements = 1) {
     const size_t width = wide::port_words(dut.cfg_modulus_i);
     const size_t lane_words = wide::port_words(dut.in_data_i);
-    if (width == static_cast<size_t>(words) && lane_words == width * static_cast<size_t>(lanes))
+    const size_t per_lane = width * static_cast<size_t>(beat_elements);
+    if (width == static_cast<size_t>(words) && lane_words == per_lane * static_cast<size_t>(lanes))
       return true;
     std::fprintf(stderr,
                  "the core was built with %zu-bit elements and %zu pipeline(s); the task has "
                  "%d-bit elements and the command line %d pipeline(s)\n",
-                 32 * width, width == 0 ? 0 : lane_words / width, 32 * words, lanes);
+                 32 * width, per_lane == 0 ? 0 : lane_words / per_lane, 32 * words, lanes);
     return false;
   }
 
@@ -144,13 +148,20 @@ class CoreDriver {
   RunOutcome run(const std::vector<wide::Word>& inputs, size_t points,
                  std::vector<wide::Word>& outputs, bool stress, uint64_t reset_after) {
     const size_t lanes = static_cast<size_t>(lanes_);
+    const size_t beat = static_cast<size_t>(beat_);
+    const size_t beats = points / beat;  // beats per sub-task
     const size_t subtasks = inputs.size() / points;
     outputs.assign(inputs.size(), wide::Word(words_, 0));
     std::vector<size_t> fed(lanes, 0), seen(lanes, 0), owed(lanes, 0);
-    for (size_t q = 0; q < subtasks; ++q) owed[q % lanes] += points;
-    // Lane p's i-th element: sub-task p + P·(i / points), index i mod points.
-    auto element = [&](size_t lane, size_t i) {
-      return (lane + lanes * (i / points)) * points + i % points;
+    for (size_t q = 0; q < subtasks; ++q) owed[q % lanes] += beats;
+    // Lane p's b-th beat belongs to sub-task p + P·(b / beats); element e of that beat is
+    // index b mod beats (+ e·M/2) going in, and 2·(b mod beats) + e coming out.
+    auto subtask = [&](size_t lane, size_t b) { return (lane + lanes * (b / beats)) * points; };
+    auto in_element = [&](size_t lane, size_t b, size_t e) {
+      return subtask(lane, b) + b % beats + e * (points / 2);
+    };
+    auto out_element = [&](size_t lane, size_t b, size_t e) {
+      return subtask(lane, b) + beat * (b % beats) + e;
     };
     RunOutcome outcome;
     const uint64_t start = cycle_;
@@ -163,7 +174,9 @@ class CoreDriver {
         if (seen[p] < owed[p]) done = false;
         if (fed[p] < owed[p] && (!stress || rng_() % 4 != 0)) {
           in_valid |= 1u << p;
-          wide::set_wide(dut_.in_data_i, inputs[element(p, fed[p])], p * words_);
+          for (size_t e = 0; e < beat; ++e)
+            wide::set_wide(dut_.in_data_i, inputs[in_element(p, fed[p], e)],
+                           (p * beat + e) * words_);
         }
         if (!stress || rng_() % 3 != 0) out_ready |= 1u << p;
       }
@@ -184,7 +197,9 @@ class CoreDriver {
             std::fprintf(stderr, "FAIL: lane %zu: an output beyond the task's %zu\n", p, owed[p]);
             return outcome;
           }
-          outputs[element(p, seen[p])] = wide::get_wide(dut_.out_data_o, words_, p * words_);
+          for (size_t e = 0; e < beat; ++e)
+            outputs[out_element(p, seen[p], e)] =
+                wide::get_wide(dut_.out_data_o, words_, (p * beat + e) * words_);
           ++seen[p];
           last_out = cycle_;
         }
@@ -217,6 +232,7 @@ class CoreDriver {
   Dut& dut_;
   int lanes_;
   int words_;
+  int beat_;
   std::mt19937_64 rng_;
   uint64_t cycle_ = 0;
 };

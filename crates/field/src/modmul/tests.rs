@@ -179,3 +179,24 @@ proptest! {
         check_words(p4, [a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]])?;
     }
 }
+
+/// The no-carry CIOS's boundary: the largest top word it takes (`2^63 − 2`) and the smallest
+/// it leaves to the general CIOS (`2^63 − 1`), with the largest operands (`p − 1`, `p − 2`)
+/// and the Montgomery constants, against big integers; and which path each modulus takes.
+#[test]
+fn no_carry_cios_boundary() {
+    for top in [(u64::MAX >> 1) - 1, u64::MAX >> 1, u64::MAX >> 2, u64::MAX] {
+        for low in [1u64, u64::MAX, 0x8000_0000_0000_0001] {
+            let p = [low, u64::MAX, 0, 7, u64::MAX - 2, top];
+            let m = MontgomeryWords::<6>::new(p);
+            assert_eq!(m.no_carry(), top < u64::MAX >> 1, "{top:#x}");
+            let mut pm1 = p;
+            limbs::sub_assign(&mut pm1, &[1]);
+            let mut pm2 = pm1;
+            limbs::sub_assign(&mut pm2, &[1]);
+            for (a, b) in [(pm1, pm1), (pm1, pm2), (m.r2, pm1), (m.r, m.r2)] {
+                check_words(p, a, b).unwrap();
+            }
+        }
+    }
+}

@@ -76,9 +76,20 @@ impl<const N: usize> MontgomeryWords<N> {
         sub(&[0; N], &x).0
     }
 
+    /// Whether the modulus leaves the top word's two highest bits clear (`p < 2^(64N − 2)`
+    /// with room to spare: top word below `2^63 − 1`), so that [`MontgomeryWords::mul`] can
+    /// run CIOS without the extra carry words (the "no-carry" CIOS of gnark and arkworks: every
+    /// intermediate `t` then fits in `N` words). BLS12-377 Fq (377 bits) qualifies.
+    pub const fn no_carry(&self) -> bool {
+        self.modulus[N - 1] < (u64::MAX >> 1)
+    }
+
     /// The Montgomery product `a·b·R^{-1} mod p` of `a, b < p`, below `p`.
     #[inline]
     pub const fn mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        if self.no_carry() {
+            return self.mul_no_carry(a, b);
+        }
         let p = &self.modulus;
         // t = (t_lo, t_hi, t_top): N words, then two more (t < 2p·2^64 throughout).
         let mut t = [0u64; N];
@@ -117,6 +128,37 @@ impl<const N: usize> MontgomeryWords<N> {
             sub(&t, p).0
         } else {
             t
+        }
+    }
+
+    /// CIOS for a modulus with [`MontgomeryWords::no_carry`]: per word of `b`, the product row
+    /// and the reduction row run in one pass, each with its own carry, and the two carries
+    /// meet in the top word (`t < 2p < 2^(64N − 1)` throughout, so nothing spills over).
+    #[inline]
+    const fn mul_no_carry(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        let p = &self.modulus;
+        let mut t = [0u64; N];
+        let mut i = 0;
+        while i < N {
+            let (t0, mut carry_ab) = mac(t[0], a[0], b[i], 0);
+            let m = t0.wrapping_mul(self.inv);
+            let (_, mut carry_mp) = mac(t0, m, p[0], 0);
+            let mut j = 1;
+            while j < N {
+                let (tj, c) = mac(t[j], a[j], b[i], carry_ab);
+                carry_ab = c;
+                let (lo, c) = mac(tj, m, p[j], carry_mp);
+                carry_mp = c;
+                t[j - 1] = lo;
+                j += 1;
+            }
+            t[N - 1] = carry_ab.wrapping_add(carry_mp);
+            i += 1;
+        }
+        if lt(&t, p) {
+            t
+        } else {
+            sub(&t, p).0
         }
     }
 

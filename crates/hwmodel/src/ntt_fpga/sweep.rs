@@ -1,6 +1,7 @@
 //! Design-space sweeps of the NTT core: one knob over a list of values, the rest of the
-//! configuration fixed, each point's core time beside its size (Montgomery units, `P·m`) and
-//! both normalised to the base configuration.
+//! configuration fixed, each point's core time beside its size (wide multipliers: one per
+//! round unit, `P·m`, in the paper's cores; three in the fully pipelined one) and both
+//! normalised to the base configuration.
 
 use serde::Serialize;
 
@@ -33,11 +34,12 @@ pub struct NttSweepPoint {
     pub cycles: u64,
     /// Core microseconds of the task at the configuration's clock.
     pub us: f64,
-    /// Montgomery units (one per round unit: `P·m`), the core's size in multipliers.
-    pub units: u32,
+    /// Wide multipliers: `P·m` in the paper's cores (one shared per round unit), `3·P·m` in
+    /// the fully pipelined one (three per Montgomery unit).
+    pub multipliers: u32,
     /// The base configuration's time over this one's (> 1: faster).
     pub speedup: f64,
-    /// Units × time over the base's (< 1: more work per multiplier and second).
+    /// Multipliers × time over the base's (< 1: more work per multiplier and second).
     pub relative_area_time: f64,
 }
 
@@ -86,9 +88,10 @@ impl NttCoreConfig {
                 config.kind = match value.trim() {
                     "ours" => CoreKind::Overlapped,
                     "pipezk" => CoreKind::PipeZkReplica,
+                    "pipelined" => CoreKind::FullyPipelined,
                     other => {
                         return Err(NttModelError::Knob(format!(
-                            "core={other}: expected ours or pipezk"
+                            "core={other}: expected ours, pipezk or pipelined"
                         )))
                     }
                 }
@@ -121,7 +124,14 @@ impl NttCoreConfig {
                 values.len()
             )));
         }
-        let units = |c: &Self| c.pipelines * c.log_points;
+        let units = |c: &Self| {
+            let per_unit = if c.kind == CoreKind::FullyPipelined {
+                3
+            } else {
+                1
+            };
+            c.pipelines * c.log_points * per_unit
+        };
         let base_us = self.core_ms(points)? * 1e3;
         let base_area_time = f64::from(units(self)) * base_us;
         let points_list = values
@@ -136,7 +146,7 @@ impl NttCoreConfig {
                     points: task,
                     cycles,
                     us,
-                    units: units(&config),
+                    multipliers: units(&config),
                     speedup: base_us / us,
                     relative_area_time: f64::from(units(&config)) * us / base_area_time,
                 })
@@ -152,19 +162,16 @@ impl NttCoreConfig {
 }
 
 impl NttSweep {
-    /// The sweep as CSV: the knob's value, the configuration, the task, cycles, µs, units,
-    /// speedup and relative area × time.
+    /// The sweep as CSV: the knob's value, the configuration, the task, cycles, µs,
+    /// multipliers, speedup and relative area × time.
     pub fn to_csv(&self) -> String {
         let mut out = format!(
-            "{},width,log_points,pipelines,mul_latency,core,clock_mhz,points,cycles,us,units,speedup,relative_area_time\n",
+            "{},width,log_points,pipelines,mul_latency,core,clock_mhz,points,cycles,us,multipliers,speedup,relative_area_time\n",
             self.knob
         );
         for p in &self.points {
             let c = &p.config;
-            let core = match c.kind {
-                CoreKind::Overlapped => "ours",
-                CoreKind::PipeZkReplica => "pipezk",
-            };
+            let core = c.kind.name();
             out.push_str(&format!(
                 "{},{},{},{},{},{core},{},{},{},{:.3},{},{:.6},{:.6}\n",
                 p.value,
@@ -176,7 +183,7 @@ impl NttSweep {
                 p.points,
                 p.cycles,
                 p.us,
-                p.units,
+                p.multipliers,
                 p.speedup,
                 p.relative_area_time
             ));

@@ -67,6 +67,9 @@ pub struct NttTraceReport {
 }
 
 fn series(field: TraceField, core: CoreKind) -> Result<EndToEndSeries, String> {
+    if core == CoreKind::FullyPipelined {
+        return Err("the end-to-end model is calibrated on the paper's cores".to_owned());
+    }
     let wide = match field {
         TraceField::Bn254 | TraceField::Bls12381 => false,
         TraceField::Bls12377Fq => true,
@@ -77,10 +80,10 @@ fn series(field: TraceField, core: CoreKind) -> Result<EndToEndSeries, String> {
         }
     };
     Ok(match (core, wide) {
-        (CoreKind::Overlapped, false) => EndToEndSeries::Ours256,
-        (CoreKind::Overlapped, true) => EndToEndSeries::Ours384,
         (CoreKind::PipeZkReplica, false) => EndToEndSeries::PipeZk256,
         (CoreKind::PipeZkReplica, true) => EndToEndSeries::PipeZk384,
+        (_, false) => EndToEndSeries::Ours256,
+        (_, true) => EndToEndSeries::Ours384,
     })
 }
 
@@ -113,6 +116,7 @@ fn transform_ms(
 ///
 /// # Errors
 /// [`NttModelError::Clock`] for a clock that is not positive and finite;
+/// [`NttModelError::Uncalibrated`] for the fully pipelined core (no end-to-end figures);
 /// [`NttModelError::Points`] for a transform beyond 2^40 points; [`NttModelError::Batch`]
 /// when a batch's time overflows.
 pub fn replay(
@@ -122,6 +126,9 @@ pub fn replay(
 ) -> Result<NttTraceReport, NttModelError> {
     if !(clock_mhz.is_finite() && clock_mhz > 0.0) {
         return Err(NttModelError::Clock(clock_mhz.to_string()));
+    }
+    if core == CoreKind::FullyPipelined {
+        return Err(NttModelError::Uncalibrated(core.name()));
     }
     let mut report = NttTraceReport {
         core,
@@ -183,6 +190,7 @@ impl fmt::Display for NttTraceReport {
         let core = match self.core {
             CoreKind::Overlapped => "the paper's core",
             CoreKind::PipeZkReplica => "the PipeZK replica",
+            CoreKind::FullyPipelined => "the fully pipelined core",
         };
         writeln!(
             f,
