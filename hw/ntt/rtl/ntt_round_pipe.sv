@@ -125,11 +125,9 @@ module ntt_round_pipe #(
                      | (j_wide & LogPoints'(2 * Step - 1));
     assign e_hi    = e_lo + LogPoints'(2 * Step);
     assign wr_bank = e_lo[LogStep] ^ e_lo[LogStep+1];
-    function automatic logic [PairW-1:0] address(input logic [LogPoints-1:0] i);
-      return PairW'(((i >> (LogStep + 1)) << LogStep) | (i & LogPoints'(Step - 1)));
-    endfunction
-    assign wr_addr_lo = address(e_lo);
-    assign wr_addr_hi = address(e_hi);
+    // An element's address in its bank: its index with bit LogStep removed.
+    assign wr_addr_lo = PairW'(((e_lo >> (LogStep + 1)) << LogStep) | (e_lo & LogPoints'(Step - 1)));
+    assign wr_addr_hi = PairW'(((e_hi >> (LogStep + 1)) << LogStep) | (e_hi & LogPoints'(Step - 1)));
 
     // Bank 0 gets e when wr_bank is 0, else e + 2h; bank 1 the other.
     logic [PairW:0]   wr0, wr1;
