@@ -170,7 +170,8 @@ int main(int argc, char** argv) {
     unit.configure(vectors[begin]);
     const bool full_rate = g == 0;
     if (!full_rate && !reset_done) {
-      const uint64_t at = 1 + unit.rng()() % (2 * n);
+      // Before the stream can have ended: n products need more than n cycles.
+      const uint64_t at = 1 + unit.rng()() % n;
       if (!unit.stream(vectors, begin, end, true, at).was_reset) {
         std::fprintf(stderr, "FAIL: the stream ended before its reset\n");
         return 1;
