@@ -11,14 +11,13 @@
 //! beside the paper's columns and the model's.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
-use bellman::domain::{EvaluationDomain, Scalar as BellmanScalar};
-use bellman::multicore::Worker;
-use bls12_381::Scalar;
+#[path = "../tests/common/bellman_peer.rs"]
+mod bellman_peer;
+
+use bellman_peer::{bellman_h, to_bellman};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use ff::PrimeField as _;
 use rand::RngCore;
 use zkaccel_bls12_381::Fr;
-use zkaccel_field::PrimeField;
 use zkaccel_field_testing::bench::{on_threads, MODES};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_ntt::{groth16_h, NttPlan};
@@ -36,38 +35,6 @@ fn sizes() -> Vec<u64> {
                 .collect()
         })
         .unwrap_or_else(|| vec![1000, 10_000])
-}
-
-fn to_bellman(x: &Fr) -> BellmanScalar<Scalar> {
-    let bytes: [u8; 32] = x.to_bytes_le().try_into().expect("32 bytes");
-    BellmanScalar(Option::from(Scalar::from_repr(bytes)).expect("a canonical element"))
-}
-
-/// bellman's prover (`groth16::prover`): the H coefficients from A, B, C's evaluations.
-fn bellman_h(
-    a: Vec<BellmanScalar<Scalar>>,
-    b: Vec<BellmanScalar<Scalar>>,
-    c: Vec<BellmanScalar<Scalar>>,
-) -> Vec<BellmanScalar<Scalar>> {
-    let worker = Worker::new();
-    let mut a = EvaluationDomain::from_coeffs(a).expect("a domain");
-    let mut b = EvaluationDomain::from_coeffs(b).expect("a domain");
-    let mut c = EvaluationDomain::from_coeffs(c).expect("a domain");
-    a.ifft(&worker);
-    a.coset_fft(&worker);
-    b.ifft(&worker);
-    b.coset_fft(&worker);
-    c.ifft(&worker);
-    c.coset_fft(&worker);
-    a.mul_assign(&worker, &b);
-    drop(b);
-    a.sub_assign(&worker, &c);
-    drop(c);
-    a.divide_by_z_on_coset(&worker);
-    a.icoset_fft(&worker);
-    let mut h = a.into_coeffs();
-    h.truncate(h.len() - 1);
-    h
 }
 
 fn table_vii(c: &mut Criterion) {

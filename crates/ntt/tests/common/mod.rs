@@ -1,0 +1,3 @@
+//! Helpers shared by the integration tests and the benches.
+
+pub mod bellman_peer;
