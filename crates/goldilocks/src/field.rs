@@ -63,6 +63,57 @@ impl Goldilocks {
     pub const fn as_raw_u64(&self) -> u64 {
         self.0
     }
+
+    /// Views canonical words as field elements, without copying (e.g. a numpy `uint64` array).
+    ///
+    /// # Errors
+    /// [`FieldError::NonCanonical`] naming the first word `>= p`; nothing is viewed then.
+    pub fn slice_from_canonical(words: &[u64]) -> Result<&[Self], FieldError> {
+        check_all_canonical(words)?;
+        // SAFETY: `Goldilocks` is `repr(transparent)` over `u64`, so both slices have the same
+        // layout, length and alignment; every word is a valid (here even canonical) element.
+        Ok(unsafe { core::slice::from_raw_parts(words.as_ptr().cast::<Self>(), words.len()) })
+    }
+
+    /// [`Goldilocks::slice_from_canonical`] for a mutable buffer: transforms then run in place
+    /// on the caller's words.
+    ///
+    /// # Errors
+    /// As [`Goldilocks::slice_from_canonical`].
+    pub fn slice_from_canonical_mut(words: &mut [u64]) -> Result<&mut [Self], FieldError> {
+        check_all_canonical(words)?;
+        // SAFETY: as in `slice_from_canonical`; the mutable borrow of `words` is moved into the
+        // returned slice, so no other view of the words exists while it lives, and any `u64`
+        // the elements are later set to is a valid element (the type stores any word).
+        Ok(unsafe {
+            core::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<Self>(), words.len())
+        })
+    }
+
+    /// Reduces every element to its canonical word in place and views the result as `u64`s:
+    /// the inverse of [`Goldilocks::slice_from_canonical_mut`], without copying.
+    pub fn canonical_words_mut(values: &mut [Self]) -> &mut [u64] {
+        for v in values.iter_mut() {
+            v.0 = v.as_canonical_u64();
+        }
+        // SAFETY: `repr(transparent)` over `u64`: same layout, length and alignment; the
+        // mutable borrow moves into the returned slice.
+        unsafe { core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u64>(), values.len()) }
+    }
+}
+
+/// `Ok` when every word is below `p`, else the error naming the first that is not.
+fn check_all_canonical(words: &[u64]) -> Result<(), FieldError> {
+    // A branch-free scan first (vectorises); the error path looks for the culprit.
+    if words.iter().fold(false, |bad, &w| bad | (w >= ORDER)) {
+        let first = words
+            .iter()
+            .find(|&&w| w >= ORDER)
+            .copied()
+            .unwrap_or(ORDER);
+        return Err(<Goldilocks as PrimeField>::non_canonical_error(&[first]));
+    }
+    Ok(())
 }
 
 /// Marks the enclosing branch as rare: an empty `asm!` the optimiser cannot see through, so it
@@ -468,6 +519,23 @@ impl TwoAdicField for Goldilocks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_views_check_canonicity_and_round_trip() {
+        let mut words = vec![0, 1, ORDER - 1, 12345];
+        let view = Goldilocks::slice_from_canonical_mut(&mut words).unwrap();
+        view[0] = Goldilocks(ORDER + 5); // a non-canonical stored word (the type allows it)
+        view[1] = view[2] * view[2]; // (p−1)² = 1
+        let out = Goldilocks::canonical_words_mut(view);
+        assert_eq!(out, &[5, 1, ORDER - 1, 12345]);
+        for bad in [ORDER, ORDER + 1, u64::MAX] {
+            let mut words = vec![3, bad, 4];
+            let err = Goldilocks::slice_from_canonical(&words).unwrap_err();
+            assert!(err.to_string().contains(&bad.to_string()), "{err}");
+            assert!(Goldilocks::slice_from_canonical_mut(&mut words).is_err());
+        }
+        assert!(Goldilocks::slice_from_canonical(&[]).unwrap().is_empty());
+    }
 
     #[test]
     fn reduction_handles_extremes() {

@@ -87,6 +87,46 @@ impl<D: Copy + Eq> MerkleCommitment<D> {
         )
     }
 
+    /// The commitment to a tree assembled from its aligned standard subtrees (AcclMT's
+    /// decomposition; each built on its own, on any machine): `roots` are the roots of the
+    /// `arity^k` subtrees in leaf order, i.e. the tree's cap at height `k`; the levels above
+    /// them are compressed up to `cap_height` (≤ k). Equal to the commitment of the tree built
+    /// whole.
+    ///
+    /// # Errors
+    /// [`MerkleError::CapLength`] unless `roots` has a power-of-the-arity length that divides
+    /// the leaves; [`MerkleError::CapHeight`] when `cap_height` is above the subtree roots; the
+    /// errors of [`MerkleCommitment::new`].
+    pub fn from_subtree_roots<H: TreeHasher<Digest = D>>(
+        hasher: &H,
+        roots: &[D],
+        num_leaves: u64,
+        leaf_width: usize,
+        cap_height: usize,
+    ) -> Result<Self, MerkleError> {
+        let arity = hasher.arity();
+        let roots_height = exact_log(roots.len() as u64, arity)
+            .filter(|_| num_leaves.is_multiple_of(roots.len() as u64))
+            .ok_or(MerkleError::CapLength {
+                // The nearest meaningful count: one root per leaf is always allowed.
+                expected: num_leaves,
+                found: roots.len() as u64,
+            })?;
+        if cap_height > roots_height {
+            return Err(MerkleError::CapHeight {
+                cap_height,
+                depth: roots_height,
+            });
+        }
+        let mut level = roots.to_vec();
+        for _ in cap_height..roots_height {
+            let mut up = vec![level[0]; level.len() / arity];
+            hasher.compress_many(&level, &mut up);
+            level = up;
+        }
+        Self::new(hasher, num_leaves, leaf_width, cap_height, level)
+    }
+
     fn with_identity(
         hasher: HasherIdentity,
         num_leaves: u64,

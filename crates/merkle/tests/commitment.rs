@@ -417,3 +417,74 @@ fn hostile_commitment_headers_are_typed_errors() {
     assert!(MerkleCommitment::from_bytes(&Plonky2Hasher, &[]).is_err());
     assert!(MerkleCommitment::from_bytes(&Plonky2Hasher, b"ZKMC").is_err());
 }
+
+/// A tree assembled from separately built aligned subtrees (AcclMT's decomposition) commits to
+/// the same cap as the tree built whole, at every cap height the subtree roots allow.
+#[test]
+fn subtree_roots_combine_into_the_whole_trees_commitment() {
+    fn check<H: TreeHasher + Clone>(hasher: H, leaves: Vec<H::Element>, width: usize) {
+        let arity = hasher.arity();
+        let n = leaves.len() / width;
+        let depth = zkaccel_merkle::exact_log(n as u64, arity).unwrap();
+        for k in 0..=depth {
+            let subtrees = arity.pow(k as u32);
+            let per = leaves.len() / subtrees;
+            let roots: Vec<H::Digest> = leaves
+                .chunks(per)
+                .map(|chunk| {
+                    MerkleTree::new(hasher.clone(), chunk.to_vec(), width, 0)
+                        .unwrap()
+                        .cap()[0]
+                })
+                .collect();
+            for cap_height in 0..=k {
+                let whole = MerkleTree::new(hasher.clone(), leaves.clone(), width, cap_height)
+                    .unwrap()
+                    .commitment();
+                let combined = MerkleCommitment::from_subtree_roots(
+                    &hasher, &roots, n as u64, width, cap_height,
+                )
+                .unwrap();
+                assert_eq!(
+                    combined,
+                    whole,
+                    "{} 2^{k} subtrees, cap {cap_height}",
+                    H::NAME
+                );
+            }
+            if k > 0 {
+                // Above the subtree roots there is nothing to combine them from.
+                assert!(matches!(
+                    MerkleCommitment::from_subtree_roots(&hasher, &roots, n as u64, width, k + 1),
+                    Err(MerkleError::CapHeight { .. })
+                ));
+                // One root too many is a typed error, and one missing (past two roots: one of
+                // two left is a whole tree's root).
+                let mut wrong = vec![[roots.as_slice(), &roots[..1]].concat()];
+                if roots.len() > 2 {
+                    wrong.push(roots[1..].to_vec());
+                }
+                for wrong in wrong {
+                    assert!(matches!(
+                        MerkleCommitment::from_subtree_roots(&hasher, &wrong, n as u64, width, 0),
+                        Err(MerkleError::CapLength { .. })
+                    ));
+                }
+            }
+        }
+        assert!(MerkleCommitment::<H::Digest>::from_subtree_roots(
+            &hasher,
+            &[],
+            n as u64,
+            width,
+            0
+        )
+        .is_err());
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let goldilocks: Vec<Goldilocks> = (0..64 * 3).map(|_| random(&mut rng)).collect();
+    check(Plonky2Hasher, goldilocks, 3);
+    let leaves: Vec<Bls> = (0..64).map(|_| random(&mut rng)).collect();
+    check(neptune(4, Strength::Standard), leaves.clone(), 1);
+    check(neptune(2, Strength::Strengthened), leaves, 1);
+}

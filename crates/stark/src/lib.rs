@@ -7,6 +7,7 @@ mod error;
 mod op_program;
 mod proof;
 mod prover;
+pub mod shipped;
 mod transcript;
 mod verifier;
 
@@ -16,4 +17,5 @@ pub use config::{StarkConfig, MAX_CHALLENGES};
 pub use error::StarkError;
 pub use proof::StarkProof;
 pub use prover::{prove, prove_traced};
+pub use shipped::{ShippedAir, Statement};
 pub use verifier::{decode, verify, VerifyMode};

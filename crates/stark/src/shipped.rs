@@ -1,0 +1,318 @@
+//! The AIRs zkaccel ships (Fibonacci, Factorial) as statements a user names, and the proof file
+//! that carries its statement: a versioned header (AIR, rows, configuration) before the
+//! starky-compatible proof, so that a verifier needs nothing else. The CLI (`zkaccel prove` /
+//! `verify`) and the Python package both read and write exactly this format.
+
+use zkaccel_field::Field;
+use zkaccel_fri::{FriConfig, FriReductionStrategy, FriScheme, Plonky2Goldilocks};
+use zkaccel_goldilocks::Goldilocks;
+use zkaccel_kernel_trace::Tracer;
+
+use crate::{
+    decode, prove_traced, verify, Air, FactorialAir, FibonacciAir, StarkConfig, StarkError,
+    StarkProof, VerifyMode,
+};
+
+/// The FRI scheme of every shipped proof: plonky2's Goldilocks, quadratic extension, Poseidon.
+pub type ShippedScheme = Plonky2Goldilocks;
+
+const MAGIC: &[u8; 8] = b"ZKSTARK\0";
+const VERSION: u8 = 1;
+/// The largest proof file a verifier reads, in bytes.
+pub const MAX_PROOF_BYTES: u64 = 64 << 20;
+/// The most rows a shipped statement has: 2^MAX_LOG_ROWS.
+pub const MAX_LOG_ROWS: usize = 26;
+
+/// An AIR zkaccel ships.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShippedAir {
+    /// starky's Fibonacci: two columns, public inputs x0, x1 and the last value.
+    Fibonacci,
+    /// UniZK's Factorial: row k = [k + 2, (k + 1)!], the last value public.
+    Factorial,
+}
+
+impl ShippedAir {
+    /// Every shipped AIR.
+    pub const ALL: [Self; 2] = [Self::Fibonacci, Self::Factorial];
+
+    /// Its name on the command line, in Python and in proof headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Fibonacci => "fibonacci",
+            Self::Factorial => "factorial",
+        }
+    }
+
+    /// The AIR of that name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// The trace of `2^log_rows` rows and its public inputs; `inputs` are Fibonacci's seeds
+    /// x0, x1 (default 0, 1); Factorial takes none.
+    ///
+    /// # Errors
+    /// [`StarkError::Trace`] for a size outside 1 ..= [`MAX_LOG_ROWS`];
+    /// [`StarkError::PublicInputs`] for the wrong number of inputs.
+    pub fn trace(
+        self,
+        log_rows: usize,
+        inputs: Option<&[Goldilocks]>,
+    ) -> Result<(Vec<Vec<Goldilocks>>, Vec<Goldilocks>), StarkError> {
+        check_log_rows(log_rows)?;
+        let rows = 1usize << log_rows;
+        match self {
+            Self::Fibonacci => {
+                let [x0, x1] = inputs.unwrap_or(&[Goldilocks::ZERO, Goldilocks::ONE])[..] else {
+                    return Err(StarkError::PublicInputs(
+                        "Fibonacci takes two inputs, x0,x1".into(),
+                    ));
+                };
+                FibonacciAir::trace(rows, x0, x1)
+            }
+            Self::Factorial => {
+                if inputs.is_some() {
+                    return Err(StarkError::PublicInputs("Factorial takes no inputs".into()));
+                }
+                FactorialAir::trace(rows)
+            }
+        }
+    }
+
+    /// Proves the statement of `2^log_rows` rows (see [`ShippedAir::trace`]) under `config`,
+    /// recording kernels into `tracer`; returns the proof and its public inputs.
+    ///
+    /// # Errors
+    /// As [`ShippedAir::trace`] and [`crate::prove_traced`].
+    pub fn prove(
+        self,
+        log_rows: usize,
+        inputs: Option<&[Goldilocks]>,
+        config: &StarkConfig,
+        tracer: &mut Tracer,
+    ) -> Result<StarkProof<ShippedScheme>, StarkError> {
+        let (trace, pis) = self.trace(log_rows, inputs)?;
+        match self {
+            Self::Fibonacci => prove_traced(&FibonacciAir, config, trace, &pis, tracer),
+            Self::Factorial => prove_traced(&FactorialAir, config, trace, &pis, tracer),
+        }
+    }
+
+    /// Decodes and verifies the starky-compatible proof `body` of this AIR over `2^log_rows`
+    /// rows; returns its public inputs. With `expected_inputs`, a proof of other inputs is
+    /// rejected.
+    ///
+    /// # Errors
+    /// [`StarkError::Trace`] for a size outside 1 ..= [`MAX_LOG_ROWS`]; every error of
+    /// [`crate::decode`] and [`crate::verify`]; [`StarkError::Rejected`] for other inputs.
+    pub fn verify(
+        self,
+        config: &StarkConfig,
+        log_rows: usize,
+        body: &[u8],
+        expected_inputs: Option<&[Goldilocks]>,
+        mode: VerifyMode,
+    ) -> Result<Vec<Goldilocks>, StarkError> {
+        check_log_rows(log_rows)?;
+        match self {
+            Self::Fibonacci => {
+                check_body(&FibonacciAir, config, log_rows, body, expected_inputs, mode)
+            }
+            Self::Factorial => {
+                check_body(&FactorialAir, config, log_rows, body, expected_inputs, mode)
+            }
+        }
+    }
+}
+
+fn check_log_rows(log_rows: usize) -> Result<(), StarkError> {
+    if (1..=MAX_LOG_ROWS).contains(&log_rows) {
+        Ok(())
+    } else {
+        Err(StarkError::Trace(format!(
+            "2^{log_rows} rows: supported 1 to {MAX_LOG_ROWS}"
+        )))
+    }
+}
+
+fn check_body<A: Air>(
+    air: &A,
+    config: &StarkConfig,
+    log_rows: usize,
+    body: &[u8],
+    expected_inputs: Option<&[Goldilocks]>,
+    mode: VerifyMode,
+) -> Result<Vec<Goldilocks>, StarkError> {
+    let proof: StarkProof<ShippedScheme> = decode(air, config, log_rows, body)?;
+    if expected_inputs.is_some_and(|want| proof.public_inputs != want) {
+        return Err(StarkError::Rejected(
+            "the proof's public inputs are not the ones expected".into(),
+        ));
+    }
+    verify(air, config, log_rows, &proof, mode)?;
+    Ok(proof.public_inputs)
+}
+
+/// A named configuration preset (`standard-fast`, `small-proofs`) with FRI overrides; the
+/// security target follows the overrides (what they conjecture, at most the preset's).
+///
+/// # Errors
+/// [`StarkError::Config`] for an unknown name or a configuration [`StarkConfig::check`]
+/// refuses.
+pub fn config_with(
+    preset: &str,
+    rate_bits: Option<usize>,
+    cap_height: Option<usize>,
+    pow_bits: Option<u32>,
+    queries: Option<usize>,
+) -> Result<StarkConfig, StarkError> {
+    let mut config = StarkConfig::presets()
+        .into_iter()
+        .find(|(name, _)| *name == preset)
+        .map(|(_, c)| c)
+        .ok_or_else(|| {
+            StarkError::Config(format!(
+                "unknown configuration {preset:?}; known: standard-fast, small-proofs"
+            ))
+        })?;
+    let f = &mut config.fri_config;
+    if let Some(v) = rate_bits {
+        f.rate_bits = v;
+    }
+    if let Some(v) = cap_height {
+        f.cap_height = v;
+    }
+    if let Some(v) = pow_bits {
+        f.proof_of_work_bits = v;
+    }
+    if let Some(v) = queries {
+        f.num_query_rounds = v;
+    }
+    config.security_bits = config
+        .fri_config
+        .conjectured_security_bits(ShippedScheme::extension_bits())
+        .min(config.security_bits);
+    config.check::<ShippedScheme>()?;
+    Ok(config)
+}
+
+/// What a proof file states: the AIR, its size and the configuration it was proved under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    /// The AIR.
+    pub air: ShippedAir,
+    /// `log2` of the number of rows.
+    pub log_rows: usize,
+    /// The configuration.
+    pub config: StarkConfig,
+}
+
+impl Statement {
+    /// The proof file: this statement's header, then the starky-compatible proof `body`.
+    pub fn encode_file(&self, body: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(body.len() + 64);
+        out.extend_from_slice(MAGIC);
+        out.push(VERSION);
+        out.push(self.air.name().len() as u8);
+        out.extend_from_slice(self.air.name().as_bytes());
+        out.push(self.log_rows as u8);
+        let c = &self.config;
+        out.extend_from_slice(&(c.security_bits as u16).to_le_bytes());
+        out.push(c.num_challenges as u8);
+        let f = &c.fri_config;
+        out.push(f.rate_bits as u8);
+        out.push(f.cap_height as u8);
+        out.push(f.proof_of_work_bits as u8);
+        match &f.reduction_strategy {
+            FriReductionStrategy::Fixed(v) => {
+                out.push(0);
+                out.push(v.len() as u8);
+                out.extend(v.iter().map(|&a| a as u8));
+            }
+            &FriReductionStrategy::ConstantArityBits(a, b) => {
+                out.extend_from_slice(&[1, a as u8, b as u8])
+            }
+            &FriReductionStrategy::MinSize(m) => out.extend_from_slice(&[2, m.unwrap_or(0) as u8]),
+        }
+        out.extend_from_slice(&(f.num_query_rounds as u16).to_le_bytes());
+        out.extend_from_slice(body);
+        out
+    }
+
+    /// Reads a proof file's header: the statement and where the proof body starts.
+    ///
+    /// # Errors
+    /// [`StarkError::ProofShape`] for a file that is not a zkaccel proof of a known version,
+    /// ends inside its header or names an unknown AIR; [`StarkError::Config`] for a
+    /// configuration [`StarkConfig::check`] refuses.
+    pub fn decode_header(bytes: &[u8]) -> Result<(Self, usize), StarkError> {
+        let bad = |m: String| StarkError::ProofShape(m);
+        let mut at = 0usize;
+        let mut take = |n: usize| -> Result<&[u8], StarkError> {
+            let s = bytes
+                .get(at..at + n)
+                .ok_or_else(|| bad("the file ends inside its header".into()))?;
+            at += n;
+            Ok(s)
+        };
+        if take(8)? != MAGIC {
+            return Err(bad(
+                "not a zkaccel STARK proof (no ZKSTARK header; --encoding plonky2?)".into(),
+            ));
+        }
+        let version = take(1)?[0];
+        if version != VERSION {
+            return Err(bad(format!(
+                "header version {version}; this build reads {VERSION}"
+            )));
+        }
+        let len = take(1)?[0] as usize;
+        let air = std::str::from_utf8(take(len)?)
+            .ok()
+            .and_then(ShippedAir::from_name)
+            .ok_or_else(|| bad("the header names an unknown AIR".into()))?;
+        let log_rows = take(1)?[0] as usize;
+        let security_bits = u16::from_le_bytes([take(1)?[0], take(1)?[0]]) as usize;
+        let num_challenges = take(1)?[0] as usize;
+        let rate_bits = take(1)?[0] as usize;
+        let cap_height = take(1)?[0] as usize;
+        let proof_of_work_bits = u32::from(take(1)?[0]);
+        let reduction_strategy = match take(1)?[0] {
+            0 => {
+                let n = take(1)?[0] as usize;
+                FriReductionStrategy::Fixed(take(n)?.iter().map(|&a| a as usize).collect())
+            }
+            1 => {
+                let (a, b) = (take(1)?[0], take(1)?[0]);
+                FriReductionStrategy::ConstantArityBits(a as usize, b as usize)
+            }
+            2 => {
+                let m = take(1)?[0] as usize;
+                FriReductionStrategy::MinSize((m > 0).then_some(m))
+            }
+            t => return Err(bad(format!("unknown reduction strategy tag {t}"))),
+        };
+        let num_query_rounds = u16::from_le_bytes([take(1)?[0], take(1)?[0]]) as usize;
+        let config = StarkConfig {
+            security_bits,
+            num_challenges,
+            fri_config: FriConfig {
+                rate_bits,
+                cap_height,
+                proof_of_work_bits,
+                reduction_strategy,
+                num_query_rounds,
+            },
+        };
+        config.check::<ShippedScheme>()?;
+        Ok((
+            Self {
+                air,
+                log_rows,
+                config,
+            },
+            at,
+        ))
+    }
+}
