@@ -56,6 +56,9 @@ ZKACCEL_SIMD=off cargo test --workspace --locked
 step "docs (broken links are errors; all features, so the kernels modules are documented)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --all-features -q
 
+step "Python package (crates/python: pip install into target/pyenv, pytest, mypy --strict)"
+bash scripts/test-python.sh
+
 step "peers that need nightly features (plonky2), built with RUSTC_BOOTSTRAP=1 in peers/"
 bash scripts/test-peers.sh
 

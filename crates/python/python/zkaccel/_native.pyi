@@ -1,0 +1,4 @@
+from . import fields, merkle, mimc, models, ntt, poseidon, stark
+
+__version__: str
+__all__ = ["fields", "merkle", "mimc", "models", "ntt", "poseidon", "stark"]

@@ -1,0 +1,67 @@
+"""Merkle trees (plonky2, neptune, circomlib): caps, multiproofs, commitments, bounded-memory
+builds, trees assembled from subtree roots."""
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+Words = npt.NDArray[np.uint64]
+
+class Commitment:
+    """A tree's cap, shape and hash; what a verifier holds openings to."""
+
+    @property
+    def cap(self) -> Words: ...
+    @property
+    def num_leaves(self) -> int: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def cap_height(self) -> int: ...
+    @property
+    def leaf_width(self) -> int: ...
+    @property
+    def arity(self) -> int: ...
+    def to_bytes(self) -> bytes:
+        """The canonical encoding."""
+    @staticmethod
+    def from_bytes(data: bytes, *, preset: str = "plonky2", arity: int = 2,
+                   strength: str = "standard") -> Commitment:
+        """Decodes a commitment of the given tree preset."""
+    def verify(self, indices: Sequence[int], leaves: Words, proof: bytes) -> None:
+        """Raises ``VerificationError`` unless ``leaves`` are the committed leaves at
+        ``indices`` (increasing) by the multiproof ``proof``."""
+
+class MerkleTree:
+    """A tree with every level in memory."""
+
+    @property
+    def cap(self) -> Words:
+        """``arity**cap_height`` digests ``(k, 4)``."""
+    @property
+    def num_leaves(self) -> int: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def cap_height(self) -> int: ...
+    @property
+    def leaf_width(self) -> int: ...
+    def commitment(self) -> Commitment: ...
+    def open(self, indices: Sequence[int]) -> tuple[Words, bytes]:
+        """The opened rows (increasing index order) and one multiproof."""
+
+def build(leaves: Words, *, preset: str = "plonky2", arity: int = 2, strength: str = "standard",
+          cap_height: int = 0) -> MerkleTree:
+    """A tree over rows ``(n, width)`` (plonky2) or elements ``(n, 4)`` (neptune, circomlib)."""
+
+def build_streaming_commitment(leaves: Words, *, preset: str = "plonky2", arity: int = 2,
+                               strength: str = "standard", cap_height: int = 0,
+                               subtree_leaves: int = 4096,
+                               memory_budget: int = 1 << 30) -> Commitment:
+    """The commitment alone, built from standard subtrees within ``memory_budget`` bytes;
+    ``leaves`` may be a ``numpy.memmap``."""
+
+def combine(roots: Words, *, num_leaves: int, leaf_width: int, cap_height: int = 0,
+            preset: str = "plonky2", arity: int = 2, strength: str = "standard") -> Commitment:
+    """The commitment of a tree from the roots of its aligned subtrees."""

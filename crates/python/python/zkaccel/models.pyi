@@ -1,0 +1,17 @@
+"""The accelerator models (AMAZE, FPGA NTT, UniZK): each report as a dict."""
+
+from typing import Any
+
+def amaze(design: str | None = None, *, config: dict[str, Any] | None = None) -> Any:
+    """One design's dict (``config``, ``model``, ``paper``), or a list over every design."""
+
+def ntt_fpga(log_points: int, *, pipelines: int = 1, mul_latency: int = 5, width: int = 256,
+             points: int = 4096, core: str = "ours", clock_mhz: float = 68.0) -> dict[str, Any]:
+    """The FPGA NTT core's cycles and time (``core``: ours, pipezk, pipelined)."""
+
+def ntt_fpga_trace(trace: str, *, core: str = "ours", clock_mhz: float = 68.0) -> dict[str, Any]:
+    """The FPGA NTT model's replay of a kernel trace's wide-field NTT records."""
+
+def unizk(*, trace: str | None = None, shape: str | None = None, workload: str | None = None,
+          mode: str = "paper", knobs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The UniZK model's report on a kernel trace, a plonky2 shape or a built-in workload."""

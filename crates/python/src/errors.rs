@@ -1,0 +1,84 @@
+//! Rust errors as the Python exceptions of `zkaccel.errors`.
+//!
+//! The hierarchy lives in Python (`python/zkaccel/errors.py`) so that each class can derive
+//! from `ZkaccelError` and from the built-in a Python user catches (`ValueError`,
+//! `MemoryError`, `OSError`); this module only picks the class and carries the message.
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use zkaccel_merkle::MerkleError;
+use zkaccel_stark::StarkError;
+
+/// The exception classes of `zkaccel.errors`.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// Values, shapes or parameters the library refuses (also a `ValueError`).
+    InvalidInput,
+    /// A proof or opening that does not verify (also a `ValueError`).
+    Verification,
+    /// A memory budget that cannot hold the work (also a `MemoryError`).
+    Resource,
+    /// A file or directory that cannot be read or written (also an `OSError`).
+    Storage,
+}
+
+impl Kind {
+    fn class_name(self) -> &'static str {
+        match self {
+            Self::InvalidInput => "InvalidInputError",
+            Self::Verification => "VerificationError",
+            Self::Resource => "ResourceError",
+            Self::Storage => "StorageError",
+        }
+    }
+}
+
+/// The Python exception of `kind` with `message`.
+pub fn error(kind: Kind, message: impl Into<String>) -> PyErr {
+    let message = message.into();
+    Python::attach(|py| {
+        let class = py
+            .import("zkaccel.errors")
+            .and_then(|m| m.getattr(kind.class_name()));
+        match class.and_then(|c| c.call1((message.clone(),))) {
+            Ok(instance) => PyErr::from_value(instance),
+            // Only when the package's Python half is missing (a broken install).
+            Err(e) => PyRuntimeError::new_err(format!("{message} (and zkaccel.errors: {e})")),
+        }
+    })
+}
+
+/// An [`Kind::InvalidInput`] error.
+pub fn invalid(message: impl Into<String>) -> PyErr {
+    error(Kind::InvalidInput, message)
+}
+
+/// A Merkle error: budgets are [`Kind::Resource`], files [`Kind::Storage`], openings that
+/// do not lead to the commitment [`Kind::Verification`], the rest [`Kind::InvalidInput`].
+pub fn merkle(e: MerkleError) -> PyErr {
+    let kind = match &e {
+        MerkleError::MemoryBudget { .. } | MerkleError::Allocation { .. } => Kind::Resource,
+        MerkleError::Store(_) => Kind::Storage,
+        MerkleError::Mismatch
+        | MerkleError::MalformedProof(_)
+        | MerkleError::ProofShape { .. }
+        | MerkleError::LeafRow { .. } => Kind::Verification,
+        _ => Kind::InvalidInput,
+    };
+    error(kind, e.to_string())
+}
+
+/// A STARK error: rejections are [`Kind::Verification`], the rest [`Kind::InvalidInput`].
+pub fn stark(e: StarkError) -> PyErr {
+    let kind = if e.is_rejection() {
+        Kind::Verification
+    } else {
+        Kind::InvalidInput
+    };
+    error(kind, e.to_string())
+}
+
+/// Any other library error, as [`Kind::InvalidInput`].
+pub fn other(e: impl std::fmt::Display) -> PyErr {
+    invalid(e.to_string())
+}

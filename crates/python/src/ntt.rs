@@ -1,0 +1,319 @@
+//! `zkaccel.ntt`: forward/inverse transforms in the four orders, on cosets, batches in both
+//! layouts and low-degree extensions, over Goldilocks, BN254 and BLS12-381.
+
+use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use zkaccel_ntt::{Layout, LdeInput, NttPlan, Order};
+
+use crate::arrays::{array_of_words, read, write, FieldName, NumpyField};
+use crate::errors::{invalid, other};
+
+fn order(name: &str) -> PyResult<Order> {
+    match name {
+        "nn" => Ok(Order::NN),
+        "nr" => Ok(Order::NR),
+        "rn" => Ok(Order::RN),
+        "rr" => Ok(Order::RR),
+        _ => Err(invalid(format!(
+            "unknown order {name:?}; known: nn, nr, rn, rr (input then output: natural or \
+             bit-reversed)"
+        ))),
+    }
+}
+
+fn layout(name: &str) -> PyResult<Layout> {
+    match name {
+        "polynomial-major" => Ok(Layout::PolynomialMajor),
+        "index-major" => Ok(Layout::IndexMajor),
+        _ => Err(invalid(format!(
+            "unknown layout {name:?}; known: polynomial-major (one row per polynomial), \
+             index-major (one row per point, plonky2/Plonky3's matrices)"
+        ))),
+    }
+}
+
+fn log2_exact(n: usize, what: &str) -> PyResult<usize> {
+    if n.is_power_of_two() {
+        Ok(n.trailing_zeros() as usize)
+    } else {
+        Err(invalid(format!("{what}: {n} is not a power of two")))
+    }
+}
+
+/// What one call transforms.
+#[derive(Clone, Copy)]
+struct Transform {
+    inverse: bool,
+    coset: bool,
+    order: Order,
+    /// `Some((count, layout))` for a batch.
+    batch: Option<(usize, Layout)>,
+}
+
+impl Transform {
+    fn run<F: NumpyField>(&self, values: &mut [F], n: usize) -> Result<(), String> {
+        let plan: std::sync::Arc<NttPlan<F>> = F::plan(
+            log2_exact(n.max(1), "length")
+                .map_err(|_| format!("{n} points: not a power of two"))?,
+        )?;
+        let e = |e: zkaccel_ntt::NttError| e.to_string();
+        match (self.batch, self.inverse, self.coset) {
+            (None, false, false) => plan.forward(values, self.order).map_err(e),
+            (None, true, false) => plan.inverse(values, self.order).map_err(e),
+            (None, false, true) => plan
+                .coset_forward(values, F::GENERATOR, self.order)
+                .map_err(e),
+            (None, true, true) => plan
+                .coset_inverse(values, F::GENERATOR, self.order)
+                .map_err(e),
+            (Some((count, l)), false, false) => {
+                plan.forward_batch(values, count, l, self.order).map_err(e)
+            }
+            (Some((count, l)), true, false) => {
+                plan.inverse_batch(values, count, l, self.order).map_err(e)
+            }
+            (Some(_), _, true) => Err("batched transforms on cosets: use lde_batch".into()),
+        }
+    }
+
+    /// Points per polynomial of an array of element shape `shape`.
+    fn points(&self, shape: &[usize]) -> PyResult<usize> {
+        match (self.batch, shape) {
+            (None, [n]) => Ok(*n),
+            (Some((_, Layout::PolynomialMajor)), [_, n]) => Ok(*n),
+            (Some((_, Layout::IndexMajor)), [n, _]) => Ok(*n),
+            _ => Err(invalid(format!(
+                "values: expected elements of shape {}, got {shape:?}",
+                match self.batch {
+                    None => "(n,)",
+                    Some((_, Layout::PolynomialMajor)) => "(polynomials, n)",
+                    Some((_, Layout::IndexMajor)) => "(n, polynomials)",
+                }
+            ))),
+        }
+    }
+}
+
+fn batch_count(shape: &[usize], l: Layout) -> usize {
+    match (l, shape) {
+        (Layout::PolynomialMajor, [c, _]) => *c,
+        (Layout::IndexMajor, [_, c]) => *c,
+        _ => 0,
+    }
+}
+
+fn element_shape_of<F: NumpyField>(array: &Bound<'_, PyArrayDyn<u64>>) -> PyResult<Vec<usize>> {
+    crate::arrays::element_shape::<F>(array.shape(), "values")
+}
+
+fn apply<'py, F: NumpyField>(
+    py: Python<'py>,
+    values: &Bound<'py, PyArrayDyn<u64>>,
+    t: Transform,
+    inplace: bool,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    let mut t = t;
+    let shape = element_shape_of::<F>(values)?;
+    if let Some((_, l)) = t.batch {
+        t.batch = Some((batch_count(&shape, l), l));
+    }
+    let n = t.points(&shape)?;
+    if inplace {
+        let mut rw = values
+            .try_readwrite()
+            .map_err(|e| invalid(format!("values: cannot be written in place ({e})")))?;
+        let words = rw.as_slice_mut().map_err(|_| {
+            invalid("values: the array must be C-contiguous (numpy.ascontiguousarray makes one)")
+        })?;
+        transform_words::<F>(py, words, t, n)?;
+        return Ok(values.clone());
+    }
+    // A new array: for Goldilocks one copy of the words, transformed where they lie.
+    if F::LIMBS == 1 {
+        let ro = values.readonly();
+        let mut words = crate::arrays::words(&ro, "values")?.to_vec();
+        transform_words::<F>(py, &mut words, t, n)?;
+        return array_of_words::<F>(py, words, &shape);
+    }
+    let (mut x, shape) = read::<F>(py, &values.readonly(), false, "values")?;
+    py.detach(|| t.run(&mut x, n)).map_err(invalid)?;
+    write(py, &x, &shape)
+}
+
+/// Transforms canonical words where they lie (Goldilocks) or through a converted copy.
+fn transform_words<F: NumpyField>(
+    py: Python<'_>,
+    words: &mut [u64],
+    t: Transform,
+    n: usize,
+) -> PyResult<()> {
+    if let Some(view) = F::view_mut(words) {
+        let view = view.map_err(|e| invalid(format!("values: {e}")))?;
+        return py
+            .detach(|| {
+                let r = t.run(view, n);
+                F::finish_view(view);
+                r
+            })
+            .map_err(invalid);
+    }
+    let mut x = py
+        .detach(|| F::from_words(words, false))
+        .map_err(|e| invalid(format!("values: {e}")))?;
+    py.detach(|| t.run(&mut x, n)).map_err(invalid)?;
+    words.copy_from_slice(&F::to_words(&x));
+    Ok(())
+}
+
+/// The forward transform (coefficients → evaluations on `⟨ω_n⟩`, or on the coset
+/// `g·⟨ω_n⟩` with `coset=True`, g the field's generator) of a vector of `n = 2^k` elements
+/// (Goldilocks `(n,)`, 256-bit `(n, 4)`); `order` names input then output order
+/// (`nn`, `nr`, `rn`, `rr`). A new array, or `values` itself with `inplace=True`.
+#[pyfunction]
+#[pyo3(signature = (values, *, field = "goldilocks", order = "nn", coset = false, inplace = false))]
+fn forward<'py>(
+    py: Python<'py>,
+    values: Bound<'py, PyArrayDyn<u64>>,
+    field: &str,
+    order: &str,
+    coset: bool,
+    inplace: bool,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    let t = Transform {
+        inverse: false,
+        coset,
+        order: self::order(order)?,
+        batch: None,
+    };
+    by_field!(FieldName::parse(field)?, F => apply::<F>(py, &values, t, inplace))
+}
+
+/// The inverse of [`forward`] (with the `1/n` scale).
+#[pyfunction]
+#[pyo3(signature = (values, *, field = "goldilocks", order = "nn", coset = false, inplace = false))]
+fn inverse<'py>(
+    py: Python<'py>,
+    values: Bound<'py, PyArrayDyn<u64>>,
+    field: &str,
+    order: &str,
+    coset: bool,
+    inplace: bool,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    let t = Transform {
+        inverse: true,
+        coset,
+        order: self::order(order)?,
+        batch: None,
+    };
+    by_field!(FieldName::parse(field)?, F => apply::<F>(py, &values, t, inplace))
+}
+
+/// Forward transforms of a batch: `(polynomials, n)` in `polynomial-major` layout or
+/// `(n, polynomials)` in `index-major` (256-bit: a trailing limb axis).
+#[pyfunction]
+#[pyo3(signature = (values, *, field = "goldilocks", layout = "polynomial-major", order = "nn", inverse = false, inplace = false))]
+fn forward_batch<'py>(
+    py: Python<'py>,
+    values: Bound<'py, PyArrayDyn<u64>>,
+    field: &str,
+    layout: &str,
+    order: &str,
+    inverse: bool,
+    inplace: bool,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    let t = Transform {
+        inverse,
+        coset: false,
+        order: self::order(order)?,
+        batch: Some((0, self::layout(layout)?)),
+    };
+    by_field!(FieldName::parse(field)?, F => apply::<F>(py, &values, t, inplace))
+}
+
+fn lde_impl<'py, F: NumpyField>(
+    py: Python<'py>,
+    values: &Bound<'py, PyArrayDyn<u64>>,
+    log_blowup: usize,
+    batch: Option<(Layout, LdeInput)>,
+    coset: bool,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    let (x, shape) = read::<F>(py, &values.readonly(), false, "values")?;
+    let shift = if coset { F::GENERATOR } else { F::ONE };
+    let (n, out_shape) = match (batch, &shape[..]) {
+        (None, [n]) => (*n, vec![n << log_blowup.min(40)]),
+        (Some((Layout::PolynomialMajor, _)), [c, n]) => (*n, vec![*c, n << log_blowup.min(40)]),
+        (Some((Layout::IndexMajor, _)), [n, c]) => (*n, vec![n << log_blowup.min(40), *c]),
+        _ => {
+            return Err(invalid(format!(
+                "values: expected elements of shape (n,), (polynomials, n) or (n, polynomials) \
+                 by layout; got {shape:?}"
+            )))
+        }
+    };
+    let log_n = log2_exact(n, "length")?;
+    let log_big = log_n
+        .checked_add(log_blowup)
+        .filter(|&b| b <= 40)
+        .ok_or_else(|| invalid(format!("2^{log_n} points · 2^{log_blowup}: too large")))?;
+    let plan = F::plan(log_big).map_err(invalid)?;
+    let out = py
+        .detach(|| match batch {
+            None => plan.lde(&x, log_blowup, shift),
+            Some((l, input)) => {
+                let count = batch_count(&shape, l);
+                plan.lde_batch(&x, count, l, log_blowup, shift, input)
+            }
+        })
+        .map_err(other)?;
+    write(py, &out, &out_shape)
+}
+
+/// The low-degree extension of one polynomial from its `n` coefficients: its `n·2^log_blowup`
+/// evaluations, natural order, on the coset `g·⟨ω⟩` (`coset=False`: on `⟨ω⟩`).
+#[pyfunction]
+#[pyo3(signature = (coefficients, log_blowup, *, field = "goldilocks", coset = true))]
+fn lde<'py>(
+    py: Python<'py>,
+    coefficients: Bound<'py, PyArrayDyn<u64>>,
+    log_blowup: usize,
+    field: &str,
+    coset: bool,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    by_field!(FieldName::parse(field)?, F => lde_impl::<F>(py, &coefficients, log_blowup, None, coset))
+}
+
+/// Batched low-degree extensions in either layout, from `coefficients` or `evaluations` on
+/// `⟨ω_n⟩` (index-major from evaluations is Plonky3's `coset_lde_batch`); same layout out.
+#[pyfunction]
+#[pyo3(signature = (values, log_blowup, *, field = "goldilocks", layout = "polynomial-major", input = "coefficients", coset = true))]
+fn lde_batch<'py>(
+    py: Python<'py>,
+    values: Bound<'py, PyArrayDyn<u64>>,
+    log_blowup: usize,
+    field: &str,
+    layout: &str,
+    input: &str,
+    coset: bool,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    let input = match input {
+        "coefficients" => LdeInput::Coefficients,
+        "evaluations" => LdeInput::Evaluations,
+        _ => {
+            return Err(invalid(format!(
+                "unknown input {input:?}; known: coefficients, evaluations"
+            )))
+        }
+    };
+    let batch = Some((self::layout(layout)?, input));
+    by_field!(FieldName::parse(field)?, F => lde_impl::<F>(py, &values, log_blowup, batch, coset))
+}
+
+/// Registers `zkaccel.ntt`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(forward, m)?)?;
+    m.add_function(wrap_pyfunction!(inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(forward_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(lde, m)?)?;
+    m.add_function(wrap_pyfunction!(lde_batch, m)?)?;
+    Ok(())
+}
