@@ -3,8 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use rand::{Rng, SeedableRng};
-use rayon::prelude::*;
 use zkaccel_field::{FieldError, PrimeField};
 
 /// Where a value came from, for error messages.
@@ -137,45 +135,7 @@ pub fn read_values_as<F: PrimeField>(
     }
 }
 
-/// Rows generated per parallel task.
-const GENERATED_ROWS_PER_TASK: usize = 1024;
-
-/// Fills `out` with generated rows starting at row `first`: with a seed, the ChaCha8 stream
-/// (one `u64` per limb plus one, reduced), positioned at the row so that any split of the work
-/// gives the same leaves; without one, element `j` of row `i` is `i·1000003 + j`.
-fn generate_rows_serial<F: PrimeField>(out: &mut [F], width: usize, first: u64, seed: Option<u64>) {
-    let limbs = F::NUM_BYTES.div_ceil(8) + 1;
-    let mut rng = seed.map(|s| {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-        // Two 32-bit words per u64.
-        rng.set_word_pos(u128::from(first) * (width * limbs * 2) as u128);
-        rng
-    });
-    let mut buf = vec![0u64; limbs];
-    for (i, row) in out.chunks_mut(width).enumerate() {
-        let index = first + i as u64;
-        for (j, slot) in row.iter_mut().enumerate() {
-            *slot = match rng.as_mut() {
-                Some(rng) => {
-                    buf.iter_mut().for_each(|l| *l = rng.gen());
-                    F::from_limbs_reduced(&buf)
-                }
-                None => F::from_limbs_reduced(&[index * 1_000_003 + j as u64]),
-            };
-        }
-    }
-}
-
-/// Fills `out` with generated rows of `width` elements starting at row `first` (see
-/// [`generate_rows_serial`]), on all cores; the result does not depend on the split.
-pub fn generate_rows<F: PrimeField>(out: &mut [F], width: usize, first: u64, seed: Option<u64>) {
-    out.par_chunks_mut(GENERATED_ROWS_PER_TASK * width)
-        .enumerate()
-        .for_each(|(task, chunk)| {
-            let row = first + (task * GENERATED_ROWS_PER_TASK) as u64;
-            generate_rows_serial(chunk, width, row, seed);
-        });
-}
+pub use zkaccel_merkle::generated::generate_rows;
 
 /// A size in bytes with an optional K, M or G suffix (binary multiples).
 ///

@@ -3,6 +3,7 @@
 mod commitment;
 mod disk;
 mod error;
+pub mod generated;
 pub mod hasher;
 pub mod limits;
 mod proof;

@@ -150,7 +150,7 @@ fn hash<'py>(
     hash_rows(py, &inputs, preset, arity, strength, true)
 }
 
-/// [`hash`] of each row of a batch `(n, k)` (256-bit: `(n, k, 4)`), on all cores; digests
+/// `hash` of each row of a batch `(n, k)` (256-bit: `(n, k, 4)`), on all cores; digests
 /// `(n, 4)`.
 #[pyfunction]
 #[pyo3(signature = (inputs, preset, *, arity = 2, strength = "standard"))]

@@ -5,6 +5,7 @@ use numpy::{PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zkaccel_bls12_381::Fr as Bls;
+use zkaccel_field::Field;
 use zkaccel_merkle::{
     build_streaming, verify, CircomHasher, MerkleCommitment, MerkleProof, MerkleTree as Tree,
     NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
@@ -539,6 +540,35 @@ where
     digests_from_array::<H>(py, roots)
 }
 
+/// Generated leaf rows `first_row .. first_row + rows` of `width` elements: with a `seed`,
+/// ChaCha8 stream words reduced into the field (the CLI's `--seed`); without one, element `j`
+/// of row `i` is `i·1000003 + j`. Any split of the rows gives the same leaves, so subtrees
+/// built from row ranges anywhere combine into the whole tree. Shape `(rows, width)`
+/// (256-bit: `(rows, width, 4)`).
+#[pyfunction]
+#[pyo3(signature = (first_row, rows, width, *, seed = None, field = "goldilocks"))]
+fn generate_leaves<'py>(
+    py: Python<'py>,
+    first_row: u64,
+    rows: usize,
+    width: usize,
+    seed: Option<u64>,
+    field: &str,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    let total = rows
+        .checked_mul(width)
+        .filter(|&t| t <= 1 << 32)
+        .ok_or_else(|| invalid(format!("{rows} rows of {width}: more than 2^32 elements")))?;
+    if first_row.checked_add(rows as u64).is_none() {
+        return Err(invalid("rows past 2^64"));
+    }
+    by_field!(crate::arrays::FieldName::parse(field)?, F => {
+        let mut out = vec![F::ZERO; total];
+        py.detach(|| zkaccel_merkle::generated::generate_rows(&mut out, width.max(1), first_row, seed));
+        write(py, &out, &[rows, width])
+    })
+}
+
 /// Registers `zkaccel.merkle`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MerkleTree>()?;
@@ -546,5 +576,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(build_streaming_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(combine, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_leaves, m)?)?;
     Ok(())
 }

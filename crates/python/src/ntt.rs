@@ -188,7 +188,7 @@ fn forward<'py>(
     by_field!(FieldName::parse(field)?, F => apply::<F>(py, &values, t, inplace))
 }
 
-/// The inverse of [`forward`] (with the `1/n` scale).
+/// The inverse of `forward` (with the `1/n` scale).
 #[pyfunction]
 #[pyo3(signature = (values, *, field = "goldilocks", order = "nn", coset = false, inplace = false))]
 fn inverse<'py>(

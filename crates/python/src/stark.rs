@@ -121,7 +121,7 @@ fn prove<'py>(
     Ok(PyBytes::new(py, &file))
 }
 
-/// [`prove`], also returning the proof's kernel trace (JSON Lines, `kernel-trace.md`), which
+/// `prove`, also returning the proof's kernel trace (JSON Lines, `kernel-trace.md`), which
 /// `zkaccel.models.unizk(trace=...)` replays.
 #[pyfunction]
 #[pyo3(signature = (air, log_rows, *, inputs = None, config = "standard-fast", rate_bits = None, cap_height = None, pow_bits = None, queries = None, encoding = "zkaccel"))]
@@ -148,7 +148,7 @@ fn prove_with_trace<'py>(
     Ok((PyBytes::new(py, &file), trace.unwrap_or_default()))
 }
 
-/// Verifies a proof file (from [`prove`] or `zkaccel prove`): returns its public inputs, or
+/// Verifies a proof file (from `prove` or `zkaccel prove`): returns its public inputs, or
 /// raises `VerificationError` when it does not verify (or is not of the expected `air`,
 /// `log_rows`, `inputs`) and `InvalidInputError` for a file that is not a proof at all. A bare
 /// proof (`encoding="plonky2"`) needs `air`, `log_rows` and the configuration it was made

@@ -111,3 +111,20 @@ def test_cap_equals_the_cli(cli: str) -> None:
                if line.strip()]
     tree = merkle.build(plonky2_leaves(1024, 7), cap_height=2)
     assert tree.cap.tolist() == cli_cap
+
+
+def test_generated_leaves_split_anywhere_and_equal_the_clis(cli: str) -> None:
+    whole = merkle.generate_leaves(0, 1024, 3, seed=11)
+    parts = [merkle.generate_leaves(a, b - a, 3, seed=11) for a, b in ((0, 100), (100, 1024))]
+    assert np.array_equal(np.concatenate(parts), whole)
+    assert np.array_equal(merkle.generate_leaves(0, 4, 2), plonky2_leaves(4, 2))
+    bls = merkle.generate_leaves(0, 64, 1, seed=3, field="bls12-381")
+    assert bls.shape == (64, 1, 4)
+    out = subprocess.run(
+        [cli, "merkle", "build", "--preset", "plonky2", "--leaves", "1024", "--leaf-width", "3",
+         "--seed", "11"],
+        check=True, capture_output=True, text=True,
+    ).stdout.split()
+    assert merkle.build(whole).cap.tolist() == [[int(x) for x in out]]
+    with pytest.raises(zkaccel.InvalidInputError):
+        merkle.generate_leaves(0, 1 << 40, 8)

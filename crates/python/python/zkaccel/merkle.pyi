@@ -65,3 +65,8 @@ def build_streaming_commitment(leaves: Words, *, preset: str = "plonky2", arity:
 def combine(roots: Words, *, num_leaves: int, leaf_width: int, cap_height: int = 0,
             preset: str = "plonky2", arity: int = 2, strength: str = "standard") -> Commitment:
     """The commitment of a tree from the roots of its aligned subtrees."""
+
+def generate_leaves(first_row: int, rows: int, width: int, *, seed: int | None = None,
+                    field: str = "goldilocks") -> Words:
+    """Rows ``first_row ..`` of the generated leaves (the CLI's ``--seed``; without a seed,
+    element ``j`` of row ``i`` is ``i*1000003 + j``); any split gives the same rows."""
