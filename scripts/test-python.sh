@@ -2,7 +2,9 @@
 # The Python package's checks: builds crates/python into a virtual environment under target/
 # (maturin, through pip, as the README's `pip install ./crates/python` does), runs its pytest
 # suite (known-answer vectors, round trips, hostile inputs, results equal to the CLI's) and
-# type-checks the tests against the package's stubs with `mypy --strict`.
+# type-checks the tests against the package's stubs, and the package's Python, with
+# `mypy --strict`. The suite includes zkaccel.dist on a local three-node Ray cluster (nodes and
+# a driver killed mid-run).
 #
 # The test build uses cargo's dev profile (dependencies at opt-level 3), which reuses what
 # `cargo test --workspace` compiled; ZKACCEL_PYTHON_PROFILE=release builds it as users get it.
@@ -16,10 +18,14 @@ if [[ ! -x $venv/bin/python ]]; then
     exit 1
   }
 fi
-"$venv/bin/pip" install -q --disable-pip-version-check "maturin>=1.9.4,<2" "numpy>=1.22" pytest mypy
+# The build tools, the test tools and the `dist` extra (Ray, pinned in pyproject.toml).
+extras=$("$venv/bin/python" -c 'import tomllib; p = tomllib.load(open("crates/python/pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["test"] + p["optional-dependencies"]["dist"]))')
+# shellcheck disable=SC2086 # one requirement per word
+"$venv/bin/pip" install -q --disable-pip-version-check "maturin>=1.9.4,<2" $extras
 "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/python \
   -C build-args="--locked --profile ${ZKACCEL_PYTHON_PROFILE:-dev}"
 
 cargo build -q --locked -p zkaccel-cli
 ZKACCEL_CLI="$PWD/target/debug/zkaccel" "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/python/tests
-(cd crates/python && "../../$venv/bin/python" -m mypy --strict --no-incremental tests)
+(cd crates/python && "../../$venv/bin/python" -m mypy --strict --no-incremental tests &&
+  "../../$venv/bin/python" -m mypy --strict --no-incremental -p zkaccel)

@@ -1,0 +1,15 @@
+"""zkaccel beyond one machine, on Ray (``pip install ./crates/python[dist]``).
+
+- :func:`zkaccel.dist.merkle.build` — a tree of ``arity^n`` leaves as ``arity^k`` aligned
+  subtrees built by Ray tasks, combined on the driver into the same commitment a single
+  machine computes; each subtree root is persisted as it arrives, so a restarted driver
+  resubmits only what is missing.
+
+Ray supplies retries (a task lost with its node is re-run elsewhere), scheduling and the
+local cluster the tests use. Deterministic errors (bad input) are checked on the driver
+before anything is submitted and are never retried.
+"""
+
+from .merkle import GeneratedLeaves, NpyLeaves, build
+
+__all__ = ["GeneratedLeaves", "NpyLeaves", "build"]

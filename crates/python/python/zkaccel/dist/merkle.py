@@ -1,0 +1,193 @@
+"""Distributed Merkle trees: aligned subtrees on Ray tasks, their roots combined on the driver.
+
+A tree of ``num_leaves = arity^n`` rows is split into ``subtrees = arity^k`` aligned subtrees;
+subtree ``i`` holds rows ``[i·m, (i+1)·m)`` with ``m = num_leaves / subtrees``. Its root is the
+cap digest ``i`` at height ``k``, so the driver's :func:`zkaccel.merkle.combine` of the roots
+gives exactly the single-machine commitment (cap height ``≤ k``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import merkle as _merkle
+from ..errors import InvalidInputError
+from ._state import JobState
+
+try:  # Ray is the optional `dist` extra.
+    import ray
+except ImportError as e:  # pragma: no cover - exercised only without the extra
+    raise ImportError("zkaccel.dist needs Ray: pip install './crates/python[dist]'") from e
+
+
+@dataclasses.dataclass(frozen=True)
+class GeneratedLeaves:
+    """Leaves generated on the fly (:func:`zkaccel.merkle.generate_leaves`): row ``i`` is the
+    same on every machine, so tasks need only this description."""
+
+    num_leaves: int
+    leaf_width: int
+    seed: int | None = None
+
+    def width(self, field: str) -> int:
+        """Elements per leaf row."""
+        return self.leaf_width
+
+    def rows(self, first: int, count: int, field: str) -> np.ndarray:
+        return _merkle.generate_leaves(first, count, self.leaf_width, seed=self.seed, field=field)
+
+
+@dataclasses.dataclass(frozen=True)
+class NpyLeaves:
+    """Leaves in a ``.npy`` file on storage every node sees (``uint64``; shape
+    ``(num_leaves, width)``, or ``(num_leaves, width, 4)`` / ``(num_leaves, 4)`` for 256-bit
+    fields). Tasks memory-map it and read only their rows."""
+
+    path: str
+
+    def _array(self) -> np.ndarray:
+        array: np.ndarray = np.load(self.path, mmap_mode="r")
+        if array.dtype != np.uint64:
+            raise InvalidInputError(f"{self.path}: dtype {array.dtype}, expected uint64")
+        return array
+
+    @property
+    def num_leaves(self) -> int:
+        return int(self._array().shape[0])
+
+    def width(self, field: str) -> int:
+        """Elements per leaf row: Goldilocks ``(n, width)``; 256-bit ``(n, width, 4)`` or
+        ``(n, 4)`` (one element per leaf)."""
+        shape = self._array().shape
+        if field == "goldilocks":
+            return int(shape[1]) if len(shape) == 2 else 1
+        return int(shape[1]) if len(shape) == 3 else 1
+
+    def rows(self, first: int, count: int, field: str) -> np.ndarray:
+        return np.ascontiguousarray(self._array()[first : first + count])
+
+
+Source = GeneratedLeaves | NpyLeaves
+
+FIELDS = {"plonky2": "goldilocks", "neptune": "bls12-381", "circomlib": "bn254"}
+
+
+def _subtree_root(source: Source, spec: dict[str, Any], index: int, rows: int,
+                  attempts_dir: str | None, delay: float) -> tuple[int, bytes]:
+    """One task: subtree ``index``'s root, as the 32 bytes of its ``(4,)`` digest."""
+    if attempts_dir is not None:  # a record per execution, for the fault tests
+        node = ray.get_runtime_context().get_node_id()
+        marker = os.path.join(attempts_dir, f"{index:010d}.{node}.{os.getpid()}.{time.time_ns()}")
+        with open(marker, "w") as f:
+            f.write("started\n")
+    if delay:
+        time.sleep(delay)
+    leaves = source.rows(index * rows, rows, FIELDS[spec["preset"]])
+    tree = _merkle.build(leaves, **spec)
+    root = tree.cap.reshape(-1)
+    if attempts_dir is not None:
+        with open(marker, "a") as f:
+            f.write("done\n")
+    return index, root.astype("<u8").tobytes()
+
+
+def _exact_log(n: int, base: int) -> int | None:
+    k = 0
+    while n > 1 and n % base == 0:
+        n //= base
+        k += 1
+    return k if n == 1 else None
+
+
+def _progress_to_stderr(done: int, total: int, rate: float) -> None:
+    print(f"\r{done}/{total} subtrees, {rate:.1f}/s", end="\n" if done == total else "",
+          file=sys.stderr, flush=True)
+
+
+def build(
+    source: Source,
+    *,
+    subtrees: int,
+    preset: str = "plonky2",
+    arity: int = 2,
+    strength: str = "standard",
+    cap_height: int = 0,
+    state_dir: str | os.PathLike[str] | None = None,
+    address: str | None = None,
+    max_retries: int = 3,
+    progress: Callable[[int, int, float], None] | None = _progress_to_stderr,
+    _attempts_dir: str | None = None,
+    _delay: float = 0.0,
+) -> _merkle.Commitment:
+    """The commitment of the tree over ``source``, built as ``subtrees`` aligned subtrees on
+    Ray tasks (``address``: an existing cluster; default: the one ``ray.init`` finds or
+    starts). With ``state_dir``, each root is persisted as it arrives and a restarted call
+    resubmits only the missing subtrees. Tasks lost with a node are retried up to
+    ``max_retries`` times; a bad input raises ``InvalidInputError`` before anything runs."""
+    if preset not in FIELDS:
+        raise InvalidInputError(f"unknown tree preset {preset!r}; known: {', '.join(FIELDS)}")
+    n = source.num_leaves
+    depth = _exact_log(n, arity)
+    k = _exact_log(subtrees, arity)
+    if depth is None or k is None or k > depth:
+        raise InvalidInputError(
+            f"{n} leaves in {subtrees} subtrees: both must be powers of the arity {arity}, "
+            "with no more subtrees than leaves"
+        )
+    if cap_height > k:
+        raise InvalidInputError(f"cap height {cap_height} above the {subtrees} subtree roots")
+    rows = n // subtrees
+    spec: dict[str, Any] = {"preset": preset, "arity": arity, "strength": strength}
+    # Check the shape of one subtree on the driver: a deterministic error fails here, once.
+    _merkle.build(source.rows(0, min(rows, arity), FIELDS[preset]), **spec)
+
+    state = None
+    done: dict[int, bytes] = {}
+    if state_dir is not None:
+        job = {"source": repr(source), "subtrees": subtrees, **spec}
+        state = JobState(state_dir, job)
+        done = state.done()
+    if not ray.is_initialized():
+        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+    task = ray.remote(num_cpus=1, max_retries=max_retries)(_subtree_root)
+    source_ref = ray.put(source)
+    pending = {
+        task.remote(source_ref, spec, i, rows, _attempts_dir, _delay): i
+        for i in range(subtrees)
+        if i not in done
+    }
+    start, finished_here = time.monotonic(), 0
+    try:
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                index, root = ray.get(ref)
+                del pending[ref]
+                if state is not None:
+                    state.record(index, root)
+                done[index] = root
+                finished_here += 1
+                if progress is not None:
+                    elapsed = max(time.monotonic() - start, 1e-9)
+                    progress(len(done), subtrees, finished_here / elapsed)
+    except ray.exceptions.RayTaskError as e:
+        for ref in pending:
+            ray.cancel(ref)
+        cause = e.cause if isinstance(e.cause, Exception) else e
+        raise cause from None
+    roots = np.frombuffer(b"".join(done[i] for i in range(subtrees)), dtype="<u8")
+    return _merkle.combine(
+        np.ascontiguousarray(roots.reshape(subtrees, 4).astype(np.uint64)),
+        num_leaves=n,
+        leaf_width=source.width(FIELDS[preset]),
+        cap_height=cap_height,
+        **spec,
+    )
