@@ -147,3 +147,53 @@ def test_npy_sources_presets_and_bad_input(cluster: Any, tmp_path: pathlib.Path)
                           "--subtrees", "8", "--address", cluster.address],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "powers of the arity" in bad.stderr
+
+
+def test_a_proof_batch_survives_a_killed_worker(cluster: Any, tmp_path: pathlib.Path) -> None:
+    from zkaccel import stark
+    from zkaccel.dist import Statement, prove_batch
+
+    statements = [Statement(f"fib{i}", "fibonacci", 6 + i % 3, (i, i + 1), "small-proofs")
+                  for i in range(6)]
+    statements += [Statement(f"fact{i}", "factorial", 5 + i, None, "small-proofs") for i in range(2)]
+    marks = tmp_path / "attempts"
+    marks.mkdir()
+    out = tmp_path / "proofs"
+    result: dict[str, Any] = {}
+
+    def drive() -> None:
+        try:
+            result["hashes"] = prove_batch(statements, out, _attempts_dir=str(marks), _delay=0.5)
+        except BaseException as e:
+            result["error"] = e
+
+    driver = threading.Thread(target=drive)
+    driver.start()
+    deadline = time.monotonic() + 120
+    while not list(marks.iterdir()):
+        assert time.monotonic() < deadline, "no proof task started"
+        time.sleep(0.02)
+    first = next(iter(marks.iterdir())).name
+    victim_pid = int(first.split(".")[2])
+    os.kill(victim_pid, signal.SIGKILL)  # a worker dies mid-proof
+    driver.join(timeout=300)
+    assert "error" not in result, result.get("error")
+    hashes = result["hashes"]
+    assert sorted(hashes) == sorted(s.name for s in statements)
+    manifest = json.loads((out / "manifest.json").read_text())
+    for s in statements:
+        proof = (out / f"{s.name}.proof").read_bytes()
+        assert manifest[s.name]["sha256"] == hashes[s.name]
+        pis = stark.verify(proof, air=s.air, log_rows=s.log_rows)
+        if s.inputs is not None:
+            assert pis[:2] == list(s.inputs)
+    rerun = first.split(".")[0]
+    assert len([m for m in marks.iterdir() if m.name.split(".")[0] == rerun]) >= 2
+    # Resumable: nothing left to prove, nothing proved again.
+    before = len(list(marks.iterdir()))
+    assert prove_batch(statements, out, _attempts_dir=str(marks)) == hashes
+    assert len(list(marks.iterdir())) == before
+    with pytest.raises(zkaccel.InvalidInputError, match="unknown AIR"):
+        prove_batch([Statement("bad", "sha256", 4)], tmp_path / "bad")
+    with pytest.raises(zkaccel.InvalidInputError, match="distinct"):
+        prove_batch([Statement("a", "fibonacci", 4)] * 2, tmp_path / "bad")

@@ -11,5 +11,6 @@ before anything is submitted and are never retried.
 """
 
 from .merkle import GeneratedLeaves, NpyLeaves, build
+from .proofs import Statement, prove_batch
 
-__all__ = ["GeneratedLeaves", "NpyLeaves", "build"]
+__all__ = ["GeneratedLeaves", "NpyLeaves", "Statement", "build", "prove_batch"]

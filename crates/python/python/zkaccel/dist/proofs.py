@@ -1,0 +1,130 @@
+"""Batches of STARK proofs on Ray: each statement proved by a task, each proof written
+atomically to an output directory as it arrives, with a manifest of their hashes."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import os
+import pathlib
+import re
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import stark as _stark
+from ..errors import InvalidInputError
+from ._state import write_atomically
+
+try:
+    import ray
+except ImportError as e:  # pragma: no cover
+    raise ImportError("zkaccel.dist needs Ray: pip install './crates/python[dist]'") from e
+
+
+@dataclasses.dataclass(frozen=True)
+class Statement:
+    """One statement to prove: a shipped AIR over ``2^log_rows`` rows with its inputs and
+    configuration (as :func:`zkaccel.stark.prove` takes them); ``name`` names its file."""
+
+    name: str
+    air: str
+    log_rows: int
+    inputs: tuple[int, ...] | None = None
+    config: str = "standard-fast"
+
+    def prove_kwargs(self) -> dict[str, Any]:
+        return {"inputs": list(self.inputs) if self.inputs is not None else None,
+                "config": self.config}
+
+
+def _as_json(statement: Statement) -> Any:
+    """The statement as the manifest records it (tuples become lists)."""
+    return json.loads(json.dumps(dataclasses.asdict(statement)))
+
+
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+
+
+def _prove(statement: Statement, attempts_dir: str | None, delay: float) -> tuple[str, bytes]:
+    if attempts_dir is not None:
+        node = ray.get_runtime_context().get_node_id()
+        marker = f"{statement.name}.{node}.{os.getpid()}.{time.time_ns()}"
+        with open(os.path.join(attempts_dir, marker), "w") as f:
+            f.write("started\n")
+    if delay:
+        time.sleep(delay)
+    proof = _stark.prove(statement.air, statement.log_rows, **statement.prove_kwargs())
+    return statement.name, proof
+
+
+def prove_batch(
+    statements: Sequence[Statement],
+    out_dir: str | os.PathLike[str],
+    *,
+    address: str | None = None,
+    max_retries: int = 3,
+    progress: Callable[[int, int, float], None] | None = None,
+    _attempts_dir: str | None = None,
+    _delay: float = 0.0,
+) -> dict[str, str]:
+    """Proves every statement on Ray tasks; writes ``out_dir/<name>.proof`` (the files
+    ``zkaccel prove`` writes) and ``out_dir/manifest.json`` (name → statement and SHA-256).
+    Proofs already in the manifest with their file intact are not proved again. Returns
+    name → SHA-256. A statement the prover refuses (unknown AIR, wrong inputs, bad
+    configuration) raises its ``InvalidInputError`` at once and is not retried (Ray retries
+    system failures only); a task lost with its worker or node is retried up to
+    ``max_retries`` times."""
+    names = [s.name for s in statements]
+    if len(set(names)) != len(names):
+        raise InvalidInputError("statement names must be distinct (they name the files)")
+    for s in statements:
+        if not _NAME.match(s.name):
+            raise InvalidInputError(f"statement name {s.name!r}: use letters, digits, . _ -")
+        if not 1 <= s.log_rows <= 26:
+            raise InvalidInputError(f"{s.name}: 2^{s.log_rows} rows: supported 1 to 26")
+    out = pathlib.Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    manifest_path = out / "manifest.json"
+    manifest: dict[str, Any] = (
+        json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    )
+    hashes: dict[str, str] = {}
+    for s in statements:
+        entry = manifest.get(s.name)
+        path = out / f"{s.name}.proof"
+        if (entry and entry["statement"] == _as_json(s) and path.exists()
+                and hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"]):
+            hashes[s.name] = entry["sha256"]
+    if not ray.is_initialized():
+        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+    task = ray.remote(num_cpus=1, max_retries=max_retries)(_prove)
+    by_name = {s.name: s for s in statements}
+    pending = {task.remote(s, _attempts_dir, _delay): s.name
+               for s in statements if s.name not in hashes}
+    start, finished_here = time.monotonic(), 0
+    try:
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                name, proof = ray.get(ref)
+                del pending[ref]
+                write_atomically(out / f"{name}.proof", proof)
+                digest = hashlib.sha256(proof).hexdigest()
+                hashes[name] = digest
+                manifest[name] = {"statement": _as_json(by_name[name]),
+                                  "sha256": digest, "bytes": len(proof)}
+                write_atomically(manifest_path,
+                                 json.dumps(manifest, sort_keys=True, indent=1).encode())
+                finished_here += 1
+                if progress is not None:
+                    rate = finished_here / max(time.monotonic() - start, 1e-9)
+                    progress(len(hashes), len(statements), rate)
+    except ray.exceptions.RayTaskError as e:
+        for ref in pending:
+            ray.cancel(ref)
+        cause = e.cause if isinstance(e.cause, Exception) else e
+        raise cause from None
+    return hashes
