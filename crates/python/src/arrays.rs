@@ -303,3 +303,53 @@ pub fn biguint(words: &[u64]) -> BigUint {
         .collect();
     BigUint::from_slice(&digits)
 }
+
+/// Runs `f` on the elements that canonical `words` hold, leaving its result in `words`: where
+/// they lie for Goldilocks, through a converted copy for the Montgomery fields. The GIL is
+/// released meanwhile.
+///
+/// # Errors
+/// `InvalidInputError` for a non-canonical value (nothing is changed then) or `f`'s error.
+pub fn in_place<F: NumpyField, R: Send>(
+    py: Python<'_>,
+    words: &mut [u64],
+    what: &str,
+    f: impl FnOnce(&mut [F]) -> Result<R, String> + Send,
+) -> PyResult<R> {
+    if let Some(view) = F::view_mut(words) {
+        let view = view.map_err(|e| invalid(format!("{what}: {e}")))?;
+        return py
+            .detach(|| {
+                let r = f(view);
+                F::finish_view(view);
+                r
+            })
+            .map_err(invalid);
+    }
+    py.detach(|| {
+        let mut x = F::from_words(words, false).map_err(|e| format!("{what}: {e}"))?;
+        let r = f(&mut x)?;
+        words.copy_from_slice(&F::to_words(&x));
+        Ok::<R, String>(r)
+    })
+    .map_err(invalid)
+}
+
+/// A new array of the elements of `array`, computed by `f` on a copy of its words (see
+/// [`in_place`]); the element shape is checked by `check` first.
+///
+/// # Errors
+/// As [`in_place`], and `check`'s.
+pub fn map_copy<'py, F: NumpyField>(
+    py: Python<'py>,
+    array: &PyReadonlyArrayDyn<'py, u64>,
+    what: &str,
+    check: impl FnOnce(&[usize]) -> PyResult<()>,
+    f: impl FnOnce(&mut [F]) -> Result<(), String> + Send,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    let shape = element_shape::<F>(array.shape(), what)?;
+    check(&shape)?;
+    let mut copy = words(array, what)?.to_vec();
+    in_place::<F, ()>(py, &mut copy, what, f)?;
+    array_of_words::<F>(py, copy, &shape)
+}

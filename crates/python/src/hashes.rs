@@ -10,7 +10,7 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_mimc::Preset;
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, Poseidon, Strength};
 
-use crate::arrays::{element_of_int, read, write, NumpyField};
+use crate::arrays::{element_of_int, map_copy, read, write, NumpyField};
 use crate::errors::{invalid, other};
 
 /// A neptune strength by name.
@@ -51,10 +51,10 @@ fn permute_with<'py, F: NumpyField>(
     perm: &Poseidon<F>,
     states: &PyReadonlyArrayDyn<'py, u64>,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
-    let (mut s, shape) = read::<F>(py, states, false, "states")?;
-    rows_of(&shape, perm.width(), "states", false)?;
-    py.detach(|| perm.permute_many(&mut s)).map_err(other)?;
-    write(py, &s, &shape)
+    let check = |shape: &[usize]| rows_of(shape, perm.width(), "states", false).map(|_| ());
+    map_copy::<F>(py, states, "states", check, |s| {
+        perm.permute_many(s).map_err(|e| e.to_string())
+    })
 }
 
 /// Poseidon permutations of a batch of states, shape `(n, t)` in elements (256-bit: `(n, t,

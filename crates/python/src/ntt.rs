@@ -5,7 +5,7 @@ use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use zkaccel_ntt::{Layout, LdeInput, NttPlan, Order};
 
-use crate::arrays::{array_of_words, read, write, FieldName, NumpyField};
+use crate::arrays::{array_of_words, in_place, read, write, FieldName, NumpyField};
 use crate::errors::{invalid, other};
 
 fn order(name: &str) -> PyResult<Order> {
@@ -125,44 +125,19 @@ fn apply<'py, F: NumpyField>(
         let words = rw.as_slice_mut().map_err(|_| {
             invalid("values: the array must be C-contiguous (numpy.ascontiguousarray makes one)")
         })?;
-        transform_words::<F>(py, words, t, n)?;
+        in_place::<F, _>(py, words, "values", |x| t.run(x, n))?;
         return Ok(values.clone());
     }
     // A new array: for Goldilocks one copy of the words, transformed where they lie.
     if F::LIMBS == 1 {
         let ro = values.readonly();
         let mut words = crate::arrays::words(&ro, "values")?.to_vec();
-        transform_words::<F>(py, &mut words, t, n)?;
+        in_place::<F, _>(py, &mut words, "values", |x| t.run(x, n))?;
         return array_of_words::<F>(py, words, &shape);
     }
     let (mut x, shape) = read::<F>(py, &values.readonly(), false, "values")?;
     py.detach(|| t.run(&mut x, n)).map_err(invalid)?;
     write(py, &x, &shape)
-}
-
-/// Transforms canonical words where they lie (Goldilocks) or through a converted copy.
-fn transform_words<F: NumpyField>(
-    py: Python<'_>,
-    words: &mut [u64],
-    t: Transform,
-    n: usize,
-) -> PyResult<()> {
-    if let Some(view) = F::view_mut(words) {
-        let view = view.map_err(|e| invalid(format!("values: {e}")))?;
-        return py
-            .detach(|| {
-                let r = t.run(view, n);
-                F::finish_view(view);
-                r
-            })
-            .map_err(invalid);
-    }
-    let mut x = py
-        .detach(|| F::from_words(words, false))
-        .map_err(|e| invalid(format!("values: {e}")))?;
-    py.detach(|| t.run(&mut x, n)).map_err(invalid)?;
-    words.copy_from_slice(&F::to_words(&x));
-    Ok(())
 }
 
 /// The forward transform (coefficients → evaluations on `⟨ω_n⟩`, or on the coset

@@ -1,0 +1,99 @@
+"""zkaccel.dist's engine overhead and scaling, measured on a local Ray cluster.
+
+Builds a tree of 2^LOG_LEAVES generated leaves (width 8, seeded) three ways and prints leaves/s:
+  1. one process, all cores: `zkaccel.merkle.build_streaming_commitment`-equivalent work
+     (each subtree generated and built in turn, then combined) — the single-machine baseline;
+  2. the same subtrees as Ray tasks on a local cluster of NODES nodes × 1 CPU
+     (RAYON_NUM_THREADS=1 in each task: one core per task);
+  3. the per-task cost breakdown: generation, hashing, Ray's round trip per task.
+Then projects, from these measured per-subtree costs, trees of 2^30 and 2^34 leaves on N
+machines. Usage:
+
+    python crates/python/benches/dist_scale.py [--log-leaves 24] [--log-subtree 16] [--nodes 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import time
+
+import numpy as np
+
+os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+
+import ray  # noqa: E402
+from ray.cluster_utils import Cluster  # noqa: E402
+
+from zkaccel import merkle  # noqa: E402
+from zkaccel.dist import GeneratedLeaves, build  # noqa: E402
+
+WIDTH = 8
+
+
+def single_process(source: GeneratedLeaves, subtrees: int) -> tuple[float, np.ndarray, float, float]:
+    rows = source.num_leaves // subtrees
+    roots, gen_s, hash_s = [], 0.0, 0.0
+    start = time.perf_counter()
+    for i in range(subtrees):
+        t0 = time.perf_counter()
+        leaves = source.rows(i * rows, rows, "goldilocks")
+        t1 = time.perf_counter()
+        roots.append(merkle.build(leaves).cap)
+        t2 = time.perf_counter()
+        gen_s += t1 - t0
+        hash_s += t2 - t1
+    cap = merkle.combine(np.concatenate(roots), num_leaves=source.num_leaves, leaf_width=WIDTH).cap
+    return time.perf_counter() - start, cap, gen_s / subtrees, hash_s / subtrees
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--log-leaves", type=int, default=24)
+    parser.add_argument("--log-subtree", type=int, default=16)
+    parser.add_argument("--nodes", type=int, default=2)
+    args = parser.parse_args()
+    n, subtrees = 1 << args.log_leaves, 1 << (args.log_leaves - args.log_subtree)
+    source = GeneratedLeaves(n, WIDTH, seed=1)
+
+    single_s, single_cap, gen_s, hash_s = single_process(source, subtrees)
+    print(f"2^{args.log_leaves} leaves × {WIDTH}, {subtrees} subtrees of 2^{args.log_subtree}")
+    print(f"single process ({os.cpu_count()} cores): {single_s:.2f} s, {n / single_s:,.0f} leaves/s;"
+          f" per subtree: generate {gen_s * 1e3:.1f} ms, hash {hash_s * 1e3:.1f} ms")
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    for _ in range(args.nodes - 1):
+        cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    ray.init(address=cluster.address, logging_level=logging.ERROR, log_to_driver=False,
+             runtime_env={"env_vars": {"RAYON_NUM_THREADS": "1"}})
+    build(GeneratedLeaves(1 << 12, WIDTH, seed=1), subtrees=2, progress=None)  # warm workers
+    start = time.perf_counter()
+    commitment = build(source, subtrees=subtrees, progress=None)
+    ray_s = time.perf_counter() - start
+    assert np.array_equal(commitment.cap, single_cap), "the cluster's root differs"
+    print(f"Ray, {args.nodes} nodes × 1 CPU: {ray_s:.2f} s, {n / ray_s:,.0f} leaves/s "
+          f"({ray_s / single_s:.2f}× the single process's time)")
+    start = time.perf_counter()
+    build(GeneratedLeaves(subtrees, 1, seed=1), subtrees=subtrees, progress=None)
+    per_task = (time.perf_counter() - start) / subtrees * args.nodes
+    print(f"Ray round trip per (empty) task: {per_task * 1e3:.2f} ms of a node's time")
+    ray.shutdown()
+    cluster.shutdown()
+
+    task_s = gen_s + hash_s  # on all local cores; one core per task on a cluster node
+    print("\nprojection (subtrees of 2^16 leaves × 8, one task per core, measured costs):")
+    for log_n in (30, 34):
+        tasks = 1 << (log_n - args.log_subtree)
+        for machines, cores in ((16, 32), (128, 32)):
+            compute = tasks * (task_s * os.cpu_count() + per_task) / (machines * cores)
+            driver = tasks * 0.5e-3  # a root recorded per task on the driver (~0.5 ms)
+            leaf_bytes = (1 << log_n) * WIDTH * 8
+            print(f"  2^{log_n} leaves, {machines} machines × {cores} cores: compute "
+                  f"{compute / 60:.1f} min, driver {driver / 60:.1f} min, leaf data "
+                  f"{leaf_bytes / 2**40:.2f} TiB if read from storage")
+
+
+if __name__ == "__main__":
+    main()
