@@ -25,7 +25,9 @@ extras=$("$venv/bin/python" -c 'import tomllib; p = tomllib.load(open("crates/py
 "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/python \
   -C build-args="--locked --profile ${ZKACCEL_PYTHON_PROFILE:-dev}"
 
-cargo build -q --locked -p zkaccel-cli
+# The CLI the tests compare against: the one `cargo test --workspace` built (building it alone
+# would recompile the workspace under another feature set).
+[[ -x target/debug/zkaccel ]] || cargo build -q --locked -p zkaccel-cli
 ZKACCEL_CLI="$PWD/target/debug/zkaccel" "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/python/tests
 (cd crates/python && "../../$venv/bin/python" -m mypy --strict --no-incremental tests &&
   "../../$venv/bin/python" -m mypy --strict --no-incremental -p zkaccel)
