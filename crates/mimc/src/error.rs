@@ -33,6 +33,9 @@ pub enum MimcError {
     /// A sponge was asked for no output.
     #[error("a MiMC sponge must squeeze at least one output")]
     ZeroOutputs,
+    /// A sponge was asked for more outputs than [`crate::MAX_SPONGE_OUTPUTS`].
+    #[error("{0} sponge outputs: at most {max}", max = crate::MAX_SPONGE_OUTPUTS)]
+    TooManyOutputs(usize),
     /// Batch inputs of different lengths.
     #[error("batch inputs differ in length: {messages} messages, {keys} keys")]
     LengthMismatch {

@@ -104,11 +104,10 @@ impl<F: PrimeField> MimcSponge<F> {
     /// The sponge hash of `inputs` with key `k`, squeezing `outputs` elements.
     ///
     /// # Errors
-    /// [`MimcError::ZeroOutputs`] when `outputs` is zero.
+    /// [`MimcError::ZeroOutputs`] when `outputs` is zero, [`MimcError::TooManyOutputs`] past
+    /// [`crate::MAX_SPONGE_OUTPUTS`] (a bound on time and memory for any caller's count).
     pub fn hash(&self, inputs: &[F], k: F, outputs: usize) -> Result<Vec<F>, MimcError> {
-        if outputs == 0 {
-            return Err(MimcError::ZeroOutputs);
-        }
+        check_outputs(outputs)?;
         let (mut l, mut r) = (F::ZERO, F::ZERO);
         for &m in inputs {
             (l, r) = self.permute(l + m, r, k);
@@ -137,9 +136,7 @@ impl<F: PrimeField> MimcSponge<F> {
         k: F,
         outputs: usize,
     ) -> Result<Vec<Vec<F>>, MimcError> {
-        if outputs == 0 {
-            return Err(MimcError::ZeroOutputs);
-        }
+        check_outputs(outputs)?;
         let mut out = vec![Vec::new(); inputs.len()];
         out.par_chunks_mut(PAR_CHUNK)
             .zip(inputs.par_chunks(PAR_CHUNK))
@@ -237,5 +234,14 @@ impl<F: PrimeField> zkaccel_symmetric::Compression<F> for MimcSponge<F> {
         let pairs: Vec<&[F]> = children.chunks_exact(2).collect();
         let digests = self.hash_batch(&pairs, F::ZERO, 1)?;
         Ok(digests.into_iter().map(|d| d[0]).collect())
+    }
+}
+
+/// `outputs` within 1 ..= [`crate::MAX_SPONGE_OUTPUTS`].
+fn check_outputs(outputs: usize) -> Result<(), MimcError> {
+    match outputs {
+        0 => Err(MimcError::ZeroOutputs),
+        n if n > crate::MAX_SPONGE_OUTPUTS => Err(MimcError::TooManyOutputs(n)),
+        _ => Ok(()),
     }
 }

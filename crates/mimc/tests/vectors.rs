@@ -148,6 +148,12 @@ fn circomlib_sponge_matches_circomlibjs() {
         fr(&ark["permute_feistel([1,2])"])
     );
     assert_eq!(sponge.hash(&[], Fr::ZERO, 0), Err(MimcError::ZeroOutputs));
+    for outputs in [zkaccel_mimc::MAX_SPONGE_OUTPUTS + 1, usize::MAX] {
+        assert_eq!(
+            sponge.hash(&[], Fr::ZERO, outputs),
+            Err(MimcError::TooManyOutputs(outputs))
+        );
+    }
 }
 
 fn amaze() -> Value {

@@ -167,7 +167,8 @@ where
         py: Python<'py>,
         indices: &[u64],
     ) -> PyResult<(Bound<'py, PyArrayDyn<u64>>, Vec<u8>)> {
-        let proof = self.0.prove(indices).map_err(merkle_err)?;
+        // Asking for impossible leaves is bad input here, not a rejected proof.
+        let proof = self.0.prove(indices).map_err(other)?;
         let w = self.0.leaf_width();
         let mut rows = Vec::with_capacity(proof.indices.len() * w);
         for &i in &proof.indices {

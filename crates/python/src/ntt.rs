@@ -214,10 +214,9 @@ fn lde_impl<'py, F: NumpyField>(
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
     let (x, shape) = read::<F>(py, &values.readonly(), false, "values")?;
     let shift = if coset { F::GENERATOR } else { F::ONE };
-    let (n, out_shape) = match (batch, &shape[..]) {
-        (None, [n]) => (*n, vec![n << log_blowup.min(40)]),
-        (Some((Layout::PolynomialMajor, _)), [c, n]) => (*n, vec![*c, n << log_blowup.min(40)]),
-        (Some((Layout::IndexMajor, _)), [n, c]) => (*n, vec![n << log_blowup.min(40), *c]),
+    let n = match (batch, &shape[..]) {
+        (None, [n]) | (Some((Layout::PolynomialMajor, _)), [_, n]) => *n,
+        (Some((Layout::IndexMajor, _)), [n, _]) => *n,
         _ => {
             return Err(invalid(format!(
                 "values: expected elements of shape (n,), (polynomials, n) or (n, polynomials) \
@@ -230,6 +229,12 @@ fn lde_impl<'py, F: NumpyField>(
         .checked_add(log_blowup)
         .filter(|&b| b <= 40)
         .ok_or_else(|| invalid(format!("2^{log_n} points · 2^{log_blowup}: too large")))?;
+    let big = 1usize << log_big;
+    let out_shape = match (batch, &shape[..]) {
+        (Some((Layout::PolynomialMajor, _)), [c, _]) => vec![*c, big],
+        (Some((Layout::IndexMajor, _)), [_, c]) => vec![big, *c],
+        _ => vec![big],
+    };
     let plan = F::plan(log_big).map_err(invalid)?;
     let out = py
         .detach(|| match batch {
