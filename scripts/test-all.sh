@@ -5,7 +5,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step's wall time is printed when the next one starts, and all of them at the end (CI
+# must stay under an hour on two cores: this says where the time goes).
+timings=()
+step_name=""
+step_start=$SECONDS
+end_step() {
+  [[ -n $step_name ]] && timings+=("$(printf '%5d s  %s' $((SECONDS - step_start)) "$step_name")")
+  step_name=""
+}
+step() {
+  end_step
+  printf '\n==> %s\n' "$*"
+  step_name="$*"
+  step_start=$SECONDS
+}
 
 if ! command -v cargo >/dev/null 2>&1; then
   echo "cargo not found: install Rust (https://rustup.rs) first" >&2
@@ -84,5 +98,8 @@ step "libFuzzer targets for every decoder of user bytes (ZKACCEL_FUZZ_SECONDS ea
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 ZKACCEL_FUZZ_DIR="$(mktemp -d)" bash scripts/fuzz.sh
 
+end_step
 echo
-echo "all checks passed"
+echo "time per step:"
+printf '  %s\n' "${timings[@]}"
+echo "all checks passed in $SECONDS s"
