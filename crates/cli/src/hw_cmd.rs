@@ -13,7 +13,7 @@
 //! - `hash_vectors.hex`: `n key m_1 … m_n H` per line (hex).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use rand::rngs::StdRng;
@@ -22,6 +22,7 @@ use zkaccel_bn254::Fr;
 use zkaccel_field::modmul::MontgomeryWords;
 use zkaccel_field::{limbs, Field, PrimeField};
 use zkaccel_mimc::Preset;
+use zkaccel_plot::write_atomically;
 
 #[derive(Subcommand)]
 pub enum HwCommand {
@@ -161,16 +162,6 @@ fn hex(x: &Fr) -> String {
 fn random(rng: &mut StdRng) -> Fr {
     let v: Vec<u64> = (0..5).map(|_| rng.next_u64()).collect();
     Fr::from_limbs_reduced(&v)
-}
-
-/// Writes `contents` to `path` atomically (a temporary file in the same directory, renamed).
-pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    if let Err(e) = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path)) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    Ok(())
 }
 
 fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {

@@ -8,7 +8,6 @@ mod merkle_cmd;
 mod mimc_cmd;
 mod model_cmd;
 mod ntt_cmd;
-mod plot;
 mod poseidon_cmd;
 mod stark_cmd;
 

@@ -16,10 +16,10 @@ use zkaccel_merkle::{
 };
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
-use crate::hw_cmd::write_atomically;
 use crate::inputs::{alloc_within, check_budget, generate_rows, parse_one, parse_size, Origin};
 use crate::poseidon_cmd::StrengthName;
 use crate::Rejected;
+use zkaccel_plot::write_atomically;
 
 #[derive(Subcommand)]
 pub enum MerkleCommand {

@@ -18,8 +18,6 @@ use zkaccel_hwmodel::unizk::sweep::parse_param;
 use zkaccel_hwmodel::unizk::{Mode, UnizkConfig};
 use zkaccel_kernel_trace::{read_jsonl, validate, CircuitShape, KernelRecord};
 
-use crate::hw_cmd::write_atomically;
-
 #[derive(Subcommand)]
 pub enum ModelCommand {
     /// AMAZE MiMC designs: cycles, amortised latency and throughput at the paper's clocks.
@@ -402,28 +400,9 @@ fn run_ntt_fpga_sweep(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let out = args.out.as_ref().ok_or("--sweep needs --out DIR")?;
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let font = crate::plot::load_font(args.font.as_deref())?;
+    let font = zkaccel_plot::load_font(args.font.as_deref())?;
     for sweep in &sweeps {
-        let stem = format!("ntt-sweep-{}", sweep.knob);
-        write_atomically(&out.join(format!("{stem}.csv")), sweep.to_csv())?;
-        let chart = crate::plot::SweepChart {
-            title: format!("FPGA NTT core model: against the base, vs {}", sweep.knob),
-            x_desc: sweep.knob.clone(),
-            y_desc: "relative to the base (×)".to_owned(),
-            labels: sweep.points.iter().map(|p| p.value.clone()).collect(),
-            series: vec![
-                (
-                    "speedup".to_owned(),
-                    sweep.points.iter().map(|p| p.speedup).collect(),
-                ),
-                (
-                    "wide multipliers × time".to_owned(),
-                    sweep.points.iter().map(|p| p.relative_area_time).collect(),
-                ),
-            ],
-        };
-        crate::plot::sweep_svg_and_png(&chart, &font, out, &stem)?;
+        let files = zkaccel_plot::write_ntt_sweep(sweep, out, &font)?;
         if args.json {
             println!("{}", serde_json::to_string(sweep)?);
             continue;
@@ -435,14 +414,15 @@ fn run_ntt_fpga_sweep(
                 p.value, p.cycles, p.us, p.multipliers, p.speedup, p.relative_area_time
             );
         }
-        println!("  wrote {}/{stem}.{{csv,svg,png}}", out.display());
+        println!(
+            "  wrote {}, {}, {}",
+            files.csv.display(),
+            files.svg.display(),
+            files.png.display()
+        );
     }
     Ok(())
 }
-
-/// UniZK's plonky2 workloads, as `peers/examples/plonky2_shapes` wrote them.
-const PLONKY2_FIBONACCI: &str = include_str!("../../hwmodel/shapes/plonky2-fibonacci.json");
-const PLONKY2_FACTORIAL: &str = include_str!("../../hwmodel/shapes/plonky2-factorial.json");
 
 /// Reads a file of at most `limit` bytes.
 fn read_bounded(path: &std::path::Path, limit: u64) -> Result<String, Box<dyn std::error::Error>> {
@@ -472,14 +452,7 @@ fn unizk_inputs(
         let text = read_bounded(path, 1 << 20)?;
         CircuitShape::from_json(&text)?.kernels()?
     } else if let Some(name) = &args.workload {
-        let text = match name.as_str() {
-            "fibonacci" => PLONKY2_FIBONACCI,
-            "factorial" => PLONKY2_FACTORIAL,
-            other => {
-                return Err(format!("workload `{other}`: expected fibonacci or factorial").into())
-            }
-        };
-        CircuitShape::from_json(text)?.kernels()?
+        zkaccel_hwmodel::unizk::workloads::kernels(name)?
     } else {
         return Err("one of --trace FILE, --shape FILE or --workload NAME is required".into());
     };
@@ -509,13 +482,9 @@ fn run_unizk_sweep(args: &UnizkSweepArgs) -> Result<(), Box<dyn std::error::Erro
         .iter()
         .map(|(knob, values)| config.sweep(&records, knob, values))
         .collect::<Result<Vec<_>, _>>()?;
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let font = crate::plot::load_font(args.font.as_deref())?;
+    let font = zkaccel_plot::load_font(args.font.as_deref())?;
     for sweep in &sweeps {
-        let stem = format!("sweep-{}", sweep.knob);
-        write_atomically(&args.out.join(format!("{stem}.csv")), sweep.to_csv())?;
-        let chart = crate::plot::SweepChart::unizk(sweep);
-        crate::plot::sweep_svg_and_png(&chart, &font, &args.out, &stem)?;
+        let files = zkaccel_plot::write_unizk_sweep(sweep, &args.out, &font)?;
         if args.replay.json {
             println!("{}", serde_json::to_string(sweep)?);
         } else {
@@ -526,7 +495,12 @@ fn run_unizk_sweep(args: &UnizkSweepArgs) -> Result<(), Box<dyn std::error::Erro
                     p.value, p.speedup[0], p.speedup[1], p.speedup[2], p.speedup[4], p.ms[4]
                 );
             }
-            println!("  wrote {}/{stem}.{{csv,svg,png}}", args.out.display());
+            println!(
+                "  wrote {}, {}, {}",
+                files.csv.display(),
+                files.svg.display(),
+                files.png.display()
+            );
         }
     }
     Ok(())

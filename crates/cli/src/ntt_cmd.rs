@@ -14,8 +14,8 @@ use zkaccel_kernel_trace::{write_jsonl, Kernel, NttLayout, NttOrder, Phase, Trac
 use zkaccel_ntt::{Algorithm, NttPlan, Order, TwoAdicField, DEFAULT_CORE_LOG};
 
 use crate::field_cmd::FieldName;
-use crate::hw_cmd::write_atomically;
 use crate::inputs::{alloc_within, generate_rows, parse_size, read_values};
+use zkaccel_plot::write_atomically;
 
 type Boxed = Box<dyn std::error::Error>;
 

@@ -10,8 +10,8 @@ use zkaccel_kernel_trace::{write_jsonl, Tracer};
 use zkaccel_stark::shipped::{config_with, MAX_LOG_ROWS, MAX_PROOF_BYTES};
 use zkaccel_stark::{ShippedAir, StarkConfig, Statement, VerifyMode};
 
-use crate::hw_cmd::write_atomically;
 use crate::Rejected;
+use zkaccel_plot::write_atomically;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum AirName {

@@ -7,6 +7,7 @@
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use zkaccel_merkle::MerkleError;
+use zkaccel_plot::PlotError;
 use zkaccel_stark::StarkError;
 
 /// The exception classes of `zkaccel.errors`.
@@ -74,6 +75,16 @@ pub fn stark(e: StarkError) -> PyErr {
         Kind::Verification
     } else {
         Kind::InvalidInput
+    };
+    error(kind, e.to_string())
+}
+
+/// A sweep's files: writing or drawing them is [`Kind::Storage`]; a sweep that cannot name
+/// its files or a missing font is [`Kind::InvalidInput`].
+pub fn plot(e: PlotError) -> PyErr {
+    let kind = match &e {
+        PlotError::Io { .. } | PlotError::Draw { .. } => Kind::Storage,
+        _ => Kind::InvalidInput,
     };
     error(kind, e.to_string())
 }

@@ -1,21 +1,20 @@
 //! `zkaccel.models`: every accelerator model's report as a dict (the CLI's `--json`).
 
 use std::io::Cursor;
+use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use zkaccel_hwmodel::amaze::{AmazeConfig, Design};
+use zkaccel_hwmodel::ntt_fpga::sweep::NttSweep;
 use zkaccel_hwmodel::ntt_fpga::{
     CoreKind, NttCoreConfig, PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY, TABLE_III_POINTS,
 };
-use zkaccel_hwmodel::unizk::{Mode, UnizkConfig};
+use zkaccel_hwmodel::unizk::sweep::MAX_SWEEP_POINTS;
+use zkaccel_hwmodel::unizk::{workloads, Mode, Sweep, UnizkConfig};
 use zkaccel_kernel_trace::{read_jsonl, validate, CircuitShape, KernelRecord};
 
-use crate::errors::{invalid, other};
-
-/// UniZK's plonky2 workloads, as `peers/examples/plonky2_shapes` wrote them.
-const PLONKY2_FIBONACCI: &str = include_str!("../../hwmodel/shapes/plonky2-fibonacci.json");
-const PLONKY2_FACTORIAL: &str = include_str!("../../hwmodel/shapes/plonky2-factorial.json");
+use crate::errors::{invalid, other, plot};
 
 /// A serialisable value as Python objects (through `json.loads`).
 fn to_python<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<Py<PyAny>> {
@@ -118,20 +117,15 @@ fn ntt_fpga_trace(py: Python<'_>, trace: &str, core: &str, clock_mhz: f64) -> Py
     to_python(py, &report)
 }
 
-/// The UniZK accelerator model's replay of a kernel trace (JSON Lines text, e.g. from
-/// `zkaccel.stark.prove_with_trace`), of a plonky2 circuit shape (JSON text) or of a built-in
-/// workload (`fibonacci`, `factorial`), in `mode` (`paper`, `unizk-sim`) with knobs
-/// (`{"vsas": 64, "spm_mb": 16, ...}`).
-#[pyfunction]
-#[pyo3(signature = (*, trace = None, shape = None, workload = None, mode = "paper", knobs = None))]
-fn unizk(
-    py: Python<'_>,
+/// The UniZK configuration (`mode` and `knobs`) and the validated records of exactly one of a
+/// trace, a shape or a built-in workload.
+fn unizk_inputs(
     trace: Option<&str>,
     shape: Option<&str>,
     workload: Option<&str>,
     mode: &str,
-    knobs: Option<Bound<'_, PyDict>>,
-) -> PyResult<Py<PyAny>> {
+    knobs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(UnizkConfig, Vec<KernelRecord>)> {
     let mode: Mode = mode.parse().map_err(other)?;
     let mut config = UnizkConfig::preset(mode);
     if let Some(knobs) = knobs {
@@ -151,25 +145,146 @@ fn unizk(
             validate(&r).map_err(other)?;
             r
         }
-        (None, None, Some(w)) => {
-            let text = match w {
-                "fibonacci" => PLONKY2_FIBONACCI,
-                "factorial" => PLONKY2_FACTORIAL,
-                other => {
-                    return Err(invalid(format!(
-                        "workload {other:?}: known fibonacci, factorial"
-                    )))
-                }
-            };
-            CircuitShape::from_json(text)
-                .map_err(other)?
-                .kernels()
-                .map_err(other)?
-        }
+        (None, None, Some(w)) => workloads::kernels(w).map_err(other)?,
         _ => return Err(invalid("give exactly one of trace=, shape=, workload=")),
     };
+    Ok((config, records))
+}
+
+/// The UniZK accelerator model's replay of a kernel trace (JSON Lines text, e.g. from
+/// `zkaccel.stark.prove_with_trace`), of a plonky2 circuit shape (JSON text) or of a built-in
+/// workload (`fibonacci`, `factorial`), in `mode` (`paper`, `unizk-sim`) with knobs
+/// (`{"vsas": 64, "spm_mb": 16, ...}`).
+#[pyfunction]
+#[pyo3(signature = (*, trace = None, shape = None, workload = None, mode = "paper", knobs = None))]
+fn unizk(
+    py: Python<'_>,
+    trace: Option<&str>,
+    shape: Option<&str>,
+    workload: Option<&str>,
+    mode: &str,
+    knobs: Option<Bound<'_, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let (config, records) = unizk_inputs(trace, shape, workload, mode, knobs.as_ref())?;
     let report = py.detach(|| config.replay(&records)).map_err(other)?;
     to_python(py, &report)
+}
+
+/// A design-space sweep of the UniZK model (`zkaccel model unizk sweep`): the workload
+/// replayed once per value of `knob` (at most 64), the rest of the configuration as `mode` and
+/// `knobs` set it; each point's milliseconds and speedup over that base, per class
+/// (NTT, polynomial, hash, layout, total). `write_sweep` writes its CSV and plots.
+#[pyfunction]
+#[pyo3(signature = (knob, values, *, trace = None, shape = None, workload = None, mode = "paper", knobs = None))]
+#[allow(clippy::too_many_arguments)]
+fn unizk_sweep(
+    py: Python<'_>,
+    knob: &str,
+    values: Vec<Bound<'_, PyAny>>,
+    trace: Option<&str>,
+    shape: Option<&str>,
+    workload: Option<&str>,
+    mode: &str,
+    knobs: Option<Bound<'_, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let values = value_strings(knob, &values)?;
+    let (config, records) = unizk_inputs(trace, shape, workload, mode, knobs.as_ref())?;
+    let sweep = py
+        .detach(|| config.sweep(&records, knob, &values))
+        .map_err(other)?;
+    to_python(py, &sweep)
+}
+
+/// A sweep's values as the knobs take them (`str()` of each), at most [`MAX_SWEEP_POINTS`].
+fn value_strings(knob: &str, values: &[Bound<'_, PyAny>]) -> PyResult<Vec<String>> {
+    if values.is_empty() || values.len() > MAX_SWEEP_POINTS {
+        return Err(invalid(format!(
+            "{knob}: 1 to {MAX_SWEEP_POINTS} values, got {}",
+            values.len()
+        )));
+    }
+    values.iter().map(|v| Ok(v.str()?.to_string())).collect()
+}
+
+/// A design-space sweep of the FPGA NTT core's model (`zkaccel model ntt-fpga --sweep`):
+/// `knob` (log_points, pipelines, mul_latency, width, clock_mhz, points, core) over `values`,
+/// the rest as the other arguments set it; each point's cycles, time, wide multipliers, speedup
+/// and multipliers × time over that base. `write_sweep` writes its CSV and plots.
+#[pyfunction]
+#[pyo3(signature = (knob, values, *, log_points = 8, pipelines = 1, mul_latency = PAPER_MUL_LATENCY, width = 256, points = TABLE_III_POINTS, core = "ours", clock_mhz = PAPER_CLOCK_MHZ))]
+#[allow(clippy::too_many_arguments)]
+fn ntt_fpga_sweep(
+    py: Python<'_>,
+    knob: &str,
+    values: Vec<Bound<'_, PyAny>>,
+    log_points: u32,
+    pipelines: u32,
+    mul_latency: u32,
+    width: u32,
+    points: u64,
+    core: &str,
+    clock_mhz: f64,
+) -> PyResult<Py<PyAny>> {
+    let values = value_strings(knob, &values)?;
+    let config = NttCoreConfig {
+        width_bits: width,
+        log_points,
+        pipelines,
+        mul_latency,
+        kind: core_kind(core)?,
+        clock_mhz,
+    };
+    config.validate().map_err(other)?;
+    let sweep = config.sweep(points, knob, &values).map_err(other)?;
+    to_python(py, &sweep)
+}
+
+/// Writes a sweep (the dict `unizk_sweep` or `ntt_fpga_sweep` returned, or points of several
+/// such dicts of one knob gathered in order) into `out` as the CLI does: `sweep-<knob>.csv`,
+/// `.svg` and `.png` for `model="unizk"`, `ntt-sweep-<knob>.*` for `model="ntt-fpga"`, each
+/// file atomically. `font` is a TrueType file (default: DejaVu, Liberation or Lato from the
+/// system). Returns the paths as `{"csv": …, "svg": …, "png": …}`.
+#[pyfunction]
+#[pyo3(signature = (sweep, out, *, model, font = None))]
+fn write_sweep(
+    py: Python<'_>,
+    sweep: Bound<'_, PyAny>,
+    out: PathBuf,
+    model: &str,
+    font: Option<PathBuf>,
+) -> PyResult<Py<PyAny>> {
+    let text: String = py
+        .import("json")?
+        .call_method1("dumps", (sweep,))?
+        .extract()?;
+    let font = zkaccel_plot::load_font(font.as_deref()).map_err(plot)?;
+    let written = match model {
+        "unizk" => {
+            let sweep: Sweep = serde_json::from_str(&text)
+                .map_err(|e| invalid(format!("not a UniZK sweep: {e}")))?;
+            py.detach(|| zkaccel_plot::write_unizk_sweep(&sweep, &out, &font))
+        }
+        "ntt-fpga" => {
+            let sweep: NttSweep = serde_json::from_str(&text)
+                .map_err(|e| invalid(format!("not an FPGA NTT sweep: {e}")))?;
+            py.detach(|| zkaccel_plot::write_ntt_sweep(&sweep, &out, &font))
+        }
+        other => {
+            return Err(invalid(format!(
+                "model {other:?}: sweeps are written for unizk and ntt-fpga"
+            )))
+        }
+    };
+    let files = written.map_err(plot)?;
+    let paths = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    to_python(
+        py,
+        &serde_json::json!({
+            "csv": paths(&files.csv),
+            "svg": paths(&files.svg),
+            "png": paths(&files.png),
+        }),
+    )
 }
 
 /// Registers `zkaccel.models`.
@@ -178,5 +293,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ntt_fpga, m)?)?;
     m.add_function(wrap_pyfunction!(ntt_fpga_trace, m)?)?;
     m.add_function(wrap_pyfunction!(unizk, m)?)?;
+    m.add_function(wrap_pyfunction!(unizk_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(ntt_fpga_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(write_sweep, m)?)?;
     Ok(())
 }

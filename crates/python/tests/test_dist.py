@@ -197,3 +197,90 @@ def test_a_proof_batch_survives_a_killed_worker(cluster: Any, tmp_path: pathlib.
         prove_batch([Statement("bad", "sha256", 4)], tmp_path / "bad")
     with pytest.raises(zkaccel.InvalidInputError, match="distinct"):
         prove_batch([Statement("a", "fibonacci", 4)] * 2, tmp_path / "bad")
+
+
+def test_a_sweep_on_the_cluster_writes_the_local_sweeps_files(
+        cluster: Any, cli: str, tmp_path: pathlib.Path) -> None:
+    from zkaccel.dist import sweep
+
+    grid = {"spm_mb": [2, 4, 8, 16, 32], "vsas": [8, 16, 32, 64]}
+    subprocess.run([cli, "model", "unizk", "sweep", "--workload", "fibonacci", "--set",
+                    "array=16", "--param", "spm_mb=2,4,8,16,32", "--param", "vsas=8,16,32,64",
+                    "--out", str(tmp_path / "local")], check=True, capture_output=True)
+    marks = tmp_path / "attempts"
+    marks.mkdir()
+    seen: list[tuple[int, int]] = []
+    result: dict[str, Any] = {}
+
+    def drive() -> None:
+        try:
+            result["sweeps"] = sweep(
+                "unizk", grid, tmp_path / "dist", chunk=2,
+                base={"workload": "fibonacci", "knobs": {"array": 16}},
+                progress=lambda done, total, _rate: seen.append((done, total)),
+                _attempts_dir=str(marks), _delay=0.5)
+        except BaseException as e:
+            result["error"] = e
+
+    driver = threading.Thread(target=drive)
+    driver.start()
+    deadline = time.monotonic() + 120
+    while not list(marks.iterdir()):
+        assert time.monotonic() < deadline, "no sweep task started"
+        time.sleep(0.02)
+    first = next(iter(marks.iterdir())).name
+    os.kill(int(first.split(".")[3]), signal.SIGKILL)  # a worker dies mid-task
+    driver.join(timeout=300)
+    assert "error" not in result, result.get("error")
+    # The killed chunk ran again; every chunk (3 of spm_mb, 2 of vsas) finished exactly once.
+    knob, index = first.split(".")[:2]
+    assert len([m for m in marks.iterdir() if m.name.split(".")[:2] == [knob, index]]) >= 2
+    assert seen[-1] == (5, 5) and [d for d, _ in seen] == [1, 2, 3, 4, 5]
+    for knob in grid:
+        files = result["sweeps"][knob]["files"]
+        assert [p["value"] for p in result["sweeps"][knob]["sweep"]["points"]] == \
+            [str(v) for v in grid[knob]]
+        for ext in ("csv", "svg", "png"):
+            local = (tmp_path / "local" / f"sweep-{knob}.{ext}").read_bytes()
+            assert pathlib.Path(files[ext]).read_bytes() == local, (knob, ext)
+
+    # The command line, on the same cluster: the FPGA NTT core's sweep, as the CLI writes it.
+    subprocess.run([cli, "model", "ntt-fpga", "--log-points", "4", "--sweep",
+                    "pipelines=1,2,4", "--out", str(tmp_path / "ntt-local")],
+                   check=True, capture_output=True)
+    out = subprocess.run([sys.executable, "-m", "zkaccel.dist", "sweep", "--model", "ntt-fpga",
+                          "--set", "log_points=4", "--param", "pipelines=1,2,4", "--chunk", "1",
+                          "--out", str(tmp_path / "ntt-dist"), "--address", cluster.address,
+                          "--json"], check=True, capture_output=True, text=True).stdout
+    assert json.loads(out)["pipelines"]["files"]["csv"].endswith("ntt-sweep-pipelines.csv")
+    for ext in ("csv", "svg", "png"):
+        name = f"ntt-sweep-pipelines.{ext}"
+        assert (tmp_path / "ntt-dist" / name).read_bytes() == \
+            (tmp_path / "ntt-local" / name).read_bytes()
+
+
+def test_a_bad_sweep_value_fails_fast_and_is_not_retried(
+        cluster: Any, tmp_path: pathlib.Path) -> None:
+    from zkaccel.dist import sweep
+
+    marks = tmp_path / "attempts"
+    marks.mkdir()
+    start = time.monotonic()
+    with pytest.raises(zkaccel.InvalidInputError, match="vsas"):
+        sweep("unizk", {"vsas": [16, 0]}, tmp_path / "out", chunk=1,
+              base={"workload": "fibonacci"}, _attempts_dir=str(marks))
+    assert time.monotonic() - start < 60
+    bad = [m for m in marks.iterdir() if m.name.startswith("vsas.1.")]
+    assert len(bad) == 1  # an application error is not retried
+    assert not (tmp_path / "out").exists()
+    hostile: list[tuple[Any, str]] = [({"vsas": []}, "1 to 64"), ({"../x": [1]}, "plain name"),
+                                      ({}, "no knob"), ({"vsas": "16"}, "list")]
+    for grid, message in hostile:
+        with pytest.raises(zkaccel.InvalidInputError, match=message):
+            sweep("unizk", grid, tmp_path / "out", base={"workload": "fibonacci"})
+    with pytest.raises(zkaccel.InvalidInputError, match="model"):
+        sweep("amaze", {"vsas": [1]}, tmp_path / "out")
+    bad_cli = subprocess.run([sys.executable, "-m", "zkaccel.dist", "sweep", "--param", "vsas=1",
+                              "--out", str(tmp_path / "o"), "--address", cluster.address],
+                             capture_output=True, text=True)
+    assert bad_cli.returncode == 2 and "exactly one" in bad_cli.stderr

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import pathlib
 import subprocess
+from typing import Any
 
 import pytest
 
@@ -45,3 +47,77 @@ def test_unizk_replays_a_proofs_trace() -> None:
         models.unizk(trace="not json\n")
     with pytest.raises(zkaccel.InvalidInputError, match="exactly one"):
         models.unizk()
+
+
+def cli_sweep(cli: str, out: pathlib.Path, *args: str) -> list[dict[str, Any]]:
+    """``zkaccel model … sweep … --json --out OUT``: one JSON sweep per line."""
+    text = subprocess.run([cli, "model", *args, "--out", str(out), "--json"], check=True,
+                          capture_output=True, text=True).stdout
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def same_files(a: dict[str, str], b: pathlib.Path, stem: str) -> None:
+    for ext in ("csv", "svg", "png"):
+        ours = pathlib.Path(a[ext])
+        assert ours.name == f"{stem}.{ext}"
+        assert ours.read_bytes() == (b / f"{stem}.{ext}").read_bytes(), ext
+
+
+def test_unizk_sweeps_equal_the_cli_point_for_point_and_byte_for_byte(
+        cli: str, tmp_path: pathlib.Path) -> None:
+    theirs = cli_sweep(cli, tmp_path / "cli", "unizk", "sweep", "--workload", "fibonacci",
+                       "--set", "vsas=16", "--param", "spm_mb=2,8,32")
+    ours = models.unizk_sweep("spm_mb", [2, "8", 32], workload="fibonacci",
+                              knobs={"vsas": 16})
+    assert [ours] == theirs
+    assert [p["value"] for p in ours["points"]] == ["2", "8", "32"]
+    files = models.write_sweep(ours, tmp_path / "py", model="unizk")
+    same_files(files, tmp_path / "cli", "sweep-spm_mb")
+
+
+def test_ntt_sweeps_equal_the_cli(cli: str, tmp_path: pathlib.Path) -> None:
+    theirs = cli_sweep(cli, tmp_path / "cli", "ntt-fpga", "--log-points", "4",
+                       "--sweep", "pipelines=1,2,4")
+    ours = models.ntt_fpga_sweep("pipelines", [1, 2, 4], log_points=4)
+    assert [ours] == theirs
+    assert [p["speedup"] > 1.5 for p in ours["points"]] == [False, True, True]
+    files = models.write_sweep(ours, tmp_path / "py", model="ntt-fpga")
+    same_files(files, tmp_path / "cli", "ntt-sweep-pipelines")
+
+
+def test_sweeps_refuse_bad_knobs_values_and_hostile_files(tmp_path: pathlib.Path) -> None:
+    with pytest.raises(zkaccel.InvalidInputError, match="knob"):
+        models.unizk_sweep("warp_drive", [1], workload="fibonacci")
+    with pytest.raises(zkaccel.InvalidInputError):
+        models.unizk_sweep("vsas", [0], workload="fibonacci")
+    with pytest.raises(zkaccel.InvalidInputError, match="1 to 64"):
+        models.unizk_sweep("vsas", list(range(1, 66)), workload="fibonacci")
+    with pytest.raises(zkaccel.InvalidInputError, match="1 to 64"):
+        models.ntt_fpga_sweep("pipelines", [])
+    with pytest.raises(zkaccel.InvalidInputError, match="workload"):
+        models.unizk_sweep("vsas", [1], workload="sha256")
+    with pytest.raises(zkaccel.InvalidInputError):
+        models.ntt_fpga_sweep("pipelines", [1], log_points=0)
+    good = models.unizk_sweep("vsas", [16, 32], workload="fibonacci")
+    out = tmp_path / "out"
+    for knob in ("../escape", "a/b", "", ".x"):
+        with pytest.raises(zkaccel.InvalidInputError, match="knob"):
+            models.write_sweep({**good, "knob": knob}, out, model="unizk")
+    bad_value = {**good, "points": [{**good["points"][0], "value": "1,2"}]}
+    with pytest.raises(zkaccel.InvalidInputError, match="CSV"):
+        models.write_sweep(bad_value, out, model="unizk")
+    with pytest.raises(zkaccel.InvalidInputError, match="UniZK sweep"):
+        models.write_sweep({"knob": "vsas"}, out, model="unizk")
+    with pytest.raises(zkaccel.InvalidInputError, match="NTT sweep"):
+        models.write_sweep(good, out, model="ntt-fpga")
+    with pytest.raises(zkaccel.InvalidInputError, match="model"):
+        models.write_sweep(good, out, model="amaze")
+    with pytest.raises(zkaccel.InvalidInputError, match="font"):
+        models.write_sweep(good, out, model="unizk", font=tmp_path / "none.ttf")
+    assert not out.exists() or not any(out.iterdir())
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    with pytest.raises(zkaccel.StorageError):
+        models.write_sweep(good, blocker / "below", model="unizk")
+    with pytest.raises(OSError):
+        models.write_sweep(good, blocker / "below", model="unizk")

@@ -3,7 +3,7 @@
 //! round unit, `P·m`, in the paper's cores; three in the fully pipelined one) and both
 //! normalised to the base configuration.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{CoreKind, NttCoreConfig, NttModelError};
 
@@ -22,7 +22,7 @@ pub const NTT_SWEEP_KNOBS: [&str; 7] = [
 pub const MAX_NTT_SWEEP_POINTS: usize = 64;
 
 /// One configuration of a sweep.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NttSweepPoint {
     /// The knob's value, as given.
     pub value: String,
@@ -44,7 +44,7 @@ pub struct NttSweepPoint {
 }
 
 /// A knob swept over values.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NttSweep {
     /// The knob.
     pub knob: String,

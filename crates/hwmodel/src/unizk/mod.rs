@@ -13,6 +13,7 @@ pub mod config;
 pub mod lower;
 mod report;
 pub mod sweep;
+pub mod workloads;
 
 pub use config::{Mode, UnizkConfig};
 pub use report::{ClassReport, KernelTime, UnizkClass, UnizkReport, Unmodelled};
@@ -30,6 +31,9 @@ pub enum ModelError {
     /// An empty trace.
     #[error("the trace holds no kernels")]
     EmptyTrace,
+    /// A built-in workload that does not exist.
+    #[error("workload: {0}")]
+    Workload(String),
 }
 
 impl UnizkConfig {

@@ -1,7 +1,7 @@
 //! Design-space sweeps: one knob over a list of values, every class's time at each, normalised
 //! to the base configuration (the paper's Figure 10).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use zkaccel_kernel_trace::KernelRecord;
 
 use super::{ModelError, UnizkClass, UnizkConfig};
@@ -10,7 +10,7 @@ use super::{ModelError, UnizkClass, UnizkConfig};
 pub const MAX_SWEEP_POINTS: usize = 64;
 
 /// One configuration of a sweep.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepPoint {
     /// The knob's value, as given.
     pub value: String,
@@ -21,7 +21,7 @@ pub struct SweepPoint {
 }
 
 /// A knob swept over values.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Sweep {
     /// The knob.
     pub knob: String,

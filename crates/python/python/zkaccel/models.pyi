@@ -1,5 +1,7 @@
 """The accelerator models (AMAZE, FPGA NTT, UniZK): each report as a dict."""
 
+import os
+from collections.abc import Sequence
 from typing import Any
 
 def amaze(design: str | None = None, *, config: dict[str, Any] | None = None) -> Any:
@@ -15,3 +17,20 @@ def ntt_fpga_trace(trace: str, *, core: str = "ours", clock_mhz: float = 68.0) -
 def unizk(*, trace: str | None = None, shape: str | None = None, workload: str | None = None,
           mode: str = "paper", knobs: dict[str, Any] | None = None) -> dict[str, Any]:
     """The UniZK model's report on a kernel trace, a plonky2 shape or a built-in workload."""
+
+def unizk_sweep(knob: str, values: Sequence[Any], *, trace: str | None = None,
+                shape: str | None = None, workload: str | None = None, mode: str = "paper",
+                knobs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A sweep of the UniZK model: ``knob`` over ``values`` (at most 64), each point's
+    milliseconds and speedup per class (NTT, polynomial, hash, layout, total) over the base."""
+
+def ntt_fpga_sweep(knob: str, values: Sequence[Any], *, log_points: int = 8, pipelines: int = 1,
+                   mul_latency: int = 5, width: int = 256, points: int = 4096,
+                   core: str = "ours", clock_mhz: float = 68.0) -> dict[str, Any]:
+    """A sweep of the FPGA NTT core model: ``knob`` (log_points, pipelines, mul_latency, width,
+    clock_mhz, points, core) over ``values``; cycles, time, multipliers and ratios to the base."""
+
+def write_sweep(sweep: dict[str, Any], out: str | os.PathLike[str], *, model: str,
+                font: str | os.PathLike[str] | None = None) -> dict[str, str]:
+    """Writes a sweep's CSV, SVG and PNG into ``out`` as the CLI does (``model``: ``unizk`` or
+    ``ntt-fpga``); returns their paths as ``{"csv", "svg", "png"}``."""

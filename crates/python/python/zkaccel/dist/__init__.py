@@ -4,6 +4,10 @@
   subtrees built by Ray tasks, combined on the driver into the same commitment a single
   machine computes; each subtree root is persisted as it arrives, so a restarted driver
   resubmits only what is missing.
+- :func:`zkaccel.dist.prove_batch` — STARK proofs of many statements, each proof written
+  atomically as it arrives, with a manifest of their hashes; resumable.
+- :func:`zkaccel.dist.sweep` — the accelerator models' design-space sweeps, each knob's
+  values split into tasks, gathered into the CSV and plots a local sweep writes.
 
 Ray supplies retries (a task lost with its node is re-run elsewhere), scheduling and the
 local cluster the tests use. Deterministic errors (bad input) are checked on the driver
@@ -12,5 +16,6 @@ before anything is submitted and are never retried.
 
 from .merkle import GeneratedLeaves, NpyLeaves, build
 from .proofs import Statement, prove_batch
+from .sweeps import sweep
 
-__all__ = ["GeneratedLeaves", "NpyLeaves", "Statement", "build", "prove_batch"]
+__all__ = ["GeneratedLeaves", "NpyLeaves", "Statement", "build", "prove_batch", "sweep"]

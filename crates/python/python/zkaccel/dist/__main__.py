@@ -1,9 +1,13 @@
-"""``python -m zkaccel.dist merkle …``: a distributed Merkle tree from the command line.
+"""``python -m zkaccel.dist merkle …`` and ``python -m zkaccel.dist sweep …`` on Ray.
 
-Prints the cap (the root when ``--cap-height`` is 0), one digest per line as ``zkaccel merkle
+``merkle`` builds a tree's commitment from subtrees and prints the cap (the root when ``--cap-height`` is 0), one digest per line as ``zkaccel merkle
 build`` does, or a JSON object with ``--json``. ``--address`` joins an existing Ray cluster;
 without it a local one is started. ``--state DIR`` persists subtree roots: rerun the same
-command after a crash and only the missing subtrees are rebuilt. Exit status 2 for bad input.
+command after a crash and only the missing subtrees are rebuilt.
+
+``sweep`` runs a model's design-space sweep (``--model unizk`` or ``ntt-fpga``, each
+``--param knob=v1,v2,…``) across the cluster and writes the CSV and plots ``zkaccel model …
+sweep`` writes. Exit status 2 for bad input.
 """
 
 from __future__ import annotations
@@ -17,6 +21,11 @@ import numpy as np
 from .. import fields
 from ..errors import ZkaccelError
 from .merkle import FIELDS, GeneratedLeaves, NpyLeaves, Source, build
+from .sweeps import MODELS, sweep
+
+#: The FPGA NTT model's base arguments and their types (``--set name=value``).
+_NTT_BASE = {"log_points": int, "pipelines": int, "mul_latency": int, "width": int,
+             "points": int, "core": str, "clock_mhz": float}
 
 
 def _count(text: str) -> int:
@@ -47,7 +56,26 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--json", action="store_true")
     m.add_argument("--task-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     m.add_argument("--attempts-dir", help=argparse.SUPPRESS)
+    s = sub.add_parser("sweep", help="a model's design-space sweep on Ray (CSV and plots)")
+    s.add_argument("--model", choices=sorted(MODELS), default="unizk")
+    s.add_argument("--param", action="append", required=True, metavar="KNOB=V1,V2,...",
+                   help="a knob and its values; repeat for several sweeps")
+    s.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+                   help="the base configuration (unizk: model knobs; ntt-fpga: "
+                        + ", ".join(_NTT_BASE) + ")")
+    s.add_argument("--workload", help="unizk: a built-in workload (fibonacci, factorial)")
+    s.add_argument("--trace", help="unizk: a kernel trace (JSON Lines)")
+    s.add_argument("--shape", help="unizk: a plonky2 circuit shape (JSON)")
+    s.add_argument("--mode", default="paper", help="unizk: paper or unizk-sim")
+    s.add_argument("--out", required=True, help="the directory the CSV and plots go to")
+    s.add_argument("--chunk", type=int, default=4, help="values per task")
+    s.add_argument("--font", help="a TrueType font for the plots")
+    s.add_argument("--address", help="an existing Ray cluster (default: start a local one)")
+    s.add_argument("--max-retries", type=int, default=3)
+    s.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.command == "sweep":
+        return _sweep(args)
 
     source: Source
     if args.npy:
@@ -75,6 +103,52 @@ def main(argv: list[str] | None = None) -> int:
                           "commitment": commitment.to_bytes().hex()}))
     else:
         print("\n".join(lines))
+    return 0
+
+
+def _pair(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise ValueError(f"{text!r}: expected name=value")
+    name, value = text.split("=", 1)
+    return name.strip(), value.strip()
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    try:
+        grid = {}
+        for param in args.param:
+            knob, values = _pair(param)
+            grid[knob] = [v for v in values.split(",") if v.strip()]
+        base: dict[str, object] = {}
+        if args.model == "unizk":
+            sources = [("workload", args.workload), ("trace", args.trace), ("shape", args.shape)]
+            given = [(k, v) for k, v in sources if v is not None]
+            if len(given) != 1:
+                raise ValueError("give exactly one of --workload, --trace, --shape")
+            key, value = given[0]
+            if key != "workload":
+                with open(value, encoding="utf-8") as f:
+                    value = f.read(64 << 20)
+            base = {key: value, "mode": args.mode, "knobs": dict(map(_pair, args.set))}
+        else:
+            if args.workload or args.trace or args.shape:
+                raise ValueError("--workload, --trace and --shape are the unizk model's")
+            for name, value in map(_pair, args.set):
+                if name not in _NTT_BASE:
+                    raise ValueError(f"--set {name}: the base takes {', '.join(_NTT_BASE)}")
+                base[name] = _NTT_BASE[name](value)
+        results = sweep(args.model, grid, args.out, base=base, chunk=args.chunk,
+                        font=args.font, address=args.address, max_retries=args.max_retries)
+    except (ZkaccelError, ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for knob, result in results.items():
+            files = result["files"]
+            print(f"{knob}: {len(result['sweep']['points'])} points; wrote "
+                  f"{files['csv']}, {files['svg']}, {files['png']}")
     return 0
 
 

@@ -1,0 +1,52 @@
+//! UniZK's plonky2 workloads (`unizk.txt` §6: Fibonacci and Factorial), built in: the circuit
+//! shapes `peers/examples/plonky2_shapes` wrote with plonky2 1.1.0 (`shapes/*.json`, with the
+//! command and versions that made them), lowered to kernel traces by
+//! [`CircuitShape::kernels`].
+
+use zkaccel_kernel_trace::{CircuitShape, KernelRecord};
+
+use super::ModelError;
+
+/// The built-in workloads' names.
+pub const WORKLOADS: [&str; 2] = ["fibonacci", "factorial"];
+
+/// The shape JSON of a built-in workload.
+///
+/// # Errors
+/// [`ModelError::Workload`] for a name not in [`WORKLOADS`].
+pub fn shape_json(name: &str) -> Result<&'static str, ModelError> {
+    match name {
+        "fibonacci" => Ok(include_str!("../../shapes/plonky2-fibonacci.json")),
+        "factorial" => Ok(include_str!("../../shapes/plonky2-factorial.json")),
+        other => Err(ModelError::Workload(format!(
+            "`{other}`: the built-in workloads are {}",
+            WORKLOADS.join(", ")
+        ))),
+    }
+}
+
+/// The kernel trace of a built-in workload: its shape through plonky2 1.1.0's `prove()`.
+///
+/// # Errors
+/// [`ModelError::Workload`] for an unknown name (or a shape the front end refuses, which the
+/// tests rule out for the shipped ones).
+pub fn kernels(name: &str) -> Result<Vec<KernelRecord>, ModelError> {
+    CircuitShape::from_json(shape_json(name)?)
+        .and_then(|shape| shape.kernels())
+        .map_err(|e| ModelError::Workload(format!("{name}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_workload_lowers_to_a_trace_and_unknown_names_are_refused() {
+        for name in WORKLOADS {
+            let records = kernels(name).unwrap();
+            assert!(records.len() > 10, "{name}: {} records", records.len());
+        }
+        assert!(matches!(kernels("sha256"), Err(ModelError::Workload(_))));
+        assert!(matches!(shape_json(""), Err(ModelError::Workload(_))));
+    }
+}

@@ -1,0 +1,359 @@
+#![doc = include_str!("../README.md")]
+
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use thiserror::Error;
+use zkaccel_hwmodel::ntt_fpga::sweep::NttSweep;
+use zkaccel_hwmodel::unizk::sweep::SWEEP_COLUMNS;
+use zkaccel_hwmodel::unizk::Sweep;
+
+/// Why a sweep's files could not be written.
+#[derive(Debug, Error)]
+pub enum PlotError {
+    /// No TrueType font could be read for the charts' text.
+    #[error("no TrueType font for the plots (tried {tried}); pass --font FILE.ttf")]
+    NoFont {
+        /// The paths tried, comma-separated.
+        tried: String,
+    },
+    /// A sweep that cannot name files or CSV rows (a knob that is not a plain name, a value
+    /// with a comma or a line break, no points, series of the wrong length).
+    #[error("sweep: {0}")]
+    Sweep(String),
+    /// Drawing failed.
+    #[error("drawing {stem}: {message}")]
+    Draw {
+        /// The file stem being drawn.
+        stem: String,
+        /// plotters' message.
+        message: String,
+    },
+    /// Creating the directory or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same directory, renamed
+/// over `path`, so a reader sees the old file or the whole new one, never a part.
+///
+/// # Errors
+/// When writing or renaming fails (the temporary file is removed).
+pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if let Err(e) = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(())
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> PlotError + '_ {
+    move |source| PlotError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Where a sans-serif TrueType font usually is on Debian-like systems.
+pub const FONT_CANDIDATES: [&str; 3] = [
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/lato/Lato-Regular.ttf",
+];
+
+/// Proof that a font is registered with plotters as `sans-serif` (the charts' text).
+#[derive(Debug, Clone, Copy)]
+pub struct PlotFont(());
+
+/// Reads `path`, or the first of [`FONT_CANDIDATES`] found, and registers it.
+///
+/// # Errors
+/// [`PlotError::NoFont`] when no font can be read or registered.
+pub fn load_font(path: Option<&Path>) -> Result<PlotFont, PlotError> {
+    let tried: Vec<PathBuf> = match path {
+        Some(p) => vec![p.to_path_buf()],
+        None => FONT_CANDIDATES.iter().map(PathBuf::from).collect(),
+    };
+    for candidate in &tried {
+        if let Ok(bytes) = std::fs::read(candidate) {
+            // plotters keeps the font for the process's lifetime.
+            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+            if plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok() {
+                return Ok(PlotFont(()));
+            }
+        }
+    }
+    Err(PlotError::NoFont {
+        tried: tried
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
+}
+
+/// A line chart of a sweep: one or more series over the knob's values (categorical x).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepChart {
+    /// The caption.
+    pub title: String,
+    /// The x axis (the knob).
+    pub x_desc: String,
+    /// The y axis.
+    pub y_desc: String,
+    /// The knob's values, in order.
+    pub labels: Vec<String>,
+    /// Named series, one value per label.
+    pub series: Vec<(String, Vec<f64>)>,
+}
+
+impl SweepChart {
+    /// The UniZK sweep's speedup per class (the layout class aside) over the base.
+    pub fn unizk(sweep: &Sweep) -> Self {
+        Self {
+            title: format!(
+                "UniZK model: speedup over the base configuration vs {}",
+                sweep.knob
+            ),
+            x_desc: sweep.knob.clone(),
+            y_desc: "speedup (×)".to_owned(),
+            labels: sweep.points.iter().map(|p| p.value.clone()).collect(),
+            series: SWEEP_COLUMNS
+                .iter()
+                .enumerate()
+                .filter(|(_, name)| **name != "layout")
+                .map(|(column, name)| {
+                    let values = sweep.points.iter().map(|p| p.speedup[column]).collect();
+                    ((*name).to_owned(), values)
+                })
+                .collect(),
+        }
+    }
+
+    /// The FPGA NTT core sweep's speedup and multipliers × time over the base.
+    pub fn ntt(sweep: &NttSweep) -> Self {
+        Self {
+            title: format!("FPGA NTT core model: against the base, vs {}", sweep.knob),
+            x_desc: sweep.knob.clone(),
+            y_desc: "relative to the base (×)".to_owned(),
+            labels: sweep.points.iter().map(|p| p.value.clone()).collect(),
+            series: vec![
+                (
+                    "speedup".to_owned(),
+                    sweep.points.iter().map(|p| p.speedup).collect(),
+                ),
+                (
+                    "wide multipliers × time".to_owned(),
+                    sweep.points.iter().map(|p| p.relative_area_time).collect(),
+                ),
+            ],
+        }
+    }
+
+    fn check(&self) -> Result<(), PlotError> {
+        if self.labels.is_empty() {
+            return Err(PlotError::Sweep("no points".into()));
+        }
+        for (name, values) in &self.series {
+            if values.len() != self.labels.len() {
+                return Err(PlotError::Sweep(format!(
+                    "series {name}: {} values for {} points",
+                    values.len(),
+                    self.labels.len()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Draws the chart's series against the knob's values.
+fn draw<DB: DrawingBackend>(
+    chart_data: &SweepChart,
+    root: DrawingArea<DB, plotters::coord::Shift>,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let n = chart_data.labels.len();
+    let top = chart_data
+        .series
+        .iter()
+        .flat_map(|(_, values)| values.iter().copied())
+        .filter(|v| v.is_finite())
+        .fold(1.0f64, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(chart_data.title.as_str(), ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..top)
+        .map_err(|e| err(&e))?;
+    let labels = &chart_data.labels;
+    chart
+        .configure_mesh()
+        .x_labels(n)
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
+                labels[i as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .x_desc(chart_data.x_desc.as_str())
+        .y_desc(chart_data.y_desc.as_str())
+        .draw()
+        .map_err(|e| err(&e))?;
+    let colours = [RED, BLUE, GREEN, MAGENTA, BLACK];
+    for ((name, values), colour) in chart_data.series.iter().zip(colours.into_iter().cycle()) {
+        let points: Vec<(f64, f64)> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (i as f64, v))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+        chart
+            .draw_series(
+                points
+                    .into_iter()
+                    .map(|p| Circle::new(p, 3, colour.filled())),
+            )
+            .map_err(|e| err(&e))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+/// Writes `<stem>.svg` and `<stem>.png` into `dir`, each atomically; returns their paths.
+///
+/// # Errors
+/// [`PlotError::Sweep`] for a chart without points or with a series of the wrong length;
+/// [`PlotError::Draw`] or [`PlotError::Io`] when drawing or writing fails.
+pub fn write_svg_and_png(
+    chart: &SweepChart,
+    _font: &PlotFont,
+    dir: &Path,
+    stem: &str,
+) -> Result<(PathBuf, PathBuf), PlotError> {
+    chart.check()?;
+    let draw_error = |message: String| PlotError::Draw {
+        stem: stem.to_owned(),
+        message,
+    };
+    let size = (900, 540);
+    let mut svg = String::new();
+    draw(
+        chart,
+        SVGBackend::with_string(&mut svg, size).into_drawing_area(),
+    )
+    .map_err(draw_error)?;
+    let svg_path = dir.join(format!("{stem}.svg"));
+    write_atomically(&svg_path, svg).map_err(io_error(&svg_path))?;
+    // The bitmap backend picks the encoder from the extension: draw to a hidden .png in the
+    // same directory, then rename over the target.
+    let hidden = dir.join(format!(".{stem}.{}.png", std::process::id()));
+    let png_path = dir.join(format!("{stem}.png"));
+    let drawn = draw(chart, BitMapBackend::new(&hidden, size).into_drawing_area());
+    if let Err(e) = drawn {
+        let _ = std::fs::remove_file(&hidden);
+        return Err(draw_error(e));
+    }
+    std::fs::rename(&hidden, &png_path).map_err(io_error(&png_path))?;
+    Ok((svg_path, png_path))
+}
+
+/// The files one sweep was written to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweepFiles {
+    /// The CSV.
+    pub csv: PathBuf,
+    /// The chart as SVG.
+    pub svg: PathBuf,
+    /// The chart as PNG.
+    pub png: PathBuf,
+}
+
+/// A knob names files and a value sits in a CSV cell: refuse what would escape either.
+fn check_names<'a>(knob: &str, values: impl IntoIterator<Item = &'a str>) -> Result<(), PlotError> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    if knob.is_empty() || knob.len() > 64 || !knob.chars().all(plain) {
+        return Err(PlotError::Sweep(format!(
+            "knob {knob:?}: a plain name (letters, digits, _ and -) names the files"
+        )));
+    }
+    for value in values {
+        if value.is_empty() || value.contains([',', '"', '\n', '\r']) {
+            return Err(PlotError::Sweep(format!(
+                "{knob}={value:?}: a value is one CSV cell (no comma, quote or line break)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn write_sweep_files(
+    dir: &Path,
+    stem: &str,
+    csv_text: &str,
+    chart: &SweepChart,
+    font: &PlotFont,
+) -> Result<SweepFiles, PlotError> {
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    chart.check()?;
+    let csv = dir.join(format!("{stem}.csv"));
+    write_atomically(&csv, csv_text).map_err(io_error(&csv))?;
+    let (svg, png) = write_svg_and_png(chart, font, dir, stem)?;
+    Ok(SweepFiles { csv, svg, png })
+}
+
+/// Writes a UniZK sweep into `dir` (created if missing): `sweep-<knob>.csv`, `.svg` and
+/// `.png` (speedup per class over the base), as `zkaccel model unizk sweep` does.
+///
+/// # Errors
+/// [`PlotError::Sweep`] for a knob that is not a plain name, a value that is not one CSV
+/// cell or no points; [`PlotError::Draw`] or [`PlotError::Io`].
+pub fn write_unizk_sweep(
+    sweep: &Sweep,
+    dir: &Path,
+    font: &PlotFont,
+) -> Result<SweepFiles, PlotError> {
+    check_names(&sweep.knob, sweep.points.iter().map(|p| p.value.as_str()))?;
+    let stem = format!("sweep-{}", sweep.knob);
+    write_sweep_files(dir, &stem, &sweep.to_csv(), &SweepChart::unizk(sweep), font)
+}
+
+/// Writes an FPGA NTT core sweep into `dir` (created if missing): `ntt-sweep-<knob>.csv`,
+/// `.svg` and `.png` (speedup and multipliers × time over the base), as
+/// `zkaccel model ntt-fpga --sweep` does.
+///
+/// # Errors
+/// As [`write_unizk_sweep`].
+pub fn write_ntt_sweep(
+    sweep: &NttSweep,
+    dir: &Path,
+    font: &PlotFont,
+) -> Result<SweepFiles, PlotError> {
+    check_names(&sweep.knob, sweep.points.iter().map(|p| p.value.as_str()))?;
+    let stem = format!("ntt-sweep-{}", sweep.knob);
+    write_sweep_files(dir, &stem, &sweep.to_csv(), &SweepChart::ntt(sweep), font)
+}
