@@ -82,12 +82,19 @@ impl Goldilocks {
     /// As [`Goldilocks::slice_from_canonical`].
     pub fn slice_from_canonical_mut(words: &mut [u64]) -> Result<&mut [Self], FieldError> {
         check_all_canonical(words)?;
-        // SAFETY: as in `slice_from_canonical`; the mutable borrow of `words` is moved into the
-        // returned slice, so no other view of the words exists while it lives, and any `u64`
-        // the elements are later set to is a valid element (the type stores any word).
-        Ok(unsafe {
-            core::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<Self>(), words.len())
-        })
+        Ok(Self::slice_from_words_mut(words))
+    }
+
+    /// Views words as field elements without checking them, for callers that checked them
+    /// another way (e.g. in parallel chunks with [`Goldilocks::slice_from_canonical`]): every
+    /// word is an element here, a word `w ≥ p` standing for `w − p`, so this is sound for any
+    /// words; whether non-canonical input is acceptable is the caller's policy.
+    pub fn slice_from_words_mut(words: &mut [u64]) -> &mut [Self] {
+        // SAFETY: `Goldilocks` is `repr(transparent)` over `u64`: same layout, length and
+        // alignment; the mutable borrow of `words` moves into the returned slice, so no other
+        // view of the words exists while it lives; the type stores any word (reduced lazily),
+        // so every word the elements hold or are later set to is a valid element.
+        unsafe { core::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<Self>(), words.len()) }
     }
 
     /// Reduces every element to its canonical word in place and views the result as `u64`s:

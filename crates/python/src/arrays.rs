@@ -98,6 +98,9 @@ fn cached_plan<F: TwoAdicField>(
     Ok(plan)
 }
 
+/// Words per task of the parallel canonical check and reduction (128 KiB: a core's L2 share).
+const SCAN_CHUNK: usize = 1 << 14;
+
 impl NumpyField for Goldilocks {
     const LIMBS: usize = 1;
 
@@ -120,11 +123,19 @@ impl NumpyField for Goldilocks {
     }
 
     fn view_mut(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
-        Some(Goldilocks::slice_from_canonical_mut(words).map_err(|e| e.to_string()))
+        // The check is a pass over memory the kernel then reads: on all cores, in chunks.
+        let checked = words.par_chunks(SCAN_CHUNK).try_for_each(|chunk| {
+            Goldilocks::slice_from_canonical(chunk)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        });
+        Some(checked.map(|()| Goldilocks::slice_from_words_mut(words)))
     }
 
     fn finish_view(values: &mut [Self]) {
-        Goldilocks::canonical_words_mut(values);
+        values.par_chunks_mut(SCAN_CHUNK).for_each(|chunk| {
+            Goldilocks::canonical_words_mut(chunk);
+        });
     }
 }
 
@@ -316,17 +327,13 @@ pub fn in_place<F: NumpyField, R: Send>(
     what: &str,
     f: impl FnOnce(&mut [F]) -> Result<R, String> + Send,
 ) -> PyResult<R> {
-    if let Some(view) = F::view_mut(words) {
-        let view = view.map_err(|e| invalid(format!("{what}: {e}")))?;
-        return py
-            .detach(|| {
-                let r = f(view);
-                F::finish_view(view);
-                r
-            })
-            .map_err(invalid);
-    }
     py.detach(|| {
+        if let Some(view) = F::view_mut(words) {
+            let view = view.map_err(|e| format!("{what}: {e}"))?;
+            let r = f(view);
+            F::finish_view(view);
+            return r;
+        }
         let mut x = F::from_words(words, false).map_err(|e| format!("{what}: {e}"))?;
         let r = f(&mut x)?;
         words.copy_from_slice(&F::to_words(&x));
@@ -352,4 +359,38 @@ pub fn map_copy<'py, F: NumpyField>(
     let mut copy = words(array, what)?.to_vec();
     in_place::<F, ()>(py, &mut copy, what, f)?;
     array_of_words::<F>(py, copy, &shape)
+}
+
+/// `f` on the elements of `values`: in the caller's array with `inplace` (it must be
+/// writeable and C-contiguous; for Goldilocks no copy at all), else on a new array
+/// ([`map_copy`]). The element shape is checked by `check` first.
+///
+/// # Errors
+/// `InvalidInputError` for an array that cannot be written in place, is not C-contiguous or
+/// holds a non-canonical value (nothing changed then); `check`'s and `f`'s errors.
+pub fn update<'py, F: NumpyField>(
+    py: Python<'py>,
+    values: &Bound<'py, PyArrayDyn<u64>>,
+    what: &str,
+    inplace: bool,
+    check: impl FnOnce(&[usize]) -> PyResult<()>,
+    f: impl FnOnce(&mut [F]) -> Result<(), String> + Send,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    if !inplace {
+        let ro = values
+            .try_readonly()
+            .map_err(|e| invalid(format!("{what}: cannot be read ({e})")))?;
+        return map_copy::<F>(py, &ro, what, check, f);
+    }
+    check(&element_shape::<F>(values.shape(), what)?)?;
+    let mut rw = values
+        .try_readwrite()
+        .map_err(|e| invalid(format!("{what}: cannot be written in place ({e})")))?;
+    let words = rw.as_slice_mut().map_err(|_| {
+        invalid(format!(
+            "{what}: the array must be C-contiguous (numpy.ascontiguousarray makes one)"
+        ))
+    })?;
+    in_place::<F, ()>(py, words, what, f)?;
+    Ok(values.clone())
 }

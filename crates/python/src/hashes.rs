@@ -10,7 +10,7 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_mimc::Preset;
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, Poseidon, Strength};
 
-use crate::arrays::{element_of_int, map_copy, read, write, NumpyField};
+use crate::arrays::{element_of_int, read, update, write, NumpyField};
 use crate::errors::{invalid, other};
 
 /// A neptune strength by name.
@@ -49,36 +49,41 @@ fn rows_of(shape: &[usize], width: usize, what: &str, single: bool) -> PyResult<
 fn permute_with<'py, F: NumpyField>(
     py: Python<'py>,
     perm: &Poseidon<F>,
-    states: &PyReadonlyArrayDyn<'py, u64>,
+    states: &Bound<'py, PyArrayDyn<u64>>,
+    inplace: bool,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
     let check = |shape: &[usize]| rows_of(shape, perm.width(), "states", false).map(|_| ());
-    map_copy::<F>(py, states, "states", check, |s| {
+    update::<F>(py, states, "states", inplace, check, |s| {
         perm.permute_many(s).map_err(|e| e.to_string())
     })
 }
 
 /// Poseidon permutations of a batch of states, shape `(n, t)` in elements (256-bit: `(n, t,
 /// 4)` limbs), on all cores. plonky2: t = 12 over Goldilocks; neptune: t = arity + 1 over
-/// BLS12-381; circomlib: t = 2…17 over BN254 (the states' width picks it).
+/// BLS12-381; circomlib: t = 2…17 over BN254 (the states' width picks it). A new array, or
+/// `states` itself with `inplace=True` (Goldilocks: permuted where they lie, no copy).
 #[pyfunction]
-#[pyo3(signature = (states, preset, *, arity = 2, strength = "standard"))]
+#[pyo3(signature = (states, preset, *, arity = 2, strength = "standard", inplace = false))]
 fn permute<'py>(
     py: Python<'py>,
-    states: PyReadonlyArrayDyn<'py, u64>,
+    states: Bound<'py, PyArrayDyn<u64>>,
     preset: &str,
     arity: usize,
     strength: &str,
+    inplace: bool,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
     match preset {
-        "plonky2" => permute_with::<Goldilocks>(py, Plonky2Poseidon::get().permutation(), &states),
+        "plonky2" => {
+            permute_with::<Goldilocks>(py, Plonky2Poseidon::get().permutation(), &states, inplace)
+        }
         "neptune" => {
             let h = NeptunePoseidon::<Bls>::new(arity, self::strength(strength)?).map_err(other)?;
-            permute_with::<Bls>(py, h.permutation(), &states)
+            permute_with::<Bls>(py, h.permutation(), &states, inplace)
         }
         "circomlib" => {
             let width = states.shape().get(1).copied().unwrap_or(0);
             let h = CircomPoseidon::get(width).map_err(other)?;
-            permute_with::<Bn>(py, h.permutation(), &states)
+            permute_with::<Bn>(py, h.permutation(), &states, inplace)
         }
         _ => Err(unknown_preset(preset)),
     }

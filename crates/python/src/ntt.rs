@@ -5,7 +5,7 @@ use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use zkaccel_ntt::{Layout, LdeInput, NttPlan, Order};
 
-use crate::arrays::{array_of_words, in_place, read, write, FieldName, NumpyField};
+use crate::arrays::{read, update, write, FieldName, NumpyField};
 use crate::errors::{invalid, other};
 
 fn order(name: &str) -> PyResult<Order> {
@@ -118,26 +118,8 @@ fn apply<'py, F: NumpyField>(
         t.batch = Some((batch_count(&shape, l), l));
     }
     let n = t.points(&shape)?;
-    if inplace {
-        let mut rw = values
-            .try_readwrite()
-            .map_err(|e| invalid(format!("values: cannot be written in place ({e})")))?;
-        let words = rw.as_slice_mut().map_err(|_| {
-            invalid("values: the array must be C-contiguous (numpy.ascontiguousarray makes one)")
-        })?;
-        in_place::<F, _>(py, words, "values", |x| t.run(x, n))?;
-        return Ok(values.clone());
-    }
-    // A new array: for Goldilocks one copy of the words, transformed where they lie.
-    if F::LIMBS == 1 {
-        let ro = values.readonly();
-        let mut words = crate::arrays::words(&ro, "values")?.to_vec();
-        in_place::<F, _>(py, &mut words, "values", |x| t.run(x, n))?;
-        return array_of_words::<F>(py, words, &shape);
-    }
-    let (mut x, shape) = read::<F>(py, &values.readonly(), false, "values")?;
-    py.detach(|| t.run(&mut x, n)).map_err(invalid)?;
-    write(py, &x, &shape)
+    // In place, or one copy of the words transformed where they lie.
+    update::<F>(py, values, "values", inplace, |_| Ok(()), |x| t.run(x, n))
 }
 
 /// The forward transform (coefficients → evaluations on `⟨ω_n⟩`, or on the coset

@@ -23,6 +23,31 @@ def test_plonky2_permutation_and_hashes(poseidon_vectors: Any) -> None:
     states = np.array([ints(c["input"]) for c in v["permutation"]], dtype=np.uint64)
     out = poseidon.permute(states, "plonky2")
     assert out.tolist() == [ints(c["output"]) for c in v["permutation"]]
+    # In place: the caller's array is the result; refused arrays are left as they were.
+    again = states.copy()
+    assert poseidon.permute(again, "plonky2", inplace=True) is again
+    assert again.tolist() == out.tolist()
+    big = np.arange(40_000 * 12, dtype=np.uint64).reshape(40_000, 12)
+    expected = poseidon.permute(big, "plonky2")
+    big[39_999, 11] = GOLDILOCKS_P  # the last word of the last parallel chunk
+    before = big.copy()
+    with pytest.raises(zkaccel.InvalidInputError, match="canonical"):
+        poseidon.permute(big, "plonky2", inplace=True)
+    assert np.array_equal(big, before)
+    big[39_999, 11] = 40_000 * 12 - 1
+    poseidon.permute(big, "plonky2", inplace=True)
+    assert np.array_equal(big, expected)
+    frozen = states.copy()
+    frozen.flags.writeable = False
+    with pytest.raises(zkaccel.InvalidInputError, match="in place"):
+        poseidon.permute(frozen, "plonky2", inplace=True)
+    strided = np.zeros((4, 24), dtype=np.uint64)[:, ::2]
+    with pytest.raises(zkaccel.InvalidInputError, match="contiguous"):
+        poseidon.permute(strided, "plonky2", inplace=True)
+    bn_state = fields.to_array([1, 2, 3], "bn254").reshape(1, 3, 4)
+    bn_copy = bn_state.copy()
+    assert poseidon.permute(bn_copy, "circomlib", inplace=True) is bn_copy
+    assert np.array_equal(bn_copy, poseidon.permute(bn_state, "circomlib"))
     for case in v["hash_no_pad"]:
         x = np.array(ints(case["input"]), dtype=np.uint64)
         assert poseidon.hash(x, "plonky2").tolist() == ints(case["hash_no_pad"])
