@@ -42,3 +42,38 @@ fn modulus_is_the_one_in_the_mimc_spec() {
     assert_eq!(zkaccel_field::limbs::to_decimal(&Fr::modulus()), p);
     assert_eq!(Fr::BITS, 254);
 }
+
+/// Canonical words viewed as Montgomery representations hold `x·R⁻¹`: a linear map run on
+/// them leaves the canonical words of its result on `x` (arkworks computes the expectation).
+#[test]
+fn linear_maps_run_on_canonical_words_through_the_montgomery_view() {
+    use ark_ff::{PrimeField as _, UniformRand};
+    use rand::SeedableRng;
+    let mut rng = StdRng::seed_from_u64(7);
+    let xs: Vec<ark_bn254::Fr> = (0..64).map(|_| ark_bn254::Fr::rand(&mut rng)).collect();
+    let c = ark_bn254::Fr::rand(&mut rng);
+    let words_of = |x: &ark_bn254::Fr| -> Vec<u64> { x.into_bigint().as_ref().to_vec() };
+    let mut words: Vec<u64> = xs.iter().flat_map(words_of).collect();
+    let c_ours = Fr::from_canonical_limbs(c.into_bigint().0).unwrap();
+    let view = Fr::slice_from_montgomery_words_mut(&mut words).unwrap();
+    // y_i = c·x_i + x_{i+1} (cyclically): linear over the field.
+    let copy = view.to_vec();
+    for (i, y) in view.iter_mut().enumerate() {
+        *y = c_ours * copy[i] + copy[(i + 1) % copy.len()];
+    }
+    let expected: Vec<u64> = (0..xs.len())
+        .flat_map(|i| words_of(&(c * xs[i] + xs[(i + 1) % xs.len()])))
+        .collect();
+    assert_eq!(words, expected);
+
+    let mut p_words = Fr::modulus().as_ref().to_vec();
+    assert!(matches!(
+        Fr::slice_from_montgomery_words_mut(&mut p_words),
+        Err(zkaccel_field::FieldError::NonCanonical { .. })
+    ));
+    let mut ragged = vec![0u64; 5];
+    assert!(matches!(
+        Fr::slice_from_montgomery_words_mut(&mut ragged),
+        Err(zkaccel_field::FieldError::WrongLength { .. })
+    ));
+}

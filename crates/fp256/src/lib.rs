@@ -230,6 +230,38 @@ impl<C: Fp256Config> Fp256<C> {
             .expect("Fp256Config moduli are valid for Russian peasant")
     }
 
+    /// Views words as elements by their stored Montgomery representations (`x·2^256 mod p`,
+    /// four little-endian words each), without copying — e.g. a numpy `(n, 4)` `uint64` array.
+    ///
+    /// Handed the *canonical* words of `x`, the view holds `x·R⁻¹` (`R = 2^256`); a map that is
+    /// linear over the field (an NTT, its inverse, a coset shift, a scaling) turns them into
+    /// `f(x)·R⁻¹`, whose stored words are the canonical words of `f(x)`. So linear transforms
+    /// run on canonical words in place, with no conversion in or out.
+    ///
+    /// # Errors
+    /// [`FieldError::WrongLength`] when the length is not a multiple of four;
+    /// [`FieldError::NonCanonical`] naming the first representation `≥ p` (nothing is viewed).
+    pub fn slice_from_montgomery_words_mut(words: &mut [u64]) -> Result<&mut [Self], FieldError> {
+        if !words.len().is_multiple_of(4) {
+            return Err(FieldError::WrongLength {
+                field: <Self as PrimeField>::NAME,
+                expected: 4 * words.len().div_ceil(4),
+                actual: words.len(),
+                unit: "limbs",
+            });
+        }
+        for element in words.chunks_exact(4) {
+            <Self as PrimeField>::check_canonical(element)?;
+        }
+        // SAFETY: `Fp256<C>` is `repr(transparent)` over `[u64; 4]` (its other field is a
+        // zero-sized marker): the same size and alignment as four `u64`s, so `len / 4` elements
+        // cover exactly the words; the mutable borrow of `words` moves into the returned slice;
+        // every representation is below `p`, the invariant every operation keeps.
+        Ok(unsafe {
+            core::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<Self>(), words.len() / 4)
+        })
+    }
+
     /// Which multiplication kernel [`Mul`] uses on this CPU.
     pub fn mul_backend() -> MulBackend {
         arith::backend()

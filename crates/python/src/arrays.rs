@@ -75,7 +75,16 @@ pub trait NumpyField: PrimeField + TwoAdicField + Send + Sync {
         None
     }
 
-    /// Leaves a buffer viewed by [`NumpyField::view_mut`] as canonical words.
+    /// `words` viewed as elements for a map that is linear over the field (an NTT): where
+    /// [`NumpyField::view_mut`] needs a conversion, the Montgomery fields view the canonical
+    /// words as Montgomery representations (the elements `x·R⁻¹`), which a linear map turns
+    /// into the canonical words of its result — no conversion either way.
+    fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
+        Self::view_mut(words)
+    }
+
+    /// Leaves a buffer viewed by [`NumpyField::view_mut`] or [`NumpyField::view_linear`] as
+    /// canonical words.
     fn finish_view(_values: &mut [Self]) {}
 }
 
@@ -145,6 +154,9 @@ impl NumpyField for Bn {
         static PLANS: PlanCache<Bn> = OnceLock::new();
         cached_plan(&PLANS, log_n)
     }
+    fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
+        Some(Bn::slice_from_montgomery_words_mut(words).map_err(|e| e.to_string()))
+    }
 }
 
 impl NumpyField for Bls {
@@ -153,6 +165,18 @@ impl NumpyField for Bls {
         static PLANS: PlanCache<Bls> = OnceLock::new();
         cached_plan(&PLANS, log_n)
     }
+    fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
+        Some(Bls::slice_from_montgomery_words_mut(words).map_err(|e| e.to_string()))
+    }
+}
+
+/// What a kernel run on an array's elements is, which decides how the words are viewed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Linear over the field (NTTs, cosets, scalings): [`NumpyField::view_linear`].
+    Linear,
+    /// Anything else (permutations, hashes): [`NumpyField::view_mut`] or a converted copy.
+    NonLinear,
 }
 
 /// The fields by name.
@@ -325,10 +349,15 @@ pub fn in_place<F: NumpyField, R: Send>(
     py: Python<'_>,
     words: &mut [u64],
     what: &str,
+    kernel: Kernel,
     f: impl FnOnce(&mut [F]) -> Result<R, String> + Send,
 ) -> PyResult<R> {
     py.detach(|| {
-        if let Some(view) = F::view_mut(words) {
+        let view = match kernel {
+            Kernel::Linear => F::view_linear(words),
+            Kernel::NonLinear => F::view_mut(words),
+        };
+        if let Some(view) = view {
             let view = view.map_err(|e| format!("{what}: {e}"))?;
             let r = f(view);
             F::finish_view(view);
@@ -351,13 +380,14 @@ pub fn map_copy<'py, F: NumpyField>(
     py: Python<'py>,
     array: &PyReadonlyArrayDyn<'py, u64>,
     what: &str,
+    kernel: Kernel,
     check: impl FnOnce(&[usize]) -> PyResult<()>,
     f: impl FnOnce(&mut [F]) -> Result<(), String> + Send,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
     let shape = element_shape::<F>(array.shape(), what)?;
     check(&shape)?;
     let mut copy = words(array, what)?.to_vec();
-    in_place::<F, ()>(py, &mut copy, what, f)?;
+    in_place::<F, ()>(py, &mut copy, what, kernel, f)?;
     array_of_words::<F>(py, copy, &shape)
 }
 
@@ -372,6 +402,7 @@ pub fn update<'py, F: NumpyField>(
     py: Python<'py>,
     values: &Bound<'py, PyArrayDyn<u64>>,
     what: &str,
+    kernel: Kernel,
     inplace: bool,
     check: impl FnOnce(&[usize]) -> PyResult<()>,
     f: impl FnOnce(&mut [F]) -> Result<(), String> + Send,
@@ -380,7 +411,7 @@ pub fn update<'py, F: NumpyField>(
         let ro = values
             .try_readonly()
             .map_err(|e| invalid(format!("{what}: cannot be read ({e})")))?;
-        return map_copy::<F>(py, &ro, what, check, f);
+        return map_copy::<F>(py, &ro, what, kernel, check, f);
     }
     check(&element_shape::<F>(values.shape(), what)?)?;
     let mut rw = values
@@ -391,6 +422,6 @@ pub fn update<'py, F: NumpyField>(
             "{what}: the array must be C-contiguous (numpy.ascontiguousarray makes one)"
         ))
     })?;
-    in_place::<F, ()>(py, words, what, f)?;
+    in_place::<F, ()>(py, words, what, kernel, f)?;
     Ok(values.clone())
 }

@@ -10,7 +10,7 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_mimc::Preset;
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, Poseidon, Strength};
 
-use crate::arrays::{element_of_int, read, update, write, NumpyField};
+use crate::arrays::{element_of_int, read, update, write, Kernel, NumpyField};
 use crate::errors::{invalid, other};
 
 /// A neptune strength by name.
@@ -53,9 +53,15 @@ fn permute_with<'py, F: NumpyField>(
     inplace: bool,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
     let check = |shape: &[usize]| rows_of(shape, perm.width(), "states", false).map(|_| ());
-    update::<F>(py, states, "states", inplace, check, |s| {
-        perm.permute_many(s).map_err(|e| e.to_string())
-    })
+    update::<F>(
+        py,
+        states,
+        "states",
+        Kernel::NonLinear,
+        inplace,
+        check,
+        |s| perm.permute_many(s).map_err(|e| e.to_string()),
+    )
 }
 
 /// Poseidon permutations of a batch of states, shape `(n, t)` in elements (256-bit: `(n, t,

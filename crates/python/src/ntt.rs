@@ -5,7 +5,7 @@ use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use zkaccel_ntt::{Layout, LdeInput, NttPlan, Order};
 
-use crate::arrays::{read, update, write, FieldName, NumpyField};
+use crate::arrays::{read, update, write, FieldName, Kernel, NumpyField};
 use crate::errors::{invalid, other};
 
 fn order(name: &str) -> PyResult<Order> {
@@ -119,7 +119,18 @@ fn apply<'py, F: NumpyField>(
     }
     let n = t.points(&shape)?;
     // In place, or one copy of the words transformed where they lie.
-    update::<F>(py, values, "values", inplace, |_| Ok(()), |x| t.run(x, n))
+    // An NTT is linear: the 256-bit fields' canonical words are transformed where they lie
+    // too, viewed as Montgomery representations (no conversion in or out).
+    let kernel = Kernel::Linear;
+    update::<F>(
+        py,
+        values,
+        "values",
+        kernel,
+        inplace,
+        |_| Ok(()),
+        |x| t.run(x, n),
+    )
 }
 
 /// The forward transform (coefficients → evaluations on `⟨ω_n⟩`, or on the coset

@@ -108,3 +108,31 @@ def test_ntt_errors() -> None:
         ntt.forward(np.arange(4, dtype=np.float32))
     with pytest.raises(zkaccel.InvalidInputError, match="too large"):
         ntt.lde(np.arange(4, dtype=np.uint64), 60)
+
+
+@pytest.mark.parametrize("field", ["bn254", "bls12-381"])
+def test_large_256_bit_transforms_in_place(field: str) -> None:
+    """2^14 points (past the small-size kernels), in place on the caller's canonical words:
+    outputs checked at random points by Horner's rule with Python integers."""
+    p, n = fields.modulus(field), 1 << 14
+    rng = random.Random(14)
+    x = [rng.randrange(p) for _ in range(n - 2)] + [p - 1, 0]
+    a = fields.to_array(x, field)
+    w, g = omega(field, n), GENERATORS[field]
+    assert ntt.forward(a, field=field, coset=True, inplace=True) is a
+    out = fields.to_ints(a, field)
+    for k in rng.sample(range(n), 4) + [0, n - 1]:
+        point = g * pow(w, k, p) % p
+        want = 0
+        for c in reversed(x):
+            want = (want * point + c) % p
+        assert out[k] == want, k
+    ntt.inverse(a, field=field, coset=True, inplace=True)
+    assert fields.to_ints(a, field) == x
+    # A word group ≥ p anywhere: refused, the array left as it was.
+    a[n // 2] = np.array(fields.to_array([0], field)[0])
+    a[n // 2, 3] = np.uint64(2**64 - 1)
+    before = a.copy()
+    with pytest.raises(zkaccel.InvalidInputError, match="not canonical"):
+        ntt.forward(a, field=field, inplace=True)
+    assert np.array_equal(a, before)
