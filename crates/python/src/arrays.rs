@@ -110,16 +110,37 @@ fn cached_plan<F: TwoAdicField>(
 /// Words per task of the parallel canonical check and reduction (128 KiB: a core's L2 share).
 const SCAN_CHUNK: usize = 1 << 14;
 
+/// Every word below the Goldilocks modulus: a pass over memory the kernel then reads, so on all
+/// cores, in chunks.
+fn check_canonical_goldilocks(words: &[u64]) -> Result<(), String> {
+    words.par_chunks(SCAN_CHUNK).try_for_each(|chunk| {
+        Goldilocks::slice_from_canonical(chunk)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// A copy of `words`, made by every core (the new pages are touched in parallel too).
+fn copy_words(words: &[u64]) -> Vec<u64> {
+    let mut out = Vec::new();
+    words.par_iter().copied().collect_into_vec(&mut out);
+    out
+}
+
 impl NumpyField for Goldilocks {
     const LIMBS: usize = 1;
 
     fn from_words(words: &[u64], reduce: bool) -> Result<Vec<Self>, String> {
-        if reduce {
-            return Ok(words.iter().map(|&w| Goldilocks::new_reduced(w)).collect());
+        if !reduce {
+            check_canonical_goldilocks(words)?;
         }
-        Ok(Goldilocks::slice_from_canonical(words)
-            .map_err(|e| e.to_string())?
-            .to_vec())
+        // Written in place by every core (rayon collects an indexed iterator into the Vec).
+        let mut out = Vec::new();
+        words
+            .par_iter()
+            .map(|&w| Goldilocks::new_reduced(w))
+            .collect_into_vec(&mut out);
+        Ok(out)
     }
 
     fn to_words(values: &[Self]) -> Vec<u64> {
@@ -132,12 +153,7 @@ impl NumpyField for Goldilocks {
     }
 
     fn view_mut(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
-        // The check is a pass over memory the kernel then reads: on all cores, in chunks.
-        let checked = words.par_chunks(SCAN_CHUNK).try_for_each(|chunk| {
-            Goldilocks::slice_from_canonical(chunk)
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-        });
+        let checked = check_canonical_goldilocks(words);
         Some(checked.map(|()| Goldilocks::slice_from_words_mut(words)))
     }
 
@@ -386,7 +402,7 @@ pub fn map_copy<'py, F: NumpyField>(
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
     let shape = element_shape::<F>(array.shape(), what)?;
     check(&shape)?;
-    let mut copy = words(array, what)?.to_vec();
+    let mut copy = copy_words(words(array, what)?);
     in_place::<F, ()>(py, &mut copy, what, kernel, f)?;
     array_of_words::<F>(py, copy, &shape)
 }
