@@ -5,15 +5,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Each step's wall time is printed when the next one starts, and all of them at the end (CI
+# Each step's wall time is printed at the end, also when a step fails (CI
 # must stay under an hour on two cores: this says where the time goes).
 timings=()
 step_name=""
 step_start=$SECONDS
 end_step() {
-  [[ -n $step_name ]] && timings+=("$(printf '%5d s  %s' $((SECONDS - step_start)) "$step_name")")
+  if [[ -n $step_name ]]; then
+    timings+=("$(printf '%5d s  %s' $((SECONDS - step_start)) "$step_name")")
+  fi
   step_name=""
 }
+report_timings() {
+  end_step
+  echo
+  echo "time per step (total $SECONDS s):"
+  if [[ ${#timings[@]} -gt 0 ]]; then printf '  %s\n' "${timings[@]}"; fi
+}
+trap report_timings EXIT
 step() {
   end_step
   printf '\n==> %s\n' "$*"
@@ -98,8 +107,5 @@ step "libFuzzer targets for every decoder of user bytes (ZKACCEL_FUZZ_SECONDS ea
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 ZKACCEL_FUZZ_DIR="$(mktemp -d)" bash scripts/fuzz.sh
 
-end_step
 echo
-echo "time per step:"
-printf '  %s\n' "${timings[@]}"
 echo "all checks passed in $SECONDS s"

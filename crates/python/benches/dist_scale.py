@@ -94,16 +94,21 @@ def main() -> None:
     cluster.shutdown()
 
     task_s = gen_s + hash_s  # on all local cores; one core per task on a cluster node
-    print("\nprojection (subtrees of 2^16 leaves × 8, one task per core, measured costs):")
+    cores_here = os.cpu_count() or 1
+    print(f"\nprojection (one task per core; measured: {task_s * cores_here * 1e3:.1f} ms of a "
+          f"core per 2^{args.log_subtree}-leaf subtree, {per_task * 1e3:.2f} ms per task, "
+          f"{per_root * 1e3:.2f} ms per result on the driver):")
     for log_n in (30, 34):
-        tasks = 1 << (log_n - args.log_subtree)
-        for machines, cores in ((16, 32), (128, 32)):
-            compute = tasks * (task_s * os.cpu_count() + per_task) / (machines * cores)
-            driver = tasks * per_root  # each root received and persisted on the driver
-            leaf_bytes = (1 << log_n) * WIDTH * 8
-            print(f"  2^{log_n} leaves, {machines} machines × {cores} cores: compute "
-                  f"{compute / 60:.1f} min, driver {driver / 60:.1f} min, leaf data "
-                  f"{leaf_bytes / 2**40:.2f} TiB if read from storage")
+        for log_subtree in (args.log_subtree, args.log_subtree + 4):
+            tasks = 1 << (log_n - log_subtree)
+            core_s = task_s * cores_here * (1 << (log_subtree - args.log_subtree)) + per_task
+            for machines, cores in ((16, 32), (128, 32)):
+                compute = tasks * core_s / (machines * cores)
+                driver = tasks * per_root  # each root received and persisted on the driver
+                leaf_bytes = (1 << log_n) * WIDTH * 8
+                print(f"  2^{log_n} leaves, subtrees of 2^{log_subtree}, {machines} machines × "
+                      f"{cores} cores: compute {compute:.1f} s, driver {driver:.1f} s, leaf data "
+                      f"{leaf_bytes / 2**40:.2f} TiB if read from storage")
 
 
 if __name__ == "__main__":

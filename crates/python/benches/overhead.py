@@ -48,14 +48,18 @@ def python_side(repeats: int) -> dict[str, float]:
     ntt.forward(bn[:4].copy(), field="bn254")
     ntt.forward(bn.copy(), field="bn254", inplace=True)
     return {
-        "poseidon_permute_2^18": median_seconds(repeats, lambda: states,
-                                                lambda s: poseidon.permute(s, "plonky2")),
-        "ntt_goldilocks_2^20": median_seconds(repeats, values.copy,
-                                              lambda v: ntt.forward(v, inplace=True)),
+        "poseidon_permute_2^18 (in place)": median_seconds(
+            repeats, states.copy, lambda s: poseidon.permute(s, "plonky2", inplace=True)),
+        "poseidon_permute_2^18 (new array)": median_seconds(
+            repeats, lambda: states, lambda s: poseidon.permute(s, "plonky2")),
+        "ntt_goldilocks_2^20 (in place)": median_seconds(repeats, values.copy,
+                                                         lambda v: ntt.forward(v, inplace=True)),
         "ntt_goldilocks_2^20 (new array)": median_seconds(repeats, lambda: values,
                                                           lambda v: ntt.forward(v)),
-        "ntt_bn254_2^20": median_seconds(repeats, bn.copy,
-                                         lambda v: ntt.forward(v, field="bn254", inplace=True)),
+        "ntt_bn254_2^20 (in place)": median_seconds(
+            repeats, bn.copy, lambda v: ntt.forward(v, field="bn254", inplace=True)),
+        "ntt_bn254_2^20 (new array)": median_seconds(
+            repeats, lambda: bn, lambda v: ntt.forward(v, field="bn254")),
         "merkle_plonky2_2^20x8": median_seconds(repeats, lambda: leaves,
                                                 lambda x: merkle.build(x)),
     }

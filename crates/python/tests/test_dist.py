@@ -44,6 +44,14 @@ def whole_tree_cap(source: GeneratedLeaves, cap_height: int = 0) -> np.ndarray:
     return merkle.build(leaves, cap_height=cap_height).cap
 
 
+def last_json_line(out: str) -> str:
+    """The last JSON object line of a driver's stdout: Ray may print its own notices there
+    (state dumps after a killed driver, say), before or after ours."""
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    assert lines, f"no JSON line in the driver's output: {out[-2000:]!r}"
+    return lines[-1]
+
+
 def attempts(directory: pathlib.Path) -> dict[int, list[tuple[str, bool]]]:
     """Subtree index → (node, finished) for every execution recorded."""
     out: dict[int, list[tuple[str, bool]]] = {}
@@ -116,8 +124,7 @@ def test_a_restarted_driver_resumes(cluster: Any, tmp_path: pathlib.Path) -> Non
     kept = sorted(int(p.stem) for p in results.glob("*.bin"))
     assert 6 <= len(kept) < 32
     out = subprocess.run(cmd + ["--json"], check=True, capture_output=True, text=True).stdout
-    # Ray may print its own notices on the driver's stdout; ours is the last line.
-    report = json.loads(out.strip().split("\n")[-1])
+    report = json.loads(last_json_line(out))
     source = GeneratedLeaves(1 << 14, 3, seed=4)
     assert report["cap"] == [" ".join(str(int(w)) for w in whole_tree_cap(source)[0])]
     runs = attempts(marks)
@@ -252,7 +259,7 @@ def test_a_sweep_on_the_cluster_writes_the_local_sweeps_files(
                           "--set", "log_points=4", "--param", "pipelines=1,2,4", "--chunk", "1",
                           "--out", str(tmp_path / "ntt-dist"), "--address", cluster.address,
                           "--json"], check=True, capture_output=True, text=True).stdout
-    assert json.loads(out)["pipelines"]["files"]["csv"].endswith("ntt-sweep-pipelines.csv")
+    assert json.loads(last_json_line(out))["pipelines"]["files"]["csv"].endswith("ntt-sweep-pipelines.csv")
     for ext in ("csv", "svg", "png"):
         name = f"ntt-sweep-pipelines.{ext}"
         assert (tmp_path / "ntt-dist" / name).read_bytes() == \
