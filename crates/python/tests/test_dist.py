@@ -291,3 +291,15 @@ def test_a_bad_sweep_value_fails_fast_and_is_not_retried(
                               "--out", str(tmp_path / "o"), "--address", cluster.address],
                              capture_output=True, text=True)
     assert bad_cli.returncode == 2 and "exactly one" in bad_cli.stderr
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    hostile_args = [["--trace", str(tmp_path / "absent.jsonl")], ["--trace", str(binary)],
+                    ["--shape", str(tmp_path)], ["--workload", "fibonacci", "--set", "vsas"],
+                    ["--model", "ntt-fpga", "--set", "pipelines=x"],
+                    ["--model", "ntt-fpga", "--set", "warp=1"],
+                    ["--workload", "fibonacci", "--param", "vsas"]]
+    for extra in hostile_args:
+        run = subprocess.run([sys.executable, "-m", "zkaccel.dist", "sweep", "--param", "vsas=1",
+                              "--out", str(tmp_path / "o"), "--address", cluster.address, *extra],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and "error:" in run.stderr, (extra, run.stderr[-500:])

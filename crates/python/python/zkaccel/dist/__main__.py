@@ -23,6 +23,9 @@ from ..errors import ZkaccelError
 from .merkle import FIELDS, GeneratedLeaves, NpyLeaves, Source, build
 from .sweeps import MODELS, sweep
 
+#: The largest trace or shape file ``sweep`` reads (the whole file goes to every task).
+_MAX_INPUT_BYTES = 256 << 20
+
 #: The FPGA NTT model's base arguments and their types (``--set name=value``).
 _NTT_BASE = {"log_points": int, "pipelines": int, "mul_latency": int, "width": int,
              "points": int, "core": str, "clock_mhz": float}
@@ -128,7 +131,9 @@ def _sweep(args: argparse.Namespace) -> int:
             key, value = given[0]
             if key != "workload":
                 with open(value, encoding="utf-8") as f:
-                    value = f.read(64 << 20)
+                    value = f.read(_MAX_INPUT_BYTES + 1)
+                if len(value) > _MAX_INPUT_BYTES:
+                    raise ValueError(f"--{key} {given[0][1]}: longer than {_MAX_INPUT_BYTES} bytes")
             base = {key: value, "mode": args.mode, "knobs": dict(map(_pair, args.set))}
         else:
             if args.workload or args.trace or args.shape:
