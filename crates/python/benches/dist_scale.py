@@ -103,7 +103,8 @@ def main() -> None:
             tasks = 1 << (log_n - log_subtree)
             core_s = task_s * cores_here * (1 << (log_subtree - args.log_subtree)) + per_task
             for machines, cores in ((16, 32), (128, 32)):
-                compute = tasks * core_s / (machines * cores)
+                waves = -(-tasks // (machines * cores))  # whole tasks: the last wave counts
+                compute = waves * core_s
                 driver = tasks * per_root  # each root received and persisted on the driver
                 leaf_bytes = (1 << log_n) * WIDTH * 8
                 print(f"  2^{log_n} leaves, subtrees of 2^{log_subtree}, {machines} machines × "
