@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 use thiserror::Error;
 use zkaccel_hwmodel::ntt_fpga::sweep::NttSweep;
-use zkaccel_hwmodel::unizk::sweep::SWEEP_COLUMNS;
+use zkaccel_hwmodel::unizk::sweep::{MAX_SWEEP_POINTS, SWEEP_COLUMNS};
 use zkaccel_hwmodel::unizk::Sweep;
 
 /// Why a sweep's files could not be written.
@@ -294,7 +294,18 @@ pub struct SweepFiles {
 }
 
 /// A knob names files and a value sits in a CSV cell: refuse what would escape either.
-fn check_names<'a>(knob: &str, values: impl IntoIterator<Item = &'a str>) -> Result<(), PlotError> {
+fn check_names<'a>(
+    knob: &str,
+    values: impl ExactSizeIterator<Item = &'a str>,
+) -> Result<(), PlotError> {
+    // A chart of more categories than a sweep takes would draw for as long as a forged
+    // sweep asks.
+    if values.len() > MAX_SWEEP_POINTS {
+        return Err(PlotError::Sweep(format!(
+            "{} points: a sweep has at most {MAX_SWEEP_POINTS}",
+            values.len()
+        )));
+    }
     let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
     if knob.is_empty() || knob.len() > 64 || !knob.chars().all(plain) {
         return Err(PlotError::Sweep(format!(
@@ -302,9 +313,10 @@ fn check_names<'a>(knob: &str, values: impl IntoIterator<Item = &'a str>) -> Res
         )));
     }
     for value in values {
-        if value.is_empty() || value.contains([',', '"', '\n', '\r']) {
+        if value.is_empty() || value.len() > 64 || value.contains([',', '"', '\n', '\r']) {
             return Err(PlotError::Sweep(format!(
-                "{knob}={value:?}: a value is one CSV cell (no comma, quote or line break)"
+                "{knob}={value:.80?}: a value is one CSV cell of 1 to 64 bytes (no comma, quote \
+                 or line break)"
             )));
         }
     }

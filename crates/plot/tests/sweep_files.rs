@@ -89,6 +89,24 @@ fn names_that_would_escape_the_directory_or_the_csv_are_refused_before_writing()
         let err = write_unizk_sweep(&sweep, dir.path(), &font).unwrap_err();
         assert!(matches!(err, PlotError::Sweep(_)), "{value:?}: {err}");
     }
+    let mut many = good.clone();
+    many.points = (0..65)
+        .map(|i| {
+            let mut p = good.points[0].clone();
+            p.value = i.to_string();
+            p
+        })
+        .collect();
+    assert!(matches!(
+        write_unizk_sweep(&many, dir.path(), &font),
+        Err(PlotError::Sweep(_))
+    ));
+    let mut long = good.clone();
+    long.points[0].value = "9".repeat(65);
+    assert!(matches!(
+        write_unizk_sweep(&long, dir.path(), &font),
+        Err(PlotError::Sweep(_))
+    ));
     let mut empty = good.clone();
     empty.points.clear();
     assert!(matches!(

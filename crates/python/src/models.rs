@@ -70,6 +70,27 @@ fn core_kind(name: &str) -> PyResult<CoreKind> {
     }
 }
 
+/// The NTT core configuration the keyword arguments describe, validated.
+fn ntt_config(
+    width_bits: u32,
+    log_points: u32,
+    pipelines: u32,
+    mul_latency: u32,
+    core: &str,
+    clock_mhz: f64,
+) -> PyResult<NttCoreConfig> {
+    let config = NttCoreConfig {
+        width_bits,
+        log_points,
+        pipelines,
+        mul_latency,
+        kind: core_kind(core)?,
+        clock_mhz,
+    };
+    config.validate().map_err(other)?;
+    Ok(config)
+}
+
 /// The FPGA NTT core's cycle model for one configuration: its cycles and time for `points`
 /// points (the paper's Table III configurations: `log_points` 8 or 4 rounds, 1–4 pipelines).
 #[pyfunction]
@@ -85,14 +106,7 @@ fn ntt_fpga(
     core: &str,
     clock_mhz: f64,
 ) -> PyResult<Py<PyAny>> {
-    let config = NttCoreConfig {
-        width_bits: width,
-        log_points,
-        pipelines,
-        mul_latency,
-        kind: core_kind(core)?,
-        clock_mhz,
-    };
+    let config = ntt_config(width, log_points, pipelines, mul_latency, core, clock_mhz)?;
     let cycles = config.core_cycles(points).map_err(other)?;
     let ms = config.core_ms(points).map_err(other)?;
     to_python(
@@ -226,15 +240,7 @@ fn ntt_fpga_sweep(
     clock_mhz: f64,
 ) -> PyResult<Py<PyAny>> {
     let values = value_strings(knob, &values)?;
-    let config = NttCoreConfig {
-        width_bits: width,
-        log_points,
-        pipelines,
-        mul_latency,
-        kind: core_kind(core)?,
-        clock_mhz,
-    };
-    config.validate().map_err(other)?;
+    let config = ntt_config(width, log_points, pipelines, mul_latency, core, clock_mhz)?;
     let sweep = config.sweep(points, knob, &values).map_err(other)?;
     to_python(py, &sweep)
 }

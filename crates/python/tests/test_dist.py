@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -50,6 +50,30 @@ def last_json_line(out: str) -> str:
     lines = [line for line in out.splitlines() if line.startswith("{")]
     assert lines, f"no JSON line in the driver's output: {out[-2000:]!r}"
     return lines[-1]
+
+
+def run_killing_a_worker(job: Callable[[], Any], marks: pathlib.Path) -> tuple[Any, str]:
+    """Runs ``job`` on a thread and SIGKILLs the worker of the first task to record an attempt
+    in ``marks`` (``stem.node.pid.ns``); returns the job's result and that attempt's name."""
+    result: dict[str, Any] = {}
+
+    def drive() -> None:
+        try:
+            result["value"] = job()
+        except BaseException as e:  # surfaced by the assertion below
+            result["error"] = e
+
+    driver = threading.Thread(target=drive)
+    driver.start()
+    deadline = time.monotonic() + 120
+    while not list(marks.iterdir()):
+        assert time.monotonic() < deadline, "no task started"
+        time.sleep(0.02)
+    first = next(iter(marks.iterdir())).name
+    os.kill(int(first.split(".")[-2]), signal.SIGKILL)  # a worker dies mid-task
+    driver.join(timeout=300)
+    assert "error" not in result, result.get("error")
+    return result["value"], first
 
 
 def attempts(directory: pathlib.Path) -> dict[int, list[tuple[str, bool]]]:
@@ -166,26 +190,8 @@ def test_a_proof_batch_survives_a_killed_worker(cluster: Any, tmp_path: pathlib.
     marks = tmp_path / "attempts"
     marks.mkdir()
     out = tmp_path / "proofs"
-    result: dict[str, Any] = {}
-
-    def drive() -> None:
-        try:
-            result["hashes"] = prove_batch(statements, out, _attempts_dir=str(marks), _delay=0.5)
-        except BaseException as e:
-            result["error"] = e
-
-    driver = threading.Thread(target=drive)
-    driver.start()
-    deadline = time.monotonic() + 120
-    while not list(marks.iterdir()):
-        assert time.monotonic() < deadline, "no proof task started"
-        time.sleep(0.02)
-    first = next(iter(marks.iterdir())).name
-    victim_pid = int(first.split(".")[2])
-    os.kill(victim_pid, signal.SIGKILL)  # a worker dies mid-proof
-    driver.join(timeout=300)
-    assert "error" not in result, result.get("error")
-    hashes = result["hashes"]
+    hashes, first = run_killing_a_worker(
+        lambda: prove_batch(statements, out, _attempts_dir=str(marks), _delay=0.5), marks)
     assert sorted(hashes) == sorted(s.name for s in statements)
     manifest = json.loads((out / "manifest.json").read_text())
     for s in statements:
@@ -217,35 +223,18 @@ def test_a_sweep_on_the_cluster_writes_the_local_sweeps_files(
     marks = tmp_path / "attempts"
     marks.mkdir()
     seen: list[tuple[int, int]] = []
-    result: dict[str, Any] = {}
-
-    def drive() -> None:
-        try:
-            result["sweeps"] = sweep(
-                "unizk", grid, tmp_path / "dist", chunk=2,
-                base={"workload": "fibonacci", "knobs": {"array": 16}},
-                progress=lambda done, total, _rate: seen.append((done, total)),
-                _attempts_dir=str(marks), _delay=0.5)
-        except BaseException as e:
-            result["error"] = e
-
-    driver = threading.Thread(target=drive)
-    driver.start()
-    deadline = time.monotonic() + 120
-    while not list(marks.iterdir()):
-        assert time.monotonic() < deadline, "no sweep task started"
-        time.sleep(0.02)
-    first = next(iter(marks.iterdir())).name
-    os.kill(int(first.split(".")[3]), signal.SIGKILL)  # a worker dies mid-task
-    driver.join(timeout=300)
-    assert "error" not in result, result.get("error")
+    sweeps, first = run_killing_a_worker(
+        lambda: sweep("unizk", grid, tmp_path / "dist", chunk=2,
+                      base={"workload": "fibonacci", "knobs": {"array": 16}},
+                      progress=lambda done, total, _rate: seen.append((done, total)),
+                      _attempts_dir=str(marks), _delay=0.5), marks)
     # The killed chunk ran again; every chunk (3 of spm_mb, 2 of vsas) finished exactly once.
     knob, index = first.split(".")[:2]
     assert len([m for m in marks.iterdir() if m.name.split(".")[:2] == [knob, index]]) >= 2
     assert seen[-1] == (5, 5) and [d for d, _ in seen] == [1, 2, 3, 4, 5]
     for knob in grid:
-        files = result["sweeps"][knob]["files"]
-        assert [p["value"] for p in result["sweeps"][knob]["sweep"]["points"]] == \
+        files = sweeps[knob]["files"]
+        assert [p["value"] for p in sweeps[knob]["sweep"]["points"]] == \
             [str(v) for v in grid[knob]]
         for ext in ("csv", "svg", "png"):
             local = (tmp_path / "local" / f"sweep-{knob}.{ext}").read_bytes()

@@ -106,6 +106,13 @@ def test_sweeps_refuse_bad_knobs_values_and_hostile_files(tmp_path: pathlib.Path
     bad_value = {**good, "points": [{**good["points"][0], "value": "1,2"}]}
     with pytest.raises(zkaccel.InvalidInputError, match="CSV"):
         models.write_sweep(bad_value, out, model="unizk")
+    forged = {**good, "points": [{**good["points"][0], "value": str(i)} for i in range(10**5)]}
+    with pytest.raises(zkaccel.InvalidInputError, match="at most 64"):
+        models.write_sweep(forged, out, model="unizk")
+    with pytest.raises(zkaccel.InvalidInputError):
+        models.ntt_fpga_sweep("points", [2**64 - 1])
+    with pytest.raises((zkaccel.InvalidInputError, OverflowError)):
+        models.ntt_fpga_sweep("pipelines", [1], points=2**64)
     with pytest.raises(zkaccel.InvalidInputError, match="UniZK sweep"):
         models.write_sweep({"knob": "vsas"}, out, model="unizk")
     with pytest.raises(zkaccel.InvalidInputError, match="NTT sweep"):

@@ -9,7 +9,6 @@ gives exactly the single-machine commitment (cap height ``≤ k``).
 from __future__ import annotations
 
 import dataclasses
-import logging
 import os
 import sys
 import time
@@ -21,6 +20,7 @@ import numpy as np
 from .. import merkle as _merkle
 from ..errors import InvalidInputError
 from ._state import JobState
+from ._tasks import connect, gather, mark_attempt
 
 try:  # Ray is the optional `dist` extra.
     import ray
@@ -83,17 +83,11 @@ FIELDS = {"plonky2": "goldilocks", "neptune": "bls12-381", "circomlib": "bn254"}
 def _subtree_root(source: Source, spec: dict[str, Any], index: int, rows: int,
                   attempts_dir: str | None, delay: float) -> tuple[int, bytes]:
     """One task: subtree ``index``'s root, as the 32 bytes of its ``(4,)`` digest."""
-    if attempts_dir is not None:  # a record per execution, for the fault tests
-        node = ray.get_runtime_context().get_node_id()
-        marker = os.path.join(attempts_dir, f"{index:010d}.{node}.{os.getpid()}.{time.time_ns()}")
-        with open(marker, "w") as f:
-            f.write("started\n")
-    if delay:
-        time.sleep(delay)
+    marker = mark_attempt(attempts_dir, f"{index:010d}", delay)
     leaves = source.rows(index * rows, rows, FIELDS[spec["preset"]])
     tree = _merkle.build(leaves, **spec)
     root = tree.cap.reshape(-1)
-    if attempts_dir is not None:
+    if marker is not None:
         with open(marker, "a") as f:
             f.write("done\n")
     return index, root.astype("<u8").tobytes()
@@ -155,8 +149,7 @@ def build(
         job = {"source": repr(source), "subtrees": subtrees, **spec}
         state = JobState(state_dir, job)
         done = state.done()
-    if not ray.is_initialized():
-        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+    connect(address)
     task = ray.remote(num_cpus=1, max_retries=max_retries)(_subtree_root)
     source_ref = ray.put(source)
     pending = {
@@ -165,24 +158,18 @@ def build(
         if i not in done
     }
     start, finished_here = time.monotonic(), 0
-    try:
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                index, root = ray.get(ref)
-                del pending[ref]
-                if state is not None:
-                    state.record(index, root)
-                done[index] = root
-                finished_here += 1
-                if progress is not None:
-                    elapsed = max(time.monotonic() - start, 1e-9)
-                    progress(len(done), subtrees, finished_here / elapsed)
-    except ray.exceptions.RayTaskError as e:
-        for ref in pending:
-            ray.cancel(ref)
-        cause = e.cause if isinstance(e.cause, Exception) else e
-        raise cause from None
+
+    def record(_: int, result: tuple[int, bytes]) -> None:
+        nonlocal finished_here
+        index, root = result
+        if state is not None:
+            state.record(index, root)
+        done[index] = root
+        finished_here += 1
+        if progress is not None:
+            progress(len(done), subtrees, finished_here / max(time.monotonic() - start, 1e-9))
+
+    gather(pending, record)
     roots = np.frombuffer(b"".join(done[i] for i in range(subtrees)), dtype="<u8")
     return _merkle.combine(
         np.ascontiguousarray(roots.reshape(subtrees, 4).astype(np.uint64)),

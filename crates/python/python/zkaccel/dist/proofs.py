@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import logging
 import os
 import pathlib
 import re
@@ -17,6 +16,7 @@ from typing import Any
 from .. import stark as _stark
 from ..errors import InvalidInputError
 from ._state import write_atomically
+from ._tasks import connect, gather, mark_attempt
 
 try:
     import ray
@@ -49,13 +49,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 
 
 def _prove(statement: Statement, attempts_dir: str | None, delay: float) -> tuple[str, bytes]:
-    if attempts_dir is not None:
-        node = ray.get_runtime_context().get_node_id()
-        marker = f"{statement.name}.{node}.{os.getpid()}.{time.time_ns()}"
-        with open(os.path.join(attempts_dir, marker), "w") as f:
-            f.write("started\n")
-    if delay:
-        time.sleep(delay)
+    mark_attempt(attempts_dir, statement.name, delay)
     proof = _stark.prove(statement.air, statement.log_rows, **statement.prove_kwargs())
     return statement.name, proof
 
@@ -98,33 +92,26 @@ def prove_batch(
         if (entry and entry["statement"] == _as_json(s) and path.exists()
                 and hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"]):
             hashes[s.name] = entry["sha256"]
-    if not ray.is_initialized():
-        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+    connect(address)
     task = ray.remote(num_cpus=1, max_retries=max_retries)(_prove)
     by_name = {s.name: s for s in statements}
     pending = {task.remote(s, _attempts_dir, _delay): s.name
                for s in statements if s.name not in hashes}
     start, finished_here = time.monotonic(), 0
-    try:
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                name, proof = ray.get(ref)
-                del pending[ref]
-                write_atomically(out / f"{name}.proof", proof)
-                digest = hashlib.sha256(proof).hexdigest()
-                hashes[name] = digest
-                manifest[name] = {"statement": _as_json(by_name[name]),
-                                  "sha256": digest, "bytes": len(proof)}
-                write_atomically(manifest_path,
-                                 json.dumps(manifest, sort_keys=True, indent=1).encode())
-                finished_here += 1
-                if progress is not None:
-                    rate = finished_here / max(time.monotonic() - start, 1e-9)
-                    progress(len(hashes), len(statements), rate)
-    except ray.exceptions.RayTaskError as e:
-        for ref in pending:
-            ray.cancel(ref)
-        cause = e.cause if isinstance(e.cause, Exception) else e
-        raise cause from None
+
+    def record(_: str, result: tuple[str, bytes]) -> None:
+        nonlocal finished_here
+        name, proof = result
+        write_atomically(out / f"{name}.proof", proof)
+        digest = hashlib.sha256(proof).hexdigest()
+        hashes[name] = digest
+        manifest[name] = {"statement": _as_json(by_name[name]),
+                          "sha256": digest, "bytes": len(proof)}
+        write_atomically(manifest_path, json.dumps(manifest, sort_keys=True, indent=1).encode())
+        finished_here += 1
+        if progress is not None:
+            rate = finished_here / max(time.monotonic() - start, 1e-9)
+            progress(len(hashes), len(statements), rate)
+
+    gather(pending, record)
     return hashes

@@ -4,7 +4,6 @@ CSV and plots (``zkaccel model unizk sweep``, ``zkaccel model ntt-fpga --sweep``
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import time
@@ -13,6 +12,7 @@ from typing import Any
 
 from .. import models as _models
 from ..errors import InvalidInputError
+from ._tasks import connect, gather, mark_attempt
 
 try:
     import ray
@@ -29,13 +29,7 @@ _KNOB = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 def _run_chunk(model: str, knob: str, index: int, values: list[str], base: dict[str, Any],
                attempts_dir: str | None, delay: float) -> dict[str, Any]:
-    if attempts_dir is not None:
-        node = ray.get_runtime_context().get_node_id()
-        marker = f"{knob}.{index}.{node}.{os.getpid()}.{time.time_ns()}"
-        with open(os.path.join(attempts_dir, marker), "w") as f:
-            f.write("started\n")
-    if delay:
-        time.sleep(delay)
+    mark_attempt(attempts_dir, f"{knob}.{index}", delay)
     result: dict[str, Any] = getattr(_models, MODELS[model])(knob, values, **base)
     return result
 
@@ -85,8 +79,7 @@ def sweep(
     called as tasks finish."""
     checked = _check(model, grid, chunk)
     base_kwargs = dict(base or {})
-    if not ray.is_initialized():
-        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+    connect(address)
     base_ref = ray.put(base_kwargs)
     task = ray.remote(num_cpus=1, max_retries=max_retries)(_run_chunk)
     pending: dict[Any, tuple[str, int]] = {}
@@ -97,19 +90,13 @@ def sweep(
             pending[ref] = (knob, index)
     total, parts = len(pending), {}
     started = time.monotonic()
-    try:
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                parts[pending.pop(ref)] = ray.get(ref)
-                if progress is not None:
-                    rate = len(parts) / max(time.monotonic() - started, 1e-9)
-                    progress(len(parts), total, rate)
-    except ray.exceptions.RayTaskError as e:
-        for ref in pending:
-            ray.cancel(ref)
-        cause = e.cause if isinstance(e.cause, Exception) else e
-        raise cause from None
+
+    def record(key: tuple[str, int], part: dict[str, Any]) -> None:
+        parts[key] = part
+        if progress is not None:
+            progress(len(parts), total, len(parts) / max(time.monotonic() - started, 1e-9))
+
+    gather(pending, record)
     results: dict[str, dict[str, Any]] = {}
     for knob in checked:
         chunks = [parts[key] for key in sorted(k for k in parts if k[0] == knob)]
