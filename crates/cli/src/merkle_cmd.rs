@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use zkaccel_merkle::text_rows::{is_blank, split_row};
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -146,16 +147,6 @@ struct FileRows<F> {
     line_no: usize,
     width: usize,
     _f: core::marker::PhantomData<F>,
-}
-
-fn split_row(line: &str) -> impl Iterator<Item = &str> {
-    line.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|s| !s.is_empty())
-}
-
-fn is_blank(line: &str) -> bool {
-    let t = line.trim();
-    t.is_empty() || t.starts_with('#')
 }
 
 impl<F: PrimeField> FileRows<F> {

@@ -8,6 +8,7 @@ pub mod hasher;
 pub mod limits;
 mod proof;
 mod stream;
+pub mod text_rows;
 mod tree;
 
 pub use commitment::{HasherIdentity, MerkleCommitment};

@@ -13,7 +13,7 @@ use zkaccel_merkle::{
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon};
 
 use crate::arrays::{read, write, NumpyField};
-use crate::errors::{invalid, merkle as merkle_err, other};
+use crate::errors::{invalid, merkle as merkle_err, other, Kind};
 use crate::hashes::strength;
 
 /// The tree a preset names.
@@ -570,6 +570,64 @@ fn generate_leaves<'py>(
     })
 }
 
+fn open_text(path: &std::path::Path) -> PyResult<std::io::BufReader<std::fs::File>> {
+    std::fs::File::open(path)
+        .map(std::io::BufReader::new)
+        .map_err(|e| crate::errors::error(Kind::Storage, format!("{}: {e}", path.display())))
+}
+
+/// One pass over a text file of leaves (the CLI's `--input` format: a leaf per line, elements
+/// decimal or `0x`-hex separated by commas or whitespace, `#` comments and blank lines
+/// skipped): `(rows, width, part_rows, offsets)`, `offsets` the byte offsets of rows 0,
+/// `part_rows`, `2·part_rows`, … — where `read_text_rows` starts each part. `part_rows` is the
+/// smallest power of `arity` that keeps the offsets within `max_offsets`, so every aligned
+/// subtree of at least `part_rows` leaves starts at a recorded offset.
+#[pyfunction]
+#[pyo3(signature = (path, *, arity = 2, max_offsets = 1 << 20))]
+fn index_text_rows(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    arity: u64,
+    max_offsets: usize,
+) -> PyResult<(u64, usize, u64, Vec<u64>)> {
+    let reader = open_text(&path)?;
+    let index = py
+        .detach(|| zkaccel_merkle::text_rows::index_text_rows(reader, arity, max_offsets))
+        .map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+    Ok((index.rows, index.width, index.part_rows, index.offsets))
+}
+
+/// `rows` leaves of `width` canonical elements read from the text file `path` at byte
+/// `offset` (where row `first_row` starts, from `index_text_rows`): shape `(rows, width)`
+/// (256-bit: `(rows, width, 4)`).
+#[pyfunction]
+#[pyo3(signature = (path, offset, first_row, rows, width, *, field = "goldilocks"))]
+#[allow(clippy::too_many_arguments)]
+fn read_text_rows<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    offset: u64,
+    first_row: u64,
+    rows: usize,
+    width: usize,
+    field: &str,
+) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
+    use std::io::Seek;
+    let mut reader = open_text(&path)?;
+    reader
+        .seek(std::io::SeekFrom::Start(offset))
+        .map_err(|e| crate::errors::error(Kind::Storage, format!("{}: {e}", path.display())))?;
+    by_field!(crate::arrays::FieldName::parse(field)?, F => {
+        let out = py
+            .detach(|| zkaccel_merkle::text_rows::read_text_rows::<F, _>(reader, first_row, rows, width))
+            .map_err(|e| match e {
+                zkaccel_merkle::MerkleError::LeafSource(m) => invalid(format!("{}: {m}", path.display())),
+                other => merkle_err(other),
+            })?;
+        write(py, &out, &[rows, width])
+    })
+}
+
 /// Registers `zkaccel.merkle`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MerkleTree>()?;
@@ -578,5 +636,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_streaming_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(combine, m)?)?;
     m.add_function(wrap_pyfunction!(generate_leaves, m)?)?;
+    m.add_function(wrap_pyfunction!(index_text_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(read_text_rows, m)?)?;
     Ok(())
 }

@@ -292,3 +292,53 @@ def test_a_bad_sweep_value_fails_fast_and_is_not_retried(
                               "--out", str(tmp_path / "o"), "--address", cluster.address, *extra],
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == 2 and "error:" in run.stderr, (extra, run.stderr[-500:])
+
+
+def test_text_leaves_equal_the_clis_input_file(cluster: Any, cli: str,
+                                               tmp_path: pathlib.Path) -> None:
+    from zkaccel.dist import TextLeaves
+
+    p = zkaccel.fields.modulus("goldilocks")
+    values = [[(i * 7919 + j * 104729) % p for j in range(3)] for i in range(1 << 12)]
+    values[5][2] = p - 1
+    lines = ["# leaves for the distributed build", ""]
+    for i, row in enumerate(values):
+        cells = [hex(v) if (i + j) % 3 == 0 else str(v) for j, v in enumerate(row)]
+        lines.append((", " if i % 2 else " ").join(cells))
+        if i % 100 == 0:
+            lines += ["   # a comment between rows", "  "]
+    path = tmp_path / "leaves.txt"
+    path.write_text("\n".join(lines) + "\n")
+    source = TextLeaves.open(path, max_offsets=64)  # parts of 64 rows, 64 offsets
+    assert (source.num_leaves, source.leaf_width, source.part_rows) == (1 << 12, 3, 64)
+    commitment = build(source, subtrees=32, cap_height=2, progress=None)
+    out = subprocess.run([cli, "merkle", "build", "--preset", "plonky2", "--input", str(path),
+                          "--cap-height", "2"], check=True, capture_output=True, text=True).stdout
+    cli_cap = [[int(x) for x in line.replace(",", " ").split()] for line in out.splitlines()
+               if line.strip()]
+    assert commitment.cap.tolist() == cli_cap
+    whole = merkle.build(np.array(values, dtype=np.uint64), cap_height=2).commitment()
+    assert commitment == whole
+    # The command line, the same file: the same cap.
+    run = subprocess.run([sys.executable, "-m", "zkaccel.dist", "merkle", "--text", str(path),
+                          "--subtrees", "16", "--cap-height", "2", "--address", cluster.address,
+                          "--json"], check=True, capture_output=True, text=True).stdout
+    assert json.loads(last_json_line(run))["cap"] == [" ".join(map(str, d)) for d in cli_cap]
+
+    # More subtrees than the index resolves, a value ≥ p, a ragged file: refused, not retried.
+    with pytest.raises(zkaccel.InvalidInputError, match="parts of 64"):
+        build(source, subtrees=128, progress=None)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(["1 2"] * 6 + [f"3 {p}"] + ["4 5"]) + "\n")
+    with pytest.raises(zkaccel.InvalidInputError, match="not canonical"):
+        build(TextLeaves.open(bad), subtrees=4, progress=None)
+    ragged = tmp_path / "ragged.txt"
+    ragged.write_text("1 2\n3\n")
+    with pytest.raises(zkaccel.InvalidInputError, match="first leaf has 2"):
+        TextLeaves.open(ragged)
+    with pytest.raises(zkaccel.StorageError):
+        TextLeaves.open(tmp_path / "absent.txt")
+    missing = subprocess.run([sys.executable, "-m", "zkaccel.dist", "merkle", "--text",
+                              str(tmp_path / "absent.txt"), "--subtrees", "2", "--address",
+                              cluster.address], capture_output=True, text=True)
+    assert missing.returncode == 2 and "absent.txt" in missing.stderr

@@ -1,6 +1,7 @@
 """Merkle trees (plonky2, neptune, circomlib): caps, multiproofs, commitments, bounded-memory
 builds, trees assembled from subtree roots."""
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -70,3 +71,14 @@ def generate_leaves(first_row: int, rows: int, width: int, *, seed: int | None =
                     field: str = "goldilocks") -> Words:
     """Rows ``first_row ..`` of the generated leaves (the CLI's ``--seed``; without a seed,
     element ``j`` of row ``i`` is ``i*1000003 + j``); any split gives the same rows."""
+
+def index_text_rows(path: str | os.PathLike[str], *, arity: int = 2,
+                    max_offsets: int = 1 << 20) -> tuple[int, int, int, list[int]]:
+    """One pass over a text file of leaves (the CLI's ``--input`` format): ``(rows, width,
+    part_rows, offsets)``, the byte offsets where rows ``0, part_rows, 2·part_rows, …`` start
+    (``part_rows`` the smallest power of ``arity`` keeping at most ``max_offsets``)."""
+
+def read_text_rows(path: str | os.PathLike[str], offset: int, first_row: int, rows: int,
+                   width: int, *, field: str = "goldilocks") -> Words:
+    """``rows`` leaves of ``width`` canonical elements from the text file at byte ``offset``
+    (where row ``first_row`` starts): shape ``(rows, width)`` (256-bit ``(rows, width, 4)``)."""

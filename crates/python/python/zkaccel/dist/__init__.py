@@ -14,8 +14,9 @@ local cluster the tests use. Deterministic errors (bad input) are checked on the
 before anything is submitted and are never retried.
 """
 
-from .merkle import GeneratedLeaves, NpyLeaves, build
+from .merkle import GeneratedLeaves, NpyLeaves, TextLeaves, build
 from .proofs import Statement, prove_batch
 from .sweeps import sweep
 
-__all__ = ["GeneratedLeaves", "NpyLeaves", "Statement", "build", "prove_batch", "sweep"]
+__all__ = ["GeneratedLeaves", "NpyLeaves", "Statement", "TextLeaves", "build", "prove_batch",
+           "sweep"]

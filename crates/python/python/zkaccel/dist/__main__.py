@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import fields
 from ..errors import ZkaccelError
-from .merkle import FIELDS, GeneratedLeaves, NpyLeaves, Source, build
+from .merkle import FIELDS, GeneratedLeaves, NpyLeaves, Source, TextLeaves, build
 from .sweeps import MODELS, sweep
 
 #: The largest trace or shape file ``sweep`` reads (the whole file goes to every task).
@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     src = m.add_mutually_exclusive_group(required=True)
     src.add_argument("--leaves", type=_count, help="generate this many leaves (e.g. 2^20)")
     src.add_argument("--npy", help="leaves from this .npy file (uint64) on shared storage")
+    src.add_argument("--text", help="leaves from this text file (the CLI's --input rows) on "
+                                    "shared storage, indexed once on the driver")
     m.add_argument("--leaf-width", type=int, default=1, help="elements per generated leaf")
     m.add_argument("--seed", type=int, help="seed of the generated leaves (ChaCha8)")
     m.add_argument("--subtrees", type=_count, required=True, help="aligned subtrees (tasks)")
@@ -81,11 +83,13 @@ def main(argv: list[str] | None = None) -> int:
         return _sweep(args)
 
     source: Source
-    if args.npy:
-        source = NpyLeaves(args.npy)
-    else:
-        source = GeneratedLeaves(args.leaves, args.leaf_width, args.seed)
     try:
+        if args.npy:
+            source = NpyLeaves(args.npy)
+        elif args.text:
+            source = TextLeaves.open(args.text, arity=args.arity)
+        else:
+            source = GeneratedLeaves(args.leaves, args.leaf_width, args.seed)
         commitment = build(
             source, subtrees=args.subtrees, preset=args.preset, arity=args.arity,
             strength=args.strength, cap_height=args.cap_height, state_dir=args.state,

@@ -9,6 +9,7 @@ gives exactly the single-machine commitment (cap height ``≤ k``).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import sys
 import time
@@ -75,7 +76,54 @@ class NpyLeaves:
         return np.ascontiguousarray(self._array()[first : first + count])
 
 
-Source = GeneratedLeaves | NpyLeaves
+@dataclasses.dataclass(frozen=True)
+class TextLeaves:
+    """Leaves in a text file on storage every node sees, in the format ``zkaccel merkle build
+    --input`` reads (a leaf per line, elements decimal or ``0x``-hex separated by commas or
+    whitespace; blank lines and ``#`` comments skipped). Made by :meth:`TextLeaves.open`, which
+    indexes the file in one pass on the driver (rows, width, where every part of ``part_rows``
+    rows starts); each task then seeks to its subtree's rows and parses only those, every value
+    checked canonical."""
+
+    path: str
+    num_leaves: int
+    leaf_width: int
+    part_rows: int
+    offsets: tuple[int, ...] = dataclasses.field(repr=False)
+    #: SHA-256 of the offsets: a state directory's job records it (the offsets are not shown).
+    fingerprint: str = ""
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, arity: int = 2,
+             max_offsets: int = 1 << 20) -> TextLeaves:
+        """Indexes ``path`` for trees of ``arity``: any aligned subtree of ``part_rows`` or
+        more leaves starts at a recorded offset (at most ``max_offsets`` of them)."""
+        rows, width, part_rows, offsets = _merkle.index_text_rows(
+            path, arity=arity, max_offsets=max_offsets)
+        digest = hashlib.sha256(np.asarray(offsets, dtype="<u8").tobytes()).hexdigest()
+        return cls(os.fspath(path), rows, width, part_rows, tuple(offsets), digest)
+
+    def width(self, field: str) -> int:
+        """Elements per leaf row."""
+        return self.leaf_width
+
+    def check_split(self, rows: int) -> None:
+        """Refuses subtrees of ``rows`` leaves that do not start at recorded offsets."""
+        if rows % self.part_rows:
+            raise InvalidInputError(
+                f"{self.path}: subtrees of {rows} leaves, but the index records parts of "
+                f"{self.part_rows} (fewer subtrees, or TextLeaves.open with more max_offsets)")
+
+    def rows(self, first: int, count: int, field: str) -> np.ndarray:
+        self.check_split(first)
+        part = first // self.part_rows
+        if part >= len(self.offsets):
+            raise InvalidInputError(f"{self.path}: row {first} past the {self.num_leaves} rows")
+        return _merkle.read_text_rows(self.path, self.offsets[part], first, count,
+                                      self.leaf_width, field=field)
+
+
+Source = GeneratedLeaves | NpyLeaves | TextLeaves
 
 FIELDS = {"plonky2": "goldilocks", "neptune": "bls12-381", "circomlib": "bn254"}
 
@@ -139,6 +187,8 @@ def build(
     if cap_height > k:
         raise InvalidInputError(f"cap height {cap_height} above the {subtrees} subtree roots")
     rows = n // subtrees
+    if isinstance(source, TextLeaves):
+        source.check_split(rows)
     spec: dict[str, Any] = {"preset": preset, "arity": arity, "strength": strength}
     # Check the shape of one subtree on the driver: a deterministic error fails here, once.
     _merkle.build(source.rows(0, min(rows, arity), FIELDS[preset]), **spec)
