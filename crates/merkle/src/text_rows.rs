@@ -74,7 +74,7 @@ pub struct TextRowsIndex {
 impl TextRowsIndex {
     /// The byte offset where row `first` starts, when it starts a part.
     pub fn offset_of(&self, first: u64) -> Option<u64> {
-        if first % self.part_rows != 0 {
+        if !first.is_multiple_of(self.part_rows) {
             return None;
         }
         self.offsets
@@ -126,7 +126,7 @@ pub fn index_text_rows<R: BufRead>(
                 }
                 Some(_) => {}
             }
-            if rows % part_rows == 0 {
+            if rows.is_multiple_of(part_rows) {
                 offsets.push(offset);
                 if offsets.len() > max_offsets {
                     offsets = offsets.into_iter().step_by(step).collect();
