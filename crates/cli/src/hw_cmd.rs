@@ -41,6 +41,66 @@ pub enum HwCommand {
     /// both passes' twiddles, the scaling twiddles between them, input and zkaccel-ntt's output.
     #[command(name = "ntt-four-step-vectors")]
     NttFourStep(NttFourStepArgs),
+    /// Write the AcclMT Poseidon engine's configuration and test vectors (hw/acclmt): the
+    /// parameters in Montgomery form and permutations by zkaccel-poseidon.
+    #[command(name = "acclmt-vectors")]
+    Acclmt(AcclmtVectorArgs),
+}
+
+/// The Poseidon instances of the AcclMT vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AcclmtPreset {
+    /// neptune (Filecoin) over BLS12-381 Fr, α = 5, its standard round numbers.
+    Neptune,
+    /// circomlib over BN254 Fr, α = 5.
+    Circomlib,
+    /// The Poseidon reference instance (Grain constants, Cauchy MDS) for `--field`, `--alpha`
+    /// and any round numbers (default: the reference numbers): Table I's (8, 56), α = 7, …
+    Reference,
+}
+
+/// The fields of the AcclMT vectors (the 256-bit datapath).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AcclmtField {
+    /// BLS12-381 Fr (neptune's).
+    #[value(name = "bls12-381")]
+    Bls12_381,
+    /// BN254 Fr (circomlib's).
+    #[value(name = "bn254")]
+    Bn254,
+}
+
+#[derive(Args)]
+pub struct AcclmtVectorArgs {
+    /// The file to write (atomically).
+    #[arg(long)]
+    out: PathBuf,
+    /// The Poseidon instance.
+    #[arg(long, value_enum, default_value_t = AcclmtPreset::Neptune)]
+    preset: AcclmtPreset,
+    /// Tree arity: the state width is arity + 1 (AcclMT's engine takes 3 to 12).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(2..=11))]
+    arity: u64,
+    /// The field of `--preset reference` (neptune's is BLS12-381 Fr, circomlib's BN254 Fr).
+    #[arg(long, value_enum)]
+    field: Option<AcclmtField>,
+    /// The S-box exponent of `--preset reference` (3, 5 or 7, a permutation of the field).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(3..=7))]
+    alpha: Option<u64>,
+    /// Full rounds of `--preset reference` (with --partial-rounds).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=64))]
+    full_rounds: Option<u64>,
+    /// Partial rounds of `--preset reference` (with --full-rounds).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=200))]
+    partial_rounds: Option<u64>,
+    /// Permutations (edge states first: all 0, all 1, all p − 1, then 0, 1, …, t − 1), at
+    /// most 10^6.
+    #[arg(long, default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_VECTORS))]
+    count: u64,
+    /// Seed of the random states.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(Args)]
@@ -537,6 +597,126 @@ where
     Ok(text)
 }
 
+/// The AcclMT engine's vectors (`hw/acclmt`): a header line `width t alpha full_rounds
+/// partial_rounds count` (decimal), then one hexadecimal word per line (`W/4` digits): the
+/// modulus, `P'`, Montgomery one (`2^W mod P`), the MDS matrix row-major, the round constants
+/// round by round, then per permutation its `t` input lanes and zkaccel-poseidon's `t` output
+/// lanes — Montgomery form (`x·2^W mod P`) throughout.
+fn acclmt_vectors(args: &AcclmtVectorArgs) -> Result<(), Box<dyn std::error::Error>> {
+    use zkaccel_poseidon::presets::{circomlib, neptune};
+    use zkaccel_poseidon::reference::reference_params;
+    use zkaccel_poseidon::Strength;
+
+    let width = args.arity as usize + 1;
+    let field = match (args.preset, args.field) {
+        (AcclmtPreset::Neptune, None | Some(AcclmtField::Bls12_381)) => AcclmtField::Bls12_381,
+        (AcclmtPreset::Circomlib, None | Some(AcclmtField::Bn254)) => AcclmtField::Bn254,
+        (AcclmtPreset::Reference, field) => field.unwrap_or(AcclmtField::Bls12_381),
+        (preset, Some(field)) => {
+            return Err(
+                format!("--field {field:?}: the {preset:?} preset has its own field").into(),
+            )
+        }
+    };
+    let custom =
+        args.alpha.is_some() || args.full_rounds.is_some() || args.partial_rounds.is_some();
+    if custom && args.preset != AcclmtPreset::Reference {
+        return Err("--alpha, --full-rounds and --partial-rounds set up --preset reference".into());
+    }
+    if args.full_rounds.is_some() != args.partial_rounds.is_some() {
+        return Err("--full-rounds and --partial-rounds go together".into());
+    }
+    let reference_rounds = |alpha: u64| -> Result<(usize, usize), Box<dyn std::error::Error>> {
+        Ok(match (args.full_rounds, args.partial_rounds) {
+            (Some(rf), Some(rp)) => (rf as usize, rp as usize),
+            _ => {
+                let bits = match field {
+                    AcclmtField::Bls12_381 => {
+                        zkaccel_poseidon::reference::log2_modulus::<zkaccel_bls12_381::Fr>()
+                    }
+                    AcclmtField::Bn254 => zkaccel_poseidon::reference::log2_modulus::<Fr>(),
+                };
+                zkaccel_poseidon::rounds::reference_round_numbers(bits, width, alpha)?
+            }
+        })
+    };
+    let text = match (args.preset, field) {
+        (AcclmtPreset::Neptune, _) => {
+            let params = neptune::params::<zkaccel_bls12_381::Fr>(width - 1, Strength::Standard)?;
+            acclmt_lines::<_, 4>(&params, args)?
+        }
+        (AcclmtPreset::Circomlib, _) => acclmt_lines::<_, 4>(&circomlib::params(width)?, args)?,
+        (AcclmtPreset::Reference, field) => {
+            let alpha = args.alpha.unwrap_or(5);
+            let (rf, rp) = reference_rounds(alpha)?;
+            match field {
+                AcclmtField::Bls12_381 => {
+                    let params = reference_params::<zkaccel_bls12_381::Fr>(width, alpha, rf, rp)?;
+                    acclmt_lines::<_, 4>(&params, args)?
+                }
+                AcclmtField::Bn254 => {
+                    acclmt_lines::<_, 4>(&reference_params::<Fr>(width, alpha, rf, rp)?, args)?
+                }
+            }
+        }
+    };
+    write_atomically(&args.out, &text)?;
+    eprintln!(
+        "wrote {} permutations (t = {width}, {:?}) to {}",
+        args.count,
+        args.preset,
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// The lines of [`acclmt_vectors`] for one instance.
+fn acclmt_lines<F: PrimeField, const N: usize>(
+    params: &zkaccel_poseidon::PoseidonParams<F>,
+    args: &AcclmtVectorArgs,
+) -> Result<String, Box<dyn std::error::Error>> {
+    let hex = MontgomeryHex::<N>::new::<F>();
+    let t = params.width();
+    let perm = zkaccel_poseidon::Poseidon::new(params.clone())?;
+    let count = args.count as usize;
+    let mut text = String::new();
+    writeln!(
+        text,
+        "{} {t} {} {} {} {count}",
+        64 * N,
+        params.alpha(),
+        params.full_rounds(),
+        params.partial_rounds()
+    )?;
+    hex.constants(&mut text)?;
+    writeln!(text, "{}", hex.word(&hex.mont.r))?;
+    for x in params
+        .mds()
+        .entries()
+        .iter()
+        .chain(params.round_constants())
+    {
+        writeln!(text, "{}", hex.montgomery(x))?;
+    }
+    // Edge states, then random ones: all 0, all 1, all p − 1, and 0, 1, …, t − 1 (circomlib's
+    // hash of 1, …, t − 1, a known answer).
+    let ramp: Vec<F> = (0..t as u64).map(F::from_u64_reduced).collect();
+    let edges = [vec![F::ZERO; t], vec![F::ONE; t], vec![F::NEG_ONE; t], ramp];
+    let random = random_elements::<F, N>(args.seed, count.saturating_sub(edges.len()) * t);
+    let states = edges
+        .into_iter()
+        .chain(random.chunks(t).map(<[F]>::to_vec))
+        .take(count);
+    for state in states {
+        let mut out = state.clone();
+        perm.permute(&mut out)?;
+        for x in state.iter().chain(&out) {
+            writeln!(text, "{}", hex.montgomery(x))?;
+        }
+    }
+    Ok(text)
+}
+
 /// Runs an `hw` subcommand.
 pub fn run(cmd: &HwCommand) -> Result<(), Box<dyn std::error::Error>> {
     match cmd {
@@ -544,5 +724,6 @@ pub fn run(cmd: &HwCommand) -> Result<(), Box<dyn std::error::Error>> {
         HwCommand::Mont(args) => mont_vectors(args),
         HwCommand::Ntt(args) => ntt_vectors(args),
         HwCommand::NttFourStep(args) => ntt_four_step_vectors(args),
+        HwCommand::Acclmt(args) => acclmt_vectors(args),
     }
 }

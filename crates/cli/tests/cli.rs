@@ -1451,6 +1451,119 @@ fn ntt_vectors_are_a_transform_in_montgomery_form() {
     }
 }
 
+/// The AcclMT engine's vectors for circomlib t = 3, checked with big integers against
+/// circomlibjs's published constants and hash (vectors/poseidon.json): the header, P', one,
+/// the MDS matrix and the first round constants out of Montgomery form, and the permutation of
+/// [0, 1, 2] (the 4th state), whose lane 0 is circomlibjs's poseidon([1, 2]).
+#[test]
+fn acclmt_vectors_are_circomlibs_poseidon_in_montgomery_form() {
+    use num_bigint::BigUint;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("acclmt.hex");
+    let out = zkaccel()
+        .args([
+            "hw",
+            "acclmt-vectors",
+            "--preset",
+            "circomlib",
+            "--count",
+            "5",
+            "--out",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "256 3 5 8 57 5");
+    // Modulus, P', one, 9 MDS entries, 65·3 round constants, 5 × (3 in + 3 out).
+    assert_eq!(lines.len(), 1 + 3 + 9 + 65 * 3 + 5 * 6);
+    assert!(lines[1..].iter().all(|l| l.len() == 64));
+    let big = |l: &str| BigUint::parse_bytes(l.as_bytes(), 16).unwrap();
+    let dec =
+        |v: &serde_json::Value| BigUint::parse_bytes(v.as_str().unwrap().as_bytes(), 10).unwrap();
+    let v = poseidon_vectors();
+    let c = &v["circomlibjs_bn254"];
+    let p = dec(&c["params"]["p"]);
+    assert_eq!(big(lines[1]), p);
+    let two256 = BigUint::from(1u8) << 256;
+    assert_eq!((big(lines[2]) * &p + 1u8) % &two256, BigUint::from(0u8));
+    let r = &two256 % &p;
+    assert_eq!(big(lines[3]), r, "Montgomery one");
+    let r_inv = r.modpow(&(&p - 2u8), &p);
+    let plain = |l: &str| big(l) * &r_inv % &p;
+    for i in 0..3 {
+        for j in 0..3 {
+            assert_eq!(
+                plain(lines[4 + 3 * i + j]),
+                dec(&c["t3_mds"][i][j]),
+                "M[{i}][{j}]"
+            );
+        }
+    }
+    for (k, rc) in c["t3_first_round_constants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(3)
+        .enumerate()
+    {
+        assert_eq!(plain(lines[13 + k]), dec(rc), "c_0[{k}]");
+    }
+    let states = 13 + 65 * 3;
+    let ramp = &lines[states + 3 * 6..states + 4 * 6];
+    for (lane, want) in ramp[..3].iter().zip([0u8, 1, 2]) {
+        assert_eq!(plain(lane), BigUint::from(want));
+    }
+    let case = c["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|case| case["t"] == 3)
+        .unwrap();
+    assert_eq!(plain(ramp[3]), dec(&case["output"]), "poseidon([1, 2])");
+}
+
+/// The vector writer refuses instances the engine cannot run or the field cannot take, with a
+/// message and nothing written: x^3 over BLS12-381 Fr and BN254 Fr (3 divides p − 1), a field
+/// that contradicts the preset, custom rounds on a fixed preset, half a round pair.
+#[test]
+fn acclmt_vectors_refuse_impossible_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("acclmt.hex");
+    let cases: [&[&str]; 6] = [
+        &["--preset", "reference", "--alpha", "3"],
+        &["--preset", "reference", "--field", "bn254", "--alpha", "3"],
+        &["--preset", "neptune", "--field", "bn254"],
+        &[
+            "--preset",
+            "circomlib",
+            "--partial-rounds",
+            "60",
+            "--full-rounds",
+            "8",
+        ],
+        &["--preset", "reference", "--full-rounds", "8"],
+        &["--preset", "reference", "--alpha", "4"],
+    ];
+    for args in cases {
+        let out = zkaccel()
+            .args(["hw", "acclmt-vectors", "--out"])
+            .arg(&path)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "accepted {args:?}");
+        assert!(!out.stderr.is_empty(), "no message for {args:?}");
+        assert!(!path.exists(), "{args:?} wrote a file");
+    }
+}
+
 #[test]
 fn the_ntt_fpga_model_prints_table_iii_and_one_configuration() {
     let out = zkaccel().args(["model", "ntt-fpga"]).output().unwrap();

@@ -717,6 +717,37 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                 ],
             );
         }
+        "hw acclmt-vectors" => {
+            push(&mut a, "--out", f.fresh(rng));
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--preset", &|r| {
+                        mostly(r, &["neptune", "circomlib", "reference"], &["plonky2", ""])
+                    }),
+                    ("--arity", &|r| {
+                        mostly(r, &["2", "4", "11"], &["0", "1", "12", "-1"])
+                    }),
+                    ("--field", &|r| {
+                        mostly(r, &["bls12-381", "bn254"], &["bls12-381-fq", ""])
+                    }),
+                    ("--alpha", &|r| {
+                        mostly(r, &["3", "5", "7"], &["0", "9", "-1"])
+                    }),
+                    ("--full-rounds", &|r| {
+                        mostly(r, &["2", "8"], &["0", "65", "-2"])
+                    }),
+                    ("--partial-rounds", &|r| {
+                        mostly(r, &["1", "56"], &["0", "201", "4294967296"])
+                    }),
+                    ("--count", &|r| {
+                        mostly(r, &["1", "5"], &["0", "4294967296", "-1", "1e6"])
+                    }),
+                    ("--seed", &number),
+                ],
+            );
+        }
         "hw ntt-vectors" => {
             push(&mut a, "--out", f.fresh(rng));
             options(
@@ -870,6 +901,7 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "hw mont-vectors",
         "hw ntt-vectors",
         "hw ntt-four-step-vectors",
+        "hw acclmt-vectors",
         "model ntt-fpga",
     ];
     let mut seen = std::collections::BTreeMap::<(String, i32), usize>::new();

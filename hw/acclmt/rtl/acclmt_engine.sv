@@ -1,0 +1,529 @@
+// AcclMT's Poseidon hash engine at state width 3: a full-round (FR) sub-engine of three full
+// threads (18 modular multipliers) and a partial-round (PR) sub-engine of one full and two
+// partial threads (12), fed in the paper's two-batch schedule (AcclMT §III, Fig. 5):
+//
+//   "the Poseidon Hash data is divided into two batches. The full-round engine first performs
+//   half of the full rounds for both batches, then switches to partial mode for the second
+//   batch's partial rounds, while the partial-round engine completes the first batch's partial
+//   rounds. The partial-round engine then processes the second batch, with the full-round
+//   engine finishing the remaining full rounds in full mode."
+//
+// With h = R_F/2 and rounds numbered 0 … R_F + R_P − 1 (partial rounds h … h + R_P − 1), each
+// pair of batches A (buffer 0) and B (buffer 1) runs as segments, each a range of rounds of one
+// batch on one sub-engine:
+//
+//   FR: A[0, h)  B[0, h)  B[h, R_P)  A[h+R_P, R)  B[h+R_P, R)     — R_P + 1.5·R_F rounds
+//   PR:          A[h, h+R_P)         B[R_P, h+R_P)                — R_P + R_F/2 rounds
+//
+// so the FR sub-engine, the busier, bounds the period: R_P + 1.5·R_F slots per two batches
+// against R_F + R_P for two FR engines. Baseline = 1 builds that baseline instead ("an
+// unoptimized design that uses two full-round engines, as in TRIDENT"): two FR sub-engines,
+// each taking one batch through all its rounds — the area comparison's reference.
+//
+// A sub-engine issues one hash's round per cycle (every other cycle for α = 7) from the
+// batch's buffer, round after round over the batch; each result returns to its buffer entry
+// Latency cycles later (acclmt_round) and a per-entry round counter lets an entry's next round
+// issue only after its last one returned, so a batch moves between the sub-engines with no
+// barrier and a batch smaller than the pipeline only waits where it must. A round of a batch of
+// n hashes takes n + SlotGap cycles; a segment whose batch comes from the other sub-engine
+// starts HandoverGap cycles late. The paper does not explain its schedule's overheads: its
+// 35.44 cycles per hash (Table I, arity 2) and its 7.04 % / 3.55 % time loss against the
+// baseline imply about 3.4 % per slot and 0.54 slot per pair of batches over the ideal
+// (R_P + 1.5·R_F)/2 (notes §C.2 M6); SlotGap = 1 and HandoverGap = 9 (at Batch = 32) are those
+// overheads, and SlotGap = 1, HandoverGap = 0 the fastest this engine runs.
+//
+// Streams: states enter (valid/ready, Montgomery form, lanes packed lane 0 lowest) into the
+// next free batch buffer; a batch closes when full or with in_last_i (the job's last state:
+// a pair then closes with an empty second batch); permuted states leave in input order
+// (valid/ready). Configuration (cfg_we_i, cfg_addr_i, cfg_data_i), written while idle:
+//
+//   0 modulus P   1 P' = −P^{-1} mod 2^Width   2 one (2^Width mod P)
+//   3 rounds and S-box: [1:0] α (0: 3, 1: 5, 2: 7), [15:8] R_F (even), [23:16] R_P
+//   16 + 3·i + j  M[i][j]        160 + 3·r + lane  the round constants c_r
+//
+// (Montgomery form), with R_F/2 ≤ R_P and R_F + R_P ≤ MaxRounds; writing 0 or 1 reloads the
+// multipliers' modulus registers.
+module acclmt_engine #(
+  parameter int Width       = 256,
+  parameter int MulLatency  = 1,
+  parameter int Batch       = 32,
+  parameter int MaxRounds   = 128,
+  parameter int Baseline    = 0,
+  parameter int SlotGap     = 1,
+  parameter int HandoverGap = 9,
+  localparam int AddrWidth  = 10,
+  localparam int MdsBase    = 16,
+  localparam int RcBase     = 160
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 cfg_we_i,
+  input  logic [AddrWidth-1:0] cfg_addr_i,
+  input  logic [Width-1:0]     cfg_data_i,
+  input  logic                 in_valid_i,
+  output logic                 in_ready_o,
+  input  logic                 in_last_i,
+  input  logic [3*Width-1:0]   in_state_i,
+  output logic                 out_valid_o,
+  input  logic                 out_ready_i,
+  output logic [3*Width-1:0]   out_state_o,
+  // Some batch is loaded, in flight or draining.
+  output logic                 busy_o
+);
+  localparam int IdxWidth   = $clog2(Batch);
+  localparam int FillWidth  = IdxWidth + 1;
+  localparam int RoundWidth = 8;
+  localparam int TagWidth   = 1 + IdxWidth;
+  localparam int GapWidth   = 8;
+
+  initial begin
+    if (Batch < 2 || (1 << IdxWidth) != Batch) begin
+      $fatal(1, "acclmt_engine: Batch must be a power of two, at least 2");
+    end
+    if (MaxRounds > 255 || RcBase + 3 * MaxRounds > (1 << AddrWidth)) begin
+      $fatal(1, "acclmt_engine: MaxRounds must fit the round counters and the address map");
+    end
+    if (SlotGap < 0 || SlotGap >= (1 << GapWidth) || HandoverGap < 0
+        || HandoverGap >= (1 << GapWidth)) begin
+      $fatal(1, "acclmt_engine: gaps must be below %0d cycles", 1 << GapWidth);
+    end
+  end
+
+  // ---------------------------------------------------------------- configuration
+  logic [Width-1:0]      modulus_q, modulus_inv_q, one_q;
+  logic [1:0]            alpha_q;
+  logic [RoundWidth-1:0] full_rounds_q, partial_rounds_q;
+  logic [8:0][Width-1:0] mds_q;
+  logic [Width-1:0]      rc_q [3 * MaxRounds];
+  logic                  mul_cfg_we_q;
+  localparam int RcIdxWidth = $clog2(3 * MaxRounds);
+  logic [AddrWidth-1:0]  mds_addr, rc_addr;
+  logic [3:0]            mds_idx;
+  logic [RcIdxWidth-1:0] rc_idx;
+  assign mds_addr = cfg_addr_i - AddrWidth'(MdsBase);
+  assign rc_addr  = cfg_addr_i - AddrWidth'(RcBase);
+  assign mds_idx  = mds_addr[3:0];
+  assign rc_idx   = rc_addr[RcIdxWidth-1:0];
+  logic unused_addr;
+  assign unused_addr = ^{mds_addr[AddrWidth-1:4], rc_addr[AddrWidth-1:RcIdxWidth]};
+
+  always_ff @(posedge clk_i) begin
+    if (cfg_we_i) begin
+      if (cfg_addr_i == 0) modulus_q <= cfg_data_i;
+      if (cfg_addr_i == 1) modulus_inv_q <= cfg_data_i;
+      if (cfg_addr_i == 2) one_q <= cfg_data_i;
+      if (cfg_addr_i == 3) begin
+        alpha_q          <= cfg_data_i[1:0];
+        full_rounds_q    <= cfg_data_i[15:8];
+        partial_rounds_q <= cfg_data_i[23:16];
+      end
+      if (cfg_addr_i >= AddrWidth'(MdsBase) && cfg_addr_i < AddrWidth'(MdsBase + 9)) begin
+        mds_q[mds_idx] <= cfg_data_i;
+      end
+      if (cfg_addr_i >= AddrWidth'(RcBase) && cfg_addr_i < AddrWidth'(RcBase + 3 * MaxRounds)) begin
+        rc_q[rc_idx] <= cfg_data_i;
+      end
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mul_cfg_we_q <= 1'b0;
+    end else begin
+      mul_cfg_we_q <= cfg_we_i && (cfg_addr_i == 0 || cfg_addr_i == 1);
+    end
+  end
+
+  logic [RoundWidth-1:0] half_rounds, rounds, partial_end;
+  assign half_rounds = full_rounds_q >> 1;
+  assign rounds      = full_rounds_q + partial_rounds_q;
+  assign partial_end = half_rounds + partial_rounds_q;
+  logic alpha7;
+  assign alpha7 = alpha_q == 2'd2;
+
+  // ---------------------------------------------------------------- input staging
+  // The double-buffered input loader: batches fill staging buffer 0 and 1 alternately, ahead
+  // of the sub-engines; a batch's first round reads its states from there, and the buffer is
+  // free again once that round has issued all of them.
+  logic [Width-1:0]     stage_q [2][Batch][3];
+  logic [1:0]           stage_closed_q;       // loaded for pair stage_gen_q, not yet consumed
+  logic [FillWidth-1:0] stage_fill_q [2];
+  logic [1:0]           stage_gen_q [2];
+  logic [1:0]           stage_free;           // a sub-engine consumed the buffer this cycle
+  logic [1:0]           stage_consumed;       // sub-engine e consumed stage_consumed_buf[e]
+  logic                 stage_consumed_buf [2];
+  always_comb begin
+    stage_free = '0;
+    for (int e = 0; e < 2; e++) begin
+      if (stage_consumed[e]) begin
+        stage_free[stage_consumed_buf[e]] = 1'b1;
+      end
+    end
+  end
+
+  logic                 load_buf_q, pending_empty_q;
+  logic [1:0]           load_pair_q;
+  logic [IdxWidth-1:0]  load_idx_q;
+  logic                 load_we, close_load, close_empty;
+
+  assign in_ready_o  = !stage_closed_q[load_buf_q] && !pending_empty_q;
+  assign load_we     = in_valid_i && in_ready_o;
+  assign close_load  = load_we && (in_last_i || load_idx_q == IdxWidth'(Batch - 1));
+  assign close_empty = pending_empty_q && !stage_closed_q[1];
+
+  always_ff @(posedge clk_i) begin
+    if (load_we) begin
+      for (int l = 0; l < 3; l++) begin
+        stage_q[load_buf_q][load_idx_q][l] <= in_state_i[l*Width +: Width];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      load_buf_q      <= 1'b0;
+      load_pair_q     <= '0;
+      load_idx_q      <= '0;
+      pending_empty_q <= 1'b0;
+      stage_closed_q  <= '0;
+      stage_fill_q[0] <= '0;
+      stage_fill_q[1] <= '0;
+      stage_gen_q[0]  <= '0;
+      stage_gen_q[1]  <= '0;
+    end else begin
+      stage_closed_q <= stage_closed_q & ~stage_free;
+      if (close_empty) begin
+        // The job ended with batch A: its pair's batch B is empty.
+        stage_closed_q[1] <= 1'b1;
+        stage_fill_q[1]   <= '0;
+        stage_gen_q[1]    <= load_pair_q;
+        load_buf_q        <= 1'b0;
+        load_pair_q       <= load_pair_q + 1'b1;
+        pending_empty_q   <= 1'b0;
+      end else if (load_we) begin
+        load_idx_q <= close_load ? '0 : load_idx_q + 1'b1;
+        if (close_load) begin
+          stage_closed_q[load_buf_q] <= 1'b1;
+          stage_fill_q[load_buf_q]   <= FillWidth'(load_idx_q) + 1'b1;
+          stage_gen_q[load_buf_q]    <= load_pair_q;
+          load_buf_q                 <= !load_buf_q;
+          if (load_buf_q) begin
+            load_pair_q <= load_pair_q + 1'b1;
+          end else if (in_last_i) begin
+            pending_empty_q <= 1'b1;
+          end
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- working buffers
+  // Batch A's states between rounds in buffer 0, B's in buffer 1, each entry with the round it
+  // runs next (0 once drained: the next batch's first round may then issue it). A batch's
+  // descriptor (active, size, pair) sits in slot [buffer][pair parity], so the next pair's
+  // batch can start while the drainer still empties this one.
+  logic [Width-1:0]                     state_q [2][Batch][3];
+  logic [2*Batch-1:0][RoundWidth-1:0]   round_q;
+  logic [1:0][1:0]                      desc_active_q;
+  logic [FillWidth-1:0]                 desc_fill_q [2][2];
+  logic [1:0]                           desc_gen_q [2][2];
+
+  // Requests to the buffers from the sub-engines (results, first-round descriptors) and the
+  // drainer (entries emptied, descriptors retired); they never touch the same entry or slot.
+  logic [1:0]            wb_valid;
+  logic [TagWidth-1:0]   wb_tag [2];
+  logic [2:0][Width-1:0] wb_state [2];
+  logic [1:0]            desc_set;
+  logic                  desc_set_buf [2];
+  logic [1:0]            desc_set_gen [2];
+  logic [FillWidth-1:0]  desc_set_fill [2];
+  logic                  drain_take, drain_end;
+  logic                  drain_buf_q;
+  logic [1:0]            drain_pair_q;
+  logic [FillWidth-1:0]  drain_idx_q;  // counts to the size, one past the last entry
+  logic [IdxWidth-1:0]   drain_entry;
+  assign drain_entry = drain_idx_q[IdxWidth-1:0];
+
+  always_ff @(posedge clk_i) begin
+    for (int e = 0; e < 2; e++) begin
+      if (wb_valid[e]) begin
+        for (int l = 0; l < 3; l++) begin
+          state_q[wb_tag[e][IdxWidth]][wb_tag[e][IdxWidth-1:0]][l] <= wb_state[e][l];
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      round_q       <= '0;
+      desc_active_q <= '0;
+      for (int b = 0; b < 2; b++) begin
+        for (int g = 0; g < 2; g++) begin
+          desc_fill_q[b][g] <= '0;
+          desc_gen_q[b][g]  <= '0;
+        end
+      end
+    end else begin
+      for (int e = 0; e < 2; e++) begin
+        if (wb_valid[e]) begin
+          round_q[wb_tag[e]] <= round_q[wb_tag[e]] + 1'b1;
+        end
+        if (desc_set[e]) begin
+          desc_active_q[desc_set_buf[e]][desc_set_gen[e][0]] <= 1'b1;
+          desc_fill_q[desc_set_buf[e]][desc_set_gen[e][0]]   <= desc_set_fill[e];
+          desc_gen_q[desc_set_buf[e]][desc_set_gen[e][0]]    <= desc_set_gen[e];
+        end
+      end
+      if (drain_take) begin
+        round_q[{drain_buf_q, drain_entry}] <= '0;
+      end
+      if (drain_end) begin
+        desc_active_q[drain_buf_q][drain_pair_q[0]] <= 1'b0;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- sub-engines
+  // Segment s of sub-engine e: batch buffer, rounds [first, last), handover, and whether it
+  // ends the pair.
+  typedef struct packed {
+    logic                  buf_id;
+    logic [RoundWidth-1:0] first;
+    logic [RoundWidth-1:0] last;
+    logic                  handover;
+    logic                  ends_pair;
+  } segment_t;
+
+  function automatic segment_t segment(input int e, input logic [2:0] s);
+    // {buffer, first, last, handover, ends pair}
+    localparam logic [RoundWidth-1:0] Zero = '0;
+    segment_t seg;
+    if (Baseline != 0) begin
+      seg = {e[0], Zero, rounds, 1'b0, 1'b1};
+    end else if (e == 0) begin
+      case (s)
+        3'd0:    seg = {1'b0, Zero, half_rounds, 1'b0, 1'b0};
+        3'd1:    seg = {1'b1, Zero, half_rounds, 1'b0, 1'b0};
+        3'd2:    seg = {1'b1, half_rounds, partial_rounds_q, 1'b0, 1'b0};
+        3'd3:    seg = {1'b0, partial_end, rounds, 1'b1, 1'b0};
+        default: seg = {1'b1, partial_end, rounds, 1'b1, 1'b1};
+      endcase
+    end else begin
+      case (s)
+        3'd0:    seg = {1'b0, half_rounds, partial_end, 1'b1, 1'b0};
+        default: seg = {1'b1, partial_rounds_q, partial_end, 1'b1, 1'b1};
+      endcase
+    end
+    return seg;
+  endfunction
+
+  for (genvar e = 0; e < 2; e++) begin : g_engine
+    logic                  started_q;
+    logic [2:0]            seg_q;
+    logic [1:0]            pair_q;
+    logic                  buf_q;
+    logic [RoundWidth-1:0] round_cur_q, round_last_q;
+    logic [IdxWidth-1:0]   idx_q;
+    logic [FillWidth-1:0]  fill_cur_q;
+    logic [GapWidth-1:0]   gap_q;
+
+    segment_t seg;
+    assign seg = segment(e, seg_q);
+
+    // The issued round, registered on its way to the datapath.
+    logic                  iss_valid_q, iss_full_q;
+    logic [2:0][Width-1:0] iss_state_q, iss_rc_q, round_state;
+    logic [TagWidth-1:0]   iss_tag_q;
+
+    // This cycle's segment parameters: the started segment's, or the one starting now. A
+    // segment from round 0 takes its batch from staging (and records its descriptor); a later
+    // one needs the batch's descriptor of this pair.
+    logic                  first_pass, available, startable, starting, empty_segment;
+    logic [FillWidth-1:0]  seg_fill;
+    logic                  cur_buf;
+    logic [RoundWidth-1:0] cur_round, cur_last;
+    logic [IdxWidth-1:0]   cur_idx;
+    logic [FillWidth-1:0]  cur_fill;
+    logic                  ready, issue, round_done, segment_done;
+    logic                  full_round;
+
+    always_comb begin
+      first_pass    = seg.first == 0;
+      if (first_pass) begin
+        available = stage_closed_q[seg.buf_id] && stage_gen_q[seg.buf_id] == pair_q
+                    && !desc_active_q[seg.buf_id][pair_q[0]];
+        seg_fill  = stage_fill_q[seg.buf_id];
+      end else begin
+        available = desc_active_q[seg.buf_id][pair_q[0]]
+                    && desc_gen_q[seg.buf_id][pair_q[0]] == pair_q;
+        seg_fill  = desc_fill_q[seg.buf_id][pair_q[0]];
+      end
+      startable     = !started_q && gap_q == 0 && available;
+      empty_segment = seg_fill == 0 || seg.first >= seg.last;
+      starting      = startable && !empty_segment;
+      cur_buf       = started_q ? buf_q : seg.buf_id;
+      cur_round     = started_q ? round_cur_q : seg.first;
+      cur_last      = started_q ? round_last_q : seg.last;
+      cur_idx       = started_q ? idx_q : '0;
+      cur_fill      = started_q ? fill_cur_q : seg_fill;
+      ready         = round_q[{cur_buf, cur_idx}] == cur_round;
+      issue         = ready && gap_q == 0
+                      && ((started_q) || (starting && !(seg.handover && HandoverGap != 0)));
+      round_done    = issue && FillWidth'(cur_idx) + 1'b1 == cur_fill;
+      segment_done  = round_done && cur_round + 1'b1 == cur_last;
+      full_round    = cur_round < half_rounds || cur_round >= partial_end;
+      // A first pass records the batch's descriptor when it starts (or finds it empty) and
+      // frees the staging buffer once its last state has issued.
+      desc_set[e]      = startable && first_pass;
+      desc_set_buf[e]  = seg.buf_id;
+      desc_set_gen[e]  = pair_q;
+      desc_set_fill[e] = seg_fill;
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        started_q    <= 1'b0;
+        seg_q        <= '0;
+        pair_q       <= '0;
+        buf_q        <= 1'b0;
+        round_cur_q  <= '0;
+        round_last_q <= '0;
+        idx_q        <= '0;
+        fill_cur_q   <= '0;
+        gap_q        <= '0;
+      end else begin
+        if (gap_q != 0) begin
+          gap_q <= gap_q - 1'b1;
+        end
+        if (startable && empty_segment) begin
+          seg_q  <= seg.ends_pair ? '0 : seg_q + 1'b1;
+          pair_q <= pair_q + {1'b0, seg.ends_pair};
+        end else if (starting) begin
+          started_q    <= 1'b1;
+          buf_q        <= seg.buf_id;
+          round_cur_q  <= seg.first;
+          round_last_q <= seg.last;
+          idx_q        <= '0;
+          fill_cur_q   <= seg_fill;
+          if (seg.handover && HandoverGap != 0) begin
+            gap_q <= GapWidth'(HandoverGap - 1);
+          end
+        end
+        if (issue) begin
+          // α = 7 leaves a cycle empty after every issue (the S-box's II of 2).
+          gap_q <= alpha7 ? 1 : 0;
+          idx_q <= cur_idx + 1'b1;
+          if (round_done) begin
+            idx_q       <= '0;
+            round_cur_q <= cur_round + 1'b1;
+            if (SlotGap != 0) begin
+              gap_q <= GapWidth'(SlotGap);
+            end
+          end
+          if (segment_done) begin
+            started_q <= 1'b0;
+            seg_q     <= seg.ends_pair ? '0 : seg_q + 1'b1;
+            pair_q    <= pair_q + {1'b0, seg.ends_pair};
+          end
+        end
+      end
+    end
+
+    // The staging buffer this sub-engine consumed.
+    logic consumed;
+    assign consumed = (round_done && cur_round == 0) || (startable && first_pass && empty_segment);
+    assign stage_consumed[e]     = consumed;
+    assign stage_consumed_buf[e] = cur_buf;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        iss_valid_q <= 1'b0;
+      end else begin
+        iss_valid_q <= issue;
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      iss_full_q <= full_round;
+      iss_tag_q  <= {cur_buf, cur_idx};
+      for (int l = 0; l < 3; l++) begin
+        iss_state_q[l] <= cur_round == 0 ? stage_q[cur_buf][cur_idx][l]
+                                         : state_q[cur_buf][cur_idx][l];
+        iss_rc_q[l]    <= rc_q[3 * int'(cur_round) + l];
+      end
+    end
+
+    acclmt_round #(
+      .Width       (Width),
+      .MulLatency  (MulLatency),
+      .FullThreads ((e == 0 || Baseline != 0) ? 3 : 1),
+      .TagWidth    (TagWidth)
+    ) u_round (
+      .clk_i, .rst_ni,
+      .cfg_we_i          (mul_cfg_we_q),
+      .cfg_modulus_i     (modulus_q),
+      .cfg_modulus_inv_i (modulus_inv_q),
+      .cfg_one_i         (one_q),
+      .cfg_alpha_i       (alpha_q),
+      .mds_i             (mds_q),
+      .valid_i           (iss_valid_q),
+      .full_i            (iss_full_q),
+      .state_i           (iss_state_q),
+      .rc_i              (iss_rc_q),
+      .tag_i             (iss_tag_q),
+      .valid_o           (wb_valid[e]),
+      .state_o           (round_state),
+      .tag_o             (wb_tag[e])
+    );
+    assign wb_state[e] = round_state;
+  end
+
+  // ---------------------------------------------------------------- drainer
+  // Empties batches in input order (A then B, pair after pair), each entry as soon as its last
+  // round has returned, resetting its round counter for the next batch.
+  logic                 out_valid_q;
+  logic [3*Width-1:0]   out_state_q;
+  logic                 drain_ours, out_free;
+
+  always_comb begin
+    out_free   = !out_valid_q || out_ready_i;
+    drain_ours = desc_active_q[drain_buf_q][drain_pair_q[0]]
+                 && desc_gen_q[drain_buf_q][drain_pair_q[0]] == drain_pair_q;
+    drain_end  = drain_ours && drain_idx_q == desc_fill_q[drain_buf_q][drain_pair_q[0]];
+    drain_take = drain_ours && !drain_end && out_free
+                 && round_q[{drain_buf_q, drain_entry}] == rounds;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      drain_buf_q  <= 1'b0;
+      drain_pair_q <= '0;
+      drain_idx_q  <= '0;
+      out_valid_q  <= 1'b0;
+    end else begin
+      if (out_ready_i) begin
+        out_valid_q <= 1'b0;
+      end
+      if (drain_take) begin
+        out_valid_q <= 1'b1;
+        drain_idx_q <= drain_idx_q + 1'b1;
+      end
+      if (drain_end) begin
+        drain_idx_q <= '0;
+        drain_buf_q <= !drain_buf_q;
+        if (drain_buf_q) begin
+          drain_pair_q <= drain_pair_q + 1'b1;
+        end
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (drain_take) begin
+      for (int l = 0; l < 3; l++) begin
+        out_state_q[l*Width +: Width] <= state_q[drain_buf_q][drain_entry][l];
+      end
+    end
+  end
+  assign out_valid_o = out_valid_q;
+  assign out_state_o = out_state_q;
+  assign busy_o      = |stage_closed_q || pending_empty_q || |desc_active_q || out_valid_q;
+endmodule

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Builds and runs AcclMT's Poseidon engine benches (hw/acclmt): lint (Verilator -Wall) of the
+# engine and of its two-FR-engine baseline at two multiplier latencies, then the self-checking Verilator bench (tb/acclmt_engine_tb.cpp) of both on
+# permutations written by the Rust golden model (`zkaccel hw acclmt-vectors`):
+#
+#   - neptune's arity-2 instance (BLS12-381 Fr, α = 5, R_F = 8, R_P = 55) and circomlib's t = 3
+#     (BN254 Fr), COUNT permutations each (0, 1 and p − 1 states first);
+#   - the reference instances of Table I's configurations (BLS12-381 Fr, t = 3, R_F = 8 and
+#     R_P = 56, 57 — "Ingonyama's tool" for FileCoin's arity 2 — and 120), on the engine and the
+#     baseline: cycles per hash beside Table I's 35.44 (±3 %), the time loss against the
+#     baseline beside the paper's 7.04 % (average of R_P = 56, 56, 57, 57) and 3.55 %
+#     (R_P = 120), ±0.2 points;
+#   - α = 7 (the S-box at II 2) on both fields;
+#   - hostile command lines and vector files, each refused (exit 2) in bounded time.
+#
+# Writes $build/cycles.csv.
+#
+#   hw/acclmt/run.sh [COUNT]      (permutations of the neptune and circomlib runs; default 1000)
+#
+# Needs verilator and a C++ compiler (scripts/test-all.sh installs them).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+common="$root/hw/common"
+count="${1:-1000}"
+build="${HW_ACCLMT_BUILD_DIR:-$root/target/hw/acclmt}"
+mkdir -p "$build"
+
+cargo build -q --release --locked -p zkaccel-cli
+zkaccel="$root/target/release/zkaccel"
+
+batch=32
+max_rounds=128
+srcs=("$common/rtl/mont_wide_mul.sv" "$common/rtl/mont_mul_pipe.sv" "$common/rtl/mod_add_sub.sv"
+      "$here/rtl/acclmt_delay.sv" "$here/rtl/acclmt_sbox.sv" "$here/rtl/acclmt_thread.sv"
+      "$here/rtl/acclmt_round.sv" "$here/rtl/acclmt_engine.sv")
+
+# No Icarus check here: Icarus 11 (Debian's) cannot index packed multi-dimensional arrays or
+# packed-struct members with variables, which the engine's scheduler does.
+
+for baseline in 0 1; do
+  for mul_latency in 0 1; do
+    verilator --lint-only -Wall --top-module acclmt_engine -GBaseline="$baseline" \
+      -GMulLatency="$mul_latency" "${srcs[@]}"
+  done
+done
+echo "lint: acclmt_engine (two-batch and baseline, MulLatency 0 and 1) is clean"
+
+# The benches: the two-batch engine and the two-FR-engine baseline, the default parameters
+# (MulLatency 1, Batch 32, SlotGap 1, HandoverGap 9).
+for baseline in 0 1; do
+  verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+    --top-module acclmt_engine -GBaseline="$baseline" -GBatch="$batch" -GMaxRounds="$max_rounds" \
+    -CFLAGS "-I$common/tb -DACCLMT_BATCH=$batch -DACCLMT_MAX_ROUNDS=$max_rounds" \
+    -Mdir "$build/obj_engine_$baseline" -o Vacclmt_engine "${srcs[@]}" \
+    "$here/tb/acclmt_engine_tb.cpp" >/dev/null
+done
+engine="$build/obj_engine_0/Vacclmt_engine"
+baseline_engine="$build/obj_engine_1/Vacclmt_engine"
+
+# Jobs: name, vectors options, permutations, whether the baseline runs too.
+jobs=(
+  "neptune-a2|--preset neptune --arity 2|$count|0"
+  "circomlib-t3|--preset circomlib --arity 2|$count|0"
+  "table1-rp56|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 56|320|1"
+  "table1-rp57|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 57|320|1"
+  "rp120|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 120|320|1"
+  "alpha7-bls12-381|--preset reference --field bls12-381 --alpha 7|256|0"
+  "alpha7-bn254|--preset reference --field bn254 --alpha 7|256|0"
+)
+status=0
+declare -A per_hash
+csv="instance,design,alpha,full_rounds,partial_rounds,permutations,cycles,cycles_per_hash"
+for job in "${jobs[@]}"; do
+  IFS='|' read -r name options n with_baseline <<<"$job"
+  vectors="$build/acclmt_vectors_${name}_$n.hex"
+  # shellcheck disable=SC2086 # options are words
+  [[ -f "$vectors" ]] || "$zkaccel" hw acclmt-vectors --out "$vectors" $options --count "$n" 2>/dev/null
+  designs=(two-batch)
+  [[ "$with_baseline" == 1 ]] && designs+=(baseline)
+  for design in "${designs[@]}"; do
+    bench="$engine"; [[ "$design" == baseline ]] && bench="$baseline_engine"
+    out="$build/result_${name}_${design}.txt"
+    if ! "$bench" "$vectors" | tee "$out"; then
+      status=1
+      continue
+    fi
+    read -r alpha rf rp < <(sed -n 's/.*alpha=\([0-9]*\) R_F=\([0-9]*\) R_P=\([0-9]*\):.*/\1 \2 \3/p' "$out")
+    cycles=$(sed -n 's/.*RESULT cycles=\([0-9]*\).*/\1/p' "$out")
+    cph=$(sed -n 's/.*cycles_per_hash=\([0-9.]*\).*/\1/p' "$out")
+    per_hash["$name/$design"]="$cph"
+    csv+=$'\n'"$name,$design,$alpha,$rf,$rp,$n,$cycles,$cph"
+  done
+done
+printf '%s\n' "$csv" >"$build/cycles.csv.tmp" && mv "$build/cycles.csv.tmp" "$build/cycles.csv"
+
+# Table I (arity 2) and the schedule's time loss against the baseline.
+if [[ "$status" == 0 ]]; then
+  if ! awk -v a56="${per_hash[table1-rp56/two-batch]}" -v b56="${per_hash[table1-rp56/baseline]}" \
+      -v a57="${per_hash[table1-rp57/two-batch]}" -v b57="${per_hash[table1-rp57/baseline]}" \
+      -v a120="${per_hash[rp120/two-batch]}" -v b120="${per_hash[rp120/baseline]}" 'BEGIN {
+    ok = 1
+    err = 100 * (a56 / 35.44 - 1)
+    printf "  Table I, arity 2 (R_F 8, R_P 56): RTL %.3f cycles/hash, paper 35.44 (%+.2f %%; %.2f M hashes/s at 500 MHz, paper 14.11)\n", a56, err, 500 / a56
+    if (err < -3 || err > 3) { print "FAIL: Table I arity 2 outside ±3 %" > "/dev/stderr"; ok = 0 }
+    l56 = 100 * (a56 / b56 - 1); l57 = 100 * (a57 / b57 - 1)
+    avg = (2 * l56 + 2 * l57) / 4
+    printf "  time loss against two FR engines, FileCoin R_P 56/56/57/57: %.3f %% (paper 7.04 %%)\n", avg
+    if (avg < 6.84 || avg > 7.24) { print "FAIL: the FileCoin time loss outside 7.04 ± 0.2 points" > "/dev/stderr"; ok = 0 }
+    l120 = 100 * (a120 / b120 - 1)
+    printf "  time loss at R_F 8, R_P 120: %.3f %% (paper 3.55 %%)\n", l120
+    if (l120 < 3.35 || l120 > 3.75) { print "FAIL: the R_P 120 time loss outside 3.55 ± 0.2 points" > "/dev/stderr"; ok = 0 }
+    exit !ok
+  }'; then
+    status=1
+  fi
+fi
+
+# Hostile command lines and vector files: the bench must refuse each (exit 2) before it drives
+# the engine, within a bounded time.
+good="$build/acclmt_vectors_table1-rp56_320.hex"
+bad="$build/hostile.hex"
+expect_refusal() {
+  local what="$1"; shift
+  local rc=0
+  timeout 20 "$@" >/dev/null 2>&1 || rc=$?
+  if [[ "$rc" != 2 ]]; then
+    echo "FAIL: the bench accepted $what (exit $rc, want 2)" >&2
+    status=1
+  fi
+}
+expect_refusal "no arguments" "$engine"
+expect_refusal "three arguments" "$engine" "$good" 1 2
+expect_refusal "seed '7q'" "$engine" "$good" 7q
+expect_refusal "a missing file" "$engine" "$build/absent.hex"
+head -c $(( $(wc -c <"$good") / 2 )) "$good" >"$bad"
+expect_refusal "a truncated file" "$engine" "$bad"
+{ cat "$good"; echo 0; } >"$bad"
+expect_refusal "a file with a word too many" "$engine" "$bad"
+sed '4s/^./g/' "$good" >"$bad"
+expect_refusal "a non-hex word" "$engine" "$bad"
+sed '4s/^/1/' "$good" >"$bad"
+expect_refusal "a word wider than 256 bits" "$engine" "$bad"
+sed '1s/.*/256 5 5 8 56 320/' "$good" >"$bad"
+expect_refusal "a state width of 5" "$engine" "$bad"
+sed '1s/.*/384 3 5 8 56 320/' "$good" >"$bad"
+expect_refusal "a 384-bit instance" "$engine" "$bad"
+sed '1s/.*/256 3 4 8 56 320/' "$good" >"$bad"
+expect_refusal "alpha 4" "$engine" "$bad"
+sed '1s/.*/256 3 5 8 200 320/' "$good" >"$bad"
+expect_refusal "more rounds than the engine holds" "$engine" "$bad"
+sed '1s/.*/256 3 5 7 56 320/' "$good" >"$bad"
+expect_refusal "an odd full-round count" "$engine" "$bad"
+sed '1s/.*/256 3 5 8 56 99999999999/' "$good" >"$bad"
+expect_refusal "an oversized permutation count" "$engine" "$bad"
+[[ "$status" == 0 ]] && echo "bench: every hostile command line and vector file refused"
+exit $status
