@@ -13,6 +13,7 @@
 #   - α = 7 (the S-box at II 2) on both fields;
 #   - hostile command lines and vector files, each refused (exit 2) in bounded time.
 #
+# Every run's measured cycles must equal the cycle model's (`zkaccel model acclmt --hashes`).
 # Writes $build/cycles.csv.
 #
 #   hw/acclmt/run.sh [COUNT]      (permutations of the neptune and circomlib runs; default 1000)
@@ -57,29 +58,42 @@ for baseline in 0 1; do
 done
 engine="$build/obj_engine_0/Vacclmt_engine"
 baseline_engine="$build/obj_engine_1/Vacclmt_engine"
+# Off the defaults, to pin the model to the scheduler where rounds wait for their data: a batch
+# of 16 (under the 30-cycle round trip), no gaps, the wide multiplier combinational.
+offgrid=(-GMulLatency=0 -GBatch=16 -GSlotGap=0 -GHandoverGap=0)
+offgrid_model=(--mul-latency 0 --batch 16 --slot-gap 0 --handover-gap 0)
+verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+  --top-module acclmt_engine "${offgrid[@]}" -GMaxRounds="$max_rounds" \
+  -CFLAGS "-I$common/tb -DACCLMT_BATCH=16 -DACCLMT_MAX_ROUNDS=$max_rounds" \
+  -Mdir "$build/obj_engine_offgrid" -o Vacclmt_engine "${srcs[@]}" \
+  "$here/tb/acclmt_engine_tb.cpp" >/dev/null
+offgrid_engine="$build/obj_engine_offgrid/Vacclmt_engine"
 
-# Jobs: name, vectors options, permutations, whether the baseline runs too.
+# Jobs: name, vectors options, permutations, the designs that run them.
 jobs=(
-  "neptune-a2|--preset neptune --arity 2|$count|0"
-  "circomlib-t3|--preset circomlib --arity 2|$count|0"
-  "table1-rp56|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 56|320|1"
-  "table1-rp57|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 57|320|1"
-  "rp120|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 120|320|1"
-  "alpha7-bls12-381|--preset reference --field bls12-381 --alpha 7|256|0"
-  "alpha7-bn254|--preset reference --field bn254 --alpha 7|256|0"
+  "neptune-a2|--preset neptune --arity 2|$count|two-batch"
+  "circomlib-t3|--preset circomlib --arity 2|$count|two-batch"
+  "table1-rp56|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 56|320|two-batch baseline offgrid"
+  "table1-rp57|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 57|320|two-batch baseline"
+  "rp120|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 120|320|two-batch baseline"
+  "alpha7-bls12-381|--preset reference --field bls12-381 --alpha 7|256|two-batch offgrid"
+  "alpha7-bn254|--preset reference --field bn254 --alpha 7|256|two-batch"
 )
 status=0
 declare -A per_hash
-csv="instance,design,alpha,full_rounds,partial_rounds,permutations,cycles,cycles_per_hash"
+csv="instance,design,alpha,full_rounds,partial_rounds,permutations,rtl_cycles,cycles_per_hash"
 for job in "${jobs[@]}"; do
-  IFS='|' read -r name options n with_baseline <<<"$job"
+  IFS='|' read -r name options n design_list <<<"$job"
   vectors="$build/acclmt_vectors_${name}_$n.hex"
   # shellcheck disable=SC2086 # options are words
   [[ -f "$vectors" ]] || "$zkaccel" hw acclmt-vectors --out "$vectors" $options --count "$n" 2>/dev/null
-  designs=(two-batch)
-  [[ "$with_baseline" == 1 ]] && designs+=(baseline)
+  read -r -a designs <<<"$design_list"
   for design in "${designs[@]}"; do
-    bench="$engine"; [[ "$design" == baseline ]] && bench="$baseline_engine"
+    case "$design" in
+      baseline) bench="$baseline_engine" ;;
+      offgrid) bench="$offgrid_engine" ;;
+      *) bench="$engine" ;;
+    esac
     out="$build/result_${name}_${design}.txt"
     if ! "$bench" "$vectors" | tee "$out"; then
       status=1
@@ -89,6 +103,16 @@ for job in "${jobs[@]}"; do
     cycles=$(sed -n 's/.*RESULT cycles=\([0-9]*\).*/\1/p' "$out")
     cph=$(sed -n 's/.*cycles_per_hash=\([0-9.]*\).*/\1/p' "$out")
     per_hash["$name/$design"]="$cph"
+    model_flags=(--hashes "$n" --alpha "$alpha" --full-rounds "$rf" --partial-rounds "$rp")
+    [[ "$design" == baseline ]] && model_flags+=(--baseline)
+    [[ "$design" == offgrid ]] && model_flags+=("${offgrid_model[@]}")
+    model=$("$zkaccel" model acclmt "${model_flags[@]}" | sed -n 's/^cycles=//p')
+    if [[ "$model" != "$cycles" ]]; then
+      echo "FAIL: cycle model $model cycles, RTL $cycles ($name, $design)" >&2
+      status=1
+    else
+      echo "  $name ($design): RTL = model $cycles cycles, $cph cycles/hash"
+    fi
     csv+=$'\n'"$name,$design,$alpha,$rf,$rp,$n,$cycles,$cph"
   done
 done

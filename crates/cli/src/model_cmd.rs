@@ -28,6 +28,47 @@ pub enum ModelCommand {
     /// FPGA NTT core (hw/ntt): cycles of Table III's configurations beside the paper's, with
     /// the PipeZK replica; or one configuration's cycles (--log-points …).
     NttFpga(NttFpgaArgs),
+    /// AcclMT's Poseidon engine (hw/acclmt): Table I beside the paper's and the two-batch
+    /// schedule's time loss against two FR engines; or one streamed run's cycles (--hashes).
+    Acclmt(AcclmtArgs),
+}
+
+#[derive(Args)]
+pub struct AcclmtArgs {
+    /// Stream this many hashes through the engine (the RTL bench's run; state width 3) and
+    /// print its cycles, instead of Table I.
+    #[arg(long)]
+    hashes: Option<u64>,
+    /// S-box exponent of the streamed instance (3, 5 or 7).
+    #[arg(long, default_value_t = 5, requires = "hashes")]
+    alpha: u32,
+    /// Full rounds of the streamed instance.
+    #[arg(long, default_value_t = 8, requires = "hashes")]
+    full_rounds: u32,
+    /// Partial rounds of the streamed instance.
+    #[arg(long, default_value_t = 56, requires = "hashes")]
+    partial_rounds: u32,
+    /// The two-FR-engine baseline instead of the two-batch schedule (with --hashes).
+    #[arg(long, requires = "hashes")]
+    baseline: bool,
+    /// The wide multiplier's pipeline stages (the Montgomery multiplier takes 3·(L + 1)).
+    #[arg(long, default_value_t = 1)]
+    mul_latency: u32,
+    /// Hashes per batch (a power of two).
+    #[arg(long, default_value_t = 32)]
+    batch: u32,
+    /// Idle cycles after each round of a batch.
+    #[arg(long, default_value_t = 1)]
+    slot_gap: u32,
+    /// Cycles before a sub-engine starts a batch it takes from the other.
+    #[arg(long, default_value_t = 9)]
+    handover_gap: u32,
+    /// Clock in MHz.
+    #[arg(long, default_value_t = 500.0)]
+    clock_mhz: f64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -159,6 +200,7 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
     let args = match cmd {
         ModelCommand::Amaze(args) => args,
         ModelCommand::NttFpga(args) => return run_ntt_fpga(args),
+        ModelCommand::Acclmt(args) => return run_acclmt(args),
         ModelCommand::Unizk(args) => {
             return match &args.action {
                 Some(UnizkAction::Sweep(sweep)) => run_unizk_sweep(sweep),
@@ -226,6 +268,76 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
             p.map_or("-".into(), |p| format!("{:.0}", p.amortised_throughput)),
         );
     }
+    Ok(())
+}
+
+/// `zkaccel model acclmt`.
+fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
+    use zkaccel_hwmodel::acclmt::{self, EngineConfig, PoseidonShape, PAPER_TIME_LOSS};
+    let config = EngineConfig {
+        mul_latency: args.mul_latency,
+        batch: args.batch,
+        slot_gap: args.slot_gap,
+        handover_gap: args.handover_gap,
+        baseline: args.baseline,
+        clock_mhz: args.clock_mhz,
+    };
+    config.validate()?;
+    if let Some(hashes) = args.hashes {
+        let shape = PoseidonShape {
+            width: 3,
+            alpha: args.alpha,
+            full_rounds: args.full_rounds,
+            partial_rounds: args.partial_rounds,
+        };
+        let run = config.simulate(&shape, hashes)?;
+        if args.json {
+            let out = serde_json::json!({ "config": config, "shape": shape, "run": run });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            println!("cycles={}", run.cycles);
+            println!("cycles_per_hash={:.3}", run.cycles_per_hash);
+        }
+        return Ok(());
+    }
+    let rows = acclmt::table_i(&config)?;
+    let (filecoin, long) = acclmt::paper_time_losses(&config)?;
+    if args.json {
+        let out = serde_json::json!({
+            "config": config,
+            "table_i": rows,
+            "time_loss_percent": { "filecoin": filecoin, "rf8_rp120": long },
+            "paper_time_loss_percent": { "filecoin": PAPER_TIME_LOSS.0, "rf8_rp120": PAPER_TIME_LOSS.1 },
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!(
+        "AcclMT Poseidon engine, Table I (FileCoin: BLS12-381 Fr, alpha 5, R_F 8; {} MHz):",
+        config.clock_mhz
+    );
+    println!("arity  t  R_P  cycles/hash  model hash/s  paper hash/s  error     source");
+    for row in &rows {
+        println!(
+            "{:>5} {:>2} {:>4} {:>12.3} {:>12.2}M {:>12.2}M {:>+7.2} %  {}",
+            row.row.arity,
+            row.shape.width,
+            row.shape.partial_rounds,
+            row.cycles_per_hash,
+            row.hashes_per_second / 1e6,
+            row.row.paper_hashes_per_second / 1e6,
+            row.error_percent,
+            if row.calibrated {
+                "calibrated chunk factor (no RTL yet)"
+            } else {
+                "schedule = RTL"
+            }
+        );
+    }
+    println!(
+        "time loss against two FR engines: FileCoin average {filecoin:.3} % (paper {:.2} %), R_F 8 R_P 120 {long:.3} % (paper {:.2} %)",
+        PAPER_TIME_LOSS.0, PAPER_TIME_LOSS.1
+    );
     Ok(())
 }
 

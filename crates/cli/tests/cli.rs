@@ -1565,6 +1565,41 @@ fn acclmt_vectors_refuse_impossible_instances() {
 }
 
 #[test]
+fn the_acclmt_model_prints_table_i_and_one_run() {
+    let out = zkaccel().args(["model", "acclmt"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("schedule = RTL"))
+            .count(),
+        1
+    );
+    assert_eq!(text.lines().filter(|l| l.contains("calibrated")).count(), 3);
+    assert!(text.contains("time loss"));
+    let out = zkaccel()
+        .args([
+            "model",
+            "acclmt",
+            "--hashes",
+            "320",
+            "--partial-rounds",
+            "56",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // hw/acclmt/run.sh's RTL count for R_F 8, R_P 56 (table1-rp56, two-batch).
+    assert!(String::from_utf8_lossy(&out.stdout).contains("cycles=11372"));
+    let out = zkaccel()
+        .args(["model", "acclmt", "--hashes", "64", "--batch", "24"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a bad configuration is bad input");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("batch 24"));
+}
+
+#[test]
 fn the_ntt_fpga_model_prints_table_iii_and_one_configuration() {
     let out = zkaccel().args(["model", "ntt-fpga"]).output().unwrap();
     assert!(out.status.success());

@@ -748,6 +748,33 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                 ],
             );
         }
+        "model acclmt" => {
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--hashes", &|r| {
+                        mostly(r, &["1", "64", "100"], &["0", "4294967296", "-1", "1e12"])
+                    }),
+                    ("--alpha", &|r| mostly(r, &["5", "7"], &["4", "0", "-7"])),
+                    ("--full-rounds", &|r| mostly(r, &["8"], &["7", "0", "300"])),
+                    ("--partial-rounds", &|r| {
+                        mostly(r, &["56"], &["1", "200", "-1"])
+                    }),
+                    ("--batch", &|r| {
+                        mostly(r, &["16", "32"], &["0", "3", "4096"])
+                    }),
+                    ("--slot-gap", &|r| mostly(r, &["0", "1"], &["256", "-1"])),
+                    ("--handover-gap", &|r| mostly(r, &["0", "9"], &["1000"])),
+                    ("--mul-latency", &|r| mostly(r, &["0", "1"], &["17", "-1"])),
+                    ("--clock-mhz", &|r| {
+                        mostly(r, &["500"], &["nan", "-1", "0", "inf"])
+                    }),
+                ],
+            );
+            flag(rng, &mut a, "--baseline");
+            flag(rng, &mut a, "--json");
+        }
         "hw ntt-vectors" => {
             push(&mut a, "--out", f.fresh(rng));
             options(
@@ -902,6 +929,7 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "hw ntt-vectors",
         "hw ntt-four-step-vectors",
         "hw acclmt-vectors",
+        "model acclmt",
         "model ntt-fpga",
     ];
     let mut seen = std::collections::BTreeMap::<(String, i32), usize>::new();
