@@ -93,7 +93,7 @@ module acclmt_engine #(
   logic [Width-1:0]      modulus_q, modulus_inv_q, one_q;
   logic [1:0]            alpha_q;
   logic [RoundWidth-1:0] full_rounds_q, partial_rounds_q;
-  logic [8:0][Width-1:0] mds_q;
+  logic [9*Width-1:0]    mds_q;  // M[i][j] at [(3·i + j)·Width +: Width]
   logic [Width-1:0]      rc_q [3 * MaxRounds];
   logic                  mul_cfg_we_q;
   localparam int RcIdxWidth = $clog2(3 * MaxRounds);
@@ -118,7 +118,7 @@ module acclmt_engine #(
         partial_rounds_q <= cfg_data_i[23:16];
       end
       if (cfg_addr_i >= AddrWidth'(MdsBase) && cfg_addr_i < AddrWidth'(MdsBase + 9)) begin
-        mds_q[mds_idx] <= cfg_data_i;
+        mds_q[mds_idx*Width +: Width] <= cfg_data_i;
       end
       if (cfg_addr_i >= AddrWidth'(RcBase) && cfg_addr_i < AddrWidth'(RcBase + 3 * MaxRounds)) begin
         rc_q[rc_idx] <= cfg_data_i;
@@ -231,7 +231,7 @@ module acclmt_engine #(
   // drainer (entries emptied, descriptors retired); they never touch the same entry or slot.
   logic [1:0]            wb_valid;
   logic [TagWidth-1:0]   wb_tag [2];
-  logic [2:0][Width-1:0] wb_state [2];
+  logic [3*Width-1:0]    wb_state [2];
   logic [1:0]            desc_set;
   logic                  desc_set_buf [2];
   logic [1:0]            desc_set_gen [2];
@@ -247,7 +247,7 @@ module acclmt_engine #(
     for (int e = 0; e < 2; e++) begin
       if (wb_valid[e]) begin
         for (int l = 0; l < 3; l++) begin
-          state_q[wb_tag[e][IdxWidth]][wb_tag[e][IdxWidth-1:0]][l] <= wb_state[e][l];
+          state_q[wb_tag[e][IdxWidth]][wb_tag[e][IdxWidth-1:0]][l] <= wb_state[e][l*Width +: Width];
         end
       end
     end
@@ -332,7 +332,7 @@ module acclmt_engine #(
 
     // The issued round, registered on its way to the datapath.
     logic                  iss_valid_q, iss_full_q;
-    logic [2:0][Width-1:0] iss_state_q, iss_rc_q, round_state;
+    logic [3*Width-1:0]    iss_state_q, iss_rc_q, round_state;
     logic [TagWidth-1:0]   iss_tag_q;
 
     // This cycle's segment parameters: the started segment's, or the one starting now. A
@@ -446,9 +446,9 @@ module acclmt_engine #(
       iss_full_q <= full_round;
       iss_tag_q  <= {cur_buf, cur_idx};
       for (int l = 0; l < 3; l++) begin
-        iss_state_q[l] <= cur_round == 0 ? stage_q[cur_buf][cur_idx][l]
-                                         : state_q[cur_buf][cur_idx][l];
-        iss_rc_q[l]    <= rc_q[3 * int'(cur_round) + l];
+        iss_state_q[l*Width +: Width] <= cur_round == 0 ? stage_q[cur_buf][cur_idx][l]
+                                                        : state_q[cur_buf][cur_idx][l];
+        iss_rc_q[l*Width +: Width]    <= rc_q[3 * int'(cur_round) + l];
       end
     end
 

@@ -26,15 +26,16 @@ module acclmt_round #(
   input  logic [Width-1:0]    cfg_modulus_inv_i,
   input  logic [Width-1:0]    cfg_one_i,
   input  logic [1:0]          cfg_alpha_i,
-  // M row-major, Montgomery form: mds_i[3·i + j] = M[i][j].
-  input  logic [8:0][Width-1:0] mds_i,
+  // M row-major, Montgomery form: M[i][j] at bits [(3·i + j)·Width +: Width]; states and
+  // round constants lane l at [l·Width +: Width] (flat ports: Yosys reads them).
+  input  logic [9*Width-1:0] mds_i,
   input  logic                valid_i,
   input  logic                full_i,
-  input  logic [2:0][Width-1:0] state_i,
-  input  logic [2:0][Width-1:0] rc_i,
+  input  logic [3*Width-1:0] state_i,
+  input  logic [3*Width-1:0] rc_i,
   input  logic [TagWidth-1:0] tag_i,
   output logic                valid_o,
-  output logic [2:0][Width-1:0] state_o,
+  output logic [3*Width-1:0] state_o,
   output logic [TagWidth-1:0] tag_o
 );
   localparam int MontLatency   = 3 * (MulLatency + 1);
@@ -53,7 +54,7 @@ module acclmt_round #(
   for (genvar j = 0; j < 3; j++) begin : g_ark
     logic [Width-1:0] sum, unused_diff;
     mod_add_sub #(.Width(Width)) u_add (
-      .modulus_i(cfg_modulus_i), .a_i(state_i[j]), .b_i(rc_i[j]), .sum_o(sum), .diff_o(unused_diff)
+      .modulus_i(cfg_modulus_i), .a_i(state_i[j*Width +: Width]), .b_i(rc_i[j*Width +: Width]), .sum_o(sum), .diff_o(unused_diff)
     );
     always_ff @(posedge clk_i) begin
       ark_q[j] <= sum;
@@ -70,16 +71,15 @@ module acclmt_round #(
   end
 
   // The threads; prod[j][i] = M[i][j]·z_j.
-  logic [2:0][2:0][Width-1:0] prod;
+  logic [9*Width-1:0] prod;  // thread j's product for lane i at [(3·j + i)·Width +: Width]
   logic [2:0]       thread_valid;
   for (genvar j = 0; j < 3; j++) begin : g_thread
-    logic [2:0][Width-1:0] col, thread_prod;
+    logic [3*Width-1:0]    col, thread_prod;
     logic                  thread_out_valid;
     localparam bit ThreadHasSbox = j < FullThreads;
     localparam bit ThreadLane0   = j == 0;
-    assign col[0] = mds_i[j];
-    assign col[1] = mds_i[3 + j];
-    assign col[2] = mds_i[6 + j];
+    assign col = {mds_i[(6 + j)*Width +: Width], mds_i[(3 + j)*Width +: Width],
+                  mds_i[j*Width +: Width]};
     acclmt_thread #(
       .Width      (Width),
       .MulLatency (MulLatency),
@@ -95,7 +95,7 @@ module acclmt_round #(
       .prod_o    (thread_prod)
     );
     assign thread_valid[j] = thread_out_valid;
-    assign prod[j]         = thread_prod;
+    assign prod[3*j*Width +: 3*Width] = thread_prod;
   end
 
   // The adder tree: (prod_0 + prod_1) + prod_2, one register per level.
@@ -104,7 +104,7 @@ module acclmt_round #(
   for (genvar i = 0; i < 3; i++) begin : g_tree
     logic [Width-1:0] pair, total, unused_diff_pair, unused_diff_total;
     mod_add_sub #(.Width(Width)) u_pair (
-      .modulus_i(cfg_modulus_i), .a_i(prod[0][i]), .b_i(prod[1][i]), .sum_o(pair),
+      .modulus_i(cfg_modulus_i), .a_i(prod[i*Width +: Width]), .b_i(prod[(3 + i)*Width +: Width]), .sum_o(pair),
       .diff_o(unused_diff_pair)
     );
     mod_add_sub #(.Width(Width)) u_total (
@@ -113,10 +113,10 @@ module acclmt_round #(
     );
     always_ff @(posedge clk_i) begin
       pair_q[i]  <= pair;
-      third_q[i] <= prod[2][i];
+      third_q[i] <= prod[(6 + i)*Width +: Width];
       out_q[i]   <= total;
     end
-    assign state_o[i] = out_q[i];
+    assign state_o[i*Width +: Width] = out_q[i];
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

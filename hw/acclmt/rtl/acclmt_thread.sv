@@ -22,13 +22,14 @@ module acclmt_thread #(
   input  logic [Width-1:0] cfg_modulus_inv_i,
   input  logic [Width-1:0] cfg_one_i,
   input  logic [1:0]       cfg_alpha_i,
-  // The MDS column of this thread's lane, M[0..2][lane], in Montgomery form.
-  input  logic [2:0][Width-1:0] mds_col_i,
+  // The MDS column of this thread's lane, M[i][lane] at bits [i·Width +: Width], Montgomery
+  // form; prod_o likewise (flat ports: Yosys reads them).
+  input  logic [3*Width-1:0] mds_col_i,
   input  logic             valid_i,
   input  logic             sbox_en_i,
   input  logic [Width-1:0] x_i,
   output logic             valid_o,
-  output logic [2:0][Width-1:0] prod_o
+  output logic [3*Width-1:0] prod_o
 );
   localparam int MontLatency  = 3 * (MulLatency + 1);
   localparam int SboxLatency  = 3 * MontLatency + 1;
@@ -75,8 +76,8 @@ module acclmt_thread #(
     mont_mul_pipe #(.Width(Width), .MulLatency(MulLatency)) u_mul_mds (
       .clk_i, .rst_ni,
       .cfg_we_i, .cfg_modulus_i, .cfg_modulus_inv_i,
-      .in_valid_i(valid_late), .in_ready_o(unused_ready), .a_i(z), .b_i(mds_col_i[i]),
-      .out_valid_o(prod_valid[i]), .out_ready_i(1'b1), .c_o(prod_o[i])
+      .in_valid_i(valid_late), .in_ready_o(unused_ready), .a_i(z), .b_i(mds_col_i[i*Width +: Width]),
+      .out_valid_o(prod_valid[i]), .out_ready_i(1'b1), .c_o(prod_o[i*Width +: Width])
     );
   end
   assign valid_o = prod_valid[0];
