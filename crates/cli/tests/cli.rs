@@ -1595,7 +1595,11 @@ fn the_acclmt_model_prints_table_i_and_one_run() {
         .args(["model", "acclmt", "--hashes", "64", "--batch", "24"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "a bad configuration is bad input");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a bad configuration is bad input"
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("batch 24"));
 }
 
