@@ -597,6 +597,9 @@ where
     Ok(text)
 }
 
+/// The most input and output lanes one `acclmt-vectors` file holds (~260 MB of text).
+const MAX_ACCLMT_WORDS: u64 = 4_000_000;
+
 /// The AcclMT engine's vectors (`hw/acclmt`): a header line `width t alpha full_rounds
 /// partial_rounds count` (decimal), then one hexadecimal word per line (`W/4` digits): the
 /// modulus, `P'`, Montgomery one (`2^W mod P`), the MDS matrix row-major, the round constants
@@ -608,6 +611,16 @@ fn acclmt_vectors(args: &AcclmtVectorArgs) -> Result<(), Box<dyn std::error::Err
     use zkaccel_poseidon::Strength;
 
     let width = args.arity as usize + 1;
+    // Each permutation is 2t lines of W/4 + 1 bytes, built in memory before the atomic write.
+    let words = args.count.saturating_mul(2 * width as u64);
+    if words > MAX_ACCLMT_WORDS {
+        return Err(format!(
+            "{} permutations of width {width}: at most {MAX_ACCLMT_WORDS} state words (~{} MB) in one file",
+            args.count,
+            MAX_ACCLMT_WORDS * 65 / 1_000_000
+        )
+        .into());
+    }
     let field = match (args.preset, args.field) {
         (AcclmtPreset::Neptune, None | Some(AcclmtField::Bls12_381)) => AcclmtField::Bls12_381,
         (AcclmtPreset::Circomlib, None | Some(AcclmtField::Bn254)) => AcclmtField::Bn254,

@@ -1531,13 +1531,16 @@ fn acclmt_vectors_are_circomlibs_poseidon_in_montgomery_form() {
 
 /// The vector writer refuses instances the engine cannot run or the field cannot take, with a
 /// message and nothing written: x^3 over BLS12-381 Fr and BN254 Fr (3 divides p − 1), a field
-/// that contradicts the preset, custom rounds on a fixed preset, half a round pair.
+/// that contradicts the preset, custom rounds on a fixed preset, half a round pair, a file
+/// too large to build in memory.
 #[test]
 fn acclmt_vectors_refuse_impossible_instances() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("acclmt.hex");
-    let cases: [&[&str]; 6] = [
+    let cases: [&[&str]; 7] = [
         &["--preset", "reference", "--alpha", "3"],
+        // 10^6 permutations of width 12: 1.6 GB of text; refused before anything is computed.
+        &["--arity", "11", "--count", "1000000"],
         &["--preset", "reference", "--field", "bn254", "--alpha", "3"],
         &["--preset", "neptune", "--field", "bn254"],
         &[

@@ -267,7 +267,6 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
         cycle += 1;
     }
 
-    let first = 0; // the first state is accepted in cycle 0
     let pair = 2 * u64::from(batch);
     let pairs = hashes / pair;
     let cycles_per_hash = if pairs >= 2 {
@@ -276,7 +275,8 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
     } else {
         0.0
     };
-    let cycles = take_cycles.last().copied().unwrap_or(first) - first + 1;
+    // The first state is accepted in cycle 0; the loop ran until the last result was taken.
+    let cycles = take_cycles.last().copied().unwrap_or(0) + 1;
     EngineRun {
         hashes,
         cycles,
