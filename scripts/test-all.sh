@@ -54,6 +54,11 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# The release builds here (the CLI that writes the RTL benches' vectors and runs the cycle
+# models, peers/, the fuzz targets) only run checks, so they trade the release profile's single
+# codegen unit (the benchmarks' setting) for a build that uses both cores.
+export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNITS:-16}"
+
 step "no build output is tracked (target/ directories, criterion reports)"
 if tracked=$(git ls-files 2>/dev/null | grep -E '(^|/)target/') && [[ -n $tracked ]]; then
   echo "build output is committed; remove it with git rm -r --cached:" >&2
@@ -70,11 +75,16 @@ python3 tools/gen_fp256_asm.py --check
 step "clippy (-D warnings; also type-checks every bench)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+# The examples are left out of the test builds (clippy above type-checks them; building each
+# one's kernels cost minutes); doc tests run in their own invocation. The tests include the
+# proof-decoding mutation fuzzer (crates/stark/tests/fuzz_verify.rs, ZKACCEL_FUZZ_INPUTS
+# mutated proofs, default 30000).
 step "tests"
-cargo test --workspace --locked
+cargo test --workspace --locked --lib --bins --tests
+cargo test --workspace --locked --doc
 
 step "tests again with SIMD and assembly switched off at run time (ZKACCEL_SIMD=off: the portable paths)"
-ZKACCEL_SIMD=off cargo test --workspace --locked
+ZKACCEL_SIMD=off cargo test --workspace --locked --lib --bins --tests
 
 step "docs (broken links are errors; all features, so the kernels modules are documented)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --all-features -q
@@ -102,9 +112,6 @@ cargo run --release --locked -p zkaccel-cli -- bench --quick --filter goldilocks
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter poseidon >/dev/null
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter merkle >/dev/null
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter ntt >/dev/null
-
-step "fuzzing proof decoding and verification (mutated proofs; ZKACCEL_FUZZ_INPUTS, default 30000)"
-cargo run --release --locked -p zkaccel-stark --example fuzz_verify -- "${ZKACCEL_FUZZ_INPUTS:-30000}"
 
 step "libFuzzer targets for every decoder of user bytes (ZKACCEL_FUZZ_SECONDS each, default 10)"
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check

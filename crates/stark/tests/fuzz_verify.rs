@@ -5,8 +5,9 @@
 //! encoding must be rejected with an error; a panic or an accepted forgery stops the run and
 //! prints the input's index and seed so it can be replayed.
 //!
-//! `cargo run --release -p zkaccel-stark --example fuzz_verify -- [INPUTS] [SEED]`
-//! (default 10000 inputs, seed 1; inputs run on all threads).
+//! `ZKACCEL_FUZZ_INPUTS=1000000 ZKACCEL_FUZZ_SEED=7 cargo test --release -p zkaccel-stark
+//! --test fuzz_verify -- --nocapture` (default 30000 inputs, seed 1; inputs run on all
+//! threads; a run takes well under a second per 10^4 inputs, so CI runs the default twice).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -113,10 +114,20 @@ fn mutate(original: &[u8], rng: &mut impl Rng) -> Vec<u8> {
     b
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let inputs: u64 = args.get(1).map_or(10_000, |a| a.parse().expect("INPUTS"));
-    let seed: u64 = args.get(2).map_or(1, |a| a.parse().expect("SEED"));
+/// A positive count from the environment variable `name`, else `default`.
+fn env_count(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v:?} is not a count")),
+        Err(_) => default,
+    }
+}
+
+#[test]
+fn mutated_proofs_are_rejected_without_panics() {
+    let inputs = env_count("ZKACCEL_FUZZ_INPUTS", 30_000);
+    let seed = env_count("ZKACCEL_FUZZ_SEED", 1);
     let small = StarkConfig {
         fri_config: FriConfig {
             rate_bits: 1,
@@ -191,8 +202,14 @@ fn main() {
     });
     let seconds = started.elapsed().as_secs_f64();
     if let Some(f) = failure {
-        eprintln!("{f}; replay with seed {seed}");
-        std::process::exit(1);
+        panic!("{f}; replay with ZKACCEL_FUZZ_SEED={seed}");
+    }
+    if inputs >= 1000 {
+        // The mutations must reach both the decoder's and the verifier's checks.
+        assert!(
+            by_decoder.load(Ordering::Relaxed) > 0 && by_verifier.load(Ordering::Relaxed) > 0,
+            "the mutations no longer reach both checks"
+        );
     }
     println!(
         "{inputs} mutated proofs (seed {seed}, {} proofs of {}): {} rejected by the decoder, {} \

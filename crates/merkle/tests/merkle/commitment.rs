@@ -2,8 +2,7 @@
 //! and rows of another shape or hash are typed errors, and every single-element mutation of a
 //! valid multiproof is rejected. The commitment's encoding round-trips and rejects damage.
 
-mod common;
-use common::{plonky2_tree, random, rows};
+use crate::common::{plonky2_tree, random, rows};
 use rand::SeedableRng;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::Field;

@@ -14,7 +14,7 @@ use zkaccel_poseidon::rounds::reference_round_numbers;
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, Strength};
 
 fn vectors() -> Value {
-    serde_json::from_str(include_str!("../../../vectors/poseidon.json")).expect("valid JSON")
+    serde_json::from_str(include_str!("../../../../vectors/poseidon.json")).expect("valid JSON")
 }
 
 fn el<F: PrimeField>(v: &Value) -> F {

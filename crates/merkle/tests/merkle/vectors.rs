@@ -13,7 +13,7 @@ use zkaccel_merkle::{
 use zkaccel_poseidon::{NeptunePoseidon, Strength};
 
 fn vectors() -> Value {
-    serde_json::from_str(include_str!("../../../vectors/poseidon.json")).expect("valid JSON")
+    serde_json::from_str(include_str!("../../../../vectors/poseidon.json")).expect("valid JSON")
 }
 
 fn el<F: PrimeField>(v: &Value) -> F {

@@ -3,8 +3,7 @@
 //! return `Err` (never panic) on arbitrary and mutated bytes. Also: the streaming build equals
 //! the in-memory tree, and budgets that cannot be met are typed errors.
 
-mod common;
-use common::{plonky2_tree, random, rows};
+use crate::common::{plonky2_tree, random, rows};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use zkaccel_bls12_381::Fr as Bls;
