@@ -66,9 +66,57 @@ pub struct AcclmtArgs {
     /// Clock in MHz.
     #[arg(long, default_value_t = 500.0)]
     clock_mhz: f64,
+    /// Build one binary tree of this many leaves on the Merkle controller (a power of two)
+    /// and print its time and utilisation, instead of Tables I and II.
+    #[arg(long, conflicts_with = "hashes")]
+    leaves: Option<u64>,
+    /// Off-chip bandwidth for the leaves' elements, GB/s (the default is fitted to Table II).
+    #[arg(long, default_value_t = acclmt_defaults().bandwidth_gb_per_s)]
+    bandwidth_gbps: f64,
+    /// Leaves per standard subtree (the leaf hash buffer).
+    #[arg(long, default_value_t = acclmt_defaults().subtree_leaves)]
+    subtree_leaves: u64,
+    /// Layers with at least this many nodes are major aggregation (the scratch pad).
+    #[arg(long, default_value_t = acclmt_defaults().major_min_nodes)]
+    scratch_pad_nodes: u64,
+    /// Subtree roots per HIDM Level-0 aggregation.
+    #[arg(long, default_value_t = acclmt_defaults().level0_subtrees)]
+    level0_subtrees: u64,
+    /// Entries of HIDM Level 1.
+    #[arg(long, default_value_t = acclmt_defaults().level1_entries)]
+    level1_entries: u64,
+    /// The paper's pre-optimisation controller: no merger of minor aggregation.
+    #[arg(long)]
+    no_merger: bool,
+    /// Replay a kernel trace (JSON Lines): its binary `merkle` records over 256-bit fields
+    /// (`poseidon-bls12-381-3`, `poseidon-bn254-3`) on the Merkle controller.
+    #[arg(long, conflicts_with_all = ["hashes", "leaves"])]
+    trace: Option<PathBuf>,
+    /// Design-space sweep of the Merkle controller on a tree of --leaves (default 2^14): a
+    /// knob (batch, mul_latency, slot_gap, handover_gap, clock_mhz, bandwidth_gbps,
+    /// subtree_leaves, scratch_pad_nodes, level0_subtrees, merger, leaves) and its values, e.g.
+    /// `bandwidth_gbps=0.5,0.87,2,19.2`; repeat for several. Writes
+    /// `acclmt-sweep-<knob>.csv`, `.svg` and `.png` to --out.
+    #[arg(
+        long,
+        value_name = "KNOB=V1,V2,…",
+        conflicts_with = "hashes",
+        requires = "out"
+    )]
+    sweep: Vec<String>,
+    /// The directory the sweeps' CSV and plots are written to (created if missing).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// A TrueType font for the plots' text (default: a system sans-serif font).
+    #[arg(long)]
+    font: Option<PathBuf>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+fn acclmt_defaults() -> zkaccel_hwmodel::acclmt::ControllerConfig {
+    zkaccel_hwmodel::acclmt::ControllerConfig::default()
 }
 
 #[derive(Args)]
@@ -283,6 +331,51 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
         clock_mhz: args.clock_mhz,
     };
     config.validate()?;
+    let controller = acclmt::ControllerConfig {
+        engine: config,
+        subtree_leaves: args.subtree_leaves,
+        major_min_nodes: args.scratch_pad_nodes,
+        level0_subtrees: args.level0_subtrees,
+        level1_entries: args.level1_entries,
+        bandwidth_gb_per_s: args.bandwidth_gbps,
+        merger: !args.no_merger,
+    };
+    controller.validate()?;
+    if !args.sweep.is_empty() {
+        return run_acclmt_sweep(args, &controller);
+    }
+    if let Some(path) = &args.trace {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let records = read_jsonl(BufReader::new(file))?;
+        validate(&records)?;
+        let report = acclmt::trace::replay(&records, &controller)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            print!("{report}");
+        }
+        return Ok(());
+    }
+    if let Some(leaves) = args.leaves {
+        let shape = PoseidonShape::filecoin(2)?;
+        let run = controller.build(&shape, leaves)?;
+        if args.json {
+            let out = serde_json::json!({ "controller": controller, "shape": shape, "run": run });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            println!("cycles={}", run.cycles);
+            println!("milliseconds={:.4}", run.milliseconds);
+            println!(
+                "utilisation_active lhe={:.4} rhe={:.4}",
+                run.utilisation_active[0], run.utilisation_active[1]
+            );
+            println!(
+                "utilisation_total lhe={:.4} rhe={:.4}",
+                run.utilisation_total[0], run.utilisation_total[1]
+            );
+        }
+        return Ok(());
+    }
     if let Some(hashes) = args.hashes {
         let shape = PoseidonShape {
             width: 3,
@@ -302,10 +395,31 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
     }
     let rows = acclmt::table_i(&config)?;
     let (filecoin, long) = acclmt::paper_time_losses(&config)?;
+    let trees = acclmt::table_ii(&controller)?;
+    let mean = |engine: usize, active: bool| {
+        trees
+            .iter()
+            .map(|t| {
+                if active {
+                    t.run.utilisation_active[engine]
+                } else {
+                    t.run.utilisation_total[engine]
+                }
+            })
+            .sum::<f64>()
+            / trees.len() as f64
+    };
+    let (paper_means, paper_rhe_largest) = acclmt::PAPER_UTILISATION;
     if args.json {
         let out = serde_json::json!({
             "config": config,
+            "controller": controller,
             "table_i": rows,
+            "table_ii": trees,
+            "utilisation_mean_active": [mean(0, true), mean(1, true)],
+            "utilisation_mean_total": [mean(0, false), mean(1, false)],
+            "paper_utilisation_mean": paper_means,
+            "paper_rhe_utilisation_largest": paper_rhe_largest,
             "time_loss_percent": { "filecoin": filecoin, "rf8_rp120": long },
             "paper_time_loss_percent": { "filecoin": PAPER_TIME_LOSS.0, "rf8_rp120": PAPER_TIME_LOSS.1 },
         });
@@ -338,6 +452,82 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
         "time loss against two FR engines: FileCoin average {filecoin:.3} % (paper {:.2} %), R_F 8 R_P 120 {long:.3} % (paper {:.2} %)",
         PAPER_TIME_LOSS.0, PAPER_TIME_LOSS.1
     );
+    println!();
+    println!(
+        "Merkle controller, Table II (arity 2, {}-leaf subtrees, loader {} GB/s, merger {}):",
+        controller.subtree_leaves,
+        controller.bandwidth_gb_per_s,
+        if controller.merger { "on" } else { "off" }
+    );
+    println!("leaves    model ms   paper ms   error     LHE act  RHE act  LHE tot  RHE tot");
+    for t in &trees {
+        println!(
+            "2^{:<5} {:>10.3} {:>10.2} {:>+7.2} %  {:>6.1} % {:>6.1} % {:>6.1} % {:>6.1} %",
+            t.leaves.trailing_zeros(),
+            t.run.milliseconds,
+            t.paper_ms,
+            t.error_percent,
+            100.0 * t.run.utilisation_active[0],
+            100.0 * t.run.utilisation_active[1],
+            100.0 * t.run.utilisation_total[0],
+            100.0 * t.run.utilisation_total[1],
+        );
+    }
+    println!(
+        "mean utilisation over the active windows: LHE {:.1} % (paper {:.1} %), RHE {:.1} % (paper {:.1} %); over the whole build: LHE {:.1} %, RHE {:.1} %; RHE at 2^23 {:.1} % (paper {:.1} %)",
+        100.0 * mean(0, true),
+        100.0 * paper_means[0],
+        100.0 * mean(1, true),
+        100.0 * paper_means[1],
+        100.0 * mean(0, false),
+        100.0 * mean(1, false),
+        100.0 * trees.last().map_or(0.0, |t| t.run.utilisation_active[1]),
+        100.0 * paper_rhe_largest,
+    );
+    Ok(())
+}
+
+/// `zkaccel model acclmt --sweep`.
+fn run_acclmt_sweep(
+    args: &AcclmtArgs,
+    base: &zkaccel_hwmodel::acclmt::ControllerConfig,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let leaves = args.leaves.unwrap_or(1 << 14);
+    let sweeps = args
+        .sweep
+        .iter()
+        .map(|p| -> Result<_, Box<dyn std::error::Error>> {
+            let (knob, values) = parse_param(p)?;
+            Ok(base.sweep(leaves, &knob, &values)?)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let out = args.out.as_ref().ok_or("--sweep needs --out DIR")?;
+    let font = zkaccel_plot::load_font(args.font.as_deref())?;
+    for sweep in &sweeps {
+        let files = zkaccel_plot::write_acclmt_sweep(sweep, out, &font)?;
+        if args.json {
+            println!("{}", serde_json::to_string(sweep)?);
+            continue;
+        }
+        println!("{} (base: {} leaves)", sweep.knob, sweep.base_leaves);
+        for p in &sweep.points {
+            println!(
+                "  {:>9}: {:>11} cycles {:>10.3} ms  LHE {:>5.1} %  RHE {:>5.1} %  speedup {:.3}×",
+                p.value,
+                p.run.cycles,
+                p.run.milliseconds,
+                100.0 * p.run.utilisation_active[0],
+                100.0 * p.run.utilisation_active[1],
+                p.speedup
+            );
+        }
+        println!(
+            "  wrote {}, {}, {}",
+            files.csv.display(),
+            files.svg.display(),
+            files.png.display()
+        );
+    }
     Ok(())
 }
 

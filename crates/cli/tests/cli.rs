@@ -1607,6 +1607,100 @@ fn the_acclmt_model_prints_table_i_and_one_run() {
 }
 
 #[test]
+fn the_acclmt_model_prints_table_ii_and_one_tree() {
+    let out = zkaccel()
+        .args(["model", "acclmt", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["table_ii"].as_array().unwrap();
+    assert_eq!(rows.len(), 12);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["leaves"].as_u64(), Some(1 << (12 + i)));
+        let error = row["error_percent"].as_f64().unwrap();
+        assert!(error.abs() <= 2.0, "row {i}: {row}");
+    }
+    let text = |args: &[&str]| {
+        let out = zkaccel().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let cycles = |t: &str| -> u64 {
+        t.lines()
+            .find_map(|l| l.strip_prefix("cycles="))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let merged = text(&["model", "acclmt", "--leaves", "16384"]);
+    let alone = text(&["model", "acclmt", "--leaves", "16384", "--no-merger"]);
+    assert!(merged.contains("utilisation_active lhe="));
+    assert!(cycles(&merged) < cycles(&alone), "{merged}\n{alone}");
+    // Table II's 2^14 row, 1.83 ms at 500 MHz, within 2 %.
+    assert!((cycles(&merged) as f64 / 915_000.0 - 1.0).abs() < 0.02);
+    // A trace with a neptune tree and a Goldilocks one: one modelled, one listed.
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trees.jsonl");
+    let record = |id: u32, hash: &str| {
+        format!(
+            r#"{{"version":1,"id":{id},"deps":[],"phase":"commit","kind":"merkle","hash":"{hash}","log_leaves":14,"leaf_width":2,"cap_height":0,"arity":2,"leaf_layout":"rows"}}"#
+        )
+    };
+    std::fs::write(
+        &trace,
+        format!(
+            "{}\n{}\n",
+            record(0, "poseidon-bls12-381-3"),
+            record(1, "poseidon-goldilocks-12")
+        ),
+    )
+    .unwrap();
+    let replayed = text(&["model", "acclmt", "--trace", trace.to_str().unwrap()]);
+    assert!(
+        replayed.contains("total: 1 Merkle record(s)") && replayed.contains("not modelled: 1"),
+        "{replayed}"
+    );
+    // A sweep writes its CSV and plots; an unknown knob writes nothing.
+    let out = dir.path().join("sweeps");
+    let swept = text(&[
+        "model",
+        "acclmt",
+        "--leaves",
+        "8192",
+        "--sweep",
+        "bandwidth_gbps=0.5,19.2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        swept.contains("bandwidth_gbps (base: 8192 leaves)"),
+        "{swept}"
+    );
+    let csv = std::fs::read_to_string(out.join("acclmt-sweep-bandwidth_gbps.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3);
+    assert!(out.join("acclmt-sweep-bandwidth_gbps.png").exists());
+    let nowhere = dir.path().join("nothing");
+    let refused = zkaccel()
+        .args(["model", "acclmt", "--sweep", "colour=red", "--out"])
+        .arg(&nowhere)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(!nowhere.exists());
+    for bad in [
+        &["model", "acclmt", "--leaves", "12288"][..],
+        &["model", "acclmt", "--leaves", "16777216"],
+        &["model", "acclmt", "--bandwidth-gbps", "0"],
+        &["model", "acclmt", "--subtree-leaves", "100"],
+        &["model", "acclmt", "--leaves", "4096", "--hashes", "64"],
+    ] {
+        let out = zkaccel().args(bad).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}
+
+#[test]
 fn the_ntt_fpga_model_prints_table_iii_and_one_configuration() {
     let out = zkaccel().args(["model", "ntt-fpga"]).output().unwrap();
     assert!(out.status.success());

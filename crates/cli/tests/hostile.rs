@@ -770,9 +770,32 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                     ("--clock-mhz", &|r| {
                         mostly(r, &["500"], &["nan", "-1", "0", "inf"])
                     }),
+                    ("--leaves", &|r| {
+                        mostly(
+                            r,
+                            &["4096", "16384"],
+                            &["0", "3", "1099511627776", "-1", "8388609"],
+                        )
+                    }),
+                    ("--bandwidth-gbps", &|r| {
+                        mostly(r, &["0.87", "19.2"], &["nan", "0", "-1", "inf", "1e300"])
+                    }),
+                    ("--subtree-leaves", &|r| {
+                        mostly(r, &["4096", "1024"], &["0", "7", "1099511627776"])
+                    }),
+                    ("--scratch-pad-nodes", &|r| {
+                        mostly(r, &["128", "64"], &["0", "3", "1048576"])
+                    }),
+                    ("--level0-subtrees", &|r| {
+                        mostly(r, &["128"], &["0", "1099511627776"])
+                    }),
+                    ("--level1-entries", &|r| {
+                        mostly(r, &["16", "1"], &["0", "5"])
+                    }),
                 ],
             );
             flag(rng, &mut a, "--baseline");
+            flag(rng, &mut a, "--no-merger");
             flag(rng, &mut a, "--json");
         }
         "hw ntt-vectors" => {

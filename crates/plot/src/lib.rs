@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use thiserror::Error;
+use zkaccel_hwmodel::acclmt::AcclmtSweep;
 use zkaccel_hwmodel::ntt_fpga::sweep::NttSweep;
 use zkaccel_hwmodel::unizk::sweep::{MAX_SWEEP_POINTS, SWEEP_COLUMNS};
 use zkaccel_hwmodel::unizk::Sweep;
@@ -153,6 +154,28 @@ impl SweepChart {
                     "wide multipliers × time".to_owned(),
                     sweep.points.iter().map(|p| p.relative_area_time).collect(),
                 ),
+            ],
+        }
+    }
+
+    /// The AcclMT controller sweep's speedup over the base and both engines' utilisation
+    /// (active windows).
+    pub fn acclmt(sweep: &AcclmtSweep) -> Self {
+        let series = |name: &str, f: &dyn Fn(&zkaccel_hwmodel::acclmt::AcclmtSweepPoint) -> f64| {
+            (name.to_owned(), sweep.points.iter().map(f).collect())
+        };
+        Self {
+            title: format!(
+                "AcclMT controller model: {} leaves vs {}",
+                sweep.base_leaves, sweep.knob
+            ),
+            x_desc: sweep.knob.clone(),
+            y_desc: "speedup (×), utilisation (fraction)".to_owned(),
+            labels: sweep.points.iter().map(|p| p.value.clone()).collect(),
+            series: vec![
+                series("speedup", &|p| p.speedup),
+                series("LHE utilisation", &|p| p.run.utilisation_active[0]),
+                series("RHE utilisation", &|p| p.run.utilisation_active[1]),
             ],
         }
     }
@@ -368,4 +391,26 @@ pub fn write_ntt_sweep(
     check_names(&sweep.knob, sweep.points.iter().map(|p| p.value.as_str()))?;
     let stem = format!("ntt-sweep-{}", sweep.knob);
     write_sweep_files(dir, &stem, &sweep.to_csv(), &SweepChart::ntt(sweep), font)
+}
+
+/// Writes an AcclMT controller sweep into `dir` (created if missing):
+/// `acclmt-sweep-<knob>.csv`, `.svg` and `.png` (speedup and the engines' utilisation), as
+/// `zkaccel model acclmt --sweep` does.
+///
+/// # Errors
+/// As [`write_unizk_sweep`].
+pub fn write_acclmt_sweep(
+    sweep: &AcclmtSweep,
+    dir: &Path,
+    font: &PlotFont,
+) -> Result<SweepFiles, PlotError> {
+    check_names(&sweep.knob, sweep.points.iter().map(|p| p.value.as_str()))?;
+    let stem = format!("acclmt-sweep-{}", sweep.knob);
+    write_sweep_files(
+        dir,
+        &stem,
+        &sweep.to_csv(),
+        &SweepChart::acclmt(sweep),
+        font,
+    )
 }

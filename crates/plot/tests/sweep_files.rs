@@ -1,8 +1,9 @@
 //! The sweep files: what the CLI, Python and the Ray sweeps write, and what they refuse.
 
+use zkaccel_hwmodel::acclmt::ControllerConfig;
 use zkaccel_hwmodel::ntt_fpga::{CoreKind, NttCoreConfig};
 use zkaccel_hwmodel::unizk::{workloads, Mode, UnizkConfig};
-use zkaccel_plot::{load_font, write_ntt_sweep, write_unizk_sweep, PlotError};
+use zkaccel_plot::{load_font, write_acclmt_sweep, write_ntt_sweep, write_unizk_sweep, PlotError};
 
 fn values(list: &[&str]) -> Vec<String> {
     list.iter().map(|v| (*v).to_owned()).collect()
@@ -66,6 +67,25 @@ fn an_ntt_sweep_writes_under_its_own_stem() {
     assert_eq!(files.csv, dir.path().join("ntt-sweep-pipelines.csv"));
     assert_eq!(std::fs::read_to_string(&files.csv).unwrap(), sweep.to_csv());
     assert_eq!(leftovers(dir.path()).len(), 3);
+}
+
+#[test]
+fn an_acclmt_sweep_writes_under_its_own_stem() {
+    let font = load_font(None).unwrap();
+    let sweep = ControllerConfig::default()
+        .sweep(1 << 13, "merger", &values(&["on", "off"]))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let files = write_acclmt_sweep(&sweep, dir.path(), &font).unwrap();
+    assert_eq!(files.csv, dir.path().join("acclmt-sweep-merger.csv"));
+    let csv = std::fs::read_to_string(&files.csv).unwrap();
+    assert_eq!(csv, sweep.to_csv());
+    assert!(csv.starts_with("merger,batch,"));
+    assert_eq!(csv.lines().count(), 3);
+    assert_eq!(leftovers(dir.path()).len(), 3);
+    // The merger's point is the base (speedup 1); without it the tree takes longer.
+    assert!((sweep.points[0].speedup - 1.0).abs() < 1e-12);
+    assert!(sweep.points[1].speedup < 1.0);
 }
 
 #[test]

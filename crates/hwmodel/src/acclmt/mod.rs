@@ -216,7 +216,11 @@ impl EngineConfig {
     /// `α = 7`, whose issue gap and slot gap overlap in the RTL: the slot gap replaces the
     /// last issue's).
     fn slot_cycles(&self, shape: &PoseidonShape) -> u64 {
-        let b = u64::from(self.batch);
+        self.slot_cycles_of(shape, u64::from(self.batch))
+    }
+
+    /// [`EngineConfig::slot_cycles`] for a batch of `b ≥ 1` hashes.
+    fn slot_cycles_of(&self, shape: &PoseidonShape, b: u64) -> u64 {
         let gap = u64::from(self.slot_gap);
         if shape.alpha == 7 {
             2 * (b - 1) + 1 + gap.max(1)
@@ -245,6 +249,36 @@ impl EngineConfig {
         } else {
             (rp + 3 * rf / 2) * slot + 2 * u64::from(self.handover_gap)
         })
+    }
+
+    /// Cycles the engine spends on a pair of batches of `a ≥ 1` and `b ≥ 0` hashes (at most a
+    /// batch each; `b = 0`: one batch alone) in the two-batch schedule, at `t = 3`: the FR
+    /// sub-engine's slots and handovers, or batch A's chain through both sub-engines if longer.
+    /// A round of `n` hashes takes `max(n + SlotGap, round latency + 2)` cycles: a partial
+    /// batch's next round waits for its first hash's result. For full batches this is
+    /// [`EngineConfig::steady_cycles_per_pair`]. The baseline runs the two batches side by side
+    /// on its two FR engines.
+    pub fn pair_cycles(&self, shape: &PoseidonShape, a: u64, b: u64) -> u64 {
+        let floor = self.round_latency() + 2;
+        let slot = |n: u64| {
+            if n == 0 {
+                0
+            } else {
+                self.slot_cycles_of(shape, n).max(floor)
+            }
+        };
+        let (rf, rp) = (
+            u64::from(shape.full_rounds),
+            u64::from(shape.partial_rounds),
+        );
+        let h = rf / 2;
+        if self.baseline {
+            return (rf + rp) * slot(a.max(b));
+        }
+        let handovers = 2 * u64::from(self.handover_gap);
+        let fr = rf * slot(a) + (rp + h) * slot(b) + handovers;
+        let chain_a = (rf + rp) * slot(a) + h * slot(b) + handovers;
+        fr.max(chain_a)
     }
 
     /// Streams `hashes` states through the engine at full rate, cycle by cycle, as the RTL
@@ -282,6 +316,16 @@ impl EngineConfig {
 }
 
 mod engine_sim;
+mod sweep;
+pub mod trace;
+mod tree;
+
+pub use sweep::{AcclmtSweep, AcclmtSweepPoint, ACCLMT_SWEEP_KNOBS, MAX_ACCLMT_SWEEP_POINTS};
+
+pub use tree::{
+    table_ii, ControllerConfig, TableIIModel, TableIIRow, TreeRun, FITTED_BANDWIDTH_GB_PER_S,
+    MAX_SIMULATED_BATCHES, PAPER_UTILISATION, TABLE_II,
+};
 
 /// One row of Table I: the paper's rate for an arity (500 MHz, FileCoin's configuration).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -184,3 +184,254 @@ fn partial_batches_and_single_hashes_finish() {
         );
     }
 }
+
+/// Table II's rows (arity 2, 500 MHz): every one within ±2 % (the tolerance), the RHE
+/// computing exactly `N − 1` hashes.
+#[test]
+fn table_ii_is_reproduced_within_two_percent() {
+    let rows = table_ii(&ControllerConfig::default()).unwrap();
+    assert_eq!(rows.len(), 12);
+    for row in &rows {
+        assert_eq!(row.run.rhe_hashes, row.run.leaves - 1);
+        assert!(
+            row.error_percent.abs() <= 2.0,
+            "2^{}: {:.3} ms against the paper's {} ({:+.2} %)",
+            row.leaves.trailing_zeros(),
+            row.run.milliseconds,
+            row.paper_ms,
+            row.error_percent
+        );
+    }
+}
+
+/// The RHE's utilisation at 2^23 (the paper: "RHE reaching 96.7%") within ±1.5 points, and the
+/// merger's effect: without it (the paper's pre-optimisation design) the RHE stays below 90 %
+/// and every tree of more than one subtree takes longer.
+#[test]
+fn the_merger_fills_the_rhe() {
+    let shape = PoseidonShape::filecoin(2).unwrap();
+    let with = ControllerConfig::default();
+    let without = ControllerConfig {
+        merger: false,
+        ..with
+    };
+    let big = with.build(&shape, 1 << 23).unwrap();
+    assert!(
+        (big.utilisation_active[1] - 0.967).abs() <= 0.015,
+        "{big:?}"
+    );
+    for log in [12u32, 14, 17] {
+        let (a, b) = (
+            with.build(&shape, 1 << log).unwrap(),
+            without.build(&shape, 1 << log).unwrap(),
+        );
+        assert!(b.utilisation_active[1] < 0.9, "2^{log}: {b:?}");
+        if log > 12 {
+            assert!(a.cycles < b.cycles && a.utilisation_active[1] > b.utilisation_active[1]);
+        }
+    }
+}
+
+/// The loader binds when it is slow, and stops binding when it is fast: then the engines run
+/// back to back and a large tree takes its hashes' time at the engines' rate.
+#[test]
+fn the_loader_bandwidth_is_a_real_knob() {
+    let shape = PoseidonShape::filecoin(2).unwrap();
+    let fast = ControllerConfig {
+        bandwidth_gb_per_s: 19.2,
+        ..ControllerConfig::default()
+    };
+    let slow = ControllerConfig {
+        bandwidth_gb_per_s: 0.2,
+        ..ControllerConfig::default()
+    };
+    let leaves = 1u64 << 16;
+    let (f, s) = (
+        fast.build(&shape, leaves).unwrap(),
+        slow.build(&shape, leaves).unwrap(),
+    );
+    // At 0.2 GB/s a subtree's 256 KiB takes 655,360 cycles to load.
+    assert!(s.cycles >= 16 * 655_360, "{s:?}");
+    // The RHE trails the LHE by one subtree (it takes a subtree the LHE has finished), then
+    // the last subtree's minor aggregation and the HIDM's latency-bound tail follow.
+    let per_hash = fast.engine.steady_cycles_per_pair(&shape).unwrap() as f64 / 64.0;
+    let hashing = leaves as f64 * per_hash;
+    let subtree = 4096.0 * per_hash;
+    assert!(
+        (f.cycles as f64) > hashing + subtree && (f.cycles as f64) < hashing + 1.6 * subtree,
+        "{f:?} against {hashing} cycles of hashing"
+    );
+    assert!(f.utilisation_active[0] > 0.98, "{f:?}");
+}
+
+#[test]
+fn bad_controller_inputs_are_typed_errors() {
+    let shape = PoseidonShape::filecoin(2).unwrap();
+    let c = ControllerConfig::default();
+    for leaves in [0, 1, 100, 64, 3 << 12, (1 << 23) * 2, u64::MAX] {
+        assert!(
+            matches!(
+                c.build(&shape, leaves),
+                Err(AcclmtModelError::InvalidConfig(_))
+            ),
+            "{leaves} leaves"
+        );
+    }
+    let wide = PoseidonShape::filecoin(4).unwrap();
+    assert!(c.build(&wide, 1 << 12).is_err());
+    for bad in [
+        ControllerConfig {
+            subtree_leaves: 1000,
+            ..c
+        },
+        ControllerConfig {
+            subtree_leaves: 64,
+            ..c
+        },
+        ControllerConfig {
+            major_min_nodes: 3,
+            ..c
+        },
+        ControllerConfig {
+            level0_subtrees: 0,
+            ..c
+        },
+        ControllerConfig {
+            level1_entries: 3,
+            ..c
+        },
+        ControllerConfig {
+            bandwidth_gb_per_s: 0.0,
+            ..c
+        },
+        ControllerConfig {
+            bandwidth_gb_per_s: f64::NAN,
+            ..c
+        },
+        ControllerConfig {
+            bandwidth_gb_per_s: f64::INFINITY,
+            ..c
+        },
+    ] {
+        assert!(bad.build(&shape, 1 << 12).is_err(), "{bad:?}");
+    }
+    // A smaller HIDM holds fewer leaves.
+    let small = ControllerConfig {
+        level1_entries: 1,
+        ..c
+    };
+    assert_eq!(small.capacity(), 1 << 19);
+    assert!(small.build(&shape, 1 << 20).is_err());
+    assert!(small.build(&shape, 1 << 19).is_ok());
+}
+
+/// A pair of full batches costs the steady-state schedule; partial batches wait for their own
+/// results; a lone batch runs its whole chain.
+#[test]
+fn pair_cycles_match_the_schedule() {
+    let shape = PoseidonShape::filecoin(2).unwrap();
+    for baseline in [false, true] {
+        let c = EngineConfig {
+            baseline,
+            ..EngineConfig::default()
+        };
+        assert_eq!(
+            c.pair_cycles(&shape, 32, 32),
+            c.steady_cycles_per_pair(&shape).unwrap()
+        );
+    }
+    let c = EngineConfig::default();
+    // One hash: every round waits for the last (round latency 28 + 2).
+    assert_eq!(c.pair_cycles(&shape, 1, 0), 64 * 30 + 18);
+    assert!(c.pair_cycles(&shape, 32, 1) < c.pair_cycles(&shape, 32, 32));
+    assert!(c.pair_cycles(&shape, 16, 0) < c.pair_cycles(&shape, 32, 0));
+}
+
+mod trace_replay {
+    use super::super::trace::replay;
+    use super::super::{ControllerConfig, PoseidonShape};
+    use zkaccel_kernel_trace::{CpuTime, Kernel, KernelRecord, LeafLayout, SCHEMA_VERSION};
+
+    fn merkle(id: u64, hash: &str, log_leaves: u32, leaf_width: u64, arity: u32) -> KernelRecord {
+        KernelRecord {
+            version: SCHEMA_VERSION,
+            id,
+            deps: vec![],
+            phase: "commit".into(),
+            kernel: Kernel::Merkle {
+                hash: hash.into(),
+                log_leaves,
+                leaf_width,
+                cap_height: 0,
+                arity,
+                leaf_layout: LeafLayout::Rows,
+            },
+            cpu: (id == 0).then_some(CpuTime {
+                wall_ns: 3_000_000,
+                threads: 2,
+            }),
+        }
+    }
+
+    /// Wide-field binary trees cost the controller's build of their leaves (neptune's R_P 55
+    /// and circomlib's 57); every other record is listed with its reason, none dropped.
+    #[test]
+    fn wide_binary_trees_cost_a_build_and_the_rest_is_listed() {
+        let c = ControllerConfig::default();
+        let records = [
+            merkle(0, "poseidon-bls12-381-3", 14, 2, 2),
+            merkle(1, "poseidon-bn254-3", 13, 1, 2),
+            merkle(2, "poseidon-goldilocks-12", 14, 8, 2),
+            merkle(3, "poseidon-bls12-381-3", 14, 2, 4),
+            merkle(4, "poseidon-bls12-381-3", 14, 7, 2),
+            merkle(5, "poseidon-bls12-381-3", 40, 2, 2),
+            merkle(6, "poseidon-bls12-381-3", 200, 2, 2),
+            merkle(7, "poseidon-bls12-381-3", 3, 2, 2),
+            KernelRecord {
+                kernel: Kernel::Copy { bytes: 64 },
+                ..merkle(8, "", 0, 0, 0)
+            },
+        ];
+        let report = replay(&records, &c).unwrap();
+        assert_eq!(report.rows.len(), 2);
+        let neptune = PoseidonShape {
+            width: 3,
+            alpha: 5,
+            full_rounds: 8,
+            partial_rounds: 55,
+        };
+        let circom = PoseidonShape {
+            partial_rounds: 57,
+            ..neptune
+        };
+        assert_eq!(report.rows[0].run, c.build(&neptune, 1 << 14).unwrap());
+        assert_eq!(report.rows[1].run, c.build(&circom, 1 << 13).unwrap());
+        assert_eq!(
+            report.model_ms,
+            report.rows[0].run.milliseconds + report.rows[1].run.milliseconds
+        );
+        assert_eq!(report.rows[0].cpu_ms, Some(3.0));
+        assert_eq!(report.cpu_ms, 3.0);
+        let skipped: Vec<u64> = report.not_modelled.iter().map(|s| s.id).collect();
+        assert_eq!(skipped, [2, 3, 4, 5, 6, 7, 8]);
+        let reasons: Vec<&str> = report
+            .not_modelled
+            .iter()
+            .map(|s| s.reason.as_str())
+            .collect();
+        assert!(reasons[0].contains("hash poseidon-goldilocks-12"));
+        assert!(reasons[1].contains("arity 4"));
+        assert!(reasons[2].contains("leaf width 7"));
+        assert!(reasons[3].contains("2^40 leaves") && reasons[4].contains("2^200 leaves"));
+        let text = report.to_string();
+        assert!(
+            text.contains("not modelled: 7") && text.contains("2^14"),
+            "{text}"
+        );
+        let bad = ControllerConfig {
+            bandwidth_gb_per_s: -1.0,
+            ..c
+        };
+        assert!(replay(&records, &bad).is_err());
+    }
+}

@@ -1,0 +1,183 @@
+//! Design-space sweeps of the Merkle controller: one knob over a list of values, the rest of
+//! the configuration fixed, each point's tree time and engine utilisation beside its speedup
+//! over the base configuration.
+
+use serde::{Deserialize, Serialize};
+
+use super::{AcclmtModelError, ControllerConfig, PoseidonShape, TreeRun};
+
+/// The knobs [`ControllerConfig::sweep`] takes.
+pub const ACCLMT_SWEEP_KNOBS: [&str; 11] = [
+    "batch",
+    "mul_latency",
+    "slot_gap",
+    "handover_gap",
+    "clock_mhz",
+    "bandwidth_gbps",
+    "subtree_leaves",
+    "scratch_pad_nodes",
+    "level0_subtrees",
+    "merger",
+    "leaves",
+];
+
+/// Most values one sweep may take.
+pub const MAX_ACCLMT_SWEEP_POINTS: usize = 32;
+
+/// One configuration of a sweep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AcclmtSweepPoint {
+    /// The knob's value, as given.
+    pub value: String,
+    /// The configuration.
+    pub config: ControllerConfig,
+    /// The modelled build.
+    pub run: TreeRun,
+    /// The base configuration's time over this one's (> 1: faster).
+    pub speedup: f64,
+}
+
+/// A knob swept over values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AcclmtSweep {
+    /// The knob.
+    pub knob: String,
+    /// The base configuration.
+    pub base: ControllerConfig,
+    /// The base tree's leaves.
+    pub base_leaves: u64,
+    /// The points, in the order given.
+    pub points: Vec<AcclmtSweepPoint>,
+}
+
+fn parse<T: std::str::FromStr>(knob: &str, value: &str) -> Result<T, AcclmtModelError> {
+    value.trim().parse().map_err(|_| {
+        AcclmtModelError::InvalidConfig(format!("{knob}={value}: not a number of its kind"))
+    })
+}
+
+impl ControllerConfig {
+    /// This configuration building a tree of `leaves` leaves with `knob` set to `value`.
+    ///
+    /// # Errors
+    /// [`AcclmtModelError::InvalidConfig`] for an unknown knob, a value that does not parse,
+    /// or a configuration out of range.
+    pub fn with_knob(
+        &self,
+        leaves: u64,
+        knob: &str,
+        value: &str,
+    ) -> Result<(Self, u64), AcclmtModelError> {
+        let mut c = *self;
+        let mut leaves = leaves;
+        match knob {
+            "batch" => c.engine.batch = parse(knob, value)?,
+            "mul_latency" => c.engine.mul_latency = parse(knob, value)?,
+            "slot_gap" => c.engine.slot_gap = parse(knob, value)?,
+            "handover_gap" => c.engine.handover_gap = parse(knob, value)?,
+            "clock_mhz" => c.engine.clock_mhz = parse(knob, value)?,
+            "bandwidth_gbps" => c.bandwidth_gb_per_s = parse(knob, value)?,
+            "subtree_leaves" => c.subtree_leaves = parse(knob, value)?,
+            "scratch_pad_nodes" => c.major_min_nodes = parse(knob, value)?,
+            "level0_subtrees" => c.level0_subtrees = parse(knob, value)?,
+            "leaves" => leaves = parse(knob, value)?,
+            "merger" => {
+                c.merger = match value.trim() {
+                    "on" => true,
+                    "off" => false,
+                    other => {
+                        return Err(AcclmtModelError::InvalidConfig(format!(
+                            "merger={other}: expected on or off"
+                        )))
+                    }
+                }
+            }
+            other => {
+                return Err(AcclmtModelError::InvalidConfig(format!(
+                    "`{other}`: knobs are {}",
+                    ACCLMT_SWEEP_KNOBS.join(", ")
+                )))
+            }
+        }
+        c.validate()?;
+        Ok((c, leaves))
+    }
+
+    /// A binary tree of `leaves` leaves (FileCoin's arity-2 instance) built once per value of
+    /// `knob`, the rest as `self`.
+    ///
+    /// # Errors
+    /// [`AcclmtModelError::InvalidConfig`] for an unknown knob, a bad value, or no or more than
+    /// [`MAX_ACCLMT_SWEEP_POINTS`] values; [`ControllerConfig::build`]'s errors.
+    pub fn sweep(
+        &self,
+        leaves: u64,
+        knob: &str,
+        values: &[String],
+    ) -> Result<AcclmtSweep, AcclmtModelError> {
+        if values.is_empty() || values.len() > MAX_ACCLMT_SWEEP_POINTS {
+            return Err(AcclmtModelError::InvalidConfig(format!(
+                "{knob}: 1 to {MAX_ACCLMT_SWEEP_POINTS} values, got {}",
+                values.len()
+            )));
+        }
+        let shape = PoseidonShape::filecoin(2)?;
+        let base = self.build(&shape, leaves)?;
+        let points = values
+            .iter()
+            .map(|value| {
+                let (config, n) = self.with_knob(leaves, knob, value)?;
+                let run = config.build(&shape, n)?;
+                Ok(AcclmtSweepPoint {
+                    value: value.trim().to_owned(),
+                    config,
+                    speedup: base.milliseconds / run.milliseconds,
+                    run,
+                })
+            })
+            .collect::<Result<_, AcclmtModelError>>()?;
+        Ok(AcclmtSweep {
+            knob: knob.to_owned(),
+            base: *self,
+            base_leaves: leaves,
+            points,
+        })
+    }
+}
+
+impl AcclmtSweep {
+    /// The sweep as CSV: the knob's value, the configuration, the tree, cycles, ms, the
+    /// engines' utilisation (active window and whole build) and the speedup.
+    pub fn to_csv(&self) -> String {
+        let mut out = format!(
+            "{},batch,mul_latency,slot_gap,handover_gap,clock_mhz,bandwidth_gbps,subtree_leaves,scratch_pad_nodes,level0_subtrees,merger,leaves,cycles,ms,lhe_active,rhe_active,lhe_total,rhe_total,speedup\n",
+            self.knob
+        );
+        for p in &self.points {
+            let (c, r) = (&p.config, &p.run);
+            out.push_str(&format!(
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6}\n",
+                p.value,
+                c.engine.batch,
+                c.engine.mul_latency,
+                c.engine.slot_gap,
+                c.engine.handover_gap,
+                c.engine.clock_mhz,
+                c.bandwidth_gb_per_s,
+                c.subtree_leaves,
+                c.major_min_nodes,
+                c.level0_subtrees,
+                if c.merger { "on" } else { "off" },
+                r.leaves,
+                r.cycles,
+                r.milliseconds,
+                r.utilisation_active[0],
+                r.utilisation_active[1],
+                r.utilisation_total[0],
+                r.utilisation_total[1],
+                p.speedup
+            ));
+        }
+        out
+    }
+}

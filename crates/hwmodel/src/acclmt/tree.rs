@@ -1,0 +1,591 @@
+//! The Merkle controller (§III-C, Fig. 6–7, Table II, Fig. 8): a leaf hash engine (LHE) and a
+//! root hash engine (RHE), each the two-batch engine of [`EngineConfig`], building a binary
+//! tree in standard subtrees of 4,096 leaves, simulated batch by batch.
+//!
+//! - **Loader.** Each subtree's input (`arity` elements of 32 bytes per leaf) streams from
+//!   off-chip memory at [`ControllerConfig::bandwidth_gb_per_s`] into one of two ping-pong
+//!   buffers; subtree `i + 2` loads once the LHE has read subtree `i`.
+//! - **LHE.** One permutation per leaf, pairs of full batches back to back; its results fill the
+//!   leaf hash buffer, which holds one subtree: leaves of subtree `i + 1` overwrite those of
+//!   subtree `i` only as the RHE has read them (in order, a pair of batches at a time).
+//! - **RHE.** Takes subtree `i` once the LHE has finished it. A batch holds hashes of one layer of
+//!   one subtree (one base address); a pair of batches starts as soon as the RHE is free and
+//!   has work. **Major aggregation** (layers whose node count is at least the scratch pad's
+//!   128) goes first; with the **merger** the pair's second batch takes the previous subtree's
+//!   **minor aggregation** (its small, latency-bound top layers up to layer 11, partial
+//!   batches) or HIDM work, so they fill the major sequence's slots instead of running alone.
+//!   Without it (the paper's pre-optimisation design) a subtree's layers all finish before the
+//!   next subtree's begin.
+//! - **HIDM.** The two layer-11 nodes of each subtree go to Level 0; every 128 subtrees (and at
+//!   the end) the RHE aggregates Level 0 (layers 12–19), and at the end Level 1 (layers 20–23):
+//!   trees up to 2^23 leaves.
+//!
+//! A pair of batches of `a` and `b` hashes takes the engine's schedule with slots of
+//! `max(n + SlotGap, round latency + 2)` cycles (a partial batch waits for its own results:
+//! [`EngineConfig::pair_cycles`]), and its results are back one round latency after its last
+//! slot. The paper states no memory bandwidth; the default is fitted to Table II's fixed
+//! overhead (about two subtree periods: "the execution time also includes initial data loading
+//! and final aggregation in HIDM"), and at it the loader is just fast enough for the steady
+//! state, which the ping-pong buffers then hide ("masked by the ping-pong mechanism").
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{AcclmtModelError, EngineConfig, PoseidonShape};
+
+/// The Merkle controller's parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ControllerConfig {
+    /// Both hash engines' parameters (and the clock).
+    pub engine: EngineConfig,
+    /// Leaves per standard subtree (the leaf hash buffer's capacity; 4,096).
+    pub subtree_leaves: u64,
+    /// Layers with at least this many nodes are major aggregation (the scratch pad's 128).
+    pub major_min_nodes: u64,
+    /// Subtree roots per HIDM Level-0 aggregation (128: layers 12–19).
+    pub level0_subtrees: u64,
+    /// Level-0 results HIDM Level 1 holds (16: layers 20–23).
+    pub level1_entries: u64,
+    /// Off-chip read bandwidth for the leaves' elements, GB/s (10^9 bytes per second).
+    pub bandwidth_gb_per_s: f64,
+    /// Whether the merger interleaves minor aggregation with the next subtree's major.
+    pub merger: bool,
+}
+
+/// The most batches an engine is simulated for (2^23 leaves in batches of 32 are 2^18).
+pub const MAX_SIMULATED_BATCHES: u64 = 1 << 20;
+
+/// The loader bandwidth fitted to Table II's fixed overhead (the paper states none): one
+/// subtree's input, 4,096 leaves × 2 elements × 32 bytes, in about one subtree period.
+pub const FITTED_BANDWIDTH_GB_PER_S: f64 = 0.87;
+
+impl Default for ControllerConfig {
+    /// The paper's controller: 4,096-leaf subtrees, a 128-node scratch pad, HIDM 128 × 16, the
+    /// merger on, the fitted loader bandwidth, and the engine's defaults.
+    fn default() -> Self {
+        Self {
+            engine: EngineConfig::default(),
+            subtree_leaves: 4096,
+            major_min_nodes: 128,
+            level0_subtrees: 128,
+            level1_entries: 16,
+            bandwidth_gb_per_s: FITTED_BANDWIDTH_GB_PER_S,
+            merger: true,
+        }
+    }
+}
+
+/// One modelled tree build.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TreeRun {
+    /// Leaves (LHE permutations).
+    pub leaves: u64,
+    /// Cycles from the first byte requested to the root written.
+    pub cycles: u64,
+    /// The same in milliseconds at the clock.
+    pub milliseconds: f64,
+    /// Hashes the RHE computed (`leaves − 1`).
+    pub rhe_hashes: u64,
+    /// LHE and RHE utilisation over each engine's active window (first pair issued to last
+    /// result), the paper's measure: hashes × the full-pair cycles per hash / window.
+    pub utilisation_active: [f64; 2],
+    /// The same over the whole build.
+    pub utilisation_total: [f64; 2],
+}
+
+impl ControllerConfig {
+    /// Checks the parameters.
+    ///
+    /// # Errors
+    /// [`AcclmtModelError::InvalidConfig`] naming the first violation.
+    pub fn validate(&self) -> Result<(), AcclmtModelError> {
+        self.engine.validate()?;
+        let bad = |why: String| Err(AcclmtModelError::InvalidConfig(why));
+        let batch = u64::from(self.engine.batch);
+        if !self.subtree_leaves.is_power_of_two()
+            || self.subtree_leaves < (4 * batch).max(256)
+            || self.subtree_leaves > 1 << 20
+        {
+            return bad(format!(
+                "subtree of {} leaves (a power of two, at least 256 and 4 batches, at most 2^20)",
+                self.subtree_leaves
+            ));
+        }
+        if !self.major_min_nodes.is_power_of_two() || self.major_min_nodes > self.subtree_leaves {
+            return bad(format!(
+                "major aggregation threshold {} (a power of two up to the subtree)",
+                self.major_min_nodes
+            ));
+        }
+        for (what, n) in [
+            ("Level-0 subtrees", self.level0_subtrees),
+            ("Level-1 entries", self.level1_entries),
+        ] {
+            if !n.is_power_of_two() || n > 1 << 16 {
+                return bad(format!("{what} {n} (a power of two up to 2^16)"));
+            }
+        }
+        if !(self.bandwidth_gb_per_s.is_finite()
+            && self.bandwidth_gb_per_s > 0.0
+            && self.bandwidth_gb_per_s <= 1e4)
+        {
+            return bad(format!("bandwidth {} GB/s", self.bandwidth_gb_per_s));
+        }
+        Ok(())
+    }
+
+    /// The most leaves the HIDM holds: subtree × Level 0 × Level 1 (2^23 by default).
+    pub fn capacity(&self) -> u64 {
+        self.subtree_leaves * self.level0_subtrees * self.level1_entries
+    }
+
+    /// Builds a binary tree of `leaves` leaves (a power of two from `4·batch` to
+    /// [`ControllerConfig::capacity`], in at most [`MAX_SIMULATED_BATCHES`] batches) with the Poseidon instance `shape` (`t = 3`).
+    ///
+    /// # Errors
+    /// As [`ControllerConfig::validate`] and [`PoseidonShape::validate`];
+    /// [`AcclmtModelError::InvalidConfig`] for another arity or a leaf count outside that
+    /// range.
+    pub fn build(&self, shape: &PoseidonShape, leaves: u64) -> Result<TreeRun, AcclmtModelError> {
+        self.validate()?;
+        shape.validate()?;
+        if shape.width != 3 {
+            return Err(AcclmtModelError::InvalidConfig(format!(
+                "the Merkle controller builds binary trees (state width 3), not width {}",
+                shape.width
+            )));
+        }
+        let batch = u64::from(self.engine.batch);
+        let least = 4 * batch;
+        let most = self.capacity().min(MAX_SIMULATED_BATCHES * batch);
+        if !leaves.is_power_of_two() || leaves < least || leaves > most {
+            return Err(AcclmtModelError::InvalidConfig(format!(
+                "{leaves} leaves (a power of two from {least} to {most}: the HIDM's capacity, \
+                 and at most {MAX_SIMULATED_BATCHES} batches per engine)"
+            )));
+        }
+        Ok(Simulation::new(self, shape, leaves).run())
+    }
+}
+
+/// Which aggregation a layer belongs to (the merger's priority classes).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Class {
+    Major,
+    Minor,
+    Hidm,
+}
+
+/// One layer of a job: hashes in total, issued to the RHE, and done.
+#[derive(Clone, Copy, Default)]
+struct Layer {
+    total: u64,
+    issued: u64,
+    done: u64,
+}
+
+/// A piece of the tree the RHE aggregates: a subtree's layers 1–11, a Level-0 group or Level 1.
+struct Job {
+    class_of_layer: Vec<Class>,
+    layers: Vec<Layer>,
+    /// Input nodes available to the first layer.
+    inputs: u64,
+    /// The subtree's index (for the leaf buffer's credits), if a subtree.
+    subtree: Option<usize>,
+    /// Where the last layer's results go: (job, input nodes added per hash).
+    parent: Option<usize>,
+}
+
+impl Job {
+    fn ready(&self, layer: usize) -> u64 {
+        let inputs = if layer == 0 {
+            self.inputs
+        } else {
+            self.layers[layer - 1].done
+        };
+        let l = &self.layers[layer];
+        (inputs / 2).min(l.total) - l.issued
+    }
+
+    fn finished(&self) -> bool {
+        self.layers.iter().all(|l| l.done == l.total)
+    }
+}
+
+/// Part of a batch issued to the RHE: job, layer, hashes.
+type Part = (usize, usize, u64);
+
+/// A batch: its parts (one without the merger; with it, minor and HIDM hashes first and major
+/// ones after, as the merger lays them into one sequence).
+type Batch = Vec<Part>;
+
+fn hashes(batch: &Batch) -> u64 {
+    batch.iter().map(|p| p.2).sum()
+}
+
+struct Simulation<'a> {
+    config: &'a ControllerConfig,
+    shape: &'a PoseidonShape,
+    leaves: u64,
+    subtree: u64,
+    subtrees: usize,
+    batch: u64,
+    full_pair: u64,
+    latency: u64,
+    load_cycles: u64,
+    jobs: Vec<Job>,
+    /// The oldest subtree job not finished (earlier ones are done).
+    first_open: usize,
+    /// Completion events: (time, job, layer, hashes); layer `usize::MAX` marks the LHE's
+    /// finishing a subtree (job = the subtree's job).
+    events: BinaryHeap<Reverse<(u64, usize, usize, u64)>>,
+}
+
+impl<'a> Simulation<'a> {
+    fn new(config: &'a ControllerConfig, shape: &'a PoseidonShape, leaves: u64) -> Self {
+        let subtree = config.subtree_leaves.min(leaves);
+        let subtrees = (leaves / subtree) as usize;
+        let batch = u64::from(config.engine.batch);
+        let full_pair = config.engine.pair_cycles(shape, batch, batch);
+        let bytes = subtree as f64 * 2.0 * 32.0;
+        let load_cycles =
+            (bytes / (config.bandwidth_gb_per_s * 1e9) * config.engine.clock_mhz * 1e6).ceil()
+                as u64;
+        let mut sim = Self {
+            config,
+            shape,
+            leaves,
+            subtree,
+            subtrees,
+            batch,
+            full_pair,
+            latency: config.engine.round_latency(),
+            load_cycles,
+            jobs: Vec::new(),
+            first_open: 0,
+            events: BinaryHeap::new(),
+        };
+        sim.plan_jobs();
+        sim
+    }
+
+    /// The jobs: subtrees (layers up to two nodes), Level-0 groups (their subtrees' roots and
+    /// up), Level 1 (the groups' roots and up).
+    fn plan_jobs(&mut self) {
+        let per_group = self.config.level0_subtrees.min(self.subtrees as u64);
+        let groups = self.subtrees as u64 / per_group;
+        let level1 = (groups > 1).then_some(0);
+        let first_group = self.subtrees;
+        for i in 0..self.subtrees {
+            let mut layers = Vec::new();
+            let mut classes = Vec::new();
+            let mut nodes = self.subtree / 2;
+            while nodes >= 2 {
+                layers.push(Layer {
+                    total: nodes,
+                    ..Layer::default()
+                });
+                classes.push(if nodes >= self.config.major_min_nodes {
+                    Class::Major
+                } else {
+                    Class::Minor
+                });
+                nodes /= 2;
+            }
+            self.jobs.push(Job {
+                class_of_layer: classes,
+                layers,
+                inputs: 0,
+                subtree: Some(i),
+                parent: Some(first_group + i / per_group as usize),
+            });
+        }
+        let hidm = |hashes: u64, parent| {
+            let mut layers = Vec::new();
+            let mut n = hashes;
+            while n >= 1 {
+                layers.push(Layer {
+                    total: n,
+                    ..Layer::default()
+                });
+                n /= 2;
+            }
+            Job {
+                class_of_layer: vec![Class::Hidm; layers.len()],
+                layers,
+                inputs: 0,
+                subtree: None,
+                parent,
+            }
+        };
+        let level1_job = first_group + groups as usize;
+        for _ in 0..groups {
+            self.jobs.push(hidm(per_group, level1.map(|_| level1_job)));
+        }
+        if level1.is_some() {
+            self.jobs.push(hidm(groups / 2, None));
+        }
+    }
+
+    fn run(mut self) -> TreeRun {
+        let pairs_per_subtree = self.subtree.div_ceil(2 * self.batch);
+        let mut lhe_free = 0u64;
+        let mut lhe_first = None;
+        let mut lhe_last_end = 0u64;
+        let mut load_done = vec![0u64; self.subtrees];
+        let mut lhe_read_done = vec![0u64; self.subtrees];
+        // For each subtree, when the RHE's layer-1 issue count reached each value (credit log).
+        let mut layer1_issue_times: Vec<Vec<(u64, u64)>> = vec![Vec::new(); self.subtrees];
+        let (mut lhe_sub, mut lhe_pair) = (0usize, 0u64);
+        let mut rhe_free = 0u64;
+        let mut rhe_first = None;
+        let mut rhe_last_end = 0u64;
+        let mut rhe_hashes = 0u64;
+        loop {
+            // The LHE's next pair: when its input is loaded and its leaves' buffer slots have
+            // been read by the RHE (None: waiting for the RHE, or done).
+            let lhe_next = if lhe_sub < self.subtrees {
+                let i = lhe_sub;
+                if lhe_pair == 0 {
+                    let buffer_free = if i >= 2 { lhe_read_done[i - 2] } else { 0 };
+                    let previous = if i >= 1 { load_done[i - 1] } else { 0 };
+                    load_done[i] = previous.max(buffer_free) + self.load_cycles;
+                }
+                let leaves_needed = ((lhe_pair + 1) * 2 * self.batch).min(self.subtree);
+                let credit = if i == 0 {
+                    Some(0)
+                } else {
+                    layer1_issue_times[i - 1]
+                        .iter()
+                        .find(|(issued, _)| 2 * issued >= leaves_needed)
+                        .map(|&(_, t)| t)
+                };
+                credit.map(|c| lhe_free.max(load_done[i]).max(c))
+            } else {
+                None
+            };
+            // Whichever engine acts first acts (events a later action adds lie after it).
+            if lhe_next.is_none_or(|l| rhe_free <= l) {
+                if let Some((a, b)) = self.next_rhe_pair(rhe_free) {
+                    let t = rhe_free;
+                    let d = self
+                        .config
+                        .engine
+                        .pair_cycles(self.shape, hashes(&a), hashes(&b));
+                    rhe_first.get_or_insert(t);
+                    let done = t + d + self.latency;
+                    for (job, layer, n) in a.into_iter().chain(b) {
+                        self.jobs[job].layers[layer].issued += n;
+                        rhe_hashes += n;
+                        if let (0, Some(s)) = (layer, self.jobs[job].subtree) {
+                            let issued = self.jobs[job].layers[0].issued;
+                            layer1_issue_times[s].push((issued, t));
+                        }
+                        self.events.push(Reverse((done, job, layer, n)));
+                    }
+                    rhe_free = t + d;
+                    rhe_last_end = rhe_last_end.max(done);
+                    continue;
+                }
+                // Idle until the next result, unless the LHE acts before it.
+                match self.events.peek().map(|Reverse(e)| e.0) {
+                    Some(e) if lhe_next.is_none_or(|l| e <= l) => {
+                        rhe_free = rhe_free.max(e);
+                        continue;
+                    }
+                    None if lhe_next.is_none() => break,
+                    _ => {}
+                }
+            }
+            let t = lhe_next.expect("the LHE acts");
+            let n = (self.subtree - lhe_pair * 2 * self.batch).min(2 * self.batch);
+            let d = self.config.engine.pair_cycles(
+                self.shape,
+                n.min(self.batch),
+                n.saturating_sub(self.batch),
+            );
+            lhe_first.get_or_insert(t);
+            lhe_free = t + d;
+            lhe_last_end = t + d + self.latency;
+            lhe_pair += 1;
+            if lhe_pair == pairs_per_subtree {
+                lhe_read_done[lhe_sub] = lhe_free;
+                self.events
+                    .push(Reverse((lhe_last_end, lhe_sub, usize::MAX, 0)));
+                lhe_sub += 1;
+                lhe_pair = 0;
+            }
+        }
+        let end = lhe_last_end.max(rhe_last_end);
+        debug_assert!(self.jobs.iter().all(Job::finished));
+        let per_hash = self.full_pair as f64 / (2 * self.batch) as f64;
+        let window = |first: Option<u64>, last: u64| (last - first.unwrap_or(0)).max(1) as f64;
+        let lhe_work = self.leaves as f64 * per_hash;
+        let rhe_work = rhe_hashes as f64 * per_hash;
+        TreeRun {
+            leaves: self.leaves,
+            cycles: end,
+            milliseconds: end as f64 / (self.config.engine.clock_mhz * 1e3),
+            rhe_hashes,
+            utilisation_active: [
+                lhe_work / window(lhe_first, lhe_last_end),
+                rhe_work / window(rhe_first, rhe_last_end),
+            ],
+            utilisation_total: [lhe_work / end as f64, rhe_work / end as f64],
+        }
+    }
+
+    /// Applies every event at or before `t`.
+    fn apply_events(&mut self, t: u64) {
+        while let Some(&Reverse((time, job, layer, n))) = self.events.peek() {
+            if time > t {
+                break;
+            }
+            self.events.pop();
+            if layer == usize::MAX {
+                self.jobs[job].inputs = self.subtree;
+                continue;
+            }
+            let j = &mut self.jobs[job];
+            j.layers[layer].done += n;
+            if layer + 1 == j.layers.len() {
+                // The job's top nodes are the parent's inputs.
+                if let Some(p) = j.parent {
+                    self.jobs[p].inputs += n;
+                }
+            }
+        }
+        while self.first_open < self.subtrees && self.jobs[self.first_open].finished() {
+            self.first_open += 1;
+        }
+    }
+
+    /// The RHE's pair at time `t` from the work ready then: (first batch, second batch, maybe
+    /// empty); `None` when nothing is ready.
+    fn next_rhe_pair(&mut self, t: u64) -> Option<(Batch, Batch)> {
+        self.apply_events(t);
+        let mut taken = Vec::new();
+        let a = self.take_batch(&mut taken);
+        if a.is_empty() {
+            return None;
+        }
+        let b = self.take_batch(&mut taken);
+        Some((a, b))
+    }
+
+    /// The next batch from the ready work, less what `taken` already holds (and adds it there).
+    ///
+    /// With the merger: minor and HIDM hashes first (oldest job, lowest layer first), then
+    /// major ones, in one batch. Without it: one layer of the oldest unfinished subtree (lowest
+    /// layer first), or HIDM work.
+    fn take_batch(&self, taken: &mut Vec<Part>) -> Batch {
+        let mut batch = Vec::new();
+        let mut room = self.batch;
+        let classes: &[&[Class]] = if self.config.merger {
+            &[&[Class::Minor, Class::Hidm], &[Class::Major]]
+        } else {
+            &[&[Class::Major, Class::Minor, Class::Hidm]]
+        };
+        // Open subtrees (from the oldest unfinished up to the first the LHE has not delivered;
+        // only the oldest without the merger), then the HIDM groups.
+        let open_subtrees = (self.first_open..self.subtrees)
+            .take_while(|&j| self.jobs[j].inputs > 0)
+            .take(if self.config.merger { usize::MAX } else { 1 });
+        let candidates: Vec<usize> = open_subtrees
+            .chain(self.subtrees..self.jobs.len())
+            .collect();
+        for wanted in classes {
+            for &j in &candidates {
+                let job = &self.jobs[j];
+                for (l, class) in job.class_of_layer.iter().enumerate() {
+                    if room == 0 || !wanted.contains(class) {
+                        continue;
+                    }
+                    let already: u64 = taken
+                        .iter()
+                        .filter(|p| (p.0, p.1) == (j, l))
+                        .map(|p| p.2)
+                        .sum();
+                    let n = (job.ready(l) - already).min(room);
+                    if n > 0 {
+                        batch.push((j, l, n));
+                        taken.push((j, l, n));
+                        room -= n;
+                        if !self.config.merger {
+                            return batch;
+                        }
+                    }
+                }
+            }
+        }
+        batch
+    }
+}
+
+/// One row of Table II: the paper's time for a binary tree (500 MHz).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TableIIRow {
+    /// Leaves.
+    pub leaves: u64,
+    /// The paper's milliseconds.
+    pub paper_ms: f64,
+}
+
+/// Table II's AcclMT row, 2^12 … 2^23 leaves.
+pub const TABLE_II: [TableIIRow; 12] = {
+    const MS: [f64; 12] = [
+        0.91, 1.22, 1.83, 3.04, 5.45, 10.3, 19.8, 39.0, 77.4, 154.0, 308.0, 615.0,
+    ];
+    let mut rows = [TableIIRow {
+        leaves: 0,
+        paper_ms: 0.0,
+    }; 12];
+    let mut i = 0;
+    while i < 12 {
+        rows[i] = TableIIRow {
+            leaves: 1 << (12 + i),
+            paper_ms: MS[i],
+        };
+        i += 1;
+    }
+    rows
+};
+
+/// The paper's utilisation figures: LHE and RHE averaged over 2^12 … 2^23 ("99.2% and 95.9%"),
+/// and the RHE's at the largest trees ("RHE reaching 96.7%").
+pub const PAPER_UTILISATION: ([f64; 2], f64) = ([0.992, 0.959], 0.967);
+
+/// A modelled Table II row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableIIModel {
+    /// Leaves.
+    pub leaves: u64,
+    /// The paper's milliseconds.
+    pub paper_ms: f64,
+    /// The modelled build.
+    pub run: TreeRun,
+    /// Relative error of the modelled time against the paper's, in percent.
+    pub error_percent: f64,
+}
+
+/// Table II modelled for `config` with FileCoin's arity-2 instance (`R_F = 8, R_P = 56`).
+///
+/// # Errors
+/// As [`ControllerConfig::build`].
+pub fn table_ii(config: &ControllerConfig) -> Result<Vec<TableIIModel>, AcclmtModelError> {
+    let shape = PoseidonShape::filecoin(2)?;
+    TABLE_II
+        .iter()
+        .map(|row| {
+            let run = config.build(&shape, row.leaves)?;
+            Ok(TableIIModel {
+                leaves: row.leaves,
+                paper_ms: row.paper_ms,
+                error_percent: 100.0 * (run.milliseconds / row.paper_ms - 1.0),
+                run,
+            })
+        })
+        .collect()
+}
