@@ -144,15 +144,8 @@ fi
 # the engine, within a bounded time.
 good="$build/acclmt_vectors_table1-rp56_320.hex"
 bad="$build/hostile.hex"
-expect_refusal() {
-  local what="$1"; shift
-  local rc=0
-  timeout 20 "$@" >/dev/null 2>&1 || rc=$?
-  if [[ "$rc" != 2 ]]; then
-    echo "FAIL: the bench accepted $what (exit $rc, want 2)" >&2
-    status=1
-  fi
-}
+# shellcheck source=../common/lib.sh
+source "$here/../common/lib.sh"
 expect_refusal "no arguments" "$engine"
 expect_refusal "three arguments" "$engine" "$good" 1 2
 expect_refusal "seed '7q'" "$engine" "$good" 7q

@@ -61,15 +61,8 @@ done
 # Hostile command lines and vectors: the bench must refuse each (exit 2) within a bounded time.
 bench="$build/obj_mont_mul_256_0/Vmont_mul"
 bad="$build/hostile.hex"
-expect_refusal() {
-  local what="$1"; shift
-  local rc=0
-  timeout 20 "$@" >/dev/null 2>&1 || rc=$?
-  if [[ "$rc" != 2 ]]; then
-    echo "FAIL: the bench accepted $what (exit $rc, want 2)" >&2
-    status=1
-  fi
-}
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 expect_refusal "384-bit vectors on the 256-bit unit" "$bench" "$build/mont_vectors_384.hex" 384
 expect_refusal "width 100" "$bench" "$build/mont_vectors_256.hex" 100
 expect_refusal "width 0" "$bench" "$build/mont_vectors_256.hex" 0

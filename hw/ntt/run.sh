@@ -121,15 +121,8 @@ printf '%s\n' "$csv" >"$build/cycles.csv.tmp" && mv "$build/cycles.csv.tmp" "$bu
 bench="$build/obj_ntt_core_256_8_1_${mul_latency}_1/Vntt_core"
 good="$build/ntt_vectors_bn254-fr_8_16.hex"
 bad="$build/tmp/hostile.hex"
-expect_refusal() {
-  local what="$1"; shift
-  local rc=0
-  timeout 20 "$@" >/dev/null 2>&1 || rc=$?
-  if [[ "$rc" != 2 ]]; then
-    echo "FAIL: the bench accepted $what (exit $rc, want 2)" >&2
-    status=1
-  fi
-}
+# shellcheck source=../common/lib.sh
+source "$here/../common/lib.sh"
 expect_refusal "2 pipelines on a 1-pipeline core" "$bench" "$good" 2
 expect_refusal "32 pipelines on a 1-pipeline core" "$bench" "$good" 32
 expect_refusal "pipelines '1x'" "$bench" "$good" 1x

@@ -778,7 +778,11 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                         )
                     }),
                     ("--bandwidth-gbps", &|r| {
-                        mostly(r, &["0.87", "19.2"], &["nan", "0", "-1", "inf", "1e300"])
+                        mostly(
+                            r,
+                            &["0.87", "19.2"],
+                            &["nan", "0", "-1", "inf", "1e300", "1e-300"],
+                        )
                     }),
                     ("--subtree-leaves", &|r| {
                         mostly(r, &["4096", "1024"], &["0", "7", "1099511627776"])

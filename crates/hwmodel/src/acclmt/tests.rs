@@ -305,6 +305,10 @@ fn bad_controller_inputs_are_typed_errors() {
             ..c
         },
         ControllerConfig {
+            bandwidth_gb_per_s: 1e-300,
+            ..c
+        },
+        ControllerConfig {
             bandwidth_gb_per_s: f64::NAN,
             ..c
         },

@@ -127,11 +127,12 @@ impl ControllerConfig {
                 return bad(format!("{what} {n} (a power of two up to 2^16)"));
             }
         }
-        if !(self.bandwidth_gb_per_s.is_finite()
-            && self.bandwidth_gb_per_s > 0.0
-            && self.bandwidth_gb_per_s <= 1e4)
+        if !(self.bandwidth_gb_per_s.is_finite() && (1e-3..=1e4).contains(&self.bandwidth_gb_per_s))
         {
-            return bad(format!("bandwidth {} GB/s", self.bandwidth_gb_per_s));
+            return bad(format!(
+                "bandwidth {} GB/s (0.001 to 10^4)",
+                self.bandwidth_gb_per_s
+            ));
         }
         Ok(())
     }

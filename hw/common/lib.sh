@@ -1,0 +1,14 @@
+# Shell helpers the RTL benches' run.sh scripts share (source it; it defines functions only).
+
+# expect_refusal WHAT COMMAND...: runs COMMAND (at most 20 s) and requires exit status 2, the
+# benches' "bad input"; otherwise prints a failure naming WHAT and sets the caller's `status`
+# to 1.
+expect_refusal() {
+  local what="$1"; shift
+  local rc=0
+  timeout 20 "$@" >/dev/null 2>&1 || rc=$?
+  if [[ "$rc" != 2 ]]; then
+    echo "FAIL: the bench accepted $what (exit $rc, want 2)" >&2
+    status=1
+  fi
+}
