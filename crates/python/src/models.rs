@@ -247,8 +247,8 @@ fn ntt_fpga_sweep(
 
 /// Writes a sweep (the dict `unizk_sweep` or `ntt_fpga_sweep` returned, or points of several
 /// such dicts of one knob gathered in order) into `out` as the CLI does: `sweep-<knob>.csv`,
-/// `.svg` and `.png` for `model="unizk"`, `ntt-sweep-<knob>.*` for `model="ntt-fpga"`, each
-/// file atomically. `font` is a TrueType file (default: DejaVu, Liberation or Lato from the
+/// `.svg` and `.png` for `model="unizk"`, `ntt-sweep-<knob>.*` for `model="ntt-fpga"`,
+/// `acclmt-sweep-<knob>.*` for `model="acclmt"`, each file atomically. `font` is a TrueType file (default: DejaVu, Liberation or Lato from the
 /// system). Returns the paths as `{"csv": …, "svg": …, "png": …}`.
 #[pyfunction]
 #[pyo3(signature = (sweep, out, *, model, font = None))]
@@ -275,9 +275,14 @@ fn write_sweep(
                 .map_err(|e| invalid(format!("not an FPGA NTT sweep: {e}")))?;
             py.detach(|| zkaccel_plot::write_ntt_sweep(&sweep, &out, &font))
         }
+        "acclmt" => {
+            let sweep: zkaccel_hwmodel::acclmt::AcclmtSweep = serde_json::from_str(&text)
+                .map_err(|e| invalid(format!("not an AcclMT sweep: {e}")))?;
+            py.detach(|| zkaccel_plot::write_acclmt_sweep(&sweep, &out, &font))
+        }
         other => {
             return Err(invalid(format!(
-                "model {other:?}: sweeps are written for unizk and ntt-fpga"
+                "model {other:?}: sweeps are written for unizk, ntt-fpga and acclmt"
             )))
         }
     };
@@ -293,6 +298,100 @@ fn write_sweep(
     )
 }
 
+/// The AcclMT controller configuration a dict describes (the CLI's JSON `controller`: missing
+/// fields take the paper's defaults, unknown ones are errors), validated.
+fn acclmt_config(
+    py: Python<'_>,
+    config: Option<Bound<'_, PyAny>>,
+) -> PyResult<zkaccel_hwmodel::acclmt::ControllerConfig> {
+    let config = match config {
+        Some(c) => {
+            let text: String = py.import("json")?.call_method1("dumps", (c,))?.extract()?;
+            serde_json::from_str(&text)
+                .map_err(|e| invalid(format!("not an AcclMT controller configuration: {e}")))?
+        }
+        None => zkaccel_hwmodel::acclmt::ControllerConfig::default(),
+    };
+    config.validate().map_err(other)?;
+    Ok(config)
+}
+
+/// The AcclMT models: with `leaves`, one binary tree built on the Merkle controller (cycles,
+/// ms, each engine's utilisation); without, Tables I and II beside the paper's, the time
+/// losses and the mean utilisation (the CLI's `zkaccel model acclmt --json`). `config` is a
+/// dict of the controller's fields (`{"merger": False, "engine": {"batch": 16}}`).
+#[pyfunction]
+#[pyo3(signature = (leaves = None, *, config = None))]
+fn acclmt(
+    py: Python<'_>,
+    leaves: Option<u64>,
+    config: Option<Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    use zkaccel_hwmodel::acclmt::{self, PoseidonShape};
+    let c = acclmt_config(py, config)?;
+    if let Some(leaves) = leaves {
+        let shape = PoseidonShape::filecoin(2).map_err(other)?;
+        let run = py.detach(|| c.build(&shape, leaves)).map_err(other)?;
+        return to_python(py, &serde_json::json!({"controller": c, "run": run}));
+    }
+    let (table_i, losses, table_ii) = py
+        .detach(|| -> Result<_, acclmt::AcclmtModelError> {
+            Ok((
+                acclmt::table_i(&c.engine)?,
+                acclmt::paper_time_losses(&c.engine)?,
+                acclmt::table_ii(&c)?,
+            ))
+        })
+        .map_err(other)?;
+    to_python(
+        py,
+        &serde_json::json!({
+            "controller": c,
+            "table_i": table_i,
+            "time_loss_percent": {"filecoin": losses.0, "rf8_rp120": losses.1},
+            "table_ii": table_ii,
+        }),
+    )
+}
+
+/// The AcclMT controller on a tree of `leaves` leaves once per value of `knob` (batch,
+/// mul_latency, slot_gap, handover_gap, clock_mhz, bandwidth_gbps, subtree_leaves,
+/// scratch_pad_nodes, level0_subtrees, merger, leaves), the rest as `config`; each point's
+/// build and speedup over the base. `write_sweep(..., model="acclmt")` writes its files.
+#[pyfunction]
+#[pyo3(signature = (knob, values, *, leaves = 16384, config = None))]
+fn acclmt_sweep(
+    py: Python<'_>,
+    knob: &str,
+    values: Vec<Bound<'_, PyAny>>,
+    leaves: u64,
+    config: Option<Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let values = value_strings(knob, &values)?;
+    let c = acclmt_config(py, config)?;
+    let sweep = py
+        .detach(|| c.sweep(leaves, knob, &values))
+        .map_err(other)?;
+    to_python(py, &sweep)
+}
+
+/// The AcclMT controller's replay of a kernel trace's binary Merkle records over 256-bit
+/// fields (JSON Lines text); the rest listed as not modelled.
+#[pyfunction]
+#[pyo3(signature = (trace, *, config = None))]
+fn acclmt_trace(
+    py: Python<'_>,
+    trace: &str,
+    config: Option<Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let records = records_of(trace)?;
+    let c = acclmt_config(py, config)?;
+    let report = py
+        .detach(|| zkaccel_hwmodel::acclmt::trace::replay(&records, &c))
+        .map_err(other)?;
+    to_python(py, &report)
+}
+
 /// Registers `zkaccel.models`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(amaze, m)?)?;
@@ -302,5 +401,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(unizk_sweep, m)?)?;
     m.add_function(wrap_pyfunction!(ntt_fpga_sweep, m)?)?;
     m.add_function(wrap_pyfunction!(write_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(acclmt, m)?)?;
+    m.add_function(wrap_pyfunction!(acclmt_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(acclmt_trace, m)?)?;
     Ok(())
 }

@@ -128,3 +128,39 @@ def test_sweeps_refuse_bad_knobs_values_and_hostile_files(tmp_path: pathlib.Path
         models.write_sweep(good, blocker / "below", model="unizk")
     with pytest.raises(OSError):
         models.write_sweep(good, blocker / "below", model="unizk")
+
+
+def test_acclmt_equals_the_cli_and_takes_a_partial_config(cli: str, tmp_path: pathlib.Path) -> None:
+    tables = models.acclmt()
+    theirs = cli_json(cli, "model", "acclmt", "--json")
+    assert isinstance(theirs, dict)
+    for key in ("controller", "table_i", "table_ii"):
+        assert tables[key] == theirs[key], key
+    assert len(tables["table_ii"]) == 12
+    assert all(abs(row["error_percent"]) <= 2.0 for row in tables["table_ii"])
+    tree = models.acclmt(16384)
+    one = cli_json(cli, "model", "acclmt", "--leaves", "16384", "--json")
+    assert isinstance(one, dict) and tree["run"] == one["run"]
+    assert tree["run"]["rhe_hashes"] == 16383
+    alone = models.acclmt(16384, config={"merger": False, "engine": {"clock_mhz": 500.0}})
+    assert alone["controller"]["merger"] is False
+    assert alone["run"]["cycles"] > tree["run"]["cycles"]
+    for bad in ({"merger": 1}, {"bandwidth_gb_per_s": 0.0}, {"colour": "red"},
+                {"engine": {"batch": 3}}):
+        with pytest.raises(zkaccel.InvalidInputError):
+            models.acclmt(16384, config=bad)
+    with pytest.raises(zkaccel.InvalidInputError, match="leaves"):
+        models.acclmt(12288)
+    sweep = models.acclmt_sweep("merger", ["on", "off"], leaves=8192)
+    assert cli_sweep(cli, tmp_path / "cli", "acclmt", "--leaves", "8192",
+                     "--sweep", "merger=on,off") == [sweep]
+    files = models.write_sweep(sweep, tmp_path / "py", model="acclmt")
+    same_files(files, tmp_path / "cli", "acclmt-sweep-merger")
+    with pytest.raises(zkaccel.InvalidInputError):
+        models.acclmt_sweep("colour", ["red"])
+    record = {"version": 1, "id": 0, "deps": [], "phase": "commit", "kind": "merkle",
+              "hash": "poseidon-bn254-3", "log_leaves": 13, "leaf_width": 2, "cap_height": 0,
+              "arity": 2, "leaf_layout": "rows"}
+    report = models.acclmt_trace(json.dumps(record) + "\n")
+    assert [row["run"]["leaves"] for row in report["rows"]] == [8192]
+    assert report["not_modelled"] == []

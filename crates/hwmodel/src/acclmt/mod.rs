@@ -129,8 +129,10 @@ impl PoseidonShape {
     }
 }
 
-/// The engine's parameters (the RTL's, `hw/acclmt/rtl/acclmt_engine.sv`).
+/// The engine's parameters (the RTL's, `hw/acclmt/rtl/acclmt_engine.sv`). From JSON, missing
+/// fields take the defaults and unknown ones are errors.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct EngineConfig {
     /// The wide multiplier's pipeline stages (`MulLatency`); the Montgomery multiplier takes
     /// `3·(MulLatency + 1)` cycles.

@@ -35,8 +35,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{AcclmtModelError, EngineConfig, PoseidonShape};
 
-/// The Merkle controller's parameters.
+/// The Merkle controller's parameters. From JSON, missing fields take the defaults and unknown
+/// ones are errors.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ControllerConfig {
     /// Both hash engines' parameters (and the clock).
     pub engine: EngineConfig,

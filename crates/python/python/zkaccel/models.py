@@ -1,4 +1,4 @@
-"""The accelerator models (AMAZE, FPGA NTT, UniZK): each report as a dict.
+"""The accelerator models (AMAZE, FPGA NTT, UniZK, AcclMT): each report as a dict.
 
 Implemented in Rust (``zkaccel._native.models``); types and documentation in ``models.pyi``.
 """

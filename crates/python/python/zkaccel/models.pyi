@@ -1,4 +1,4 @@
-"""The accelerator models (AMAZE, FPGA NTT, UniZK): each report as a dict."""
+"""The accelerator models (AMAZE, FPGA NTT, UniZK, AcclMT): each report as a dict."""
 
 import os
 from collections.abc import Sequence
@@ -32,5 +32,19 @@ def ntt_fpga_sweep(knob: str, values: Sequence[Any], *, log_points: int = 8, pip
 
 def write_sweep(sweep: dict[str, Any], out: str | os.PathLike[str], *, model: str,
                 font: str | os.PathLike[str] | None = None) -> dict[str, str]:
-    """Writes a sweep's CSV, SVG and PNG into ``out`` as the CLI does (``model``: ``unizk`` or
-    ``ntt-fpga``); returns their paths as ``{"csv", "svg", "png"}``."""
+    """Writes a sweep's CSV, SVG and PNG into ``out`` as the CLI does (``model``: ``unizk``,
+    ``ntt-fpga`` or ``acclmt``); returns their paths as ``{"csv", "svg", "png"}``."""
+
+def acclmt(leaves: int | None = None, *, config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """AcclMT: one binary tree of ``leaves`` on the Merkle controller (``run``: cycles, ms,
+    utilisation), or Tables I and II, the time losses and the controller (``config``: the
+    controller's fields, missing ones at the paper's values)."""
+
+def acclmt_sweep(knob: str, values: Sequence[Any], *, leaves: int = 16384,
+                 config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A sweep of the AcclMT controller model: ``knob`` (batch, mul_latency, slot_gap,
+    handover_gap, clock_mhz, bandwidth_gbps, subtree_leaves, scratch_pad_nodes,
+    level0_subtrees, merger, leaves) over ``values``; each build and its speedup."""
+
+def acclmt_trace(trace: str, *, config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The AcclMT controller's replay of a kernel trace's binary wide-field Merkle records."""
