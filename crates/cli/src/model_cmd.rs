@@ -104,15 +104,30 @@ pub struct AcclmtArgs {
         requires = "out"
     )]
     sweep: Vec<String>,
+    #[command(flatten)]
+    files: SweepFiles,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Where a model's sweeps go: the directory and the plots' font.
+#[derive(Args)]
+pub struct SweepFiles {
     /// The directory the sweeps' CSV and plots are written to (created if missing).
     #[arg(long)]
     out: Option<PathBuf>,
     /// A TrueType font for the plots' text (default: a system sans-serif font).
     #[arg(long)]
     font: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+}
+
+impl SweepFiles {
+    /// The output directory and the loaded font.
+    fn open(&self) -> Result<(&PathBuf, zkaccel_plot::PlotFont), Box<dyn std::error::Error>> {
+        let out = self.out.as_ref().ok_or("--sweep needs --out DIR")?;
+        Ok((out, zkaccel_plot::load_font(self.font.as_deref())?))
+    }
 }
 
 fn acclmt_defaults() -> zkaccel_hwmodel::acclmt::ControllerConfig {
@@ -160,12 +175,8 @@ pub struct NttFpgaArgs {
         requires = "out"
     )]
     sweep: Vec<String>,
-    /// The directory the sweeps' CSV and plots are written to (created if missing).
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// A TrueType font for the plots' text (default: a system sans-serif font).
-    #[arg(long)]
-    font: Option<PathBuf>,
+    #[command(flatten)]
+    files: SweepFiles,
     /// Clock in MHz.
     #[arg(long, default_value_t = PAPER_CLOCK_MHZ)]
     clock_mhz: f64,
@@ -501,8 +512,7 @@ fn run_acclmt_sweep(
             Ok(base.sweep(leaves, &knob, &values)?)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let out = args.out.as_ref().ok_or("--sweep needs --out DIR")?;
-    let font = zkaccel_plot::load_font(args.font.as_deref())?;
+    let (out, font) = args.files.open()?;
     for sweep in &sweeps {
         let files = zkaccel_plot::write_acclmt_sweep(sweep, out, &font)?;
         if args.json {
@@ -701,8 +711,7 @@ fn run_ntt_fpga_sweep(
             Ok(base.sweep(args.points, &knob, &values)?)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let out = args.out.as_ref().ok_or("--sweep needs --out DIR")?;
-    let font = zkaccel_plot::load_font(args.font.as_deref())?;
+    let (out, font) = args.files.open()?;
     for sweep in &sweeps {
         let files = zkaccel_plot::write_ntt_sweep(sweep, out, &font)?;
         if args.json {

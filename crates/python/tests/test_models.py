@@ -149,8 +149,17 @@ def test_acclmt_equals_the_cli_and_takes_a_partial_config(cli: str, tmp_path: pa
                 {"engine": {"batch": 3}}):
         with pytest.raises(zkaccel.InvalidInputError):
             models.acclmt(16384, config=bad)
-    with pytest.raises(zkaccel.InvalidInputError, match="leaves"):
-        models.acclmt(12288)
+    for leaves in (12288, 0, 2**63, 2**64 - 1):
+        with pytest.raises(zkaccel.InvalidInputError, match="leaves"):
+            models.acclmt(leaves)
+    for config in ({"subtree_leaves": 2**63}, {"level0_subtrees": 2**40},
+                   {"bandwidth_gb_per_s": float("nan")}, {"engine": "fast"}, [1, 2]):
+        with pytest.raises(zkaccel.InvalidInputError):
+            models.acclmt(16384, config=config)  # type: ignore[arg-type]
+    with pytest.raises(zkaccel.InvalidInputError):
+        models.acclmt_sweep("batch", [])
+    with pytest.raises(zkaccel.InvalidInputError):
+        models.acclmt_sweep("leaves", [2**64 - 1])
     sweep = models.acclmt_sweep("merger", ["on", "off"], leaves=8192)
     assert cli_sweep(cli, tmp_path / "cli", "acclmt", "--leaves", "8192",
                      "--sweep", "merger=on,off") == [sweep]
@@ -164,3 +173,9 @@ def test_acclmt_equals_the_cli_and_takes_a_partial_config(cli: str, tmp_path: pa
     report = models.acclmt_trace(json.dumps(record) + "\n")
     assert [row["run"]["leaves"] for row in report["rows"]] == [8192]
     assert report["not_modelled"] == []
+    for damaged in ("", json.dumps(record)[:-7] + "\n", json.dumps({**record, "log_leaves": 2**40})):
+        if damaged == "":
+            assert models.acclmt_trace(damaged)["rows"] == []
+        else:
+            with pytest.raises(zkaccel.InvalidInputError):
+                models.acclmt_trace(damaged)

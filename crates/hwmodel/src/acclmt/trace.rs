@@ -183,15 +183,6 @@ impl fmt::Display for AcclmtTraceReport {
             self.model_ms,
             self.cpu_ms
         )?;
-        if !self.not_modelled.is_empty() {
-            writeln!(f, "not modelled: {} record(s)", self.not_modelled.len())?;
-            for skipped in self.not_modelled.iter().take(20) {
-                writeln!(f, "  {} {}: {}", skipped.id, skipped.kind, skipped.reason)?;
-            }
-            if self.not_modelled.len() > 20 {
-                writeln!(f, "  … and {} more", self.not_modelled.len() - 20)?;
-            }
-        }
-        Ok(())
+        NotModelled::write_list(f, &self.not_modelled)
     }
 }

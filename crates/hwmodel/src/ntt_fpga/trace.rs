@@ -49,6 +49,27 @@ pub struct NotModelled {
     pub reason: String,
 }
 
+impl NotModelled {
+    /// The report lines for `list` (nothing when empty): a count, the first 20 with their
+    /// reasons, and how many more.
+    ///
+    /// # Errors
+    /// The formatter's.
+    pub fn write_list(f: &mut fmt::Formatter<'_>, list: &[Self]) -> fmt::Result {
+        if list.is_empty() {
+            return Ok(());
+        }
+        writeln!(f, "not modelled: {} record(s)", list.len())?;
+        for skipped in list.iter().take(20) {
+            writeln!(f, "  {} {}: {}", skipped.id, skipped.kind, skipped.reason)?;
+        }
+        if list.len() > 20 {
+            writeln!(f, "  … and {} more", list.len() - 20)?;
+        }
+        Ok(())
+    }
+}
+
 /// A trace replayed on the FPGA NTT system.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NttTraceReport {
@@ -225,15 +246,6 @@ impl fmt::Display for NttTraceReport {
             self.model_ms,
             self.cpu_ms
         )?;
-        if !self.not_modelled.is_empty() {
-            writeln!(f, "not modelled: {} record(s)", self.not_modelled.len())?;
-            for skipped in self.not_modelled.iter().take(20) {
-                writeln!(f, "  {} {}: {}", skipped.id, skipped.kind, skipped.reason)?;
-            }
-            if self.not_modelled.len() > 20 {
-                writeln!(f, "  … and {} more", self.not_modelled.len() - 20)?;
-            }
-        }
-        Ok(())
+        NotModelled::write_list(f, &self.not_modelled)
     }
 }
