@@ -14,7 +14,8 @@
 #   - hostile command lines and vector files, each refused (exit 2) in bounded time.
 #
 # Every run's measured cycles must equal the cycle model's (`zkaccel model acclmt --hashes`).
-# Writes $build/cycles.csv.
+# Then the Merkle controller (acclmt_tree): see its section below.
+# Writes $build/cycles.csv and $build/tree_cycles.csv.
 #
 #   hw/acclmt/run.sh [COUNT]      (permutations of the neptune and circomlib runs; default 1000)
 #
@@ -171,4 +172,108 @@ expect_refusal "an odd full-round count" "$engine" "$bad"
 sed '1s/.*/256 3 5 8 56 99999999999/' "$good" >"$bad"
 expect_refusal "an oversized permutation count" "$engine" "$bad"
 [[ "$status" == 0 ]] && echo "bench: every hostile command line and vector file refused"
+
+# ---------------------------------------------------------------- the Merkle controller
+# acclmt_tree (two engines, the loader, leaf/root hash buffers, scratch pad, HIDM): lint at the
+# default configuration and a small one, then its bench on trees written by
+# `zkaccel hw acclmt-tree-vectors` (roots by zkaccel-merkle), at the loader bandwidth the model
+# fits to Table II (0.87 GB/s: 1.74 bytes per cycle at 500 MHz):
+#
+#   - default (4,096-leaf subtrees, HIDM 128 × 16): neptune 2^12, and 2^14 with ACCLMT_TREES=full
+#     (four more minutes); cycles beside Table II (±3 %) and the controller model (±3 %);
+#   - small (256-leaf subtrees, a 16-node scratch pad, Level 0 of 4 subtrees, Level 1 of 4):
+#     neptune 2^12 (both HIDM levels, a reset, random gaps) and circomlib 2^10; cycles beside
+#     the model, reported (its loader frees a ping-pong buffer when the LHE's pairs end, the
+#     RTL's when their states enter the engine: a visible difference at 256-leaf subtrees).
+tree_srcs=("${srcs[@]}" "$here/rtl/acclmt_tree.sv")
+small=(-GSubtreeLog=8 -GMajorLog=4 -GLevel0Log=2 -GLevel1Log=2)
+small_model=(--subtree-leaves 256 --scratch-pad-nodes 16 --level0-subtrees 4 --level1-entries 4)
+verilator --lint-only -Wall --top-module acclmt_tree "${tree_srcs[@]}"
+verilator --lint-only -Wall --top-module acclmt_tree "${small[@]}" "${tree_srcs[@]}"
+echo "lint: acclmt_tree (default and small controller) is clean"
+build_tree() {
+  local name="$1" subtree_log="$2" max_log="$3"
+  shift 3
+  verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+    --top-module acclmt_tree "$@" -GMaxRounds="$max_rounds" \
+    -CFLAGS "-I$common/tb -DACCLMT_SUBTREE_LOG=$subtree_log -DACCLMT_MAX_LOG=$max_log -DACCLMT_MAX_ROUNDS=$max_rounds" \
+    -Mdir "$build/obj_tree_$name" -o Vacclmt_tree "${tree_srcs[@]}" "$here/tb/acclmt_tree_tb.cpp" >/dev/null
+}
+build_tree default 12 23
+build_tree small 8 12 "${small[@]}"
+bytes_per_cycle=1.74
+declare -A table_ii=([12]=0.91 [14]=1.83)
+# config, preset, log2 leaves, phases (full: also a reset and random gaps; once).
+tree_jobs=(
+  "default|neptune|12|once"
+  "small|neptune|12|full"
+  "small|circomlib|10|once"
+)
+case "${ACCLMT_TREES:-ci}" in
+  ci) ;;
+  full) tree_jobs+=("default|neptune|14|once") ;;
+  *) echo "ACCLMT_TREES is ci or full, not '$ACCLMT_TREES'" >&2; exit 2 ;;
+esac
+tree_csv="config,preset,log_leaves,rtl_cycles,model_cycles,rtl_ms,paper_ms"
+for job in "${tree_jobs[@]}"; do
+  IFS='|' read -r config preset log phases <<<"$job"
+  vectors="$build/acclmt_tree_${preset}_$log.hex"
+  [[ -f "$vectors" ]] || "$zkaccel" hw acclmt-tree-vectors --preset "$preset" --log-leaves "$log" \
+    --out "$vectors" 2>/dev/null
+  out="$build/tree_${config}_${preset}_$log.txt"
+  args=("$vectors" "$bytes_per_cycle" 1)
+  [[ "$phases" == once ]] && args+=(once)
+  if ! "$build/obj_tree_$config/Vacclmt_tree" "${args[@]}" | tee "$out"; then
+    status=1
+    continue
+  fi
+  cycles=$(sed -n 's/.*RESULT cycles=\([0-9]*\).*/\1/p' "$out")
+  rp=$(sed -n 's/.*R_P=\([0-9]*\)).*/\1/p' "$out")
+  model_flags=(--leaves $((1 << log)) --partial-rounds "$rp")
+  [[ "$config" == small ]] && model_flags+=("${small_model[@]}")
+  model=$("$zkaccel" model acclmt "${model_flags[@]}" | sed -n 's/^cycles=//p')
+  paper="${table_ii[$log]:-}"
+  [[ "$config" == default ]] || paper=""
+  tolerance=3
+  [[ "$config" == default ]] || tolerance=""
+  if ! awk -v rtl="$cycles" -v model="$model" -v paper="$paper" -v tol="$tolerance" \
+      -v name="$config $preset 2^$log" 'BEGIN {
+    ok = 1
+    dm = 100 * (rtl / model - 1)
+    printf "  tree %s: RTL %d cycles (%.4f ms at 500 MHz), model %d (%+.2f %%)", name, rtl, rtl / 5e5, model, dm
+    if (tol != "" && (dm < -tol || dm > tol)) { ok = 0; printf " FAIL: RTL and model differ by more than %s %%", tol }
+    if (paper != "") {
+      dp = 100 * (rtl / 5e5 / paper - 1)
+      printf ", Table II %s ms (%+.2f %%)", paper, dp
+      if (dp < -3 || dp > 3) { ok = 0; printf " FAIL: outside Table II ± 3 %%" }
+    }
+    printf "\n"
+    exit !ok
+  }'; then
+    status=1
+  fi
+  tree_csv+=$'\n'"$config,$preset,$log,$cycles,$model,$(awk -v c="$cycles" 'BEGIN { printf "%.4f", c / 5e5 }'),$paper"
+done
+printf '%s\n' "$tree_csv" >"$build/tree_cycles.csv.tmp" && mv "$build/tree_cycles.csv.tmp" "$build/tree_cycles.csv"
+
+tree_bench="$build/obj_tree_default/Vacclmt_tree"
+good="$build/acclmt_tree_neptune_12.hex"
+expect_refusal "a tree bench without a bandwidth" "$tree_bench" "$good"
+expect_refusal "a bandwidth of 0" "$tree_bench" "$good" 0
+expect_refusal "a bandwidth 'nan'" "$tree_bench" "$good" nan
+expect_refusal "a bandwidth of 1e9" "$tree_bench" "$good" 1e9
+expect_refusal "a fourth argument 'twice'" "$tree_bench" "$good" 1.74 1 twice
+head -c $(( $(wc -c <"$good") / 2 )) "$good" >"$bad"
+expect_refusal "a truncated tree" "$tree_bench" "$bad" 1.74
+{ cat "$good"; echo 0; } >"$bad"
+expect_refusal "a tree with a word after the root" "$tree_bench" "$bad" 1.74
+sed '1s/.*/256 3 5 8 55 11 1/' "$good" >"$bad"
+expect_refusal "a tree below one subtree" "$tree_bench" "$bad" 1.74
+sed '1s/.*/256 3 5 8 55 40 1/' "$good" >"$bad"
+expect_refusal "a tree of 2^40 leaves" "$tree_bench" "$bad" 1.74
+sed '1s/.*/256 3 5 8 55 12 2/' "$good" >"$bad"
+expect_refusal "digest lane 2" "$tree_bench" "$bad" 1.74
+sed '9s/^./x/' "$good" >"$bad"
+expect_refusal "a non-hex word in a tree" "$tree_bench" "$bad" 1.74
+[[ "$status" == 0 ]] && echo "tree bench: every hostile command line and tree file refused"
 exit $status

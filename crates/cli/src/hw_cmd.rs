@@ -45,6 +45,36 @@ pub enum HwCommand {
     /// parameters in Montgomery form and permutations by zkaccel-poseidon.
     #[command(name = "acclmt-vectors")]
     Acclmt(AcclmtVectorArgs),
+    /// Write an AcclMT Merkle controller's tree (hw/acclmt's acclmt_tree): the engines'
+    /// configuration, the domain tag, the leaves' elements and zkaccel-merkle's root.
+    #[command(name = "acclmt-tree-vectors")]
+    AcclmtTree(AcclmtTreeArgs),
+}
+
+/// The trees of `acclmt-tree-vectors`: binary, neptune's or circomlib's node hash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AcclmtTreePreset {
+    /// neptune's (Filecoin's) arity-2 tree over BLS12-381 Fr: tag 3, digest lane 1.
+    Neptune,
+    /// circomlib's Poseidon over BN254 Fr, two inputs: tag 0, digest lane 0.
+    Circomlib,
+}
+
+#[derive(Args)]
+pub struct AcclmtTreeArgs {
+    /// The file to write (atomically).
+    #[arg(long)]
+    out: PathBuf,
+    /// The node hash.
+    #[arg(long, value_enum, default_value_t = AcclmtTreePreset::Neptune)]
+    preset: AcclmtTreePreset,
+    /// log2 of the leaves the controller's leaf hash engine hashes (each of two elements): the
+    /// tree is zkaccel-merkle's over 2^(log_leaves + 1) elements. 1 to 18.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_ACCLMT_TREE_LOG))]
+    log_leaves: u32,
+    /// Seed of the random elements.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// The Poseidon instances of the AcclMT vectors.
@@ -683,6 +713,110 @@ fn acclmt_vectors(args: &AcclmtVectorArgs) -> Result<(), Box<dyn std::error::Err
     Ok(())
 }
 
+/// The header line `width t alpha full_rounds partial_rounds <last>` and the engine's
+/// configuration words (modulus, `P'`, Montgomery one, MDS, round constants) of `params`.
+fn acclmt_config_lines<F: PrimeField, const N: usize>(
+    params: &zkaccel_poseidon::PoseidonParams<F>,
+    hex: &MontgomeryHex<N>,
+    last: &str,
+    text: &mut String,
+) -> std::fmt::Result {
+    writeln!(
+        text,
+        "{} {} {} {} {} {last}",
+        64 * N,
+        params.width(),
+        params.alpha(),
+        params.full_rounds(),
+        params.partial_rounds()
+    )?;
+    hex.constants(text)?;
+    writeln!(text, "{}", hex.word(&hex.mont.r))?;
+    for x in params
+        .mds()
+        .entries()
+        .iter()
+        .chain(params.round_constants())
+    {
+        writeln!(text, "{}", hex.montgomery(x))?;
+    }
+    Ok(())
+}
+
+/// The most leaves (log2) of one `acclmt-tree-vectors` file (2^19 elements, ~34 MB of text).
+const MAX_ACCLMT_TREE_LOG: i64 = 18;
+
+/// The AcclMT Merkle controller's tree (`hw/acclmt`'s acclmt_tree): the header line `width 3
+/// alpha full_rounds partial_rounds log_leaves digest_lane`, the engine's configuration as in
+/// `acclmt-vectors`, the domain tag, the `2^(log_leaves+1)` elements, then the root of
+/// zkaccel-merkle's tree over them (neptune's or circomlib's node hash; its first layer is the
+/// controller's leaf hashes) — Montgomery form.
+fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::Error>> {
+    use zkaccel_merkle::{CircomHasher, MerkleTree, NeptuneHasher};
+    use zkaccel_poseidon::presets::{circomlib, neptune};
+    use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
+
+    let elements = 2usize << args.log_leaves;
+    let mut text = String::new();
+    match args.preset {
+        AcclmtTreePreset::Neptune => {
+            type Bls = zkaccel_bls12_381::Fr;
+            let node = NeptunePoseidon::<Bls>::new(2, Strength::Standard)?;
+            let tag = node.merkle_tag();
+            let params = neptune::params::<Bls>(2, Strength::Standard)?;
+            let leaves = random_elements::<Bls, 4>(args.seed, elements);
+            let tree = MerkleTree::new(NeptuneHasher::new(node), leaves.clone(), 1, 0)?;
+            tree_lines::<_, 4>(&params, args, tag, 1, &leaves, &tree.cap()[0], &mut text)?;
+        }
+        AcclmtTreePreset::Circomlib => {
+            let params = circomlib::params(3)?;
+            let leaves = random_elements::<Fr, 4>(args.seed, elements);
+            let hasher = CircomHasher::new(CircomPoseidon::get(3)?);
+            let tree = MerkleTree::new(hasher, leaves.clone(), 1, 0)?;
+            tree_lines::<_, 4>(
+                &params,
+                args,
+                Fr::ZERO,
+                0,
+                &leaves,
+                &tree.cap()[0],
+                &mut text,
+            )?;
+        }
+    }
+    write_atomically(&args.out, &text)?;
+    eprintln!(
+        "wrote a tree of 2^{} leaves ({elements} elements, {:?}) to {}",
+        args.log_leaves,
+        args.preset,
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// The lines of [`acclmt_tree_vectors`] for one instance.
+fn tree_lines<F: PrimeField, const N: usize>(
+    params: &zkaccel_poseidon::PoseidonParams<F>,
+    args: &AcclmtTreeArgs,
+    tag: F,
+    digest_lane: usize,
+    leaves: &[F],
+    root: &F,
+    text: &mut String,
+) -> std::fmt::Result {
+    let hex = MontgomeryHex::<N>::new::<F>();
+    acclmt_config_lines(
+        params,
+        &hex,
+        &format!("{} {digest_lane}", args.log_leaves),
+        text,
+    )?;
+    for x in core::iter::once(&tag).chain(leaves).chain([root]) {
+        writeln!(text, "{}", hex.montgomery(x))?;
+    }
+    Ok(())
+}
+
 /// The lines of [`acclmt_vectors`] for one instance.
 fn acclmt_lines<F: PrimeField, const N: usize>(
     params: &zkaccel_poseidon::PoseidonParams<F>,
@@ -693,24 +827,7 @@ fn acclmt_lines<F: PrimeField, const N: usize>(
     let perm = zkaccel_poseidon::Poseidon::new(params.clone())?;
     let count = args.count as usize;
     let mut text = String::new();
-    writeln!(
-        text,
-        "{} {t} {} {} {} {count}",
-        64 * N,
-        params.alpha(),
-        params.full_rounds(),
-        params.partial_rounds()
-    )?;
-    hex.constants(&mut text)?;
-    writeln!(text, "{}", hex.word(&hex.mont.r))?;
-    for x in params
-        .mds()
-        .entries()
-        .iter()
-        .chain(params.round_constants())
-    {
-        writeln!(text, "{}", hex.montgomery(x))?;
-    }
+    acclmt_config_lines(params, &hex, &count.to_string(), &mut text)?;
     // Edge states, then random ones: all 0, all 1, all p − 1, and 0, 1, …, t − 1 (circomlib's
     // hash of 1, …, t − 1, a known answer).
     let ramp: Vec<F> = (0..t as u64).map(F::from_u64_reduced).collect();
@@ -738,5 +855,6 @@ pub fn run(cmd: &HwCommand) -> Result<(), Box<dyn std::error::Error>> {
         HwCommand::Ntt(args) => ntt_vectors(args),
         HwCommand::NttFourStep(args) => ntt_four_step_vectors(args),
         HwCommand::Acclmt(args) => acclmt_vectors(args),
+        HwCommand::AcclmtTree(args) => acclmt_tree_vectors(args),
     }
 }

@@ -34,19 +34,21 @@ pub enum ModelCommand {
 }
 
 #[derive(Args)]
+#[command(group(clap::ArgGroup::new("workload").args(["hashes", "leaves"])))]
 pub struct AcclmtArgs {
     /// Stream this many hashes through the engine (the RTL bench's run; state width 3) and
     /// print its cycles, instead of Table I.
     #[arg(long)]
     hashes: Option<u64>,
-    /// S-box exponent of the streamed instance (3, 5 or 7).
-    #[arg(long, default_value_t = 5, requires = "hashes")]
+    /// S-box exponent of the streamed instance or the tree's hash (3, 5 or 7).
+    #[arg(long, default_value_t = 5, requires = "workload")]
     alpha: u32,
-    /// Full rounds of the streamed instance.
-    #[arg(long, default_value_t = 8, requires = "hashes")]
+    /// Full rounds of the streamed instance or the tree's hash.
+    #[arg(long, default_value_t = 8, requires = "workload")]
     full_rounds: u32,
-    /// Partial rounds of the streamed instance.
-    #[arg(long, default_value_t = 56, requires = "hashes")]
+    /// Partial rounds of the streamed instance or the tree's hash (FileCoin's 56 by default;
+    /// neptune's arity-2 instance has 55, circomlib's 57).
+    #[arg(long, default_value_t = 56, requires = "workload")]
     partial_rounds: u32,
     /// The two-FR-engine baseline instead of the two-batch schedule (with --hashes).
     #[arg(long, requires = "hashes")]
@@ -367,8 +369,13 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
         }
         return Ok(());
     }
+    let shape = PoseidonShape {
+        width: 3,
+        alpha: args.alpha,
+        full_rounds: args.full_rounds,
+        partial_rounds: args.partial_rounds,
+    };
     if let Some(leaves) = args.leaves {
-        let shape = PoseidonShape::filecoin(2)?;
         let run = controller.build(&shape, leaves)?;
         if args.json {
             let out = serde_json::json!({ "controller": controller, "shape": shape, "run": run });
@@ -388,12 +395,6 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     if let Some(hashes) = args.hashes {
-        let shape = PoseidonShape {
-            width: 3,
-            alpha: args.alpha,
-            full_rounds: args.full_rounds,
-            partial_rounds: args.partial_rounds,
-        };
         let run = config.simulate(&shape, hashes)?;
         if args.json {
             let out = serde_json::json!({ "config": config, "shape": shape, "run": run });

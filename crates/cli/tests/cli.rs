@@ -1567,6 +1567,100 @@ fn acclmt_vectors_refuse_impossible_instances() {
     }
 }
 
+/// The Merkle controller's trees: the header, the tag out of Montgomery form (neptune's
+/// 2^arity − 1 = 3, circomlib's 0), and the root recomputed pair by pair with the single-hash
+/// API (not the tree builder that wrote it), for both presets.
+#[test]
+fn acclmt_tree_vectors_hold_the_trees_root() {
+    use num_bigint::BigUint;
+    use zkaccel_field::PrimeField;
+    use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
+    type Bls = zkaccel_bls12_381::Fr;
+    type Bn = zkaccel_bn254::Fr;
+
+    /// The lines' elements out of Montgomery form, as limbs.
+    fn plain(lines: &[&str], p: &BigUint) -> Vec<Vec<u64>> {
+        let r_inv = (BigUint::from(1u8) << 256u32).modpow(&(p - 2u8), p);
+        lines
+            .iter()
+            .map(|l| (BigUint::parse_bytes(l.as_bytes(), 16).unwrap() * &r_inv % p).to_u64_digits())
+            .collect()
+    }
+    fn root<F: PrimeField>(mut level: Vec<F>, hash: impl Fn(&[F]) -> F) -> F {
+        while level.len() > 1 {
+            level = level.chunks(2).map(&hash).collect();
+        }
+        level[0]
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    for (preset, header, tag) in [
+        ("neptune", "256 3 5 8 55 3 1", 3u64),
+        ("circomlib", "256 3 5 8 57 3 0", 0),
+    ] {
+        let path = dir.path().join(format!("{preset}.hex"));
+        let out = zkaccel()
+            .args([
+                "hw",
+                "acclmt-tree-vectors",
+                "--preset",
+                preset,
+                "--log-leaves",
+                "3",
+                "--out",
+            ])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], header);
+        let rounds: usize = if preset == "neptune" { 63 } else { 65 };
+        let tag_line = 1 + 3 + 9 + 3 * rounds;
+        // Tag, 2^(3+1) elements, root.
+        assert_eq!(lines.len(), tag_line + 1 + 16 + 1);
+        let p = BigUint::parse_bytes(lines[1].as_bytes(), 16).unwrap();
+        let values = plain(&lines[tag_line..], &p);
+        assert_eq!(
+            values[0],
+            if tag == 0 { vec![] } else { vec![tag] },
+            "{preset} tag"
+        );
+        if preset == "neptune" {
+            let node = NeptunePoseidon::<Bls>::new(2, Strength::Standard).unwrap();
+            let leaves = values[1..17]
+                .iter()
+                .map(|l| Bls::from_limbs_reduced(l))
+                .collect();
+            let want = root(leaves, |pair| node.hash(pair).unwrap());
+            assert_eq!(Bls::from_limbs_reduced(&values[17]), want, "neptune root");
+        } else {
+            let node = CircomPoseidon::get(3).unwrap();
+            let leaves = values[1..17]
+                .iter()
+                .map(|l| Bn::from_limbs_reduced(l))
+                .collect();
+            let want = root(leaves, |pair| node.hash(pair).unwrap());
+            assert_eq!(Bn::from_limbs_reduced(&values[17]), want, "circomlib root");
+        }
+    }
+    // Trees the file format does not hold.
+    for log in ["0", "19", "-1", "x"] {
+        let out = zkaccel()
+            .args(["hw", "acclmt-tree-vectors", "--log-leaves", log, "--out"])
+            .arg(dir.path().join("refused.hex"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "accepted --log-leaves {log}");
+        assert!(!dir.path().join("refused.hex").exists());
+    }
+}
+
 #[test]
 fn the_acclmt_model_prints_table_i_and_one_run() {
     let out = zkaccel().args(["model", "acclmt"]).output().unwrap();

@@ -717,6 +717,22 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                 ],
             );
         }
+        "hw acclmt-tree-vectors" => {
+            push(&mut a, "--out", f.fresh(rng));
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--preset", &|r| {
+                        mostly(r, &["neptune", "circomlib"], &["reference", ""])
+                    }),
+                    ("--log-leaves", &|r| {
+                        mostly(r, &["1", "4", "6"], &["0", "19", "-1", "4294967296"])
+                    }),
+                    ("--seed", &number),
+                ],
+            );
+        }
         "hw acclmt-vectors" => {
             push(&mut a, "--out", f.fresh(rng));
             options(
@@ -956,6 +972,7 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "hw ntt-vectors",
         "hw ntt-four-step-vectors",
         "hw acclmt-vectors",
+        "hw acclmt-tree-vectors",
         "model acclmt",
         "model ntt-fpga",
     ];

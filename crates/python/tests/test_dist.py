@@ -71,7 +71,8 @@ def run_killing_a_worker(job: Callable[[], Any], marks: pathlib.Path) -> tuple[A
         time.sleep(0.02)
     first = next(iter(marks.iterdir())).name
     os.kill(int(first.split(".")[-2]), signal.SIGKILL)  # a worker dies mid-task
-    driver.join(timeout=300)
+    driver.join(timeout=600)
+    assert not driver.is_alive(), "the job did not finish within 600 s of the worker's death"
     assert "error" not in result, result.get("error")
     return result["value"], first
 
@@ -117,7 +118,8 @@ def test_a_killed_node_loses_nothing(cluster: Any, tmp_path: pathlib.Path) -> No
         assert time.monotonic() < deadline, "no task started on the node to kill"
         time.sleep(0.02)
     cluster.remove_node(victim, allow_graceful=False)  # SIGKILL, mid-task
-    driver.join(timeout=300)
+    driver.join(timeout=600)
+    assert not driver.is_alive(), "the job did not finish within 600 s of the worker's death"
     assert "error" not in result, result.get("error")
     assert np.array_equal(result["commitment"].cap, whole_tree_cap(source))
     runs = attempts(marks)

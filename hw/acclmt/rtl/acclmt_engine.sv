@@ -64,6 +64,13 @@ module acclmt_engine #(
   output logic                 in_ready_o,
   input  logic                 in_last_i,
   input  logic [3*Width-1:0]   in_state_i,
+  // Closes the batch being loaded now, without a state (no effect while one is offered): a
+  // part-filled batch closes with its states, an empty second batch closes empty (its pair
+  // runs batch A alone), an empty first batch stays open. A caller that feeds the engine as work
+  // becomes ready closes a batch when in_wanted_o says a sub-engine waits for it.
+  input  logic                 in_close_i,
+  // A sub-engine waits for the batch being loaded (its staging buffer is not closed).
+  output logic                 in_wanted_o,
   output logic                 out_valid_o,
   input  logic                 out_ready_i,
   output logic [3*Width-1:0]   out_state_o,
@@ -165,10 +172,16 @@ module acclmt_engine #(
   logic [IdxWidth-1:0]  load_idx_q;
   logic                 load_we, close_load, close_empty;
 
+  logic                 flush, flush_empty;
   assign in_ready_o  = !stage_closed_q[load_buf_q] && !pending_empty_q;
   assign load_we     = in_valid_i && in_ready_o;
   assign close_load  = load_we && (in_last_i || load_idx_q == IdxWidth'(Batch - 1));
   assign close_empty = pending_empty_q && !stage_closed_q[1];
+  // in_close_i: a part-filled batch closes as with in_last_i on its last state (an A batch
+  // then takes no empty B: its pair's B is loaded as usual), an empty B closes empty.
+  assign flush       = in_close_i && !in_valid_i && in_ready_o
+                       && (load_idx_q != 0 || load_buf_q);
+  assign flush_empty = flush && load_idx_q == 0;
 
   always_ff @(posedge clk_i) begin
     if (load_we) begin
@@ -199,6 +212,15 @@ module acclmt_engine #(
         load_buf_q        <= 1'b0;
         load_pair_q       <= load_pair_q + 1'b1;
         pending_empty_q   <= 1'b0;
+      end else if (flush) begin
+        load_idx_q                 <= '0;
+        stage_closed_q[load_buf_q] <= 1'b1;
+        stage_fill_q[load_buf_q]   <= flush_empty ? '0 : FillWidth'(load_idx_q);
+        stage_gen_q[load_buf_q]    <= load_pair_q;
+        load_buf_q                 <= !load_buf_q;
+        if (load_buf_q) begin
+          load_pair_q <= load_pair_q + 1'b1;
+        end
       end else if (load_we) begin
         load_idx_q <= close_load ? '0 : load_idx_q + 1'b1;
         if (close_load) begin
@@ -317,6 +339,9 @@ module acclmt_engine #(
     return seg;
   endfunction
 
+  logic [1:0] stage_wanted;
+  assign in_wanted_o = |stage_wanted;
+
   for (genvar e = 0; e < 2; e++) begin : g_engine
     logic                  started_q;
     logic [2:0]            seg_q;
@@ -428,6 +453,10 @@ module acclmt_engine #(
         end
       end
     end
+
+    // Waiting at a first pass for the batch the loader is filling.
+    assign stage_wanted[e] = !started_q && gap_q == 0 && first_pass && seg.buf_id == load_buf_q
+                             && pair_q == load_pair_q && !stage_closed_q[seg.buf_id];
 
     // The staging buffer this sub-engine consumed.
     logic consumed;

@@ -7,8 +7,9 @@
 //      in_last on the final state): every output must equal the golden model's, in order; the
 //      steady-state cycles per hash are measured between the ends of the first and the last
 //      whole pair of batches (RESULT cycles_per_hash=…), beside the whole run's cycles;
-//   2. the first 256 again with random gaps in the input, random back-pressure on the output and in_last at
-//      random places (partial batches, pairs with an empty second batch);
+//   2. the first 256 again with random gaps in the input, random back-pressure on the output,
+//      in_last at random places and in_close while no state is offered (partial batches,
+//      pairs with an empty second batch);
 //   3. a stream reset part-way, then streamed again from its start (the configuration
 //      registers keep their values).
 //
@@ -160,6 +161,7 @@ class Driver {
   void reset() {
     dut_.rst_ni = 0;
     dut_.in_valid_i = 0;
+    dut_.in_close_i = 0;
     dut_.cfg_we_i = 0;
     dut_.out_ready_i = 0;
     tick();
@@ -201,6 +203,8 @@ class Driver {
       const bool offer = fed < end && (!stress || rng_() % 4 != 0);
       dut_.in_valid_i = offer;
       dut_.in_last_i = offer && (fed + 1 == end || (stress && rng_() % 40 == 0));
+      // in_close_i at random while nothing is offered (part-filled and empty batches).
+      dut_.in_close_i = !offer && stress && rng_() % 8 == 0;
       if (offer) {
         for (int l = 0; l < kLanes; ++l) {
           wide::set_wide(dut_.in_state_i, inst.inputs[fed][l], static_cast<size_t>(l) * kWords);
@@ -257,6 +261,7 @@ class Driver {
     }
     dut_.in_valid_i = 0;
     dut_.in_last_i = 0;
+    dut_.in_close_i = 0;
     dut_.out_ready_i = 1;
     for (int i = 0; i < 4 * ACCLMT_BATCH; ++i) {
       dut_.eval();

@@ -28,19 +28,22 @@ module mont_wide_mul #(
     end
   end
 
-  logic [2*Width-1:0] sum;
-  always_comb begin
+  // a·b from NumLimbs partial products of a by one limb of b.
+  function automatic logic [2*Width-1:0] product(input logic [Width-1:0] a,
+                                                 input logic [Width-1:0] b);
+    logic [2*Width-1:0] sum;
     sum = '0;
     for (int i = 0; i < NumLimbs; i++) begin
       logic [PartialWidth-1:0] partial;
-      partial = {{LimbWidth{1'b0}}, a_i} * {{Width{1'b0}}, b_i[i*LimbWidth +: LimbWidth]};
+      partial = {{LimbWidth{1'b0}}, a} * {{Width{1'b0}}, b[i*LimbWidth +: LimbWidth]};
       sum = sum + ({{(Width - LimbWidth){1'b0}}, partial} << (i * LimbWidth));
     end
-  end
+    return sum;
+  endfunction
 
   if (Latency == 0) begin : gen_comb
     assign valid_o   = valid_i;
-    assign product_o = sum;
+    assign product_o = product(a_i, b_i);
     logic unused_clk_rst_en;
     assign unused_clk_rst_en = ^{clk_i, rst_ni, en_i};
   end else begin : gen_pipe
@@ -58,7 +61,9 @@ module mont_wide_mul #(
     end
     always_ff @(posedge clk_i) begin
       if (en_i) begin
-        stage_q[0] <= sum;
+        // Only a valid operation loads the first stage: an idle multiplier does not toggle
+        // (and the simulator skips its product).
+        if (valid_i) stage_q[0] <= product(a_i, b_i);
         for (int s = 1; s < Latency; s++) begin
           stage_q[s] <= stage_q[s-1];
         end

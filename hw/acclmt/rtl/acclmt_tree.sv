@@ -1,0 +1,762 @@
+// AcclMT's Merkle controller (§III-C, Fig. 3, 6, 7): two Poseidon engines of acclmt_engine
+// build a binary tree of 2^log_leaves leaves in standard subtrees of 2^SubtreeLog leaves.
+//
+//   - The **input loader** takes the leaves' elements (two per leaf, Montgomery form) from a
+//     stream — the off-chip read — into two ping-pong buffers of one subtree each; the leaf
+//     hash engine reads a buffer once it is full, and the loader refills it once the LHE has
+//     read it all.
+//   - The **leaf hash engine (LHE)** hashes each leaf's two elements, [tag, e0, e1] → the
+//     digest lane, into the **leaf hash buffer** (one subtree: 2^SubtreeLog nodes, the paper's
+//     128 KB). Its leaves of subtree i + 1 overwrite those of subtree i only as the RHE has read
+//     them: a pair of batches enters the LHE once the RHE has read as many leaves of subtree i.
+//   - The **root hash engine (RHE)** aggregates a subtree once the LHE has finished it: layer 1
+//     from the leaf hash buffer, the **major aggregation** (layers of at least 2^MajorLog nodes)
+//     through the **root hash buffer** (2^(SubtreeLog−1) nodes, 64 KB), the **minor
+//     aggregation** (the smaller layers, latency-bound) through the **scratch pad**
+//     (2^MajorLog nodes, 4 KB), and the subtree's two top nodes into **HIDM Level 0**
+//     (2^(Level0Log+1) nodes). Level 0 aggregates 2^Level0Log subtrees (fewer in a smaller
+//     tree) and its root goes to **Level 1** (2^Level1Log nodes), which aggregates the rest:
+//     trees up to 2^(SubtreeLog + Level0Log + Level1Log) leaves (2^23 by default).
+//   - The **dispatch scheduler** with the **merger** feeds the RHE one hash per cycle: minor
+//     aggregation and HIDM work first (oldest subtree, lowest layer first), then major
+//     aggregation, so the previous subtree's sparse top layers fill the slots of the next one's
+//     dense lower layers (Fig. 7). It closes a part-filled batch only when the engine waits for
+//     it (acclmt_engine's in_wanted_o / in_close_i), so batches are as full as the ready work.
+//
+// Buffers are word-organised (a word holds two sibling nodes; one read per hash) and used as
+// rings: each subtree (Level-0 group, Level 1) takes the next region of its buffers. A word
+// carries its state (live: reserved or holding unread nodes; the ring lap of its last use;
+// which halves are written), and is reserved in ring order only (free, and last used on the
+// previous lap), so nothing still unread is overwritten. A subtree layer's hash issues when
+// the layer below has returned both its children (results return in order, so per-layer
+// counts tell) and its result's word is reserved (by the first of the two siblings); a HIDM
+// hash when its children's word is complete at the expected lap. Layers of up to four
+// subtrees, Level 0 and Level 1 so run at once. Results leave the RHE in issue order; a FIFO
+// of destinations routes them.
+//
+// Configuration (cfg_we_i, cfg_addr_i, cfg_data_i, written while idle): addresses below 1024
+// are both engines' (acclmt_engine's map: modulus, P', one, rounds, MDS, round constants);
+// 1024 the domain tag (lane 0 of every state, Montgomery form: neptune's 2^arity − 1 = 3,
+// circomlib's 0); 1025 [7:0] log_leaves, [8] the digest lane (neptune 1, circomlib 0).
+// cfg_error_o flags a log_leaves the controller does not build (then it takes no input).
+// One tree per reset: root_valid_o rises with the root (Montgomery form) and stays.
+module acclmt_tree #(
+  parameter int Width       = 256,
+  parameter int MulLatency  = 1,
+  parameter int Batch       = 32,
+  parameter int MaxRounds   = 128,
+  parameter int SlotGap     = 1,
+  parameter int HandoverGap = 9,
+  parameter int SubtreeLog  = 12,
+  parameter int MajorLog    = 7,
+  parameter int Level0Log   = 7,
+  parameter int Level1Log   = 4,
+  localparam int CfgAddrWidth = 11
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic                    cfg_we_i,
+  input  logic [CfgAddrWidth-1:0] cfg_addr_i,
+  input  logic [Width-1:0]        cfg_data_i,
+  output logic                    cfg_error_o,
+  // The leaves' elements, leaf after leaf (two each), Montgomery form.
+  input  logic                    in_valid_i,
+  output logic                    in_ready_o,
+  input  logic [Width-1:0]        in_data_i,
+  output logic                    root_valid_o,
+  output logic [Width-1:0]        root_o,
+  // Hashes issued to each engine so far (LHE, RHE), for utilisation.
+  output logic [31:0]             lhe_hashes_o,
+  output logic [31:0]             rhe_hashes_o
+);
+  // ---------------------------------------------------------------- sizes
+  localparam int Layers       = SubtreeLog - 1;           // subtree layers of 2^(S−1) … 2 nodes
+  localparam int LeafWords    = 1 << (SubtreeLog - 1);    // leaf hash buffer
+  localparam int RootWords    = 1 << (SubtreeLog - 2);    // root hash buffer
+  localparam int ScratchWords = 1 << (MajorLog - 1);      // scratch pad
+  localparam int Level0Words  = 1 << Level0Log;           // HIDM Level 0
+  localparam int Level1Words  = 1 << (Level1Log - 1);     // HIDM Level 1
+  localparam int MaxLog       = SubtreeLog + Level0Log + Level1Log;
+  localparam int CountWidth   = MaxLog + 2;               // leaf and element counters
+  localparam int PtrWidth     = MaxLog + 2;               // ring pointers (words, with laps)
+  localparam int CntWidth     = SubtreeLog;               // per-layer hash counters
+  localparam int Contexts     = 4;                        // subtrees the RHE works on at once
+  localparam int DestDepth    = 8 * Batch;                // results in flight, at most
+  localparam int DestIdxWidth = $clog2(DestDepth);
+  localparam int WordIdxWidth = SubtreeLog - 1;           // the widest buffer's word index
+  localparam int L0Layers     = Level0Log + 1;
+  localparam int L1Layers     = Level1Log;
+  localparam int SubWidth     = Level0Log + Level1Log + 1;  // subtree index
+  localparam int PairLog      = $clog2(2 * Batch);
+  localparam int RootIdxW     = SubtreeLog - 2;
+  localparam int ScrIdxW      = MajorLog - 1;
+  localparam int L0IdxW       = Level0Log;
+  localparam int L1IdxW       = Level1Log - 1;
+  localparam int LayerSelW    = $clog2(Layers + 1);
+  localparam int L0SelW       = $clog2(L0Layers + 1);
+  localparam int L1SelW       = $clog2(L1Layers + 1);
+
+  initial begin
+    if (SubtreeLog < 4 || SubtreeLog > 20 || (1 << SubtreeLog) < 4 * Batch) begin
+      $fatal(1, "acclmt_tree: SubtreeLog 4..20, a subtree at least four batches");
+    end
+    if (MajorLog < 2 || MajorLog > SubtreeLog - 1) begin
+      $fatal(1, "acclmt_tree: MajorLog 2..SubtreeLog-1");
+    end
+    if (Level0Log < 1 || Level1Log < 2 || MaxLog > 28) begin
+      $fatal(1, "acclmt_tree: Level0Log at least 1, Level1Log at least 2, up to 2^28 leaves");
+    end
+  end
+
+  // The buffers (mem_e: where a layer's children come from and its results go).
+  typedef enum logic [2:0] {
+    MemRoot    = 3'd0,
+    MemScratch = 3'd1,
+    MemLevel0  = 3'd2,
+    MemLevel1  = 3'd3,
+    MemOut     = 3'd4,
+    MemLeaf    = 3'd5
+  } mem_e;
+
+  // Subtree layer l (1-based) has 2^(SubtreeLog − l) nodes; its results go to the root hash
+  // buffer while the next layer is major, to the scratch pad after, and the top layer's to
+  // Level 0. Regions: each buffer's layers one after another, a subtree's footprint in all.
+  function automatic int layer_nodes(input int l);
+    return 1 << (SubtreeLog - l);
+  endfunction
+  function automatic mem_e layer_dest(input int l);
+    if (l == Layers) return MemLevel0;
+    if (layer_nodes(l + 1) >= (1 << MajorLog)) return MemRoot;
+    return MemScratch;
+  endfunction
+  function automatic int layer_dest_off(input int l);
+    int off = 0;
+    for (int k = 1; k < l; k++) begin
+      if (layer_dest(k) == layer_dest(l)) off += layer_nodes(k) / 2;
+    end
+    return off;
+  endfunction
+  function automatic int footprint(input mem_e m);
+    int words = 0;
+    for (int k = 1; k <= Layers; k++) begin
+      if (layer_dest(k) == m) words += layer_nodes(k) / 2;
+    end
+    return words;
+  endfunction
+  localparam int RootFoot    = footprint(MemRoot);
+  localparam int ScratchFoot = footprint(MemScratch);
+
+  function automatic int mem_words(input mem_e m);
+    case (m)
+      MemRoot:    return RootWords;
+      MemScratch: return ScratchWords;
+      MemLevel0:  return Level0Words;
+      MemLevel1:  return Level1Words;
+      MemLeaf:    return LeafWords;
+      default:    return 1;
+    endcase
+  endfunction
+  function automatic int mem_log(input mem_e m);
+    return $clog2(mem_words(m));
+  endfunction
+
+  // ---------------------------------------------------------------- configuration
+  logic [Width-1:0] tag_q;
+  logic [7:0]       log_leaves_q;
+  logic             digest_lane_q;
+  always_ff @(posedge clk_i) begin
+    if (cfg_we_i && cfg_addr_i == 11'd1024) tag_q <= cfg_data_i;
+    if (cfg_we_i && cfg_addr_i == 11'd1025) begin
+      log_leaves_q  <= cfg_data_i[7:0];
+      digest_lane_q <= cfg_data_i[8];
+    end
+  end
+  logic engine_cfg_we;
+  assign engine_cfg_we = cfg_we_i && !cfg_addr_i[10];
+  logic unused_cfg;
+  assign unused_cfg = ^cfg_data_i[Width-1:9];
+
+  // The tree's shape: subtrees, Level-0 groups of 2^log_p subtrees, 2^log_g groups.
+  logic             cfg_ok;
+  logic [7:0]       log_subtrees, log_p, log_g;
+  logic [SubWidth-1:0] subtrees, per_group;
+  logic [CountWidth-1:0] leaves;
+  always_comb begin
+    cfg_ok       = log_leaves_q >= 8'(SubtreeLog) && log_leaves_q <= 8'(MaxLog);
+    log_subtrees = cfg_ok ? log_leaves_q - 8'(SubtreeLog) : 8'd0;
+    log_p        = log_subtrees < 8'(Level0Log) ? log_subtrees : 8'(Level0Log);
+    log_g        = log_subtrees - log_p;
+    subtrees     = SubWidth'(1) << log_subtrees;
+    per_group    = SubWidth'(1) << log_p;
+    leaves       = CountWidth'(1) << (cfg_ok ? log_leaves_q : 8'(SubtreeLog));
+  end
+  assign cfg_error_o = !cfg_ok;
+
+  // ---------------------------------------------------------------- input loader
+  logic [Width-1:0]        in_buf_q [2][2 << SubtreeLog];
+  logic [1:0]              loaded_q;
+  logic                    ld_buf_q;
+  logic [SubtreeLog:0]     ld_idx_q;
+  logic [CountWidth-1:0]   ld_total_q;
+  logic                    ld_we;
+  assign in_ready_o = cfg_ok && !loaded_q[ld_buf_q] && ld_total_q < (leaves << 1);
+  assign ld_we      = in_valid_i && in_ready_o;
+  always_ff @(posedge clk_i) begin
+    if (ld_we) in_buf_q[ld_buf_q][ld_idx_q] <= in_data_i;
+  end
+
+  // ---------------------------------------------------------------- LHE feed
+  logic                  fd_valid, fd_ready, fd_take, fd_last;
+  logic [SubWidth-1:0]   fd_sub_q;
+  logic [SubtreeLog-1:0] fd_idx_q;
+  logic [CountWidth-1:0] l1_total_q;  // layer-1 hashes the RHE issued (two leaves each)
+  logic [CountWidth-1:0] need;
+  logic                  fd_buf;
+  assign fd_buf = fd_sub_q[0];
+  always_comb begin
+    // Leaves of the previous subtree the RHE must have read before this pair of batches.
+    need = ((CountWidth'(fd_idx_q) >> PairLog) + 1'b1) << PairLog;
+    if (need > CountWidth'(1 << SubtreeLog)) need = CountWidth'(1 << SubtreeLog);
+    fd_valid = cfg_ok && fd_sub_q < subtrees && loaded_q[fd_buf]
+               && (fd_sub_q == 0
+                   || (l1_total_q << 1) >= ((CountWidth'(fd_sub_q) - 1'b1) << SubtreeLog) + need);
+    fd_take  = fd_valid && fd_ready;
+    fd_last  = fd_sub_q == subtrees - 1'b1 && fd_idx_q == SubtreeLog'((1 << SubtreeLog) - 1);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      loaded_q   <= '0;
+      ld_buf_q   <= 1'b0;
+      ld_idx_q   <= '0;
+      ld_total_q <= '0;
+      fd_sub_q   <= '0;
+      fd_idx_q   <= '0;
+    end else begin
+      if (ld_we) begin
+        ld_total_q <= ld_total_q + 1'b1;
+        ld_idx_q   <= ld_idx_q + 1'b1;
+        if (ld_idx_q == (SubtreeLog + 1)'((2 << SubtreeLog) - 1)) begin
+          ld_idx_q           <= '0;
+          loaded_q[ld_buf_q] <= 1'b1;
+          ld_buf_q           <= !ld_buf_q;
+        end
+      end
+      if (fd_take) begin
+        fd_idx_q <= fd_idx_q + 1'b1;
+        if (fd_idx_q == SubtreeLog'((1 << SubtreeLog) - 1)) begin
+          loaded_q[fd_buf] <= 1'b0;
+          fd_sub_q         <= fd_sub_q + 1'b1;
+        end
+      end
+    end
+  end
+
+  logic [3*Width-1:0] lhe_in_state, lhe_out_state;
+  logic               lhe_out_valid, unused_lhe_wanted, unused_lhe_busy;
+  assign lhe_in_state = {in_buf_q[fd_buf][{fd_idx_q, 1'b1}], in_buf_q[fd_buf][{fd_idx_q, 1'b0}],
+                         tag_q};
+
+  acclmt_engine #(
+    .Width(Width), .MulLatency(MulLatency), .Batch(Batch), .MaxRounds(MaxRounds),
+    .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
+  ) u_lhe (
+    .clk_i, .rst_ni,
+    .cfg_we_i    (engine_cfg_we),
+    .cfg_addr_i  (cfg_addr_i[9:0]),
+    .cfg_data_i,
+    .in_valid_i  (fd_valid),
+    .in_ready_o  (fd_ready),
+    .in_last_i   (fd_last),
+    .in_state_i  (lhe_in_state),
+    .in_close_i  (1'b0),
+    .in_wanted_o (unused_lhe_wanted),
+    .out_valid_o (lhe_out_valid),
+    .out_ready_i (1'b1),
+    .out_state_o (lhe_out_state),
+    .busy_o      (unused_lhe_busy)
+  );
+
+  // ---------------------------------------------------------------- leaf hash buffer
+  logic [Width-1:0]      leaf_q [LeafWords][2];
+  logic [CountWidth-1:0] lhe_out_q;       // leaves hashed
+  logic [SubWidth:0]     lhe_subtrees;    // subtrees the LHE has finished
+  logic [Width-1:0]      lhe_digest, rhe_digest;
+  assign lhe_digest   = digest_lane_q ? lhe_out_state[Width +: Width] : lhe_out_state[0 +: Width];
+  assign lhe_subtrees = (SubWidth + 1)'(lhe_out_q >> SubtreeLog);
+  always_ff @(posedge clk_i) begin
+    if (lhe_out_valid) begin
+      leaf_q[lhe_out_q[SubtreeLog-1:1]][lhe_out_q[0]] <= lhe_digest;
+    end
+  end
+
+  // ---------------------------------------------------------------- node buffers
+  // Root hash buffer, scratch pad, Level 0 and Level 1, each word two sibling nodes.
+  logic [Width-1:0] root_buf_q [RootWords][2];
+  logic [Width-1:0] scratch_q [ScratchWords][2];
+  logic [Width-1:0] level0_q [Level0Words][2];
+  logic [Width-1:0] level1_q [Level1Words][2];
+  // Their words' state, in one space (the buffers one after another): live (reserved or holding
+  // unread nodes), the lap of the ring it belongs to, and the halves written.
+  localparam int StateWords = RootWords + ScratchWords + Level0Words + Level1Words;
+  localparam int StateWidth = $clog2(StateWords);
+  logic [StateWords-1:0] live_q, lap_q, w0_q, w1_q;
+
+  function automatic int mem_base(input mem_e m);
+    case (m)
+      MemRoot:    return 0;
+      MemScratch: return RootWords;
+      MemLevel0:  return RootWords + ScratchWords;
+      default:    return RootWords + ScratchWords + Level0Words;
+    endcase
+  endfunction
+  function automatic logic [WordIdxWidth-1:0] word_idx(input mem_e m, input logic [PtrWidth-1:0] p);
+    return WordIdxWidth'(p & PtrWidth'(mem_words(m) - 1));
+  endfunction
+  function automatic logic word_lap(input mem_e m, input logic [PtrWidth-1:0] p);
+    return p[mem_log(m)];
+  endfunction
+  // The word's place in the state space (the node buffers only).
+  function automatic logic [StateWidth-1:0] state_id(input mem_e m, input logic [PtrWidth-1:0] p);
+    return StateWidth'(mem_base(m)) + StateWidth'(word_idx(m, p));
+  endfunction
+  function automatic logic node_mem(input mem_e m);
+    return m == MemRoot || m == MemScratch || m == MemLevel0 || m == MemLevel1;
+  endfunction
+
+  // A word holds both children at the expected lap (the leaf buffer: its subtree is complete).
+  function automatic logic word_ready(input mem_e m, input logic [PtrWidth-1:0] p);
+    logic [StateWidth-1:0] i;
+    i = state_id(m, p);
+    return !node_mem(m) || (live_q[i] && lap_q[i] == word_lap(m, p) && w0_q[i] && w1_q[i]);
+  endfunction
+  // A word may be reserved for p: it is free, and its last use was the ring's previous lap
+  // (words are reused in ring order, so a lap bit tells a word's uses apart).
+  function automatic logic word_free(input mem_e m, input logic [PtrWidth-1:0] p);
+    logic [StateWidth-1:0] i;
+    i = state_id(m, p);
+    return !node_mem(m) || (!live_q[i] && lap_q[i] != word_lap(m, p));
+  endfunction
+
+  // ---------------------------------------------------------------- subtree contexts
+  logic [Contexts-1:0]       ctx_open_q;
+  logic [SubWidth-1:0]       ctx_sub_q [Contexts];
+  logic [PtrWidth-1:0]       ctx_root_q [Contexts], ctx_scr_q [Contexts];
+  logic [CntWidth-1:0]       issued_q [Contexts][Layers+1];  // [c][l], l = 1 … Layers
+  logic [CntWidth-1:0]       done_q [Contexts][Layers+1];    // results written
+  logic [1:0]                oldest_q;
+  logic [SubWidth:0]         next_sub_q;                     // the next subtree to open
+  logic [PtrWidth-1:0]       root_next_q, scr_next_q;
+
+  // HIDM: the Level-0 group being aggregated and its layers' counters; Level 1's.
+  logic [Level1Log:0]        l0_group_q;
+  logic [CntWidth-1:0]       l0_issued_q [L0Layers+1];       // m = 1 … L0Layers
+  logic [CntWidth-1:0]       l1_issued_q [L1Layers+1];       // m = 1 … L1Layers
+
+  // The Level-0 ring pointer of a group's base: group · (2·per_group − 1) words.
+  function automatic logic [PtrWidth-1:0] group_base(input logic [PtrWidth-1:0] g);
+    return (g << (log_p + 1)) - g;
+  endfunction
+
+  // ---------------------------------------------------------------- the dispatch scheduler
+  // A candidate: the next hash of one layer. Priority: minor and HIDM work (oldest subtree,
+  // lowest layer first; Level 0; Level 1), then major aggregation (oldest subtree first).
+  typedef struct packed {
+    logic                  ready;
+    mem_e                  src_mem;
+    logic [PtrWidth-1:0]   src;
+    mem_e                  dst_mem;
+    logic [PtrWidth-1:0]   dst;
+    logic                  half;
+  } cand_t;
+
+  // Subtree context c, layer l.
+  function automatic cand_t subtree_cand(input logic [1:0] c, input int l);
+    cand_t k;
+    logic [CntWidth-1:0] n;
+    logic [PtrWidth-1:0] sub_l0;
+    n = issued_q[c][l];
+    k.src_mem = l == 1 ? MemLeaf : layer_dest(l - 1);
+    k.src     = l == 1 ? PtrWidth'(n)
+                       : (layer_dest(l - 1) == MemRoot ? ctx_root_q[c] : ctx_scr_q[c])
+                         + PtrWidth'(layer_dest_off(l - 1)) + PtrWidth'(n);
+    k.dst_mem = layer_dest(l);
+    k.half    = n[0];
+    // The subtree's Level-0 word: its group's base plus its place in the group.
+    sub_l0 = group_base(PtrWidth'(ctx_sub_q[c]) >> log_p)
+             + (PtrWidth'(ctx_sub_q[c]) & (PtrWidth'(per_group) - 1'b1));
+    case (layer_dest(l))
+      MemRoot:    k.dst = ctx_root_q[c] + PtrWidth'(layer_dest_off(l)) + (PtrWidth'(n) >> 1);
+      MemScratch: k.dst = ctx_scr_q[c] + PtrWidth'(layer_dest_off(l)) + (PtrWidth'(n) >> 1);
+      default:    k.dst = sub_l0;
+    endcase
+    // Children ready: layer l − 1's results return in order, so its count tells.
+    k.ready = ctx_open_q[c] && n < CntWidth'(layer_nodes(l))
+              && (l == 1 || {1'b0, done_q[c][l-1]} >= ({1'b0, n} << 1) + (CntWidth + 1)'(2))
+              && (k.half || word_free(k.dst_mem, k.dst)
+                  || (k.dst_mem == k.src_mem && word_idx(k.dst_mem, k.dst)
+                      == word_idx(k.src_mem, k.src)));
+    return k;
+  endfunction
+
+  // Level-0 layer m of the current group: per_group >> (m − 1) hashes; inputs at the group's
+  // base, layer m's results at 2·per_group − (per_group >> (m − 1)); the last layer's one
+  // result to Level 1 (group g: node g) or, with one group, out.
+  function automatic cand_t level0_cand(input int m);
+    cand_t k;
+    logic [CntWidth-1:0] n, hashes;
+    logic [PtrWidth-1:0] base, p;
+    n      = l0_issued_q[m];
+    base   = group_base(PtrWidth'(l0_group_q));
+    p      = PtrWidth'(per_group);
+    hashes = CntWidth'(p >> (m - 1));
+    k.src_mem = MemLevel0;
+    k.src     = base + (m == 1 ? '0 : (p << 1) - (p >> (m - 2))) + PtrWidth'(n);
+    if (m < int'(log_p) + 1) begin
+      k.dst_mem = MemLevel0;
+      k.dst     = base + (p << 1) - (p >> (m - 1)) + (PtrWidth'(n) >> 1);
+      k.half    = n[0];
+    end else if (log_g != 0) begin
+      k.dst_mem = MemLevel1;
+      k.dst     = PtrWidth'(l0_group_q) >> 1;
+      k.half    = l0_group_q[0];
+    end else begin
+      k.dst_mem = MemOut;
+      k.dst     = '0;
+      k.half    = 1'b0;
+    end
+    k.ready = m <= int'(log_p) + 1 && l0_group_q < (Level1Log + 1)'(1 << log_g)
+              && n < hashes && word_ready(k.src_mem, k.src)
+              && (k.half || word_free(k.dst_mem, k.dst)
+                  || (k.dst_mem == k.src_mem && word_idx(k.dst_mem, k.dst)
+                      == word_idx(k.src_mem, k.src)));
+    return k;
+  endfunction
+
+  // Level-1 layer m: G >> m hashes; inputs (G nodes) at 0, layer m's results at G − (G >> m);
+  // the last layer's result out.
+  function automatic cand_t level1_cand(input int m);
+    cand_t k;
+    logic [CntWidth-1:0] n, hashes;
+    logic [PtrWidth-1:0] g;
+    n      = l1_issued_q[m];
+    g      = PtrWidth'(1) << log_g;
+    hashes = CntWidth'(g >> m);
+    k.src_mem = MemLevel1;
+    k.src     = (m == 1 ? '0 : g - (g >> (m - 1))) + PtrWidth'(n);
+    if (m < int'(log_g)) begin
+      k.dst_mem = MemLevel1;
+      k.dst     = g - (g >> m) + (PtrWidth'(n) >> 1);
+      k.half    = n[0];
+    end else begin
+      k.dst_mem = MemOut;
+      k.dst     = '0;
+      k.half    = 1'b0;
+    end
+    k.ready = m <= int'(log_g) && n < hashes && word_ready(k.src_mem, k.src)
+              && (k.half || word_free(k.dst_mem, k.dst)
+                  || (k.dst_mem == k.src_mem && word_idx(k.dst_mem, k.dst)
+                      == word_idx(k.src_mem, k.src)));
+    return k;
+  endfunction
+
+  // The pick: kind 0 subtree (context, layer), 1 Level 0 (layer), 2 Level 1 (layer).
+  cand_t       pick;
+  logic        pick_found;
+  logic [1:0]  pick_kind;
+  logic [1:0]  pick_ctx;
+  logic [4:0]  pick_layer;
+  always_comb begin
+    cand_t k;
+    pick       = '0;
+    pick_found = 1'b0;
+    pick_kind  = '0;
+    pick_ctx   = '0;
+    pick_layer = '0;
+    // Minor aggregation, oldest subtree first.
+    for (int a = 0; a < Contexts; a++) begin
+      for (int l = 1; l <= Layers; l++) begin
+        if (layer_nodes(l) < (1 << MajorLog)) begin
+          k = subtree_cand(oldest_q + 2'(a), l);
+          if (k.ready && !pick_found) begin
+            pick = k; pick_found = 1'b1; pick_kind = 2'd0;
+            pick_ctx = oldest_q + 2'(a); pick_layer = 5'(l);
+          end
+        end
+      end
+    end
+    for (int m = 1; m <= L0Layers; m++) begin
+      k = level0_cand(m);
+      if (k.ready && !pick_found) begin
+        pick = k; pick_found = 1'b1; pick_kind = 2'd1; pick_layer = 5'(m);
+      end
+    end
+    for (int m = 1; m <= L1Layers; m++) begin
+      k = level1_cand(m);
+      if (k.ready && !pick_found) begin
+        pick = k; pick_found = 1'b1; pick_kind = 2'd2; pick_layer = 5'(m);
+      end
+    end
+    // Major aggregation, oldest subtree first.
+    for (int a = 0; a < Contexts; a++) begin
+      for (int l = 1; l <= Layers; l++) begin
+        if (layer_nodes(l) >= (1 << MajorLog)) begin
+          k = subtree_cand(oldest_q + 2'(a), l);
+          if (k.ready && !pick_found) begin
+            pick = k; pick_found = 1'b1; pick_kind = 2'd0;
+            pick_ctx = oldest_q + 2'(a); pick_layer = 5'(l);
+          end
+        end
+      end
+    end
+  end
+
+  // The RHE's input: the pick reads its children's word (registered), then a two-entry FIFO.
+  logic                   rd_pend_q;
+  logic [2*Width-1:0]     rd_data_q;
+  logic [2*Width-1:0]     rq_q [2];
+  logic [1:0]             rq_cnt_q;
+  logic                   rq_head_q;
+  logic                   rhe_in_ready, rhe_wanted, rhe_take, issue;
+  logic [DestIdxWidth:0]  dq_cnt_q;
+  assign issue    = pick_found && 2'(rq_cnt_q) + 2'(rd_pend_q) < 2'd2
+                    && dq_cnt_q < (DestIdxWidth + 1)'(DestDepth);
+  assign rhe_take = rq_cnt_q != 0 && rhe_in_ready;
+
+  logic [2*Width-1:0] pick_data;
+  always_comb begin
+    logic [WordIdxWidth-1:0] i;
+    i = word_idx(pick.src_mem, pick.src);
+    case (pick.src_mem)
+      MemRoot:    pick_data = {root_buf_q[RootIdxW'(i)][1], root_buf_q[RootIdxW'(i)][0]};
+      MemScratch: pick_data = {scratch_q[ScrIdxW'(i)][1], scratch_q[ScrIdxW'(i)][0]};
+      MemLevel0:  pick_data = {level0_q[L0IdxW'(i)][1], level0_q[L0IdxW'(i)][0]};
+      MemLevel1:  pick_data = {level1_q[L1IdxW'(i)][1], level1_q[L1IdxW'(i)][0]};
+      default:    pick_data = {leaf_q[i][1], leaf_q[i][0]};
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (issue) rd_data_q <= pick_data;
+    if (rd_pend_q) rq_q[rq_head_q ^ rq_cnt_q[0]] <= rd_data_q;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_pend_q <= 1'b0;
+      rq_cnt_q  <= '0;
+      rq_head_q <= 1'b0;
+    end else begin
+      rd_pend_q <= issue;
+      rq_cnt_q  <= rq_cnt_q + 2'(rd_pend_q) - 2'(rhe_take);
+      if (rhe_take) rq_head_q <= !rq_head_q;
+    end
+  end
+
+  // The destinations, in issue order.
+  typedef struct packed {
+    mem_e                    mem;
+    logic [WordIdxWidth-1:0] idx;
+    logic [StateWidth-1:0]   id;
+    logic                    half;
+    logic                    subtree;  // a subtree layer's result: counts in done_q[ctx][layer]
+    logic [1:0]              ctx;
+    logic [LayerSelW-1:0]    layer;
+  } dest_t;
+  dest_t                   dq_q [DestDepth];
+  logic [DestIdxWidth-1:0] dq_wr_q, dq_rd_q;
+  logic                    rhe_out_valid;
+  logic [3*Width-1:0]      rhe_out_state;
+  dest_t                   dst;
+  assign dst        = dq_q[dq_rd_q];
+  assign rhe_digest = digest_lane_q ? rhe_out_state[Width +: Width] : rhe_out_state[0 +: Width];
+
+  always_ff @(posedge clk_i) begin
+    if (issue) dq_q[dq_wr_q] <= '{mem: pick.dst_mem, idx: word_idx(pick.dst_mem, pick.dst),
+                                  id: state_id(pick.dst_mem, pick.dst), half: pick.half,
+                                  subtree: pick_kind == 2'd0, ctx: pick_ctx,
+                                  layer: LayerSelW'(pick_layer)};
+    if (rhe_out_valid) begin
+      case (dst.mem)
+        MemRoot:    root_buf_q[RootIdxW'(dst.idx)][dst.half] <= rhe_digest;
+        MemScratch: scratch_q[ScrIdxW'(dst.idx)][dst.half] <= rhe_digest;
+        MemLevel0:  level0_q[L0IdxW'(dst.idx)][dst.half] <= rhe_digest;
+        MemLevel1:  level1_q[L1IdxW'(dst.idx)][dst.half] <= rhe_digest;
+        default:    ;
+      endcase
+    end
+  end
+
+  logic rhe_busy;
+  acclmt_engine #(
+    .Width(Width), .MulLatency(MulLatency), .Batch(Batch), .MaxRounds(MaxRounds),
+    .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
+  ) u_rhe (
+    .clk_i, .rst_ni,
+    .cfg_we_i    (engine_cfg_we),
+    .cfg_addr_i  (cfg_addr_i[9:0]),
+    .cfg_data_i,
+    .in_valid_i  (rq_cnt_q != 0),
+    .in_ready_o  (rhe_in_ready),
+    .in_last_i   (1'b0),
+    .in_state_i  ({rq_q[rq_head_q], tag_q}),
+    .in_close_i  (rhe_wanted && !pick_found && rq_cnt_q == 0 && !rd_pend_q),
+    .in_wanted_o (rhe_wanted),
+    .out_valid_o (rhe_out_valid),
+    .out_ready_i (1'b1),
+    .out_state_o (rhe_out_state),
+    .busy_o      (rhe_busy)
+  );
+  logic unused_rhe;
+  assign unused_rhe = ^{rhe_busy, lhe_out_state[2*Width +: Width],
+                        rhe_out_state[2*Width +: Width]};
+
+  // ---------------------------------------------------------------- state updates
+  logic ctx_retire, ctx_opening;
+  logic [1:0] open_ctx;
+  always_comb begin
+    // The oldest subtree retires once all its results are written.
+    ctx_retire = ctx_open_q[oldest_q];
+    for (int l = 1; l <= Layers; l++) begin
+      if (done_q[oldest_q][l] != CntWidth'(layer_nodes(l))) ctx_retire = 1'b0;
+    end
+    open_ctx    = next_sub_q[1:0];
+    ctx_opening = next_sub_q < lhe_subtrees && !ctx_open_q[open_ctx];
+  end
+
+  // The words a pick reads and reserves, and a result writes.
+  logic [StateWidth-1:0] rd_id, rs_id;
+  logic                  reserve;
+  assign rd_id   = state_id(pick.src_mem, pick.src);
+  assign rs_id   = state_id(pick.dst_mem, pick.dst);
+  assign reserve = issue && !pick.half && node_mem(pick.dst_mem);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      live_q <= '0;
+      lap_q  <= '1;  // as if lap −1 were used: lap 0 comes first
+      w0_q   <= '0;
+      w1_q   <= '0;
+    end else begin
+      // A result fills its half.
+      if (rhe_out_valid && node_mem(dst.mem)) begin
+        if (dst.half) w1_q[dst.id] <= 1'b1;
+        else          w0_q[dst.id] <= 1'b1;
+      end
+      // A pick frees the word it reads, then reserves the one it writes (the same word, the
+      // next lap, for the first hash of a layer that overwrites its inputs in place).
+      if (issue && node_mem(pick.src_mem)) live_q[rd_id] <= 1'b0;
+      if (reserve) begin
+        live_q[rs_id] <= 1'b1;
+        lap_q[rs_id]  <= word_lap(pick.dst_mem, pick.dst);
+        w0_q[rs_id]   <= 1'b0;
+        w1_q[rs_id]   <= 1'b0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctx_open_q  <= '0;
+      oldest_q    <= '0;
+      next_sub_q  <= '0;
+      root_next_q <= '0;
+      scr_next_q  <= '0;
+      l0_group_q  <= '0;
+      l1_total_q  <= '0;
+      lhe_out_q   <= '0;
+      dq_wr_q     <= '0;
+      dq_rd_q     <= '0;
+      dq_cnt_q    <= '0;
+      root_valid_o <= 1'b0;
+      lhe_hashes_o <= '0;
+      rhe_hashes_o <= '0;
+      for (int c = 0; c < Contexts; c++) begin
+        ctx_sub_q[c]  <= '0;
+        ctx_root_q[c] <= '0;
+        ctx_scr_q[c]  <= '0;
+        for (int l = 0; l <= Layers; l++) begin
+          issued_q[c][l] <= '0;
+          done_q[c][l]   <= '0;
+        end
+      end
+      for (int m = 0; m <= L0Layers; m++) l0_issued_q[m] <= '0;
+      for (int m = 0; m <= L1Layers; m++) l1_issued_q[m] <= '0;
+    end else begin
+      if (lhe_out_valid) lhe_out_q <= lhe_out_q + 1'b1;
+      if (fd_take) lhe_hashes_o <= lhe_hashes_o + 1'b1;
+      if (issue) rhe_hashes_o <= rhe_hashes_o + 1'b1;
+      dq_cnt_q <= dq_cnt_q + (DestIdxWidth + 1)'(issue) - (DestIdxWidth + 1)'(rhe_out_valid);
+      if (issue) dq_wr_q <= dq_wr_q + 1'b1;
+      if (rhe_out_valid) begin
+        dq_rd_q <= dq_rd_q + 1'b1;
+        if (dst.subtree) done_q[dst.ctx][dst.layer] <= done_q[dst.ctx][dst.layer] + 1'b1;
+        if (dst.mem == MemOut) root_valid_o <= 1'b1;
+      end
+      if (ctx_retire) begin
+        ctx_open_q[oldest_q] <= 1'b0;
+        oldest_q             <= oldest_q + 1'b1;
+      end
+      if (ctx_opening) begin
+        ctx_open_q[open_ctx] <= 1'b1;
+        ctx_sub_q[open_ctx]  <= next_sub_q[SubWidth-1:0];
+        ctx_root_q[open_ctx] <= root_next_q;
+        ctx_scr_q[open_ctx]  <= scr_next_q;
+        for (int l = 0; l <= Layers; l++) begin
+          issued_q[open_ctx][l] <= '0;
+          done_q[open_ctx][l]   <= '0;
+        end
+        next_sub_q  <= next_sub_q + 1'b1;
+        root_next_q <= root_next_q + PtrWidth'(RootFoot);
+        scr_next_q  <= scr_next_q + PtrWidth'(ScratchFoot);
+      end
+      if (issue) begin
+        case (pick_kind)
+          2'd0: begin
+            issued_q[pick_ctx][LayerSelW'(pick_layer)] <= issued_q[pick_ctx][LayerSelW'(pick_layer)] + 1'b1;
+            if (pick_layer == 5'd1) l1_total_q <= l1_total_q + 1'b1;
+          end
+          2'd1: begin
+            l0_issued_q[L0SelW'(pick_layer)] <= l0_issued_q[L0SelW'(pick_layer)] + 1'b1;
+            // The group's last hash: the next group starts.
+            if (int'(pick_layer) == int'(log_p) + 1) begin
+              l0_group_q <= l0_group_q + 1'b1;
+              for (int m = 0; m <= L0Layers; m++) l0_issued_q[m] <= '0;
+            end
+          end
+          default: l1_issued_q[L1SelW'(pick_layer)] <= l1_issued_q[L1SelW'(pick_layer)] + 1'b1;
+        endcase
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rhe_out_valid && dst.mem == MemOut) root_o <= rhe_digest;
+  end
+
+  logic unused_ptr;
+  assign unused_ptr = pick.ready;
+
+`ifdef ACCLMT_TREE_DEBUG
+  // +define+ACCLMT_TREE_DEBUG: the scheduler's state every 50,000 cycles (a stalled tree shows
+  // which layer waits on what).
+  int unsigned dbg_cycle_q = 0;
+  always_ff @(posedge clk_i) begin
+    dbg_cycle_q <= dbg_cycle_q + 1;
+    if (dbg_cycle_q % 50000 == 0) begin
+      $display("[%0d] lhe_out %0d fd %0d.%0d valid %b ready %b l1_total %0d | open %b oldest %0d next %0d | l0g %0d | pick %b rq %0d dq %0d wanted %b rin %b",
+               dbg_cycle_q, lhe_out_q, fd_sub_q, fd_idx_q, fd_valid, fd_ready, l1_total_q,
+               ctx_open_q, oldest_q, next_sub_q, l0_group_q, pick_found, rq_cnt_q, dq_cnt_q,
+               rhe_wanted, rhe_in_ready);
+      for (int c = 0; c < Contexts; c++) begin
+        $write("  ctx %0d sub %0d root %0d scr %0d:", c, ctx_sub_q[c], ctx_root_q[c], ctx_scr_q[c]);
+        for (int l = 1; l <= Layers; l++) $write(" %0d", issued_q[c][l]);
+        $write("\n");
+      end
+      $write("  l0:");
+      for (int m = 1; m <= L0Layers; m++) $write(" %0d", l0_issued_q[m]);
+      $write("  l1:");
+      for (int m = 1; m <= L1Layers; m++) $write(" %0d", l1_issued_q[m]);
+      $write("\n");
+    end
+  end
+`endif
+endmodule

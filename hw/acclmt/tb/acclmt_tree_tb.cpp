@@ -1,0 +1,386 @@
+// Self-checking Verilator bench for acclmt_tree (AcclMT's Merkle controller): reads a tree
+// (`zkaccel hw acclmt-tree-vectors`: the Poseidon instance's configuration, the domain tag, the
+// leaves' elements and zkaccel-merkle's root, Montgomery form), configures the controller and
+// streams the elements in:
+//
+//   0. a tree size the controller does not build first: cfg_error_o must rise and no element
+//      be taken;
+//   1. the elements at a stated off-chip bandwidth (BYTES_PER_CYCLE: element n is offered once
+//      (n + 1)·32 bytes have arrived): the root must equal the golden model's; RESULT prints
+//      the cycles from the first element offered to the root, and each engine's hashes;
+//   2. (unless ONCE is `once`) a reset part-way through the same stream, then the stream
+//      again with random gaps: the root must again be the golden model's.
+//
+// Every run also checks the engines' hash counts (2^n leaf hashes, 2^n − 1 root hashes).
+//
+// Exits 1 on a wrong root, a stall or an element refused; 2 on a bad command line or vectors
+// file, or a tree the built controller does not take.
+//
+// Usage: Vacclmt_tree <acclmt_tree_vectors.hex> <bytes per cycle> [seed [once]]
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vacclmt_tree.h"
+#include "verilated.h"
+#include "wide.h"
+
+#ifndef ACCLMT_SUBTREE_LOG
+#error "build with -DACCLMT_SUBTREE_LOG=<the controller's SubtreeLog parameter>"
+#endif
+#ifndef ACCLMT_MAX_LOG
+#error "build with -DACCLMT_MAX_LOG=<SubtreeLog + Level0Log + Level1Log>"
+#endif
+#ifndef ACCLMT_MAX_ROUNDS
+#error "build with -DACCLMT_MAX_ROUNDS=<the engines' MaxRounds parameter>"
+#endif
+
+namespace {
+
+using wide::Word;
+
+constexpr int kLanes = 3;
+constexpr int kWidth = 256;
+constexpr int kWords = kWidth / 32;
+constexpr int kMdsBase = 16;
+constexpr int kRcBase = 160;
+constexpr int kTagAddr = 1024;
+constexpr int kShapeAddr = 1025;
+constexpr int kMaxLog = 18;  // acclmt-tree-vectors' largest tree
+constexpr uint64_t kStallCycles = 400000;
+
+struct Tree {
+  int alpha = 0, full_rounds = 0, partial_rounds = 0, log_leaves = 0, digest_lane = 0;
+  Word modulus, modulus_inv, one, tag, root;
+  std::vector<Word> mds, rc, elements;
+};
+
+bool parse_decimal(const std::string& s, unsigned long long max, unsigned long long& out) {
+  if (s.empty() || s.size() > 20) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  errno = 0;
+  char* end = nullptr;
+  out = std::strtoull(s.c_str(), &end, 10);
+  return errno == 0 && *end == '\0' && out <= max;
+}
+
+// Reads and validates the tree file; false (with a message) on anything malformed.
+bool read_tree(const char* path, Tree& tree) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "cannot open %s\n", path);
+    return false;
+  }
+  std::string tok[7];
+  unsigned long long head[7];
+  const unsigned long long max[7] = {4096, 64, 7, 64, 255, 63, 1};
+  for (int i = 0; i < 7; ++i) {
+    if (!(in >> tok[i]) || !parse_decimal(tok[i], max[i], head[i])) {
+      std::fprintf(stderr, "%s: bad header field %d\n", path, i + 1);
+      return false;
+    }
+  }
+  tree.alpha = static_cast<int>(head[2]);
+  tree.full_rounds = static_cast<int>(head[3]);
+  tree.partial_rounds = static_cast<int>(head[4]);
+  tree.log_leaves = static_cast<int>(head[5]);
+  tree.digest_lane = static_cast<int>(head[6]);
+  if (head[0] != kWidth || head[1] != kLanes) {
+    std::fprintf(stderr, "%s: a %llu-bit, t = %llu instance; the controller is %d-bit, t = %d\n",
+                 path, head[0], head[1], kWidth, kLanes);
+    return false;
+  }
+  if (tree.alpha != 3 && tree.alpha != 5 && tree.alpha != 7) {
+    std::fprintf(stderr, "%s: S-box exponent %d (the engines take 3, 5, 7)\n", path, tree.alpha);
+    return false;
+  }
+  const int rounds = tree.full_rounds + tree.partial_rounds;
+  if (tree.full_rounds < 2 || tree.full_rounds % 2 != 0 ||
+      tree.partial_rounds < tree.full_rounds / 2 || rounds > ACCLMT_MAX_ROUNDS) {
+    std::fprintf(stderr, "%s: rounds (%d, %d) outside what the engines take\n", path,
+                 tree.full_rounds, tree.partial_rounds);
+    return false;
+  }
+  if (tree.log_leaves < ACCLMT_SUBTREE_LOG || tree.log_leaves > ACCLMT_MAX_LOG ||
+      tree.log_leaves > kMaxLog) {
+    std::fprintf(stderr, "%s: 2^%d leaves; this controller builds 2^%d to 2^%d\n", path,
+                 tree.log_leaves, ACCLMT_SUBTREE_LOG,
+                 ACCLMT_MAX_LOG < kMaxLog ? ACCLMT_MAX_LOG : kMaxLog);
+    return false;
+  }
+  auto word = [&](Word& w) {
+    std::string s;
+    if (!(in >> s) || !wide::parse_hex(s, kWords, w)) {
+      std::fprintf(stderr, "%s: missing or malformed word\n", path);
+      return false;
+    }
+    return true;
+  };
+  if (!word(tree.modulus) || !word(tree.modulus_inv) || !word(tree.one)) return false;
+  tree.mds.resize(kLanes * kLanes);
+  for (Word& w : tree.mds) {
+    if (!word(w)) return false;
+  }
+  tree.rc.resize(static_cast<size_t>(rounds) * kLanes);
+  for (Word& w : tree.rc) {
+    if (!word(w)) return false;
+  }
+  if (!word(tree.tag)) return false;
+  tree.elements.resize(size_t{2} << tree.log_leaves);
+  for (Word& w : tree.elements) {
+    if (!word(w)) return false;
+  }
+  if (!word(tree.root)) return false;
+  std::string extra;
+  if (in >> extra) {
+    std::fprintf(stderr, "%s: trailing data after the root\n", path);
+    return false;
+  }
+  return true;
+}
+
+struct Outcome {
+  bool complete = false;
+  bool was_reset = false;
+  uint64_t cycles = 0;  // first element offered to the root, inclusive
+};
+
+class Driver {
+ public:
+  Driver(Vacclmt_tree& dut, uint64_t seed) : dut_(dut), rng_(seed) {}
+
+  void tick() {
+    dut_.clk_i = 0;
+    dut_.eval();
+    dut_.clk_i = 1;
+    dut_.eval();
+    ++cycle_;
+  }
+
+  void reset() {
+    dut_.rst_ni = 0;
+    dut_.in_valid_i = 0;
+    dut_.cfg_we_i = 0;
+    tick();
+    tick();
+    dut_.rst_ni = 1;
+    dut_.eval();
+  }
+
+  void write(int addr, const Word& w) {
+    dut_.cfg_we_i = 1;
+    dut_.cfg_addr_i = static_cast<uint16_t>(addr);
+    wide::set_wide(dut_.cfg_data_i, w);
+    tick();
+    dut_.cfg_we_i = 0;
+  }
+
+  void write_shape(int log_leaves, int lane) {
+    Word shape(kWords, 0);
+    shape[0] = static_cast<uint32_t>(log_leaves | (lane << 8));
+    write(kShapeAddr, shape);
+  }
+
+  void configure(const Tree& tree) {
+    write(0, tree.modulus);
+    write(1, tree.modulus_inv);
+    write(2, tree.one);
+    Word params(kWords, 0);
+    params[0] = static_cast<uint32_t>((tree.alpha == 3 ? 0 : tree.alpha == 5 ? 1 : 2) |
+                                      (tree.full_rounds << 8) | (tree.partial_rounds << 16));
+    write(3, params);
+    for (size_t k = 0; k < tree.mds.size(); ++k) write(kMdsBase + static_cast<int>(k), tree.mds[k]);
+    for (size_t k = 0; k < tree.rc.size(); ++k) write(kRcBase + static_cast<int>(k), tree.rc[k]);
+    write(kTagAddr, tree.tag);
+    write_shape(tree.log_leaves, tree.digest_lane);
+    tick();  // the multipliers take the modulus
+  }
+
+  // A shape the controller refuses: it must say so and take nothing.
+  bool refuses(int log_leaves, int lane) {
+    write_shape(log_leaves, lane);
+    dut_.in_valid_i = 1;
+    bool ok = true;
+    for (int i = 0; i < 16; ++i) {
+      dut_.eval();
+      ok = ok && dut_.cfg_error_o && !dut_.in_ready_o;
+      tick();
+    }
+    dut_.in_valid_i = 0;
+    return ok;
+  }
+
+  // Streams the tree's elements; bytes_per_cycle > 0 paces them, 0 offers them with random
+  // gaps; reset_after (cycles, 0 = never) resets the controller then.
+  Outcome stream(const Tree& tree, double bytes_per_cycle, uint64_t reset_after) {
+    Outcome out;
+    const size_t n = tree.elements.size();
+    size_t fed = 0;
+    const uint64_t start = cycle_;
+    uint64_t idle = 0, last_lhe = 0, last_rhe = 0;
+    while (!dut_.root_valid_o) {
+      const uint64_t elapsed = cycle_ - start;
+      bool offer = fed < n;
+      if (bytes_per_cycle > 0) {
+        offer = offer && static_cast<double>(elapsed + 1) * bytes_per_cycle >=
+                             static_cast<double>((fed + 1) * (kWidth / 8));
+      } else {
+        offer = offer && rng_() % 2 == 0;
+      }
+      dut_.in_valid_i = offer;
+      if (offer) {
+        wide::set_wide(dut_.in_data_i, tree.elements[fed]);
+      } else {
+        for (size_t k = 0; k < wide::port_words(dut_.in_data_i); ++k) {
+          dut_.in_data_i[k] = static_cast<uint32_t>(rng_());
+        }
+      }
+      dut_.eval();
+      const bool accepted = offer && dut_.in_ready_o;
+      if (accepted) ++fed;
+      const bool moved = accepted || dut_.lhe_hashes_o != last_lhe || dut_.rhe_hashes_o != last_rhe;
+      last_lhe = dut_.lhe_hashes_o;
+      last_rhe = dut_.rhe_hashes_o;
+      tick();
+      if (reset_after != 0 && cycle_ - start == reset_after) {
+        reset();
+        out.was_reset = true;
+        return out;
+      }
+      idle = moved ? 0 : idle + 1;
+      if (idle > kStallCycles) {
+        std::fprintf(stderr,
+                     "FAIL: no progress for %llu cycles (%zu of %zu elements taken, %u leaf and "
+                     "%u root hashes issued)\n",
+                     static_cast<unsigned long long>(kStallCycles), fed, n, dut_.lhe_hashes_o,
+                     dut_.rhe_hashes_o);
+        return out;
+      }
+    }
+    dut_.in_valid_i = 0;
+    out.cycles = cycle_ - start;
+    if (fed != n) {
+      std::fprintf(stderr, "FAIL: the root came after %zu of %zu elements\n", fed, n);
+      return out;
+    }
+    out.complete = true;
+    return out;
+  }
+
+  bool root_is(const Tree& tree) {
+    const Word got = wide::get_wide(dut_.root_o, kWords);
+    if (got != tree.root) {
+      std::fprintf(stderr, "MISMATCH root\n  want %s\n  got  %s\n", wide::to_hex(tree.root).c_str(),
+                   wide::to_hex(got).c_str());
+      return false;
+    }
+    return true;
+  }
+
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  Vacclmt_tree& dut_;
+  std::mt19937_64 rng_;
+  uint64_t cycle_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3 || argc > 5) {
+    std::fprintf(stderr, "usage: %s <acclmt_tree_vectors.hex> <bytes per cycle> [seed [once]]\n",
+                 argv[0]);
+    return 2;
+  }
+  const bool once = argc == 5 && std::string(argv[4]) == "once";
+  if (argc == 5 && !once) {
+    std::fprintf(stderr, "bad fourth argument '%s' (once, or nothing)\n", argv[4]);
+    return 2;
+  }
+  errno = 0;
+  char* end = nullptr;
+  const double bytes_per_cycle = std::strtod(argv[2], &end);
+  if (errno != 0 || end == argv[2] || *end != '\0' || !std::isfinite(bytes_per_cycle) ||
+      bytes_per_cycle < 0.01 || bytes_per_cycle > 1024) {
+    std::fprintf(stderr, "bad bandwidth '%s' (bytes per cycle, 0.01 to 1024)\n", argv[2]);
+    return 2;
+  }
+  unsigned long long seed = 1;
+  if (argc >= 4 && !parse_decimal(argv[3], ~0ULL, seed)) {
+    std::fprintf(stderr, "bad seed '%s'\n", argv[3]);
+    return 2;
+  }
+  Tree tree;
+  if (!read_tree(argv[1], tree)) return 2;
+
+  Verilated::commandArgs(argc, argv);
+  Vacclmt_tree dut;
+  Driver unit(dut, seed);
+  unit.reset();
+  unit.configure(tree);
+
+  // 0. Shapes the controller does not build.
+  if (!unit.refuses(ACCLMT_SUBTREE_LOG - 1, tree.digest_lane) ||
+      !unit.refuses(ACCLMT_MAX_LOG + 1, tree.digest_lane)) {
+    std::fprintf(stderr, "FAIL: a tree size outside the controller's range was not refused\n");
+    return 1;
+  }
+  unit.write_shape(tree.log_leaves, tree.digest_lane);
+  if (dut.cfg_error_o) {
+    std::fprintf(stderr, "FAIL: cfg_error_o for a tree of 2^%d leaves\n", tree.log_leaves);
+    return 1;
+  }
+
+  // 1. At the stated bandwidth.
+  const Outcome paced = unit.stream(tree, bytes_per_cycle, 0);
+  if (!paced.complete || !unit.root_is(tree)) {
+    std::fprintf(stderr, "FAIL: at %.3f bytes per cycle\n", bytes_per_cycle);
+    return 1;
+  }
+  const unsigned lhe = dut.lhe_hashes_o, rhe = dut.rhe_hashes_o;
+  const unsigned long long leaves = 1ULL << tree.log_leaves;
+  if (lhe != leaves || rhe != leaves - 1) {
+    std::fprintf(stderr, "FAIL: %u leaf and %u root hashes for 2^%d leaves\n", lhe, rhe,
+                 tree.log_leaves);
+    return 1;
+  }
+
+  if (once) {
+    std::printf("acclmt_tree 2^%d leaves (alpha=%d R_F=%d R_P=%d): root = zkaccel-merkle's at "
+                "%.3f bytes/cycle; RESULT cycles=%llu lhe_hashes=%u rhe_hashes=%u\n",
+                tree.log_leaves, tree.alpha, tree.full_rounds, tree.partial_rounds,
+                bytes_per_cycle, static_cast<unsigned long long>(paced.cycles), lhe, rhe);
+    return 0;
+  }
+
+  // 2. A reset part-way, then the stream again with random gaps.
+  unit.reset();
+  const uint64_t at = 1 + unit.rng()() % (paced.cycles / 2);
+  if (!unit.stream(tree, bytes_per_cycle, at).was_reset) {
+    std::fprintf(stderr, "FAIL: the tree was built before its reset\n");
+    return 1;
+  }
+  const Outcome again = unit.stream(tree, 0, 0);
+  if (!again.complete || !unit.root_is(tree) || dut.lhe_hashes_o != lhe ||
+      dut.rhe_hashes_o != rhe) {
+    std::fprintf(stderr, "FAIL: after a reset, with random gaps\n");
+    return 1;
+  }
+
+  std::printf("acclmt_tree 2^%d leaves (alpha=%d R_F=%d R_P=%d): root = zkaccel-merkle's at "
+              "%.3f bytes/cycle, after a reset mid-flight and with random input gaps; "
+              "RESULT cycles=%llu lhe_hashes=%u rhe_hashes=%u gapped_cycles=%llu\n",
+              tree.log_leaves, tree.alpha, tree.full_rounds, tree.partial_rounds,
+              bytes_per_cycle, static_cast<unsigned long long>(paced.cycles), lhe, rhe,
+              static_cast<unsigned long long>(again.cycles));
+  return 0;
+}
