@@ -104,7 +104,7 @@ bash hw/common/run.sh "${HW_COMMON_VECTORS:-4000}"
 step "RTL: FPGA NTT core (hw/ntt: Table III configurations and the PipeZK replica on three fields vs zkaccel-ntt; cycles = model)"
 bash hw/ntt/run.sh
 
-step "RTL: AcclMT Poseidon engine (hw/acclmt: the two-batch FR/PR engine and its two-FR baseline vs zkaccel-poseidon; Table I cycles, time loss)"
+step "RTL: AcclMT (hw/acclmt: the two-batch FR/PR engine and its two-FR baseline vs zkaccel-poseidon, Table I cycles, time loss; the Merkle controller: roots vs zkaccel-merkle, Table II)"
 bash hw/acclmt/run.sh "${ACCLMT_VECTORS:-1000}"
 
 step "zkaccel bench --quick (smoke run)"

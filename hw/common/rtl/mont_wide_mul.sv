@@ -29,21 +29,21 @@ module mont_wide_mul #(
   end
 
   // a·b from NumLimbs partial products of a by one limb of b.
-  function automatic logic [2*Width-1:0] product(input logic [Width-1:0] a,
-                                                 input logic [Width-1:0] b);
-    logic [2*Width-1:0] sum;
-    sum = '0;
+  function automatic logic [2*Width-1:0] limb_product(input logic [Width-1:0] lhs,
+                                                      input logic [Width-1:0] rhs);
+    logic [2*Width-1:0] acc;
+    acc = '0;
     for (int i = 0; i < NumLimbs; i++) begin
-      logic [PartialWidth-1:0] partial;
-      partial = {{LimbWidth{1'b0}}, a} * {{Width{1'b0}}, b[i*LimbWidth +: LimbWidth]};
-      sum = sum + ({{(Width - LimbWidth){1'b0}}, partial} << (i * LimbWidth));
+      logic [PartialWidth-1:0] limb_partial;
+      limb_partial = {{LimbWidth{1'b0}}, lhs} * {{Width{1'b0}}, rhs[i*LimbWidth +: LimbWidth]};
+      acc = acc + ({{(Width - LimbWidth){1'b0}}, limb_partial} << (i * LimbWidth));
     end
-    return sum;
+    return acc;
   endfunction
 
   if (Latency == 0) begin : gen_comb
     assign valid_o   = valid_i;
-    assign product_o = product(a_i, b_i);
+    assign product_o = limb_product(a_i, b_i);
     logic unused_clk_rst_en;
     assign unused_clk_rst_en = ^{clk_i, rst_ni, en_i};
   end else begin : gen_pipe
@@ -63,7 +63,7 @@ module mont_wide_mul #(
       if (en_i) begin
         // Only a valid operation loads the first stage: an idle multiplier does not toggle
         // (and the simulator skips its product).
-        if (valid_i) stage_q[0] <= product(a_i, b_i);
+        if (valid_i) stage_q[0] <= limb_product(a_i, b_i);
         for (int s = 1; s < Latency; s++) begin
           stage_q[s] <= stage_q[s-1];
         end
