@@ -370,6 +370,15 @@ module acclmt_tree #(
     logic                  half;
   } cand_t;
 
+  // A candidate's result has its word: the second sibling's was reserved by the first; the first
+  // reserves a free word, or the word it reads itself (a layer overwriting its inputs in place).
+  function automatic logic dest_reservable(input logic half, input mem_e dst_mem,
+                                           input logic [PtrWidth-1:0] dst, input mem_e src_mem,
+                                           input logic [PtrWidth-1:0] src);
+    return half || word_free(dst_mem, dst)
+           || (dst_mem == src_mem && word_idx(dst_mem, dst) == word_idx(src_mem, src));
+  endfunction
+
   // Subtree context c, layer l.
   function automatic cand_t subtree_cand(input logic [1:0] c, input int l);
     cand_t k;
@@ -393,9 +402,7 @@ module acclmt_tree #(
     // Children ready: layer l − 1's results return in order, so its count tells.
     k.ready = ctx_open_q[c] && n < CntWidth'(layer_nodes(l))
               && (l == 1 || {1'b0, done_q[c][l-1]} >= ({1'b0, n} << 1) + (CntWidth + 1)'(2))
-              && (k.half || word_free(k.dst_mem, k.dst)
-                  || (k.dst_mem == k.src_mem && word_idx(k.dst_mem, k.dst)
-                      == word_idx(k.src_mem, k.src)));
+              && dest_reservable(k.half, k.dst_mem, k.dst, k.src_mem, k.src);
     return k;
   endfunction
 
@@ -427,9 +434,7 @@ module acclmt_tree #(
     end
     k.ready = m <= int'(log_p) + 1 && l0_group_q < (Level1Log + 1)'(1 << log_g)
               && n < hashes && word_ready(k.src_mem, k.src)
-              && (k.half || word_free(k.dst_mem, k.dst)
-                  || (k.dst_mem == k.src_mem && word_idx(k.dst_mem, k.dst)
-                      == word_idx(k.src_mem, k.src)));
+              && dest_reservable(k.half, k.dst_mem, k.dst, k.src_mem, k.src);
     return k;
   endfunction
 
@@ -454,9 +459,7 @@ module acclmt_tree #(
       k.half    = 1'b0;
     end
     k.ready = m <= int'(log_g) && n < hashes && word_ready(k.src_mem, k.src)
-              && (k.half || word_free(k.dst_mem, k.dst)
-                  || (k.dst_mem == k.src_mem && word_idx(k.dst_mem, k.dst)
-                      == word_idx(k.src_mem, k.src)));
+              && dest_reservable(k.half, k.dst_mem, k.dst, k.src_mem, k.src);
     return k;
   endfunction
 
