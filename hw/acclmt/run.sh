@@ -23,6 +23,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=../common/lib.sh
+source "$here/../common/lib.sh"
 common="$root/hw/common"
 count="${1:-1000}"
 build="${HW_ACCLMT_BUILD_DIR:-$root/target/hw/acclmt}"
@@ -51,7 +53,7 @@ echo "lint: acclmt_engine (two-batch and baseline, MulLatency 0 and 1) is clean"
 # The benches: the two-batch engine and the two-FR-engine baseline, the default parameters
 # (MulLatency 1, Batch 32, SlotGap 1, HandoverGap 9).
 for baseline in 0 1; do
-  verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+  verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
     --top-module acclmt_engine -GBaseline="$baseline" -GBatch="$batch" -GMaxRounds="$max_rounds" \
     -CFLAGS "-I$common/tb -DACCLMT_BATCH=$batch -DACCLMT_MAX_ROUNDS=$max_rounds" \
     -Mdir "$build/obj_engine_$baseline" -o Vacclmt_engine "${srcs[@]}" \
@@ -63,7 +65,7 @@ baseline_engine="$build/obj_engine_1/Vacclmt_engine"
 # of 16 (under the 30-cycle round trip), no gaps, the wide multiplier combinational.
 offgrid=(-GMulLatency=0 -GBatch=16 -GSlotGap=0 -GHandoverGap=0)
 offgrid_model=(--mul-latency 0 --batch 16 --slot-gap 0 --handover-gap 0)
-verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
   --top-module acclmt_engine "${offgrid[@]}" -GMaxRounds="$max_rounds" \
   -CFLAGS "-I$common/tb -DACCLMT_BATCH=16 -DACCLMT_MAX_ROUNDS=$max_rounds" \
   -Mdir "$build/obj_engine_offgrid" -o Vacclmt_engine "${srcs[@]}" \
@@ -145,8 +147,6 @@ fi
 # the engine, within a bounded time.
 good="$build/acclmt_vectors_table1-rp56_320.hex"
 bad="$build/hostile.hex"
-# shellcheck source=../common/lib.sh
-source "$here/../common/lib.sh"
 expect_refusal "no arguments" "$engine"
 expect_refusal "three arguments" "$engine" "$good" 1 2
 expect_refusal "seed '7q'" "$engine" "$good" 7q
@@ -194,7 +194,7 @@ echo "lint: acclmt_tree (default and small controller) is clean"
 build_tree() {
   local name="$1" subtree_log="$2" max_log="$3"
   shift 3
-  verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+  verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
     --top-module acclmt_tree "$@" -GMaxRounds="$max_rounds" \
     -CFLAGS "-I$common/tb -DACCLMT_SUBTREE_LOG=$subtree_log -DACCLMT_MAX_LOG=$max_log -DACCLMT_MAX_ROUNDS=$max_rounds" \
     -Mdir "$build/obj_tree_$name" -o Vacclmt_tree "${tree_srcs[@]}" "$here/tb/acclmt_tree_tb.cpp" >/dev/null

@@ -1,4 +1,5 @@
-# Shell helpers the RTL benches' run.sh scripts share (source it; it defines functions only).
+# Shell helpers the RTL benches' run.sh scripts share (source it; it defines functions and
+# variables only).
 
 # expect_refusal WHAT COMMAND...: runs COMMAND (at most 20 s) and requires exit status 2, the
 # benches' "bad input"; otherwise prints a failure naming WHAT and sets the caller's `status`
@@ -12,3 +13,8 @@ expect_refusal() {
     status=1
   fi
 }
+
+# Verilator's generated C++ built at -O1: its default, -Os, took a third longer to compile the
+# wide datapaths (most of the RTL steps' time) and simulated no faster. Pass it to every
+# `verilator --build`.
+verilator_cxx_opt=(-MAKEFLAGS "OPT_FAST=-O1 OPT_GLOBAL=-O1")

@@ -12,6 +12,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 count="${1:-4000}"
 build="${HW_COMMON_BUILD_DIR:-$root/target/hw/common}"
 mkdir -p "$build"
@@ -41,7 +43,7 @@ for width in 256 384; do
       unit_srcs=("$here/rtl/mont_wide_mul.sv" "$here/rtl/$unit.sv")
       verilator --lint-only -Wall --top-module "$unit" "${params[@]}" "${unit_srcs[@]}"
       obj="$build/obj_${unit}_${width}_${mul_latency}"
-      verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique --top-module "$unit" \
+      verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique --top-module "$unit" \
         "${params[@]}" -Mdir "$obj" -o "V$unit" "${unit_srcs[@]}" "$here/tb/${unit}_tb.cpp" -CFLAGS "-I$here/tb" >/dev/null
       out="$build/result_${unit}_${width}_${mul_latency}.txt"
       if ! "$obj/V$unit" "$build/mont_vectors_${width}.hex" "$width" | tee "$out"; then
@@ -61,8 +63,6 @@ done
 # Hostile command lines and vectors: the bench must refuse each (exit 2) within a bounded time.
 bench="$build/obj_mont_mul_256_0/Vmont_mul"
 bad="$build/hostile.hex"
-# shellcheck source=lib.sh
-source "$here/lib.sh"
 expect_refusal "384-bit vectors on the 256-bit unit" "$bench" "$build/mont_vectors_384.hex" 384
 expect_refusal "width 100" "$bench" "$build/mont_vectors_256.hex" 100
 expect_refusal "width 0" "$bench" "$build/mont_vectors_256.hex" 0

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds and runs the FPGA NTT core's benches (hw/ntt): lint (Verilator -Wall) of every
 # configuration, an Icarus elaboration check, and the self-checking Verilator bench of the
-# core (the paper's, its PipeZK replica, and the fully pipelined ntt_core_pipe) on a 4096-point task (2^(12−m) sub-tasks of 2^m points) for each of Table III's five
-# configurations (m round units, P pipelines) and each field: BN254 Fr and BLS12-381 Fr on
-# the 256-bit unit, BLS12-377 Fq on the 384-bit unit; outputs equal to zkaccel-ntt's
-# (`zkaccel hw ntt-vectors`). The PipeZK replica runs too, and a few configurations off the
-# paper's grid. Every measured cycle count must equal the cycle model's (`zkaccel model
-# ntt-fpga`); they are printed beside Table III's and written to $build/cycles.csv. Then a
-# 2^16-point (256-bit) and a 2^12-point (384-bit) transform through the core in the paper's
-# √N×√N plan (ntt_four_step), equal to zkaccel-ntt's.
+# core (the paper's, its PipeZK replica, and the fully pipelined ntt_core_pipe) on a 4096-point
+# task (2^(12−m) sub-tasks of 2^m points) for Table III's configurations (m round units,
+# P pipelines) on each field: BN254 Fr and BLS12-381 Fr on the 256-bit unit, BLS12-377 Fq on
+# the 384-bit unit (HW_NTT_JOBS below says which rows run where); outputs equal to
+# zkaccel-ntt's (`zkaccel hw ntt-vectors`). The PipeZK replica runs too, and a few
+# configurations off the paper's grid. Every measured cycle count must equal the cycle model's
+# (`zkaccel model ntt-fpga`); they are printed beside Table III's and written to
+# $build/cycles.csv. Then a 2^16-point (256-bit) and a 2^12-point (384-bit) transform through
+# the core in the paper's √N×√N plan (ntt_four_step), equal to zkaccel-ntt's.
 #
 #   hw/ntt/run.sh [MUL_LATENCY]     (the wide multiplier's latency; default 5, the paper-faithful
 #                                    butterfly interval 3·(5 + 1) + 1 = 19 cycles)
@@ -17,6 +18,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=../common/lib.sh
+source "$here/../common/lib.sh"
 common="$root/hw/common"
 mul_latency="${1:-5}"
 build="${HW_NTT_BUILD_DIR:-$root/target/hw/ntt}"
@@ -50,17 +53,29 @@ fi
 # pipelined core on Table III's configurations (256 bits, both fields; 384 bits, 8 rounds),
 # and configurations off the paper's grid (odd sub-task counts, other latencies) that pin the
 # cycle model to the RTL.
+#
+# Each (core, width, m, P, latency) is a Verilator build of its own (most of this script's time);
+# the fields of one width share it. HW_NTT_JOBS=ci (the default) runs the paper-faithful 256-bit
+# core on all five rows and, on the 384-bit unit and the fully pipelined core, rows 8 & 1 and
+# 4 & 4 (the extremes); HW_NTT_JOBS=full runs every row everywhere (six more builds).
 jobs=()
 table_iii=("8 1 39094" "8 2 20361" "4 1 39407" "4 2 20312" "4 4 10524")
+case "${HW_NTT_JOBS:-ci}" in
+  ci) extremes=("8 1 39094" "4 4 10524") ;;
+  full) extremes=("${table_iii[@]}") ;;
+  *) echo "HW_NTT_JOBS is ci or full, not '$HW_NTT_JOBS'" >&2; exit 2 ;;
+esac
 for fw in "256 bn254-fr" "256 bls12-381-fr" "384 bls12-377-fq"; do
-  for row in "${table_iii[@]}"; do
+  rows=("${table_iii[@]}")
+  [[ "$fw" == 384* ]] && rows=("${extremes[@]}")
+  for row in "${rows[@]}"; do
     read -r m p paper <<<"$row"
     jobs+=("$fw $m $p $mul_latency 1 $((1 << (12 - m))) $paper")
   done
   jobs+=("$fw 8 1 $mul_latency 0 16 -")
 done
 for fw in "256 bn254-fr" "256 bls12-381-fr"; do
-  for row in "${table_iii[@]}"; do
+  for row in "${extremes[@]}"; do
     read -r m p paper <<<"$row"
     jobs+=("$fw $m $p $mul_latency pipe $((1 << (12 - m))) $paper")
   done
@@ -88,7 +103,7 @@ for job in "${jobs[@]}"; do
   fi
   obj="$build/obj_${top}_${width}_${m}_${p}_${lat}_${overlap}"
   verilator --lint-only -Wall --top-module "$top" "${params[@]}" "${top_srcs[@]}"
-  verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+  verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
     --top-module "$top" "${params[@]}" -CFLAGS "-I$common/tb -I$here/tb $defines" -Mdir "$obj" \
     -o "V$top" "${top_srcs[@]}" "$here/tb/ntt_core_tb.cpp" >/dev/null
   out="$build/result_${top}_${field}_${m}_${p}_${lat}_${overlap}_${subtasks}.txt"
@@ -121,8 +136,6 @@ printf '%s\n' "$csv" >"$build/cycles.csv.tmp" && mv "$build/cycles.csv.tmp" "$bu
 bench="$build/obj_ntt_core_256_8_1_${mul_latency}_1/Vntt_core"
 good="$build/ntt_vectors_bn254-fr_8_16.hex"
 bad="$build/tmp/hostile.hex"
-# shellcheck source=../common/lib.sh
-source "$here/../common/lib.sh"
 expect_refusal "2 pipelines on a 1-pipeline core" "$bench" "$good" 2
 expect_refusal "32 pipelines on a 1-pipeline core" "$bench" "$good" 32
 expect_refusal "pipelines '1x'" "$bench" "$good" 1x
@@ -159,7 +172,7 @@ for job in "256 bn254-fr 16 1" "384 bls12-377-fq 12 2"; do
   params=(-GWidth="$width" -GLogPoints="$m" -GPipelines="$p" -GMulLatency="$mul_latency")
   obj="$build/obj_ntt_four_step_${width}_${m}_${p}_${mul_latency}"
   verilator --lint-only -Wall --top-module ntt_four_step "${params[@]}" "${srcs[@]}" "$here/rtl/ntt_four_step.sv"
-  verilator --cc --exe --build -j 2 -O2 --x-assign unique --x-initial unique \
+  verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
     --top-module ntt_four_step "${params[@]}" -CFLAGS "-I$common/tb -I$here/tb" -Mdir "$obj" \
     -o Vntt_four_step "${srcs[@]}" "$here/rtl/ntt_four_step.sv" "$here/tb/ntt_four_step_tb.cpp" >/dev/null
   out="$build/result_ntt_four_step_${field}_${log_n}_${p}.txt"

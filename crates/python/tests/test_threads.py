@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 
@@ -10,7 +11,14 @@ from zkaccel import poseidon
 
 
 def test_the_gil_is_released_during_a_long_call() -> None:
-    states = np.zeros((1 << 16, 12), dtype=np.uint64)
+    # A call of about a second in either build (the unoptimised test build permutes a
+    # thousand times slower than a release build): sized by timing a small one first.
+    probe = np.zeros((1 << 8, 12), dtype=np.uint64)
+    start = time.perf_counter()
+    poseidon.permute(probe, "plonky2")
+    per_state = max(time.perf_counter() - start, 1e-6) / len(probe)
+    rows = int(min(max(0.25 / per_state, 1 << 8), 1 << 22))
+    states = np.zeros((rows, 12), dtype=np.uint64)
     done = threading.Event()
     ticks = 0
 

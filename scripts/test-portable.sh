@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the kernel crates' test binaries again with ZKACCEL_SIMD=off: every kernel takes its
+# portable path (what a CPU without AVX2, AVX-512 or ADX, or a non-x86 machine, runs). It runs
+# the binaries `cargo test --workspace --lib --bins --tests` built (building a subset of the
+# workspace would resolve other features and rebuild it), each from its crate's directory, as
+# cargo does. The crates above the kernels (stark, hwmodel, cli, ...) call the same kernels
+# and are left to the first run.
+#
+#   scripts/test-portable.sh [TEST-FILTER...]      (passed to every binary)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+kernel_crates=(zkaccel-field zkaccel-field-testing zkaccel-goldilocks zkaccel-fp256 zkaccel-fp384
+  zkaccel-bn254 zkaccel-bls12-381 zkaccel-bls12-377 zkaccel-symmetric zkaccel-poseidon
+  zkaccel-mimc zkaccel-ntt zkaccel-merkle zkaccel-challenger zkaccel-fri)
+
+# One "directory<TAB>executable" line per test binary of those crates.
+binaries=$(cargo test --workspace --locked --lib --bins --tests --no-run --message-format=json |
+  python3 -c '
+import json, os, sys
+wanted = set(sys.argv[1:])
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("reason") != "compiler-artifact" or not msg.get("executable"):
+        continue
+    if not msg["profile"]["test"] or msg["target"]["name"] is None:
+        continue
+    manifest = msg["manifest_path"]
+    name = msg["package_id"].split("#")[-1].split("@")[0]
+    if "/" in name or ":" in name:  # an old-style package id: "name version (source)"
+        name = msg["package_id"].split()[0]
+    if name in wanted:
+        print(os.path.dirname(manifest) + "\t" + msg["executable"])
+' "${kernel_crates[@]}")
+[[ -n $binaries ]] || { echo "no test binaries of the kernel crates found" >&2; exit 1; }
+
+export ZKACCEL_SIMD=off
+export RUST_MIN_STACK="${RUST_MIN_STACK:-16777216}"
+count=0
+while IFS=$'\t' read -r dir exe; do
+  printf '%s (%s)\n' "$(basename "$exe")" "${dir#"$PWD"/}"
+  (cd "$dir" && "$exe" -q "$@")
+  count=$((count + 1))
+done <<<"$binaries"
+echo "$count test binaries of ${#kernel_crates[@]} kernel crates passed with ZKACCEL_SIMD=off"
