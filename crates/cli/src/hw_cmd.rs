@@ -714,13 +714,15 @@ fn acclmt_vectors(args: &AcclmtVectorArgs) -> Result<(), Box<dyn std::error::Err
 }
 
 /// The header line `width t alpha full_rounds partial_rounds <last>` and the engine's
-/// configuration words (modulus, `P'`, Montgomery one, MDS, round constants) of `params`.
+/// configuration (the modulus, `P'`, Montgomery one, then a count and that many `address word`
+/// lines: the uniform rounds' constants and the beats' blocks, [`crate::acclmt_program`]) of
+/// `params`.
 fn acclmt_config_lines<F: PrimeField, const N: usize>(
     params: &zkaccel_poseidon::PoseidonParams<F>,
     hex: &MontgomeryHex<N>,
     last: &str,
     text: &mut String,
-) -> std::fmt::Result {
+) -> Result<(), Box<dyn std::error::Error>> {
     writeln!(
         text,
         "{} {} {} {} {} {last}",
@@ -732,13 +734,11 @@ fn acclmt_config_lines<F: PrimeField, const N: usize>(
     )?;
     hex.constants(text)?;
     writeln!(text, "{}", hex.word(&hex.mont.r))?;
-    for x in params
-        .mds()
-        .entries()
-        .iter()
-        .chain(params.round_constants())
-    {
-        writeln!(text, "{}", hex.montgomery(x))?;
+    let uniform = zkaccel_poseidon::UniformRounds::derive(params)?;
+    let words = crate::acclmt_program::field_words(&uniform);
+    writeln!(text, "{}", words.len())?;
+    for (address, x) in &words {
+        writeln!(text, "{address} {}", hex.montgomery(x))?;
     }
     Ok(())
 }
@@ -803,7 +803,7 @@ fn tree_lines<F: PrimeField, const N: usize>(
     leaves: &[F],
     root: &F,
     text: &mut String,
-) -> std::fmt::Result {
+) -> Result<(), Box<dyn std::error::Error>> {
     let hex = MontgomeryHex::<N>::new::<F>();
     acclmt_config_lines(
         params,

@@ -11,12 +11,14 @@ mod permutation;
 pub mod presets;
 pub mod reference;
 pub mod rounds;
+mod uniform;
 
 pub use batch::INTERLEAVE;
 pub use error::PoseidonError;
 pub use matrix::Matrix;
 pub use params::{check_alpha, PoseidonParams};
 pub use permutation::{permute_textbook, Poseidon, MAX_KERNEL_WIDTH};
+pub use uniform::{LinearLayer, UniformRounds};
 
 /// The kernels [`Poseidon::permute_many`] runs, for differential tests and benchmarks
 /// (feature `kernels`, off by default; this crate's tests turn it on): the permutation written

@@ -1,6 +1,7 @@
-// AcclMT's Poseidon hash engine at state width 3: a full-round (FR) sub-engine of three full
-// threads (18 modular multipliers) and a partial-round (PR) sub-engine of one full and two
-// partial threads (12), fed in the paper's two-batch schedule (AcclMT §III, Fig. 5):
+// AcclMT's Poseidon hash engine at state widths t = 2 … MaxWidth (arity 1 … 11): a full-round
+// (FR) sub-engine of three full threads (18 modular multipliers) and a partial-round (PR)
+// sub-engine of one full and two partial threads (12), fed in the paper's two-batch schedule
+// (AcclMT §III, Fig. 5):
 //
 //   "the Poseidon Hash data is divided into two batches. The full-round engine first performs
 //   half of the full rounds for both batches, then switches to partial mode for the second
@@ -32,38 +33,51 @@
 // (R_P + 1.5·R_F)/2 (notes §C.2 M6); SlotGap = 1 and HandoverGap = 9 (at Batch = 32) are those
 // overheads, and SlotGap = 1, HandoverGap = 0 the fastest this engine runs.
 //
+// Rounds are zkaccel-poseidon's uniform rounds (UniformRounds: a constant vector, the S-box,
+// then a dense layer in full rounds and a sparse one — 2t − 1 products — in partial rounds),
+// each cut into beats of three lanes for the three threads (crates/cli/src/acclmt_program.rs):
+// a full round is k² beats (k = ⌈t/3⌉; each thread S-boxes its lane, a 3 × 3 tile of the layer
+// feeds three output lanes), a partial round ⌈(t − 1)/2⌉ beats (thread 0 on lane 0, S-boxed,
+// threads 1 and 2 on two more lanes). A beat's outputs go to the entry's other state bank,
+// written or added to (the self-adder); the entry's round counter advances when the round's
+// last beat returns. At t = 3 every round is one beat: the engine of Table I's first row.
+// A beat's lanes, modes and 3 × 3 block index follow from t, the round and the beat; the
+// blocks (the layers' tiles) are configuration.
+//
 // Streams: states enter (valid/ready, Montgomery form, lanes packed lane 0 lowest) into the
 // next free batch buffer; a batch closes when full or with in_last_i (the job's last state:
 // a pair then closes with an empty second batch); permuted states leave in input order
 // (valid/ready). Configuration (cfg_we_i, cfg_addr_i, cfg_data_i), written while idle:
 //
 //   0 modulus P   1 P' = −P^{-1} mod 2^Width   2 one (2^Width mod P)
-//   3 rounds and S-box: [1:0] α (0: 3, 1: 5, 2: 7), [15:8] R_F (even), [23:16] R_P
-//   16 + 3·i + j  M[i][j]        160 + 3·r + lane  the round constants c_r
+//   3 rounds and S-box: [1:0] α (0: 3, 1: 5, 2: 7), [15:8] R_F (even), [23:16] R_P, [27:24] t
+//   0x1000 + 16·r + lane   round r's constant (lane < t)
+//   0x2000 + 16·n + 3·i + j   block n's B[i][j] (slot i, thread j)
 //
 // (Montgomery form), with R_F/2 ≤ R_P and R_F + R_P ≤ MaxRounds; writing 0 or 1 reloads the
-// multipliers' modulus registers.
+// multipliers' modulus registers. cfg_error_o flags a t outside 2 … MaxWidth (the engine then
+// takes no state).
 module acclmt_engine #(
   parameter int Width       = 256,
   parameter int MulLatency  = 1,
   parameter int Batch       = 32,
   parameter int MaxRounds   = 128,
+  parameter int MaxWidth    = 12,
   parameter int Baseline    = 0,
   parameter int SlotGap     = 1,
   parameter int HandoverGap = 9,
-  localparam int AddrWidth  = 10,
-  localparam int MdsBase    = 16,
-  localparam int RcBase     = 160
+  localparam int AddrWidth  = 15
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
   input  logic                 cfg_we_i,
   input  logic [AddrWidth-1:0] cfg_addr_i,
   input  logic [Width-1:0]     cfg_data_i,
+  output logic                 cfg_error_o,
   input  logic                 in_valid_i,
   output logic                 in_ready_o,
   input  logic                 in_last_i,
-  input  logic [3*Width-1:0]   in_state_i,
+  input  logic [MaxWidth*Width-1:0] in_state_i,
   // Closes the batch being loaded now, without a state (no effect while one is offered): a
   // part-filled batch closes with its states, an empty second batch closes empty (its pair
   // runs batch A alone), an empty first batch stays open. A caller that feeds the engine as work
@@ -73,22 +87,36 @@ module acclmt_engine #(
   output logic                 in_wanted_o,
   output logic                 out_valid_o,
   input  logic                 out_ready_i,
-  output logic [3*Width-1:0]   out_state_o,
+  output logic [MaxWidth*Width-1:0] out_state_o,
   // Some batch is loaded, in flight or draining.
   output logic                 busy_o
 );
   localparam int IdxWidth   = $clog2(Batch);
   localparam int FillWidth  = IdxWidth + 1;
   localparam int RoundWidth = 8;
-  localparam int TagWidth   = 1 + IdxWidth;
   localparam int GapWidth   = 8;
+  localparam int LaneWidth  = 4;
+  localparam int BeatWidth  = 5;
+  localparam int MaxChunks  = (MaxWidth + 2) / 3;
+  localparam int MaxBlocks  = 2 * MaxChunks * MaxChunks + MaxRounds * (MaxWidth / 2);
+  localparam int BlockWidth = $clog2(MaxBlocks);
+  localparam int RoundIdxWidth = $clog2(MaxRounds);
+  localparam int LaneIdxWidth  = $clog2(MaxWidth);
+  // The tag beside a beat: {bank, last beat, accumulate[3], lane valid[3], lanes[3], buf, idx}.
+  localparam int TagWidth   = 1 + IdxWidth + 3 * LaneWidth + 3 + 3 + 1 + 1;
+  localparam int MontLatency = 3 * (MulLatency + 1);
+  // A beat's block reaches the threads' MDS multipliers this many cycles after its issue.
+  localparam int BlockDelay  = 3 * MontLatency + 2;
 
   initial begin
     if (Batch < 2 || (1 << IdxWidth) != Batch) begin
       $fatal(1, "acclmt_engine: Batch must be a power of two, at least 2");
     end
-    if (MaxRounds > 255 || RcBase + 3 * MaxRounds > (1 << AddrWidth)) begin
+    if (MaxRounds > 255 || MaxRounds > 128 || MaxBlocks > 1536) begin
       $fatal(1, "acclmt_engine: MaxRounds must fit the round counters and the address map");
+    end
+    if (MaxWidth < 2 || MaxWidth > 12) begin
+      $fatal(1, "acclmt_engine: MaxWidth is 2 … 12");
     end
     if (SlotGap < 0 || SlotGap >= (1 << GapWidth) || HandoverGap < 0
         || HandoverGap >= (1 << GapWidth)) begin
@@ -99,20 +127,25 @@ module acclmt_engine #(
   // ---------------------------------------------------------------- configuration
   logic [Width-1:0]      modulus_q, modulus_inv_q, one_q;
   logic [1:0]            alpha_q;
+  logic [3:0]            width_q;
   logic [RoundWidth-1:0] full_rounds_q, partial_rounds_q;
-  logic [9*Width-1:0]    mds_q;  // M[i][j] at [(3·i + j)·Width +: Width]
-  logic [Width-1:0]      rc_q [3 * MaxRounds];
+  logic [Width-1:0]      rc_q [MaxRounds][MaxWidth];
+  logic [Width-1:0]      blk_q [MaxBlocks][9];
   logic                  mul_cfg_we_q;
-  localparam int RcIdxWidth = $clog2(3 * MaxRounds);
-  logic [AddrWidth-1:0]  mds_addr, rc_addr;
-  logic [3:0]            mds_idx;
-  logic [RcIdxWidth-1:0] rc_idx;
-  assign mds_addr = cfg_addr_i - AddrWidth'(MdsBase);
-  assign rc_addr  = cfg_addr_i - AddrWidth'(RcBase);
-  assign mds_idx  = mds_addr[3:0];
-  assign rc_idx   = rc_addr[RcIdxWidth-1:0];
-  logic unused_addr;
-  assign unused_addr = ^{mds_addr[AddrWidth-1:4], rc_addr[AddrWidth-1:RcIdxWidth]};
+  // 0x1000 + 16·r + lane; 0x2000 + 16·n + e.
+  logic                  rc_we, blk_we;
+  logic [7:0]            rc_round;
+  logic [AddrWidth-1:0]  blk_addr;
+  logic [AddrWidth-5:0]  blk_n;
+  always_comb begin
+    rc_round = cfg_addr_i[11:4];
+    blk_addr = cfg_addr_i - AddrWidth'('h2000);
+    blk_n    = blk_addr[AddrWidth-1:4];
+    rc_we    = cfg_we_i && cfg_addr_i[14:12] == 3'd1 && int'(rc_round) < MaxRounds
+               && int'(cfg_addr_i[3:0]) < MaxWidth;
+    blk_we   = cfg_we_i && cfg_addr_i >= AddrWidth'('h2000) && int'(blk_n) < MaxBlocks
+               && cfg_addr_i[3:0] < 4'd9;
+  end
 
   always_ff @(posedge clk_i) begin
     if (cfg_we_i) begin
@@ -123,13 +156,14 @@ module acclmt_engine #(
         alpha_q          <= cfg_data_i[1:0];
         full_rounds_q    <= cfg_data_i[15:8];
         partial_rounds_q <= cfg_data_i[23:16];
+        width_q          <= cfg_data_i[27:24];
       end
-      if (cfg_addr_i >= AddrWidth'(MdsBase) && cfg_addr_i < AddrWidth'(MdsBase + 9)) begin
-        mds_q[mds_idx*Width +: Width] <= cfg_data_i;
-      end
-      if (cfg_addr_i >= AddrWidth'(RcBase) && cfg_addr_i < AddrWidth'(RcBase + 3 * MaxRounds)) begin
-        rc_q[rc_idx] <= cfg_data_i;
-      end
+    end
+    if (rc_we) begin
+      rc_q[rc_round[RoundIdxWidth-1:0]][cfg_addr_i[LaneIdxWidth-1:0]] <= cfg_data_i;
+    end
+    if (blk_we) begin
+      blk_q[BlockWidth'(blk_n)][cfg_addr_i[3:0]] <= cfg_data_i;
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -138,6 +172,20 @@ module acclmt_engine #(
     end else begin
       mul_cfg_we_q <= cfg_we_i && (cfg_addr_i == 0 || cfg_addr_i == 1);
     end
+  end
+  logic cfg_ok;
+  assign cfg_ok      = width_q >= 4'd2 && int'(width_q) <= MaxWidth;
+  assign cfg_error_o = !cfg_ok;
+  logic unused_cfg;
+  assign unused_cfg = ^{cfg_data_i[Width-1:28], cfg_data_i[7:2], rc_round, blk_addr[3:0]};
+
+  // The beat geometry: k = ⌈t/3⌉ chunks, k² beats per full round, ⌈(t − 1)/2⌉ per partial.
+  logic [2:0]           chunks;
+  logic [BeatWidth-1:0] full_beats, partial_beats;
+  always_comb begin
+    chunks        = width_q <= 4'd3 ? 3'd1 : width_q <= 4'd6 ? 3'd2 : width_q <= 4'd9 ? 3'd3 : 3'd4;
+    full_beats    = BeatWidth'(chunks) * BeatWidth'(chunks);
+    partial_beats = BeatWidth'(width_q[3:1]);
   end
 
   logic [RoundWidth-1:0] half_rounds, rounds, partial_end;
@@ -151,7 +199,7 @@ module acclmt_engine #(
   // The double-buffered input loader: batches fill staging buffer 0 and 1 alternately, ahead
   // of the sub-engines; a batch's first round reads its states from there, and the buffer is
   // free again once that round has issued all of them.
-  logic [Width-1:0]     stage_q [2][Batch][3];
+  logic [Width-1:0]     stage_q [2][Batch][MaxWidth];
   logic [1:0]           stage_closed_q;       // loaded for pair stage_gen_q, not yet consumed
   logic [FillWidth-1:0] stage_fill_q [2];
   logic [1:0]           stage_gen_q [2];
@@ -173,7 +221,7 @@ module acclmt_engine #(
   logic                 load_we, close_load, close_empty;
 
   logic                 flush, flush_empty;
-  assign in_ready_o  = !stage_closed_q[load_buf_q] && !pending_empty_q;
+  assign in_ready_o  = cfg_ok && !stage_closed_q[load_buf_q] && !pending_empty_q;
   assign load_we     = in_valid_i && in_ready_o;
   assign close_load  = load_we && (in_last_i || load_idx_q == IdxWidth'(Batch - 1));
   assign close_empty = pending_empty_q && !stage_closed_q[1];
@@ -185,7 +233,7 @@ module acclmt_engine #(
 
   always_ff @(posedge clk_i) begin
     if (load_we) begin
-      for (int l = 0; l < 3; l++) begin
+      for (int l = 0; l < MaxWidth; l++) begin
         stage_q[load_buf_q][load_idx_q][l] <= in_state_i[l*Width +: Width];
       end
     end
@@ -239,11 +287,12 @@ module acclmt_engine #(
   end
 
   // ---------------------------------------------------------------- working buffers
-  // Batch A's states between rounds in buffer 0, B's in buffer 1, each entry with the round it
-  // runs next (0 once drained: the next batch's first round may then issue it). A batch's
+  // Batch A's states between rounds in buffer 0, B's in buffer 1, each entry with two banks
+  // (round r reads bank r mod 2 — round 0 the staging buffer — and writes the other) and the
+  // round it runs next (0 once drained: the next batch's first round may then issue it). A batch's
   // descriptor (active, size, pair) sits in slot [buffer][pair parity], so the next pair's
   // batch can start while the drainer still empties this one.
-  logic [Width-1:0]                     state_q [2][Batch][3];
+  logic [Width-1:0]                     state_q [2][Batch][2][MaxWidth];
   logic [2*Batch-1:0][RoundWidth-1:0]   round_q;
   logic [1:0][1:0]                      desc_active_q;
   logic [FillWidth-1:0]                 desc_fill_q [2][2];
@@ -254,6 +303,7 @@ module acclmt_engine #(
   logic [1:0]            wb_valid;
   logic [TagWidth-1:0]   wb_tag [2];
   logic [3*Width-1:0]    wb_state [2];
+  logic [Width-1:0]      wb_value [2][3];
   logic [1:0]            desc_set;
   logic                  desc_set_buf [2];
   logic [1:0]            desc_set_gen [2];
@@ -265,11 +315,36 @@ module acclmt_engine #(
   logic [IdxWidth-1:0]   drain_entry;
   assign drain_entry = drain_idx_q[IdxWidth-1:0];
 
+  // The self-adder: a beat's slot i writes its lane of the entry's write bank, or adds to it.
+  logic                    wb_buf [2], wb_bank [2], wb_last [2];
+  logic [IdxWidth-1:0]     wb_idx [2];
+  logic [2:0]              wb_acc [2], wb_lane_ok [2];
+  logic [LaneIdxWidth-1:0] wb_lane [2][3];
+  for (genvar e = 0; e < 2; e++) begin : g_wb
+    assign {wb_bank[e], wb_last[e], wb_acc[e], wb_lane_ok[e]} = wb_tag[e][TagWidth-1 -: 8];
+    assign {wb_buf[e], wb_idx[e]} = wb_tag[e][IdxWidth:0];
+    for (genvar i = 0; i < 3; i++) begin : g_slot
+      logic [LaneWidth-1:0] lane;
+      logic [Width-1:0]     sum, unused_diff;
+      assign lane          = wb_tag[e][IdxWidth + 1 + i*LaneWidth +: LaneWidth];
+      assign wb_lane[e][i] = lane[LaneIdxWidth-1:0];
+      mod_add_sub #(.Width(Width)) u_self_add (
+        .modulus_i(modulus_q), .a_i(state_q[wb_buf[e]][wb_idx[e]][wb_bank[e]][wb_lane[e][i]]),
+        .b_i(wb_state[e][i*Width +: Width]), .sum_o(sum), .diff_o(unused_diff)
+      );
+      assign wb_value[e][i] = wb_acc[e][i] ? sum : wb_state[e][i*Width +: Width];
+      if (LaneIdxWidth < LaneWidth) begin : g_unused_lane
+        logic unused_lane;
+        assign unused_lane = ^lane[LaneWidth-1:LaneIdxWidth];
+      end
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     for (int e = 0; e < 2; e++) begin
-      if (wb_valid[e]) begin
-        for (int l = 0; l < 3; l++) begin
-          state_q[wb_tag[e][IdxWidth]][wb_tag[e][IdxWidth-1:0]][l] <= wb_state[e][l*Width +: Width];
+      for (int i = 0; i < 3; i++) begin
+        if (wb_valid[e] && wb_lane_ok[e][i]) begin
+          state_q[wb_buf[e]][wb_idx[e]][wb_bank[e]][wb_lane[e][i]] <= wb_value[e][i];
         end
       end
     end
@@ -287,8 +362,8 @@ module acclmt_engine #(
       end
     end else begin
       for (int e = 0; e < 2; e++) begin
-        if (wb_valid[e]) begin
-          round_q[wb_tag[e]] <= round_q[wb_tag[e]] + 1'b1;
+        if (wb_valid[e] && wb_last[e]) begin
+          round_q[{wb_buf[e], wb_idx[e]}] <= round_q[{wb_buf[e], wb_idx[e]}] + 1'b1;
         end
         if (desc_set[e]) begin
           desc_active_q[desc_set_buf[e]][desc_set_gen[e][0]] <= 1'b1;
@@ -348,6 +423,8 @@ module acclmt_engine #(
     logic [1:0]            pair_q;
     logic                  buf_q;
     logic [RoundWidth-1:0] round_cur_q, round_last_q;
+    logic [BeatWidth-1:0]  beat_q;
+    logic [2:0]            ci_q, co_q;  // a full round's beat: input and output chunk
     logic [IdxWidth-1:0]   idx_q;
     logic [FillWidth-1:0]  fill_cur_q;
     logic [GapWidth-1:0]   gap_q;
@@ -355,10 +432,11 @@ module acclmt_engine #(
     segment_t seg;
     assign seg = segment(e, seg_q);
 
-    // The issued round, registered on its way to the datapath.
+    // The issued beat, registered on its way to the datapath.
     logic                  iss_valid_q, iss_full_q;
     logic [3*Width-1:0]    iss_state_q, iss_rc_q, round_state;
     logic [TagWidth-1:0]   iss_tag_q;
+    logic [BlockWidth-1:0] iss_blk_q;
 
     // This cycle's segment parameters: the started segment's, or the one starting now. A
     // segment from round 0 takes its batch from staging (and records its descriptor); a later
@@ -369,8 +447,15 @@ module acclmt_engine #(
     logic [RoundWidth-1:0] cur_round, cur_last;
     logic [IdxWidth-1:0]   cur_idx;
     logic [FillWidth-1:0]  cur_fill;
-    logic                  ready, issue, round_done, segment_done;
+    logic [BeatWidth-1:0]  cur_beat;
+    logic [2:0]            cur_ci, cur_co;
+    logic                  ready, issue, pass_done, last_beat, round_done, segment_done;
     logic                  full_round;
+    // The beat: each thread's lane, each slot's lane, accumulate flags, block.
+    logic [LaneWidth-1:0]  src_lane [3], dst_lane [3];
+    logic [2:0]            src_ok, dst_ok, dst_acc;
+    logic [BlockWidth-1:0] blk;
+    logic [RoundWidth-1:0] partial_index;
 
     always_comb begin
       first_pass    = seg.first == 0;
@@ -391,12 +476,40 @@ module acclmt_engine #(
       cur_last      = started_q ? round_last_q : seg.last;
       cur_idx       = started_q ? idx_q : '0;
       cur_fill      = started_q ? fill_cur_q : seg_fill;
+      cur_beat      = started_q ? beat_q : '0;
+      partial_index = cur_round - half_rounds;
+      cur_ci        = started_q ? ci_q : '0;
+      cur_co        = started_q ? co_q : '0;
       ready         = round_q[{cur_buf, cur_idx}] == cur_round;
       issue         = ready && gap_q == 0
                       && ((started_q) || (starting && !(seg.handover && HandoverGap != 0)));
-      round_done    = issue && FillWidth'(cur_idx) + 1'b1 == cur_fill;
-      segment_done  = round_done && cur_round + 1'b1 == cur_last;
       full_round    = cur_round < half_rounds || cur_round >= partial_end;
+      last_beat     = cur_beat + 1'b1 == (full_round ? full_beats : partial_beats);
+      pass_done     = issue && FillWidth'(cur_idx) + 1'b1 == cur_fill;
+      round_done    = pass_done && last_beat;
+      segment_done  = round_done && cur_round + 1'b1 == cur_last;
+      for (int j = 0; j < 3; j++) begin
+        if (full_round) begin
+          src_lane[j] = LaneWidth'(3 * int'(cur_ci) + j);
+          dst_lane[j] = LaneWidth'(3 * int'(cur_co) + j);
+          dst_acc[j]  = cur_ci != 0;
+        end else begin
+          src_lane[j] = j == 0 ? '0 : LaneWidth'(2 * int'(cur_beat) + j);
+          dst_lane[j] = src_lane[j];
+          dst_acc[j]  = j == 0 && cur_beat != 0;
+        end
+        src_ok[j] = src_lane[j] < width_q;
+        dst_ok[j] = dst_lane[j] < width_q;
+      end
+      if (full_round) begin
+        blk = BlockWidth'(cur_beat);
+        if (cur_round + 1'b1 == half_rounds && partial_rounds_q != 0) begin
+          blk = blk + BlockWidth'(full_beats);
+        end
+      end else begin
+        blk = BlockWidth'(2 * int'(full_beats) + int'(partial_index) * int'(partial_beats)
+                          + int'(cur_beat));
+      end
       // A first pass records the batch's descriptor when it starts (or finds it empty) and
       // frees the staging buffer once its last state has issued.
       desc_set[e]      = startable && first_pass;
@@ -413,6 +526,9 @@ module acclmt_engine #(
         buf_q        <= 1'b0;
         round_cur_q  <= '0;
         round_last_q <= '0;
+        beat_q       <= '0;
+        ci_q         <= '0;
+        co_q         <= '0;
         idx_q        <= '0;
         fill_cur_q   <= '0;
         gap_q        <= '0;
@@ -428,6 +544,9 @@ module acclmt_engine #(
           buf_q        <= seg.buf_id;
           round_cur_q  <= seg.first;
           round_last_q <= seg.last;
+          beat_q       <= '0;
+          ci_q         <= '0;
+          co_q         <= '0;
           idx_q        <= '0;
           fill_cur_q   <= seg_fill;
           if (seg.handover && HandoverGap != 0) begin
@@ -438,11 +557,24 @@ module acclmt_engine #(
           // α = 7 leaves a cycle empty after every issue (the S-box's II of 2).
           gap_q <= alpha7 ? 1 : 0;
           idx_q <= cur_idx + 1'b1;
-          if (round_done) begin
-            idx_q       <= '0;
-            round_cur_q <= cur_round + 1'b1;
+          if (pass_done) begin
+            idx_q <= '0;
             if (SlotGap != 0) begin
               gap_q <= GapWidth'(SlotGap);
+            end
+            if (last_beat) begin
+              round_cur_q <= cur_round + 1'b1;
+              beat_q      <= '0;
+              ci_q        <= '0;
+              co_q        <= '0;
+            end else begin
+              beat_q <= cur_beat + 1'b1;
+              if (cur_ci + 1'b1 == chunks) begin
+                ci_q <= '0;
+                co_q <= cur_co + 1'b1;
+              end else begin
+                ci_q <= cur_ci + 1'b1;
+              end
             end
           end
           if (segment_done) begin
@@ -473,12 +605,27 @@ module acclmt_engine #(
     end
     always_ff @(posedge clk_i) begin
       iss_full_q <= full_round;
-      iss_tag_q  <= {cur_buf, cur_idx};
-      for (int l = 0; l < 3; l++) begin
-        iss_state_q[l*Width +: Width] <= cur_round == 0 ? stage_q[cur_buf][cur_idx][l]
-                                                        : state_q[cur_buf][cur_idx][l];
-        iss_rc_q[l*Width +: Width]    <= rc_q[3 * int'(cur_round) + l];
+      iss_blk_q  <= blk;
+      iss_tag_q  <= {!cur_round[0], last_beat, dst_acc, dst_ok,
+                     dst_lane[2], dst_lane[1], dst_lane[0], cur_buf, cur_idx};
+      for (int j = 0; j < 3; j++) begin
+        logic [LaneIdxWidth-1:0] l;
+        l = src_lane[j][LaneIdxWidth-1:0];
+        iss_state_q[j*Width +: Width] <= !src_ok[j] ? '0
+                                         : cur_round == 0 ? stage_q[cur_buf][cur_idx][l]
+                                         : state_q[cur_buf][cur_idx][cur_round[0]][l];
+        iss_rc_q[j*Width +: Width]    <= src_ok[j] ? rc_q[cur_round[RoundIdxWidth-1:0]][l] : '0;
       end
+    end
+
+    // The beat's block, read as it reaches the threads' MDS multipliers.
+    logic [BlockWidth-1:0] blk_late;
+    logic [9*Width-1:0]    block;
+    acclmt_delay #(.Width(BlockWidth), .Depth(BlockDelay)) u_blk (
+      .clk_i, .data_i(iss_blk_q), .data_o(blk_late)
+    );
+    for (genvar n = 0; n < 9; n++) begin : g_block
+      assign block[n*Width +: Width] = blk_q[blk_late][n];
     end
 
     acclmt_round #(
@@ -493,7 +640,7 @@ module acclmt_engine #(
       .cfg_modulus_inv_i (modulus_inv_q),
       .cfg_one_i         (one_q),
       .cfg_alpha_i       (alpha_q),
-      .mds_i             (mds_q),
+      .mds_i             (block),
       .valid_i           (iss_valid_q),
       .full_i            (iss_full_q),
       .state_i           (iss_state_q),
@@ -510,7 +657,7 @@ module acclmt_engine #(
   // Empties batches in input order (A then B, pair after pair), each entry as soon as its last
   // round has returned, resetting its round counter for the next batch.
   logic                 out_valid_q;
-  logic [3*Width-1:0]   out_state_q;
+  logic [MaxWidth*Width-1:0] out_state_q;
   logic                 drain_ours, out_free;
 
   always_comb begin
@@ -547,8 +694,8 @@ module acclmt_engine #(
   end
   always_ff @(posedge clk_i) begin
     if (drain_take) begin
-      for (int l = 0; l < 3; l++) begin
-        out_state_q[l*Width +: Width] <= state_q[drain_buf_q][drain_entry][l];
+      for (int l = 0; l < MaxWidth; l++) begin
+        out_state_q[l*Width +: Width] <= state_q[drain_buf_q][drain_entry][rounds[0]][l];
       end
     end
   end

@@ -1,8 +1,11 @@
-// Self-checking Verilator bench for acclmt_engine (AcclMT's Poseidon engine, state width 3):
-// reads acclmt_vectors (`zkaccel hw acclmt-vectors`: the instance's modulus, P', Montgomery
-// one, MDS matrix and round constants, then input states and zkaccel-poseidon's permutations,
-// Montgomery form), configures the engine, and streams the states through it:
+// Self-checking Verilator bench for acclmt_engine (AcclMT's Poseidon engine, state widths
+// 2 … ACCLMT_MAX_WIDTH): reads acclmt_vectors (`zkaccel hw acclmt-vectors`: the instance's
+// modulus, P', Montgomery one, then its configuration words — the uniform rounds' constants
+// and the beats' blocks, as `address word` — then input states and zkaccel-poseidon's
+// permutations, Montgomery form), configures the engine, and streams the states through it:
 //
+//   0. a state width the engine does not take (t = ACCLMT_MAX_WIDTH + 1): cfg_error_o must
+//      rise and in_ready_o stay low;
 //   1. all of them at full rate (a state offered every cycle, every result taken at once,
 //      in_last on the final state): every output must equal the golden model's, in order; the
 //      steady-state cycles per hash are measured between the ends of the first and the last
@@ -24,6 +27,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "Vacclmt_engine.h"
@@ -36,24 +40,25 @@
 #ifndef ACCLMT_MAX_ROUNDS
 #error "build with -DACCLMT_MAX_ROUNDS=<the engine's MaxRounds parameter>"
 #endif
+#ifndef ACCLMT_MAX_WIDTH
+#error "build with -DACCLMT_MAX_WIDTH=<the engine's MaxWidth parameter>"
+#endif
 
 namespace {
 
 using wide::Word;
 
-constexpr int kLanes = 3;
 constexpr int kWidth = 256;
 constexpr int kWords = kWidth / 32;
 constexpr size_t kMaxCount = 1000000;
-constexpr int kMdsBase = 16;
-constexpr int kRcBase = 160;
+constexpr size_t kMaxConfig = 1 << 15;  // the engine's address space
 constexpr size_t kStressCount = 256;
 
 struct Instance {
-  int alpha = 0, full_rounds = 0, partial_rounds = 0;
+  int lanes = 0, alpha = 0, full_rounds = 0, partial_rounds = 0;
   Word modulus, modulus_inv, one;
-  std::vector<Word> mds, rc;
-  std::vector<std::vector<Word>> inputs, outputs;  // per permutation, kLanes words
+  std::vector<std::pair<int, Word>> config;  // (address, word)
+  std::vector<std::vector<Word>> inputs, outputs;  // per permutation, `lanes` words
 };
 
 bool parse_decimal(const std::string& s, unsigned long long max, unsigned long long& out) {
@@ -87,11 +92,13 @@ bool read_instance(const char* path, Instance& inst) {
   inst.alpha = static_cast<int>(head[2]);
   inst.full_rounds = static_cast<int>(head[3]);
   inst.partial_rounds = static_cast<int>(head[4]);
-  if (width != kWidth || t != kLanes) {
-    std::fprintf(stderr, "%s: a %llu-bit, t = %llu instance; this engine is %d-bit, t = %d\n",
-                 path, width, t, kWidth, kLanes);
+  if (width != kWidth || t < 2 || t > ACCLMT_MAX_WIDTH) {
+    std::fprintf(stderr,
+                 "%s: a %llu-bit, t = %llu instance; this engine is %d-bit, t = 2 … %d\n", path,
+                 width, t, kWidth, ACCLMT_MAX_WIDTH);
     return false;
   }
+  inst.lanes = static_cast<int>(t);
   if (inst.alpha != 3 && inst.alpha != 5 && inst.alpha != 7) {
     std::fprintf(stderr, "%s: S-box exponent %d (the engine takes 3, 5, 7)\n", path, inst.alpha);
     return false;
@@ -112,16 +119,26 @@ bool read_instance(const char* path, Instance& inst) {
     return true;
   };
   if (!word(inst.modulus) || !word(inst.modulus_inv) || !word(inst.one)) return false;
-  inst.mds.resize(kLanes * kLanes);
-  for (Word& w : inst.mds) {
+  std::string tok_n;
+  unsigned long long n_config = 0;
+  if (!(in >> tok_n) || !parse_decimal(tok_n, kMaxConfig, n_config)) {
+    std::fprintf(stderr, "%s: bad configuration word count\n", path);
+    return false;
+  }
+  inst.config.resize(n_config);
+  for (auto& [addr, w] : inst.config) {
+    std::string a;
+    unsigned long long value = 0;
+    // Above the parameters (0 … 3): the round constants and blocks.
+    if (!(in >> a) || !parse_decimal(a, kMaxConfig - 1, value) || value < 4) {
+      std::fprintf(stderr, "%s: bad configuration address\n", path);
+      return false;
+    }
+    addr = static_cast<int>(value);
     if (!word(w)) return false;
   }
-  inst.rc.resize(static_cast<size_t>(rounds) * kLanes);
-  for (Word& w : inst.rc) {
-    if (!word(w)) return false;
-  }
-  inst.inputs.assign(count, std::vector<Word>(kLanes));
-  inst.outputs.assign(count, std::vector<Word>(kLanes));
+  inst.inputs.assign(count, std::vector<Word>(t));
+  inst.outputs.assign(count, std::vector<Word>(t));
   for (size_t i = 0; i < count; ++i) {
     for (Word& w : inst.inputs[i]) {
       if (!word(w)) return false;
@@ -178,17 +195,33 @@ class Driver {
     dut_.cfg_we_i = 0;
   }
 
+  void write_params(const Instance& inst, int lanes) {
+    Word params(kWords, 0);
+    params[0] = static_cast<uint32_t>((inst.alpha == 3 ? 0 : inst.alpha == 5 ? 1 : 2) |
+                                      (inst.full_rounds << 8) | (inst.partial_rounds << 16) |
+                                      (lanes << 24));
+    write(3, params);
+  }
+
   void configure(const Instance& inst) {
     write(0, inst.modulus);
     write(1, inst.modulus_inv);
     write(2, inst.one);
-    Word params(kWords, 0);
-    params[0] = static_cast<uint32_t>((inst.alpha == 3 ? 0 : inst.alpha == 5 ? 1 : 2) |
-                                      (inst.full_rounds << 8) | (inst.partial_rounds << 16));
-    write(3, params);
-    for (size_t k = 0; k < inst.mds.size(); ++k) write(kMdsBase + static_cast<int>(k), inst.mds[k]);
-    for (size_t k = 0; k < inst.rc.size(); ++k) write(kRcBase + static_cast<int>(k), inst.rc[k]);
+    write_params(inst, inst.lanes);
+    for (const auto& [addr, w] : inst.config) write(addr, w);
     tick();  // the multipliers take the modulus
+  }
+
+  // A state width past the engine's: refused (cfg_error_o), no state taken.
+  bool refuses_wide(const Instance& inst) {
+    write_params(inst, ACCLMT_MAX_WIDTH + 1);
+    dut_.in_valid_i = 1;
+    dut_.eval();
+    const bool refused = dut_.cfg_error_o && !dut_.in_ready_o;
+    dut_.in_valid_i = 0;
+    write_params(inst, inst.lanes);
+    dut_.eval();
+    return refused && !dut_.cfg_error_o;
   }
 
   // Streams permutations [begin, end); stress adds input gaps, output back-pressure and
@@ -206,7 +239,7 @@ class Driver {
       // in_close_i at random while nothing is offered (part-filled and empty batches).
       dut_.in_close_i = !offer && stress && rng_() % 8 == 0;
       if (offer) {
-        for (int l = 0; l < kLanes; ++l) {
+        for (int l = 0; l < inst.lanes; ++l) {
           wide::set_wide(dut_.in_state_i, inst.inputs[fed][l], static_cast<size_t>(l) * kWords);
         }
       } else {
@@ -225,7 +258,7 @@ class Driver {
           return out;
         }
         bool same = true;
-        for (int l = 0; l < kLanes; ++l) {
+        for (int l = 0; l < inst.lanes; ++l) {
           const Word w = wide::get_wide(dut_.out_state_o, kWords, static_cast<size_t>(l) * kWords);
           same = same && w == inst.outputs[got][l];
         }
@@ -308,6 +341,11 @@ int main(int argc, char** argv) {
   Driver unit(dut, seed);
   unit.reset();
   unit.configure(inst);
+  if (!unit.refuses_wide(inst)) {
+    std::fprintf(stderr, "FAIL: t = %d taken (cfg_error_o low or in_ready_o high)\n",
+                 ACCLMT_MAX_WIDTH + 1);
+    return 1;
+  }
 
   // 1. Full rate.
   const Outcome full = unit.stream(inst, 0, n, false, 0);
@@ -345,10 +383,10 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  std::printf("acclmt_engine t=3 alpha=%d R_F=%d R_P=%d: %zu permutations at full rate, with "
+  std::printf("acclmt_engine t=%d alpha=%d R_F=%d R_P=%d: %zu permutations at full rate, with "
               "gaps, back-pressure and partial batches, reset mid-flight: no mismatch; "
               "RESULT cycles=%llu hashes=%zu cycles_per_hash=%.3f\n",
-              inst.alpha, inst.full_rounds, inst.partial_rounds, n,
+              inst.lanes, inst.alpha, inst.full_rounds, inst.partial_rounds, n,
               static_cast<unsigned long long>(full.cycles), n, per_hash);
   return 0;
 }

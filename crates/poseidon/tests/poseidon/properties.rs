@@ -15,7 +15,7 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::kernels::{permute_lanes_with, PartialRounds};
 use zkaccel_poseidon::reference::reference_params;
 use zkaccel_poseidon::{
-    check_alpha, Matrix, NeptunePoseidon, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonParams,
+    check_alpha, permute_textbook, Matrix, UniformRounds, NeptunePoseidon, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonParams,
     Strength,
 };
 
@@ -122,8 +122,49 @@ fn check_every_form_equals_textbook<F: PrimeField>(
     }
 }
 
+/// The uniform rounds (one constant vector per round, dense or sparse layers: the hardware
+/// engines' form) equal the textbook permutation; their layers' entries equal their action.
+fn check_uniform_equals_textbook<F: PrimeField>(
+    seed: u64,
+    t: usize,
+    alpha: u64,
+    rf: usize,
+    rp: usize,
+) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let params = random_params::<F>(&mut rng, t, alpha, rf, rp);
+    let uniform = UniformRounds::derive(&params).unwrap();
+    assert_eq!(uniform.rounds(), rf + rp);
+    for _ in 0..3 {
+        let state: Vec<F> = (0..t).map(|_| random(&mut rng)).collect();
+        let mut want = state.clone();
+        permute_textbook(&params, &mut want);
+        let mut got = state;
+        uniform.permute(&mut got).unwrap();
+        assert_eq!(got, want, "uniform rounds, t = {t}, R_F = {rf}, R_P = {rp}");
+    }
+    let z: Vec<F> = (0..t).map(|_| random(&mut rng)).collect();
+    for r in 0..uniform.rounds() {
+        let layer = uniform.linear(r);
+        let by_entries: Vec<F> = (0..t)
+            .map(|i| (0..t).fold(F::ZERO, |acc, j| acc + layer.get(i, j) * z[j]))
+            .collect();
+        assert_eq!(layer.apply(&z), by_entries, "round {r}'s layer");
+    }
+    assert!(matches!(
+        uniform.permute(&mut vec![F::ZERO; t + 1]),
+        Err(PoseidonError::InputLength { .. })
+    ));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn uniform_rounds_equal_textbook(seed: u64, t in 2usize..14, rf in 1usize..4, rp in 0usize..20) {
+        check_uniform_equals_textbook::<Goldilocks>(seed, t, 7, 2 * rf, rp);
+        check_uniform_equals_textbook::<Bls>(seed, t.min(6), 5, 2 * rf, rp);
+    }
 
     #[test]
     fn goldilocks_fast_equals_textbook(seed: u64, t in 2usize..14, rp in 0usize..70) {
@@ -265,6 +306,37 @@ fn converted_constants_are_made_once_per_representation() {
     );
     assert!(Arc::ptr_eq(&p.clone().converted_constants(double), &first));
     assert_eq!(calls.load(Ordering::Relaxed), made);
+}
+
+#[test]
+fn uniform_rounds_equal_every_preset() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    fn check<F: PrimeField>(params: &PoseidonParams<F>, rng: &mut impl Rng) {
+        let uniform = UniformRounds::derive(params).unwrap();
+        let p = Poseidon::new(params.clone()).unwrap();
+        let t = params.width();
+        for state in [vec![F::ZERO; t], vec![F::NEG_ONE; t]]
+            .into_iter()
+            .chain((0..4).map(|_| (0..t).map(|_| random(rng)).collect()))
+        {
+            let mut want = state.clone();
+            p.permute(&mut want).unwrap();
+            let mut got = state;
+            uniform.permute(&mut got).unwrap();
+            assert_eq!(got, want, "t = {t}");
+        }
+    }
+    for arity in [2, 4, 8, 11] {
+        for strength in [Strength::Standard, Strength::Strengthened] {
+            check(
+                &zkaccel_poseidon::presets::neptune::params::<Bls>(arity, strength).unwrap(),
+                &mut rng,
+            );
+        }
+    }
+    for t in 2..=17 {
+        check(&zkaccel_poseidon::presets::circomlib::params(t).unwrap(), &mut rng);
+    }
 }
 
 #[test]
