@@ -34,11 +34,12 @@
 // subtrees, Level 0 and Level 1 so run at once. Results leave the RHE in issue order; a FIFO
 // of destinations routes them.
 //
-// Configuration (cfg_we_i, cfg_addr_i, cfg_data_i, written while idle): addresses below 1024
-// are both engines' (acclmt_engine's map: modulus, P', one, rounds, MDS, round constants);
-// 1024 the domain tag (lane 0 of every state, Montgomery form: neptune's 2^arity − 1 = 3,
-// circomlib's 0); 1025 [7:0] log_leaves, [8] the digest lane (neptune 1, circomlib 0).
-// cfg_error_o flags a log_leaves the controller does not build (then it takes no input).
+// Configuration (cfg_we_i, cfg_addr_i, cfg_data_i, written while idle): addresses below
+// 0x8000 are both engines' (acclmt_engine's map: modulus, P', one, rounds and t = 3, round
+// constants, blocks); 0x8000 the domain tag (lane 0 of every state, Montgomery form: neptune's
+// 2^arity − 1 = 3, circomlib's 0); 0x8001 [7:0] log_leaves, [8] the digest lane (neptune 1,
+// circomlib 0). cfg_error_o flags a log_leaves the controller does not build or a state width
+// the engines refuse (then it takes no input).
 // One tree per reset: root_valid_o rises with the root (Montgomery form) and stays.
 module acclmt_tree #(
   parameter int Width       = 256,
@@ -51,7 +52,7 @@ module acclmt_tree #(
   parameter int MajorLog    = 7,
   parameter int Level0Log   = 7,
   parameter int Level1Log   = 4,
-  localparam int CfgAddrWidth = 11
+  localparam int CfgAddrWidth = 16
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -165,24 +166,25 @@ module acclmt_tree #(
   logic [7:0]       log_leaves_q;
   logic             digest_lane_q;
   always_ff @(posedge clk_i) begin
-    if (cfg_we_i && cfg_addr_i == 11'd1024) tag_q <= cfg_data_i;
-    if (cfg_we_i && cfg_addr_i == 11'd1025) begin
+    if (cfg_we_i && cfg_addr_i == 16'h8000) tag_q <= cfg_data_i;
+    if (cfg_we_i && cfg_addr_i == 16'h8001) begin
       log_leaves_q  <= cfg_data_i[7:0];
       digest_lane_q <= cfg_data_i[8];
     end
   end
   logic engine_cfg_we;
-  assign engine_cfg_we = cfg_we_i && !cfg_addr_i[10];
+  assign engine_cfg_we = cfg_we_i && !cfg_addr_i[15];
   logic unused_cfg;
   assign unused_cfg = ^cfg_data_i[Width-1:9];
 
   // The tree's shape: subtrees, Level-0 groups of 2^log_p subtrees, 2^log_g groups.
-  logic             cfg_ok;
+  logic             cfg_ok, lhe_cfg_error, rhe_cfg_error;
   logic [7:0]       log_subtrees, log_p, log_g;
   logic [SubWidth-1:0] subtrees, per_group;
   logic [CountWidth-1:0] leaves;
   always_comb begin
-    cfg_ok       = log_leaves_q >= 8'(SubtreeLog) && log_leaves_q <= 8'(MaxLog);
+    cfg_ok       = log_leaves_q >= 8'(SubtreeLog) && log_leaves_q <= 8'(MaxLog)
+                   && !lhe_cfg_error && !rhe_cfg_error;
     log_subtrees = cfg_ok ? log_leaves_q - 8'(SubtreeLog) : 8'd0;
     log_p        = log_subtrees < 8'(Level0Log) ? log_subtrees : 8'(Level0Log);
     log_g        = log_subtrees - log_p;
@@ -259,12 +261,13 @@ module acclmt_tree #(
 
   acclmt_engine #(
     .Width(Width), .MulLatency(MulLatency), .Batch(Batch), .MaxRounds(MaxRounds),
-    .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
+    .MaxWidth(3), .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
   ) u_lhe (
     .clk_i, .rst_ni,
     .cfg_we_i    (engine_cfg_we),
-    .cfg_addr_i  (cfg_addr_i[9:0]),
+    .cfg_addr_i  (cfg_addr_i[14:0]),
     .cfg_data_i,
+    .cfg_error_o (lhe_cfg_error),
     .in_valid_i  (fd_valid),
     .in_ready_o  (fd_ready),
     .in_last_i   (fd_last),
@@ -592,12 +595,13 @@ module acclmt_tree #(
   logic rhe_busy;
   acclmt_engine #(
     .Width(Width), .MulLatency(MulLatency), .Batch(Batch), .MaxRounds(MaxRounds),
-    .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
+    .MaxWidth(3), .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
   ) u_rhe (
     .clk_i, .rst_ni,
     .cfg_we_i    (engine_cfg_we),
-    .cfg_addr_i  (cfg_addr_i[9:0]),
+    .cfg_addr_i  (cfg_addr_i[14:0]),
     .cfg_data_i,
+    .cfg_error_o (rhe_cfg_error),
     .in_valid_i  (rq_cnt_q != 0),
     .in_ready_o  (rhe_in_ready),
     .in_last_i   (1'b0),

@@ -20,17 +20,16 @@
 // vectors file, or an instance the built engine does not take (width, state width, rounds).
 //
 // Usage: Vacclmt_engine <acclmt_vectors.hex> [seed]
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "Vacclmt_engine.h"
+#include "acclmt_config.h"
 #include "verilated.h"
 #include "wide.h"
 
@@ -46,31 +45,17 @@
 
 namespace {
 
+using acclmt::kWords;
+using acclmt::parse_decimal;
 using wide::Word;
 
-constexpr int kWidth = 256;
-constexpr int kWords = kWidth / 32;
 constexpr size_t kMaxCount = 1000000;
-constexpr size_t kMaxConfig = 1 << 15;  // the engine's address space
 constexpr size_t kStressCount = 256;
 
 struct Instance {
-  int lanes = 0, alpha = 0, full_rounds = 0, partial_rounds = 0;
-  Word modulus, modulus_inv, one;
-  std::vector<std::pair<int, Word>> config;  // (address, word)
-  std::vector<std::vector<Word>> inputs, outputs;  // per permutation, `lanes` words
+  acclmt::EngineConfig config;
+  std::vector<std::vector<Word>> inputs, outputs;  // per permutation, t words
 };
-
-bool parse_decimal(const std::string& s, unsigned long long max, unsigned long long& out) {
-  if (s.empty() || s.size() > 20) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  errno = 0;
-  char* end = nullptr;
-  out = std::strtoull(s.c_str(), &end, 10);
-  return errno == 0 && *end == '\0' && out <= max;
-}
 
 // Reads and validates the vectors file; false (with a message) on anything malformed.
 bool read_instance(const char* path, Instance& inst) {
@@ -88,63 +73,29 @@ bool read_instance(const char* path, Instance& inst) {
       return false;
     }
   }
-  const unsigned long long width = head[0], t = head[1], count = head[5];
-  inst.alpha = static_cast<int>(head[2]);
-  inst.full_rounds = static_cast<int>(head[3]);
-  inst.partial_rounds = static_cast<int>(head[4]);
-  if (width != kWidth || t < 2 || t > ACCLMT_MAX_WIDTH) {
-    std::fprintf(stderr,
-                 "%s: a %llu-bit, t = %llu instance; this engine is %d-bit, t = 2 … %d\n", path,
-                 width, t, kWidth, ACCLMT_MAX_WIDTH);
+  acclmt::EngineConfig& c = inst.config;
+  c.lanes = static_cast<int>(head[1]);
+  c.alpha = static_cast<int>(head[2]);
+  c.full_rounds = static_cast<int>(head[3]);
+  c.partial_rounds = static_cast<int>(head[4]);
+  const unsigned long long count = head[5];
+  if (!acclmt::check_instance(path, c, head[0], ACCLMT_MAX_WIDTH, ACCLMT_MAX_ROUNDS)) {
     return false;
   }
-  inst.lanes = static_cast<int>(t);
-  if (inst.alpha != 3 && inst.alpha != 5 && inst.alpha != 7) {
-    std::fprintf(stderr, "%s: S-box exponent %d (the engine takes 3, 5, 7)\n", path, inst.alpha);
+  if (count == 0) {
+    std::fprintf(stderr, "%s: no permutations\n", path);
     return false;
   }
-  const int rounds = inst.full_rounds + inst.partial_rounds;
-  if (inst.full_rounds < 2 || inst.full_rounds % 2 != 0 ||
-      inst.partial_rounds < inst.full_rounds / 2 || rounds > ACCLMT_MAX_ROUNDS || count == 0) {
-    std::fprintf(stderr, "%s: rounds (%d, %d) or count %llu outside what the engine takes\n",
-                 path, inst.full_rounds, inst.partial_rounds, count);
-    return false;
-  }
-  auto word = [&](Word& w) {
-    std::string s;
-    if (!(in >> s) || !wide::parse_hex(s, kWords, w)) {
-      std::fprintf(stderr, "%s: missing or malformed word\n", path);
-      return false;
-    }
-    return true;
-  };
-  if (!word(inst.modulus) || !word(inst.modulus_inv) || !word(inst.one)) return false;
-  std::string tok_n;
-  unsigned long long n_config = 0;
-  if (!(in >> tok_n) || !parse_decimal(tok_n, kMaxConfig, n_config)) {
-    std::fprintf(stderr, "%s: bad configuration word count\n", path);
-    return false;
-  }
-  inst.config.resize(n_config);
-  for (auto& [addr, w] : inst.config) {
-    std::string a;
-    unsigned long long value = 0;
-    // Above the parameters (0 … 3): the round constants and blocks.
-    if (!(in >> a) || !parse_decimal(a, kMaxConfig - 1, value) || value < 4) {
-      std::fprintf(stderr, "%s: bad configuration address\n", path);
-      return false;
-    }
-    addr = static_cast<int>(value);
-    if (!word(w)) return false;
-  }
+  if (!acclmt::read_config_words(in, path, c)) return false;
+  const size_t t = static_cast<size_t>(c.lanes);
   inst.inputs.assign(count, std::vector<Word>(t));
   inst.outputs.assign(count, std::vector<Word>(t));
   for (size_t i = 0; i < count; ++i) {
     for (Word& w : inst.inputs[i]) {
-      if (!word(w)) return false;
+      if (!acclmt::read_word(in, path, w)) return false;
     }
     for (Word& w : inst.outputs[i]) {
-      if (!word(w)) return false;
+      if (!acclmt::read_word(in, path, w)) return false;
     }
   }
   std::string extra;
@@ -187,7 +138,7 @@ class Driver {
     dut_.eval();
   }
 
-  void write(int addr, const Word& w) {
+  void write(unsigned addr, const Word& w) {
     dut_.cfg_we_i = 1;
     dut_.cfg_addr_i = static_cast<uint16_t>(addr);
     wide::set_wide(dut_.cfg_data_i, w);
@@ -195,31 +146,19 @@ class Driver {
     dut_.cfg_we_i = 0;
   }
 
-  void write_params(const Instance& inst, int lanes) {
-    Word params(kWords, 0);
-    params[0] = static_cast<uint32_t>((inst.alpha == 3 ? 0 : inst.alpha == 5 ? 1 : 2) |
-                                      (inst.full_rounds << 8) | (inst.partial_rounds << 16) |
-                                      (lanes << 24));
-    write(3, params);
-  }
-
   void configure(const Instance& inst) {
-    write(0, inst.modulus);
-    write(1, inst.modulus_inv);
-    write(2, inst.one);
-    write_params(inst, inst.lanes);
-    for (const auto& [addr, w] : inst.config) write(addr, w);
+    acclmt::write_config(inst.config, [this](unsigned addr, const Word& w) { write(addr, w); });
     tick();  // the multipliers take the modulus
   }
 
   // A state width past the engine's: refused (cfg_error_o), no state taken.
   bool refuses_wide(const Instance& inst) {
-    write_params(inst, ACCLMT_MAX_WIDTH + 1);
+    write(3, inst.config.params(ACCLMT_MAX_WIDTH + 1));
     dut_.in_valid_i = 1;
     dut_.eval();
     const bool refused = dut_.cfg_error_o && !dut_.in_ready_o;
     dut_.in_valid_i = 0;
-    write_params(inst, inst.lanes);
+    write(3, inst.config.params(inst.config.lanes));
     dut_.eval();
     return refused && !dut_.cfg_error_o;
   }
@@ -239,7 +178,7 @@ class Driver {
       // in_close_i at random while nothing is offered (part-filled and empty batches).
       dut_.in_close_i = !offer && stress && rng_() % 8 == 0;
       if (offer) {
-        for (int l = 0; l < inst.lanes; ++l) {
+        for (int l = 0; l < inst.config.lanes; ++l) {
           wide::set_wide(dut_.in_state_i, inst.inputs[fed][l], static_cast<size_t>(l) * kWords);
         }
       } else {
@@ -258,7 +197,7 @@ class Driver {
           return out;
         }
         bool same = true;
-        for (int l = 0; l < inst.lanes; ++l) {
+        for (int l = 0; l < inst.config.lanes; ++l) {
           const Word w = wide::get_wide(dut_.out_state_o, kWords, static_cast<size_t>(l) * kWords);
           same = same && w == inst.outputs[got][l];
         }
@@ -386,7 +325,8 @@ int main(int argc, char** argv) {
   std::printf("acclmt_engine t=%d alpha=%d R_F=%d R_P=%d: %zu permutations at full rate, with "
               "gaps, back-pressure and partial batches, reset mid-flight: no mismatch; "
               "RESULT cycles=%llu hashes=%zu cycles_per_hash=%.3f\n",
-              inst.lanes, inst.alpha, inst.full_rounds, inst.partial_rounds, n,
+              inst.config.lanes, inst.config.alpha, inst.config.full_rounds,
+              inst.config.partial_rounds, n,
               static_cast<unsigned long long>(full.cycles), n, per_hash);
   return 0;
 }

@@ -17,7 +17,6 @@
 // file, or a tree the built controller does not take.
 //
 // Usage: Vacclmt_tree <acclmt_tree_vectors.hex> <bytes per cycle> [seed [once]]
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +27,7 @@
 #include <vector>
 
 #include "Vacclmt_tree.h"
+#include "acclmt_config.h"
 #include "verilated.h"
 #include "wide.h"
 
@@ -43,34 +43,22 @@
 
 namespace {
 
+using acclmt::kWidth;
+using acclmt::kWords;
+using acclmt::parse_decimal;
 using wide::Word;
 
-constexpr int kLanes = 3;
-constexpr int kWidth = 256;
-constexpr int kWords = kWidth / 32;
-constexpr int kMdsBase = 16;
-constexpr int kRcBase = 160;
-constexpr int kTagAddr = 1024;
-constexpr int kShapeAddr = 1025;
+constexpr int kTagAddr = 0x8000;
+constexpr int kShapeAddr = 0x8001;
 constexpr int kMaxLog = 18;  // acclmt-tree-vectors' largest tree
 constexpr uint64_t kStallCycles = 400000;
 
 struct Tree {
-  int alpha = 0, full_rounds = 0, partial_rounds = 0, log_leaves = 0, digest_lane = 0;
-  Word modulus, modulus_inv, one, tag, root;
-  std::vector<Word> mds, rc, elements;
+  acclmt::EngineConfig config;
+  int log_leaves = 0, digest_lane = 0;
+  Word tag, root;
+  std::vector<Word> elements;
 };
-
-bool parse_decimal(const std::string& s, unsigned long long max, unsigned long long& out) {
-  if (s.empty() || s.size() > 20) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  errno = 0;
-  char* end = nullptr;
-  out = std::strtoull(s.c_str(), &end, 10);
-  return errno == 0 && *end == '\0' && out <= max;
-}
 
 // Reads and validates the tree file; false (with a message) on anything malformed.
 bool read_tree(const char* path, Tree& tree) {
@@ -88,25 +76,18 @@ bool read_tree(const char* path, Tree& tree) {
       return false;
     }
   }
-  tree.alpha = static_cast<int>(head[2]);
-  tree.full_rounds = static_cast<int>(head[3]);
-  tree.partial_rounds = static_cast<int>(head[4]);
+  acclmt::EngineConfig& c = tree.config;
+  c.lanes = static_cast<int>(head[1]);
+  c.alpha = static_cast<int>(head[2]);
+  c.full_rounds = static_cast<int>(head[3]);
+  c.partial_rounds = static_cast<int>(head[4]);
   tree.log_leaves = static_cast<int>(head[5]);
   tree.digest_lane = static_cast<int>(head[6]);
-  if (head[0] != kWidth || head[1] != kLanes) {
-    std::fprintf(stderr, "%s: a %llu-bit, t = %llu instance; the controller is %d-bit, t = %d\n",
-                 path, head[0], head[1], kWidth, kLanes);
-    return false;
-  }
-  if (tree.alpha != 3 && tree.alpha != 5 && tree.alpha != 7) {
-    std::fprintf(stderr, "%s: S-box exponent %d (the engines take 3, 5, 7)\n", path, tree.alpha);
-    return false;
-  }
-  const int rounds = tree.full_rounds + tree.partial_rounds;
-  if (tree.full_rounds < 2 || tree.full_rounds % 2 != 0 ||
-      tree.partial_rounds < tree.full_rounds / 2 || rounds > ACCLMT_MAX_ROUNDS) {
-    std::fprintf(stderr, "%s: rounds (%d, %d) outside what the engines take\n", path,
-                 tree.full_rounds, tree.partial_rounds);
+  // Binary trees: the engines' states are [tag, left, right].
+  if (!acclmt::check_instance(path, c, head[0], 3, ACCLMT_MAX_ROUNDS)) return false;
+  if (c.lanes != 3) {
+    std::fprintf(stderr, "%s: t = %d; the controller's trees are binary (t = 3)\n", path,
+                 c.lanes);
     return false;
   }
   if (tree.log_leaves < ACCLMT_SUBTREE_LOG || tree.log_leaves > ACCLMT_MAX_LOG ||
@@ -116,23 +97,8 @@ bool read_tree(const char* path, Tree& tree) {
                  ACCLMT_MAX_LOG < kMaxLog ? ACCLMT_MAX_LOG : kMaxLog);
     return false;
   }
-  auto word = [&](Word& w) {
-    std::string s;
-    if (!(in >> s) || !wide::parse_hex(s, kWords, w)) {
-      std::fprintf(stderr, "%s: missing or malformed word\n", path);
-      return false;
-    }
-    return true;
-  };
-  if (!word(tree.modulus) || !word(tree.modulus_inv) || !word(tree.one)) return false;
-  tree.mds.resize(kLanes * kLanes);
-  for (Word& w : tree.mds) {
-    if (!word(w)) return false;
-  }
-  tree.rc.resize(static_cast<size_t>(rounds) * kLanes);
-  for (Word& w : tree.rc) {
-    if (!word(w)) return false;
-  }
+  auto word = [&](Word& w) { return acclmt::read_word(in, path, w); };
+  if (!acclmt::read_config_words(in, path, c)) return false;
   if (!word(tree.tag)) return false;
   tree.elements.resize(size_t{2} << tree.log_leaves);
   for (Word& w : tree.elements) {
@@ -175,7 +141,7 @@ class Driver {
     dut_.eval();
   }
 
-  void write(int addr, const Word& w) {
+  void write(unsigned addr, const Word& w) {
     dut_.cfg_we_i = 1;
     dut_.cfg_addr_i = static_cast<uint16_t>(addr);
     wide::set_wide(dut_.cfg_data_i, w);
@@ -190,15 +156,7 @@ class Driver {
   }
 
   void configure(const Tree& tree) {
-    write(0, tree.modulus);
-    write(1, tree.modulus_inv);
-    write(2, tree.one);
-    Word params(kWords, 0);
-    params[0] = static_cast<uint32_t>((tree.alpha == 3 ? 0 : tree.alpha == 5 ? 1 : 2) |
-                                      (tree.full_rounds << 8) | (tree.partial_rounds << 16));
-    write(3, params);
-    for (size_t k = 0; k < tree.mds.size(); ++k) write(kMdsBase + static_cast<int>(k), tree.mds[k]);
-    for (size_t k = 0; k < tree.rc.size(); ++k) write(kRcBase + static_cast<int>(k), tree.rc[k]);
+    acclmt::write_config(tree.config, [this](unsigned addr, const Word& w) { write(addr, w); });
     write(kTagAddr, tree.tag);
     write_shape(tree.log_leaves, tree.digest_lane);
     tick();  // the multipliers take the modulus
@@ -357,7 +315,7 @@ int main(int argc, char** argv) {
   if (once) {
     std::printf("acclmt_tree 2^%d leaves (alpha=%d R_F=%d R_P=%d): root = zkaccel-merkle's at "
                 "%.3f bytes/cycle; RESULT cycles=%llu lhe_hashes=%u rhe_hashes=%u\n",
-                tree.log_leaves, tree.alpha, tree.full_rounds, tree.partial_rounds,
+                tree.log_leaves, tree.config.alpha, tree.config.full_rounds, tree.config.partial_rounds,
                 bytes_per_cycle, static_cast<unsigned long long>(paced.cycles), lhe, rhe);
     return 0;
   }
@@ -379,7 +337,7 @@ int main(int argc, char** argv) {
   std::printf("acclmt_tree 2^%d leaves (alpha=%d R_F=%d R_P=%d): root = zkaccel-merkle's at "
               "%.3f bytes/cycle, after a reset mid-flight and with random input gaps; "
               "RESULT cycles=%llu lhe_hashes=%u rhe_hashes=%u gapped_cycles=%llu\n",
-              tree.log_leaves, tree.alpha, tree.full_rounds, tree.partial_rounds,
+              tree.log_leaves, tree.config.alpha, tree.config.full_rounds, tree.config.partial_rounds,
               bytes_per_cycle, static_cast<unsigned long long>(paced.cycles), lhe, rhe,
               static_cast<unsigned long long>(again.cycles));
   return 0;

@@ -58,6 +58,7 @@ struct SubEngine {
     buffer: usize,
     round: u32,
     last: u32,
+    beat: u32,
     idx: u32,
     fill: u32,
     gap: u32,
@@ -68,6 +69,9 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
     let batch = config.batch;
     let rounds = shape.rounds();
     let alpha7 = shape.alpha == 7;
+    let (full_beats, partial_beats) = (shape.full_round_beats(), shape.partial_round_beats());
+    let half = shape.full_rounds / 2;
+    let is_full = |r: u32| r < half || r >= half + shape.partial_rounds;
     // A result is written back at the end of cycle issue + 1 + latency.
     let writeback_delay = 1 + config.round_latency();
     let (slot_gap, handover_gap) = (config.slot_gap, config.handover_gap);
@@ -83,8 +87,8 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
     let mut round_of = vec![vec![0u32; batch as usize]; 2];
     let mut desc = [[Descriptor::default(); 2]; 2];
     let mut engines = [SubEngine::default(); 2];
-    // Results in flight: (write-back cycle, buffer, entry).
-    let mut in_flight: [VecDeque<(u64, usize, usize)>; 2] = Default::default();
+    // Beats in flight: (write-back cycle, buffer, entry, the round's last beat).
+    let mut in_flight: [VecDeque<(u64, usize, usize, bool)>; 2] = Default::default();
     // Drainer.
     let (mut drain_buf, mut drain_pair, mut drain_idx) = (0usize, 0u32, 0u32);
 
@@ -110,7 +114,7 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
 
         let mut stage_free = [false; 2];
         let mut desc_set: [Option<(usize, u32, u32)>; 2] = [None, None];
-        let mut issues: [Option<(usize, usize)>; 2] = [None, None];
+        let mut issues: [Option<(usize, usize, bool)>; 2] = [None, None];
         let mut next = engines;
         for e in 0..2 {
             let en = &engines[e];
@@ -131,16 +135,23 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
             let startable = !en.started && en.gap == 0 && available;
             let empty = seg_fill == 0 || seg.first >= seg.last;
             let starting = startable && !empty;
-            let (cur_buf, cur_round, cur_last, cur_idx, cur_fill) = if en.started {
-                (en.buffer, en.round, en.last, en.idx, en.fill)
+            let (cur_buf, cur_round, cur_last, cur_beat, cur_idx, cur_fill) = if en.started {
+                (en.buffer, en.round, en.last, en.beat, en.idx, en.fill)
             } else {
-                (seg.buffer, seg.first, seg.last, 0, seg_fill)
+                (seg.buffer, seg.first, seg.last, 0, 0, seg_fill)
             };
             let ready = round_of[cur_buf][cur_idx as usize] == cur_round;
             let issue = ready
                 && en.gap == 0
                 && (en.started || (starting && !(seg.handover && handover_gap != 0)));
-            let round_done = issue && cur_idx + 1 == cur_fill;
+            let beats = if is_full(cur_round) {
+                full_beats
+            } else {
+                partial_beats
+            };
+            let last_beat = cur_beat + 1 == beats;
+            let pass_done = issue && cur_idx + 1 == cur_fill;
+            let round_done = pass_done && last_beat;
             let segment_done = round_done && cur_round + 1 == cur_last;
             if startable && first_pass {
                 desc_set[e] = Some((seg.buffer, seg_fill, en.pair));
@@ -165,6 +176,7 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
                 n.buffer = seg.buffer;
                 n.round = seg.first;
                 n.last = seg.last;
+                n.beat = 0;
                 n.idx = 0;
                 n.fill = seg_fill;
                 if seg.handover && handover_gap != 0 {
@@ -172,15 +184,20 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
                 }
             }
             if issue {
-                issues[e] = Some((cur_buf, cur_idx as usize));
+                issues[e] = Some((cur_buf, cur_idx as usize, last_beat));
                 n.busy += 1;
                 n.gap = u32::from(alpha7);
                 n.idx = cur_idx + 1;
-                if round_done {
+                if pass_done {
                     n.idx = 0;
-                    n.round = cur_round + 1;
                     if slot_gap != 0 {
                         n.gap = slot_gap;
+                    }
+                    if last_beat {
+                        n.round = cur_round + 1;
+                        n.beat = 0;
+                    } else {
+                        n.beat = cur_beat + 1;
                     }
                 }
                 if segment_done {
@@ -200,17 +217,17 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
         // ---------------- registers
         // Write-backs that land at the end of this cycle.
         for queue in &mut in_flight {
-            while let Some(&(at, buffer, entry)) = queue.front() {
+            while let Some(&(at, buffer, entry, last)) = queue.front() {
                 if at != cycle {
                     break;
                 }
-                round_of[buffer][entry] += 1;
+                round_of[buffer][entry] += u32::from(last);
                 queue.pop_front();
             }
         }
         for (e, issued) in issues.iter().enumerate() {
-            if let Some((buffer, entry)) = *issued {
-                in_flight[e].push_back((cycle + writeback_delay, buffer, entry));
+            if let Some((buffer, entry, last)) = *issued {
+                in_flight[e].push_back((cycle + writeback_delay, buffer, entry, last));
             }
         }
         for set in desc_set.iter().flatten() {

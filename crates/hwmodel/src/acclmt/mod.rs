@@ -91,6 +91,35 @@ impl PoseidonShape {
         self.full_rounds + self.partial_rounds
     }
 
+    /// Beats of a full round on a sub-engine, `k²` with `k = ⌈t/3⌉` (a dense layer in 3 × 3
+    /// tiles; `hw/acclmt/rtl/acclmt_engine.sv`).
+    pub fn full_round_beats(&self) -> u32 {
+        let k = self.width.div_ceil(3);
+        k * k
+    }
+
+    /// Beats of a partial round, `⌈(t − 1)/2⌉` (the sparse layer, two lanes per beat beside
+    /// lane 0).
+    pub fn partial_round_beats(&self) -> u32 {
+        self.width / 2
+    }
+
+    /// Slots (beat passes over a batch) per pair of batches: the FR sub-engine's in the
+    /// two-batch schedule (`2·R_F` full rounds and `R_P − R_F/2` partial rounds; it bounds the
+    /// period), or one baseline engine's (a batch's `R_F + R_P` rounds).
+    fn slots_per_pair(&self, baseline: bool) -> u64 {
+        let (f, p) = (
+            u64::from(self.full_round_beats()),
+            u64::from(self.partial_round_beats()),
+        );
+        let (rf, rp) = (u64::from(self.full_rounds), u64::from(self.partial_rounds));
+        if baseline {
+            rf * f + rp * p
+        } else {
+            2 * rf * f + (rp - rf / 2) * p
+        }
+    }
+
     /// Checks the shape against the engine: `t` from 3 to 12, `α` ∈ {3, 5, 7}, `R_F` even and
     /// at least 2, `R_F/2 ≤ R_P`, at most [`MAX_ROUNDS`] rounds.
     ///
@@ -231,10 +260,10 @@ impl EngineConfig {
         }
     }
 
-    /// Steady-state cycles per pair of full batches at `t = 3`, once the pipeline is full and
-    /// when rounds never wait for their data (`B + SlotGap ≥ round latency + 2`): the FR
-    /// sub-engine's `(R_P + 1.5·R_F)` slots plus two handovers, or the baseline's `R_F + R_P`
-    /// slots.
+    /// Steady-state cycles per pair of full batches, once the pipeline is full and when rounds
+    /// never wait for their data (`B + SlotGap ≥ round latency + 2`): the FR sub-engine's
+    /// slots plus two handovers, or the baseline's (at `t = 3`, where every round is one beat,
+    /// `R_P + 1.5·R_F` and `R_F + R_P` slots).
     ///
     /// # Errors
     /// As [`EngineConfig::validate`] and [`PoseidonShape::validate`].
@@ -242,44 +271,48 @@ impl EngineConfig {
         self.validate()?;
         shape.validate()?;
         let slot = self.slot_cycles(shape);
-        let (rf, rp) = (
-            u64::from(shape.full_rounds),
-            u64::from(shape.partial_rounds),
-        );
-        Ok(if self.baseline {
-            (rf + rp) * slot
+        let handovers = if self.baseline {
+            0
         } else {
-            (rp + 3 * rf / 2) * slot + 2 * u64::from(self.handover_gap)
-        })
+            2 * u64::from(self.handover_gap)
+        };
+        Ok(shape.slots_per_pair(self.baseline) * slot + handovers)
     }
 
     /// Cycles the engine spends on a pair of batches of `a ≥ 1` and `b ≥ 0` hashes (at most a
     /// batch each; `b = 0`: one batch alone) in the two-batch schedule, at `t = 3`: the FR
     /// sub-engine's slots and handovers, or batch A's chain through both sub-engines if longer.
-    /// A round of `n` hashes takes `max(n + SlotGap, round latency + 2)` cycles: a partial
-    /// batch's next round waits for its first hash's result. For full batches this is
+    /// A beat pass of `n` hashes takes `n + SlotGap` cycles, and a round's last at least
+    /// `round latency + 2`: a partial batch's next round waits for its first hash's result. For full batches this is
     /// [`EngineConfig::steady_cycles_per_pair`]. The baseline runs the two batches side by side
     /// on its two FR engines.
     pub fn pair_cycles(&self, shape: &PoseidonShape, a: u64, b: u64) -> u64 {
         let floor = self.round_latency() + 2;
-        let slot = |n: u64| {
+        // A round of `beats` passes over `n` hashes.
+        let round = |n: u64, beats: u64| {
             if n == 0 {
                 0
             } else {
-                self.slot_cycles_of(shape, n).max(floor)
+                let pass = self.slot_cycles_of(shape, n);
+                (beats - 1) * pass + pass.max(floor)
             }
         };
+        let (f, p) = (
+            u64::from(shape.full_round_beats()),
+            u64::from(shape.partial_round_beats()),
+        );
         let (rf, rp) = (
             u64::from(shape.full_rounds),
             u64::from(shape.partial_rounds),
         );
         let h = rf / 2;
         if self.baseline {
-            return (rf + rp) * slot(a.max(b));
+            let n = a.max(b);
+            return rf * round(n, f) + rp * round(n, p);
         }
         let handovers = 2 * u64::from(self.handover_gap);
-        let fr = rf * slot(a) + (rp + h) * slot(b) + handovers;
-        let chain_a = (rf + rp) * slot(a) + h * slot(b) + handovers;
+        let fr = rf * round(a, f) + rf * round(b, f) + (rp - h) * round(b, p) + handovers;
+        let chain_a = rf * round(a, f) + rp * round(a, p) + h * round(b, f) + handovers;
         fr.max(chain_a)
     }
 
@@ -288,8 +321,7 @@ impl EngineConfig {
     ///
     /// # Errors
     /// As [`EngineConfig::validate`] and [`PoseidonShape::validate`];
-    /// [`AcclmtModelError::InvalidConfig`] for no hashes, more than [`MAX_SIMULATED_HASHES`],
-    /// or a state width other than 3 (the RTL's, for now).
+    /// [`AcclmtModelError::InvalidConfig`] for no hashes or more than [`MAX_SIMULATED_HASHES`].
     pub fn simulate(
         &self,
         shape: &PoseidonShape,
@@ -297,12 +329,6 @@ impl EngineConfig {
     ) -> Result<EngineRun, AcclmtModelError> {
         self.validate()?;
         shape.validate()?;
-        if shape.width != 3 {
-            return Err(AcclmtModelError::InvalidConfig(format!(
-                "the engine's cycle-level model covers state width 3 (the RTL's), not {}",
-                shape.width
-            )));
-        }
         if hashes == 0 || hashes > MAX_SIMULATED_HASHES {
             return Err(AcclmtModelError::InvalidConfig(format!(
                 "{hashes} hashes (1 to {MAX_SIMULATED_HASHES})"
@@ -367,7 +393,8 @@ pub const TABLE_I: [TableIRow; 4] = [
 /// The per-slot cost of a state of `k = ⌈t/3⌉` three-lane chunks relative to `t = 3`, the
 /// notes' calibration `g(k) = 1 + 1.37·(k − 1)` (§C.2 M5: Table I's rows 2–4 within
 /// −1.2 … +1.9 %). The paper gives no beat-level schedule for `t > 3` ("block processing for
-/// input and output"); this factor is a fit, not a derivation, until the wide-state RTL exists.
+/// input and output"); this factor is a fit to its figures. Our RTL's own schedule (k² beats
+/// per full round, ⌈(t − 1)/2⌉ per partial round) is [`TableIModel::rtl_cycles_per_hash`].
 pub fn chunk_factor(width: u32) -> f64 {
     let k = f64::from(width.div_ceil(3));
     1.0 + 1.37 * (k - 1.0)
@@ -389,6 +416,9 @@ pub struct TableIModel {
     /// Whether the figure comes from the cycle-level schedule (`t = 3`) or the calibrated chunk
     /// factor.
     pub calibrated: bool,
+    /// Steady-state cycles per hash of this repository's engine (`hw/acclmt`) at the row's
+    /// width: its beat schedule, equal to the RTL's measured figure.
+    pub rtl_cycles_per_hash: f64,
 }
 
 /// Table I modelled for `config`: `t = 3` from the steady-state schedule, wider states scaled
@@ -406,6 +436,8 @@ pub fn table_i(config: &EngineConfig) -> Result<Vec<TableIModel>, AcclmtModelErr
             let cycles_per_hash =
                 per_pair / (2.0 * f64::from(config.batch)) * chunk_factor(shape.width);
             let hashes_per_second = config.hashes_per_second(cycles_per_hash);
+            let rtl_cycles_per_hash =
+                config.steady_cycles_per_pair(&shape)? as f64 / (2.0 * f64::from(config.batch));
             Ok(TableIModel {
                 row: *row,
                 shape,
@@ -413,6 +445,7 @@ pub fn table_i(config: &EngineConfig) -> Result<Vec<TableIModel>, AcclmtModelErr
                 hashes_per_second,
                 error_percent: 100.0 * (hashes_per_second / row.paper_hashes_per_second - 1.0),
                 calibrated: shape.width > 3,
+                rtl_cycles_per_hash,
             })
         })
         .collect()
