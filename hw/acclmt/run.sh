@@ -11,6 +11,9 @@
 #     baseline beside the paper's 7.04 % (average of R_P = 56, 56, 57, 57) and 3.55 %
 #     (R_P = 120), ±0.2 points;
 #   - α = 7 (the S-box at II 2) on both fields;
+#   - neptune's arity 4, 8 and 11 instances (t = 5, 9, 12: the wide-state engine, MaxWidth 12;
+#     uniform rounds with sparse partial rounds, k² beats per full round and ⌈(t − 1)/2⌉ per
+#     partial round), COUNT permutations each, cycles beside Table I's (reported);
 #   - hostile command lines and vector files, each refused (exit 2) in bounded time.
 #
 # Every run's measured cycles must equal the cycle model's (`zkaccel model acclmt --hashes`).
@@ -42,34 +45,39 @@ srcs=("$common/rtl/mont_wide_mul.sv" "$common/rtl/mont_mul_pipe.sv" "$common/rtl
 # No Icarus check here: Icarus 11 (Debian's) cannot index packed multi-dimensional arrays or
 # packed-struct members with variables, which the engine's scheduler does.
 
-for baseline in 0 1; do
-  for mul_latency in 0 1; do
-    verilator --lint-only -Wall --top-module acclmt_engine -GBaseline="$baseline" \
-      -GMulLatency="$mul_latency" "${srcs[@]}"
+for max_width in 12 3; do
+  for baseline in 0 1; do
+    for mul_latency in 0 1; do
+      verilator --lint-only -Wall --top-module acclmt_engine -GBaseline="$baseline" \
+        -GMulLatency="$mul_latency" -GMaxWidth="$max_width" "${srcs[@]}"
+    done
   done
 done
-echo "lint: acclmt_engine (two-batch and baseline, MulLatency 0 and 1) is clean"
+echo "lint: acclmt_engine (t up to 12 and 3, two-batch and baseline, MulLatency 0 and 1) is clean"
 
 # The benches: the two-batch engine and the two-FR-engine baseline, the default parameters
-# (MulLatency 1, Batch 32, SlotGap 1, HandoverGap 9).
-for baseline in 0 1; do
+# (MulLatency 1, Batch 32, SlotGap 1, HandoverGap 9), at t = 3 (MaxWidth 3, the trees'
+# engines: quicker to simulate) and the wide-state engine (MaxWidth 12).
+build_engine() {
+  local name="$1" max_width="$2" engine_batch="$3"
+  shift 3
   verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
-    --top-module acclmt_engine -GBaseline="$baseline" -GBatch="$batch" -GMaxRounds="$max_rounds" \
-    -CFLAGS "-I$common/tb -DACCLMT_BATCH=$batch -DACCLMT_MAX_ROUNDS=$max_rounds" \
-    -Mdir "$build/obj_engine_$baseline" -o Vacclmt_engine "${srcs[@]}" \
+    --top-module acclmt_engine -GMaxRounds="$max_rounds" -GMaxWidth="$max_width" -GBatch="$engine_batch" "$@" \
+    -CFLAGS "-I$common/tb -I$here/tb -DACCLMT_BATCH=$engine_batch -DACCLMT_MAX_ROUNDS=$max_rounds -DACCLMT_MAX_WIDTH=$max_width" \
+    -Mdir "$build/obj_engine_$name" -o Vacclmt_engine "${srcs[@]}" \
     "$here/tb/acclmt_engine_tb.cpp" >/dev/null
-done
+}
+build_engine 0 3 "$batch" -GBaseline=0
+build_engine 1 3 "$batch" -GBaseline=1
+build_engine wide 12 "$batch"
 engine="$build/obj_engine_0/Vacclmt_engine"
 baseline_engine="$build/obj_engine_1/Vacclmt_engine"
+wide_engine="$build/obj_engine_wide/Vacclmt_engine"
 # Off the defaults, to pin the model to the scheduler where rounds wait for their data: a batch
 # of 16 (under the 30-cycle round trip), no gaps, the wide multiplier combinational.
-offgrid=(-GMulLatency=0 -GBatch=16 -GSlotGap=0 -GHandoverGap=0)
+offgrid=(-GMulLatency=0 -GSlotGap=0 -GHandoverGap=0)
 offgrid_model=(--mul-latency 0 --batch 16 --slot-gap 0 --handover-gap 0)
-verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
-  --top-module acclmt_engine "${offgrid[@]}" -GMaxRounds="$max_rounds" \
-  -CFLAGS "-I$common/tb -DACCLMT_BATCH=16 -DACCLMT_MAX_ROUNDS=$max_rounds" \
-  -Mdir "$build/obj_engine_offgrid" -o Vacclmt_engine "${srcs[@]}" \
-  "$here/tb/acclmt_engine_tb.cpp" >/dev/null
+build_engine offgrid 3 16 "${offgrid[@]}"
 offgrid_engine="$build/obj_engine_offgrid/Vacclmt_engine"
 
 # Jobs: name, vectors options, permutations, the designs that run them.
@@ -81,10 +89,13 @@ jobs=(
   "rp120|--preset reference --field bls12-381 --full-rounds 8 --partial-rounds 120|320|two-batch baseline"
   "alpha7-bls12-381|--preset reference --field bls12-381 --alpha 7|256|two-batch offgrid"
   "alpha7-bn254|--preset reference --field bn254 --alpha 7|256|two-batch"
+  "neptune-a4|--preset neptune --arity 4|$count|wide"
+  "neptune-a8|--preset neptune --arity 8|$count|wide"
+  "neptune-a11|--preset neptune --arity 11|$count|wide"
 )
 status=0
 declare -A per_hash
-csv="instance,design,alpha,full_rounds,partial_rounds,permutations,rtl_cycles,cycles_per_hash"
+csv="instance,design,t,alpha,full_rounds,partial_rounds,permutations,rtl_cycles,cycles_per_hash"
 for job in "${jobs[@]}"; do
   IFS='|' read -r name options n design_list <<<"$job"
   vectors="$build/acclmt_vectors_${name}_$n.hex"
@@ -95,6 +106,7 @@ for job in "${jobs[@]}"; do
     case "$design" in
       baseline) bench="$baseline_engine" ;;
       offgrid) bench="$offgrid_engine" ;;
+      wide) bench="$wide_engine" ;;
       *) bench="$engine" ;;
     esac
     out="$build/result_${name}_${design}.txt"
@@ -102,11 +114,11 @@ for job in "${jobs[@]}"; do
       status=1
       continue
     fi
-    read -r alpha rf rp < <(sed -n 's/.*alpha=\([0-9]*\) R_F=\([0-9]*\) R_P=\([0-9]*\):.*/\1 \2 \3/p' "$out")
+    read -r t alpha rf rp < <(sed -n 's/.*t=\([0-9]*\) alpha=\([0-9]*\) R_F=\([0-9]*\) R_P=\([0-9]*\):.*/\1 \2 \3 \4/p' "$out")
     cycles=$(sed -n 's/.*RESULT cycles=\([0-9]*\).*/\1/p' "$out")
     cph=$(sed -n 's/.*cycles_per_hash=\([0-9.]*\).*/\1/p' "$out")
     per_hash["$name/$design"]="$cph"
-    model_flags=(--hashes "$n" --alpha "$alpha" --full-rounds "$rf" --partial-rounds "$rp")
+    model_flags=(--hashes "$n" --width "$t" --alpha "$alpha" --full-rounds "$rf" --partial-rounds "$rp")
     [[ "$design" == baseline ]] && model_flags+=(--baseline)
     [[ "$design" == offgrid ]] && model_flags+=("${offgrid_model[@]}")
     model=$("$zkaccel" model acclmt "${model_flags[@]}" | sed -n 's/^cycles=//p')
@@ -116,7 +128,7 @@ for job in "${jobs[@]}"; do
     else
       echo "  $name ($design): RTL = model $cycles cycles, $cph cycles/hash"
     fi
-    csv+=$'\n'"$name,$design,$alpha,$rf,$rp,$n,$cycles,$cph"
+    csv+=$'\n'"$name,$design,$t,$alpha,$rf,$rp,$n,$cycles,$cph"
   done
 done
 printf '%s\n' "$csv" >"$build/cycles.csv.tmp" && mv "$build/cycles.csv.tmp" "$build/cycles.csv"
@@ -141,6 +153,16 @@ if [[ "$status" == 0 ]]; then
   }'; then
     status=1
   fi
+fi
+
+# Table I's wider rows (reported: the paper gives no beat schedule for t > 3; see the README).
+if [[ "$status" == 0 ]]; then
+  for row in "a4|4|84.32" "a8|8|131.93" "a11|11|185.87"; do
+    IFS='|' read -r key arity paper <<<"$row"
+    awk -v rtl="${per_hash[neptune-$key/wide]}" -v paper="$paper" -v arity="$arity" 'BEGIN {
+      printf "  Table I, arity %s: RTL %.3f cycles/hash (%.2f M hashes/s at 500 MHz), paper %s (%+.2f %%)\n", arity, rtl, 500 / rtl, paper, 100 * (rtl / paper - 1)
+    }'
+  done
 fi
 
 # Hostile command lines and vector files: the bench must refuse each (exit 2) before it drives
@@ -171,6 +193,19 @@ sed '1s/.*/256 3 5 7 56 320/' "$good" >"$bad"
 expect_refusal "an odd full-round count" "$engine" "$bad"
 sed '1s/.*/256 3 5 8 56 99999999999/' "$good" >"$bad"
 expect_refusal "an oversized permutation count" "$engine" "$bad"
+# Line 5 is the configuration word count, lines 6 … the `address word` lines.
+sed '5s/.*/99999/' "$good" >"$bad"
+expect_refusal "a configuration count past the address space" "$engine" "$bad"
+sed '6s/^[0-9]*/3/' "$good" >"$bad"
+expect_refusal "a configuration word at a parameter's address" "$engine" "$bad"
+sed '6s/^[0-9]*/32768/' "$good" >"$bad"
+expect_refusal "a configuration address past the space" "$engine" "$bad"
+sed '7s/^[0-9]*/4096/' "$good" >"$bad"
+expect_refusal "a repeated configuration address" "$engine" "$bad"
+sed '6s/^[0-9]* //' "$good" >"$bad"
+expect_refusal "a configuration line without its address" "$engine" "$bad"
+sed '1s/.*/256 13 5 8 56 320/' "$good" >"$bad"
+expect_refusal "a state width of 13 on the wide engine" "$wide_engine" "$bad"
 [[ "$status" == 0 ]] && echo "bench: every hostile command line and vector file refused"
 
 # ---------------------------------------------------------------- the Merkle controller
@@ -196,7 +231,7 @@ build_tree() {
   shift 3
   verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
     --top-module acclmt_tree "$@" -GMaxRounds="$max_rounds" \
-    -CFLAGS "-I$common/tb -DACCLMT_SUBTREE_LOG=$subtree_log -DACCLMT_MAX_LOG=$max_log -DACCLMT_MAX_ROUNDS=$max_rounds" \
+    -CFLAGS "-I$common/tb -I$here/tb -DACCLMT_SUBTREE_LOG=$subtree_log -DACCLMT_MAX_LOG=$max_log -DACCLMT_MAX_ROUNDS=$max_rounds" \
     -Mdir "$build/obj_tree_$name" -o Vacclmt_tree "${tree_srcs[@]}" "$here/tb/acclmt_tree_tb.cpp" >/dev/null
 }
 build_tree default 12 23
@@ -273,7 +308,9 @@ sed '1s/.*/256 3 5 8 55 40 1/' "$good" >"$bad"
 expect_refusal "a tree of 2^40 leaves" "$tree_bench" "$bad" 1.74
 sed '1s/.*/256 3 5 8 55 12 2/' "$good" >"$bad"
 expect_refusal "digest lane 2" "$tree_bench" "$bad" 1.74
-sed '9s/^./x/' "$good" >"$bad"
+sed '4s/^./x/' "$good" >"$bad"
 expect_refusal "a non-hex word in a tree" "$tree_bench" "$bad" 1.74
+sed '1s/.*/256 5 5 8 55 12 1/' "$good" >"$bad"
+expect_refusal "a tree of state width 5" "$tree_bench" "$bad" 1.74
 [[ "$status" == 0 ]] && echo "tree bench: every hostile command line and tree file refused"
 exit $status

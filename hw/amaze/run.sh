@@ -38,6 +38,16 @@ if command -v iverilog >/dev/null 2>&1; then
 fi
 
 hash_designs="${AMZ_HASH_DESIGNS:-AMZ-1 AMZ-3}"
+# Every name must be one of designs.txt's (a misspelt one would silently test nothing).
+if [[ "$hash_designs" != all ]]; then
+  known=" $(awk '$1 !~ /^#/ && NF { printf "%s ", $1 }' "$here/designs.txt")"
+  for name in $hash_designs; do
+    if [[ "$known" != *" $name "* ]]; then
+      echo "AMZ_HASH_DESIGNS: unknown design '$name' (designs.txt has:$known; or 'all')" >&2
+      exit 2
+    fi
+  done
+fi
 status=0
 while read -r design arch red num; do
   [[ -z "$design" || "$design" == \#* ]] && continue
@@ -60,10 +70,11 @@ while read -r design arch red num; do
   else
     echo "$design: cycle model agrees with the RTL ($modelled cycles)"
   fi
-  # The Miyaguchi-Preneel hash top over this design's cipher.
+  # The Miyaguchi-Preneel hash top over this design's cipher: lint for every design, the
+  # bench for those in AMZ_HASH_DESIGNS.
+  verilator --lint-only -Wall --top-module amz_hash -GArch="$arch" -GReduction="$red" -GNumMul="$num" "${defs[@]}" "${srcs[@]}"
   [[ "$hash_designs" == all || " $hash_designs " == *" $design "* ]] || continue
   hobj="$build/obj_hash_$design"
-  verilator --lint-only -Wall --top-module amz_hash -GArch="$arch" -GReduction="$red" -GNumMul="$num" "${defs[@]}" "${srcs[@]}"
   verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign fast --x-initial fast --top-module amz_hash \
     -GArch="$arch" -GReduction="$red" -GNumMul="$num" "${defs[@]}" -Mdir "$hobj" -o Vamz_hash \
     "${srcs[@]}" "$here/tb/amz_hash_tb.cpp" >/dev/null

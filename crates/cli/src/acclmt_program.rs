@@ -190,7 +190,11 @@ pub fn run_beats<F: PrimeField>(u: &UniformRounds<F>, blocks: &[[F; 9]], state: 
             for i in 0..3 {
                 let sum = (0..3).fold(F::ZERO, |acc, j| acc + block[3 * i + j] * z[j]);
                 if let Some(l) = beat.dst[i] {
-                    write[l] = if beat.accumulate[i] { write[l] + sum } else { sum };
+                    write[l] = if beat.accumulate[i] {
+                        write[l] + sum
+                    } else {
+                        sum
+                    };
                 }
             }
         }

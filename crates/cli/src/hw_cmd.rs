@@ -631,10 +631,11 @@ where
 const MAX_ACCLMT_WORDS: u64 = 4_000_000;
 
 /// The AcclMT engine's vectors (`hw/acclmt`): a header line `width t alpha full_rounds
-/// partial_rounds count` (decimal), then one hexadecimal word per line (`W/4` digits): the
-/// modulus, `P'`, Montgomery one (`2^W mod P`), the MDS matrix row-major, the round constants
-/// round by round, then per permutation its `t` input lanes and zkaccel-poseidon's `t` output
-/// lanes — Montgomery form (`x·2^W mod P`) throughout.
+/// partial_rounds count` (decimal), then hexadecimal words (`W/4` digits): the modulus, `P'`,
+/// Montgomery one (`2^W mod P`); a count and that many `address word` lines (the uniform
+/// rounds' constants and the beats' blocks, [`crate::acclmt_program`]); then per permutation
+/// its `t` input lanes and zkaccel-poseidon's `t` output lanes — Montgomery form
+/// (`x·2^W mod P`) throughout.
 fn acclmt_vectors(args: &AcclmtVectorArgs) -> Result<(), Box<dyn std::error::Error>> {
     use zkaccel_poseidon::presets::{circomlib, neptune};
     use zkaccel_poseidon::reference::reference_params;

@@ -1453,8 +1453,10 @@ fn ntt_vectors_are_a_transform_in_montgomery_form() {
 
 /// The AcclMT engine's vectors for circomlib t = 3, checked with big integers against
 /// circomlibjs's published constants and hash (vectors/poseidon.json): the header, P', one,
-/// the MDS matrix and the first round constants out of Montgomery form, and the permutation of
-/// [0, 1, 2] (the 4th state), whose lane 0 is circomlibjs's poseidon([1, 2]).
+/// the configuration's layout (the uniform rounds' constants at 0x1000 + 16·r + lane, the
+/// blocks at 0x2000 + 16·n + 3·i + j), the first block (the dense MDS matrix: one beat at
+/// t = 3) and round 0's constants (unchanged by the sparse form) out of Montgomery form, and the
+/// permutation of [0, 1, 2] (the 4th state), whose lane 0 is circomlibjs's poseidon([1, 2]).
 #[test]
 fn acclmt_vectors_are_circomlibs_poseidon_in_montgomery_form() {
     use num_bigint::BigUint;
@@ -1481,9 +1483,40 @@ fn acclmt_vectors_are_circomlibs_poseidon_in_montgomery_form() {
     let text = std::fs::read_to_string(&path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "256 3 5 8 57 5");
-    // Modulus, P', one, 9 MDS entries, 65·3 round constants, 5 × (3 in + 3 out).
-    assert_eq!(lines.len(), 1 + 3 + 9 + 65 * 3 + 5 * 6);
-    assert!(lines[1..].iter().all(|l| l.len() == 64));
+    // 65 rounds of 3 constants; blocks: M, D·M and one per partial round (57), 9 entries each.
+    let words = 65 * 3 + (2 + 57) * 9;
+    assert_eq!(lines[4], words.to_string());
+    // Modulus, P', one, the count, the words, 5 × (3 in + 3 out).
+    assert_eq!(lines.len(), 1 + 3 + 1 + words + 5 * 6);
+    let config: std::collections::HashMap<u32, &str> = lines[5..5 + words]
+        .iter()
+        .map(|l| {
+            let (a, w) = l.split_once(' ').unwrap();
+            (a.parse().unwrap(), w)
+        })
+        .collect();
+    assert_eq!(config.len(), words, "distinct addresses");
+    for r in 0..65u32 {
+        for lane in 0..3 {
+            assert!(
+                config.contains_key(&(0x1000 + 16 * r + lane)),
+                "c_{r}[{lane}]"
+            );
+        }
+    }
+    for n in 0..59u32 {
+        for e in 0..9 {
+            assert!(
+                config.contains_key(&(0x2000 + 16 * n + e)),
+                "block {n} entry {e}"
+            );
+        }
+    }
+    assert!(lines[1..4]
+        .iter()
+        .chain(config.values())
+        .chain(&lines[5 + words..])
+        .all(|l| l.len() == 64));
     let big = |l: &str| BigUint::parse_bytes(l.as_bytes(), 16).unwrap();
     let dec =
         |v: &serde_json::Value| BigUint::parse_bytes(v.as_str().unwrap().as_bytes(), 10).unwrap();
@@ -1500,8 +1533,8 @@ fn acclmt_vectors_are_circomlibs_poseidon_in_montgomery_form() {
     for i in 0..3 {
         for j in 0..3 {
             assert_eq!(
-                plain(lines[4 + 3 * i + j]),
-                dec(&c["t3_mds"][i][j]),
+                plain(config[&(0x2000 + 3 * i + j)]),
+                dec(&c["t3_mds"][i as usize][j as usize]),
                 "M[{i}][{j}]"
             );
         }
@@ -1513,9 +1546,9 @@ fn acclmt_vectors_are_circomlibs_poseidon_in_montgomery_form() {
         .take(3)
         .enumerate()
     {
-        assert_eq!(plain(lines[13 + k]), dec(rc), "c_0[{k}]");
+        assert_eq!(plain(config[&(0x1000 + k as u32)]), dec(rc), "c_0[{k}]");
     }
-    let states = 13 + 65 * 3;
+    let states = 5 + words;
     let ramp = &lines[states + 3 * 6..states + 4 * 6];
     for (lane, want) in ramp[..3].iter().zip([0u8, 1, 2]) {
         assert_eq!(plain(lane), BigUint::from(want));
@@ -1620,8 +1653,14 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
         let text = std::fs::read_to_string(&path).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], header);
-        let rounds: usize = if preset == "neptune" { 63 } else { 65 };
-        let tag_line = 1 + 3 + 9 + 3 * rounds;
+        let (rounds, partial): (usize, usize) = if preset == "neptune" {
+            (63, 55)
+        } else {
+            (65, 57)
+        };
+        let words = 3 * rounds + 9 * (2 + partial);
+        assert_eq!(lines[4], words.to_string());
+        let tag_line = 1 + 3 + 1 + words;
         // Tag, 2^(3+1) elements, root.
         assert_eq!(lines.len(), tag_line + 1 + 16 + 1);
         let p = BigUint::parse_bytes(lines[1].as_bytes(), 16).unwrap();
@@ -1688,6 +1727,18 @@ fn the_acclmt_model_prints_table_i_and_one_run() {
     assert!(out.status.success());
     // hw/acclmt/run.sh's RTL count for R_F 8, R_P 56 (table1-rp56, two-batch).
     assert!(String::from_utf8_lossy(&out.stdout).contains("cycles=11372"));
+    // The wide-state RTL's count for neptune's arity 11 (t = 12, R_P 57), 200 hashes.
+    let out = zkaccel()
+        .args(["model", "acclmt", "--hashes", "200", "--width", "12"])
+        .args(["--partial-rounds", "57"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("cycles=62516"));
+    let out = zkaccel()
+        .args(["model", "acclmt", "--hashes", "64", "--width", "13"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "t = 13 is bad input");
     let out = zkaccel()
         .args(["model", "acclmt", "--hashes", "64", "--batch", "24"])
         .output()

@@ -1,9 +1,12 @@
-// The round datapath of one AcclMT Poseidon sub-engine at state width 3 (arity 2, Table I's
-// first row and every tree of Table II): one round of one hash enters per cycle,
+// The round datapath of one AcclMT Poseidon sub-engine: one beat of one hash enters per cycle,
+// three lanes and a 3 × 3 block B,
 //
-//   y = state + c_r;   z_j = S(y_j) in a full round (every lane), in a partial round lane 0
-//   only;   state' = M·z   (the textbook round, as zkaccel-poseidon's permute_textbook)
+//   y = x + c;   z_j = S(y_j) for every thread in a full round, thread 0 only in a partial
+//   round;   out_i = Σ_j B[i][j]·z_j
 //
+// At state width 3 a beat is a whole round (B the round's layer: zkaccel-poseidon's uniform
+// rounds); wider states take several beats per round, which acclmt_engine sequences and
+// accumulates.
 // as three threads (one per lane: S-box, then the lane's MDS column) and an adder tree over
 // the threads. FullThreads = 3 is the full-round (FR) sub-engine — three full threads, 18
 // modular multipliers, full and partial rounds; FullThreads = 1 the partial-round (PR)
@@ -26,8 +29,10 @@ module acclmt_round #(
   input  logic [Width-1:0]    cfg_modulus_inv_i,
   input  logic [Width-1:0]    cfg_one_i,
   input  logic [1:0]          cfg_alpha_i,
-  // M row-major, Montgomery form: M[i][j] at bits [(3·i + j)·Width +: Width]; states and
-  // round constants lane l at [l·Width +: Width] (flat ports: Yosys reads them).
+  // The beat's block B row-major, Montgomery form: B[i][j] at bits [(3·i + j)·Width +: Width],
+  // read by the threads' MDS multipliers MdsDelay = 3·MontLatency + 2 cycles after the beat's
+  // valid_i (a caller with one layer for every round may hold it constant); states and round
+  // constants lane l at [l·Width +: Width] (flat ports: Yosys reads them).
   input  logic [9*Width-1:0] mds_i,
   input  logic                valid_i,
   input  logic                full_i,

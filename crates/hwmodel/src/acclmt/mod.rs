@@ -5,9 +5,10 @@
 //!
 //! The engine has a full-round (FR) sub-engine of three full threads (18 modular multipliers)
 //! and a partial-round (PR) sub-engine of one full and two partial threads (12). Hashes move in
-//! batches of `B`; a sub-engine issues one hash's round per cycle (every other cycle for
-//! `α = 7`, the S-box's initiation interval of 2), round after round over its batch, and each
-//! result returns `4·Lm + 4` cycles later (`Lm = 3·(MulLatency + 1)`, the pipelined Montgomery
+//! batches of `B`; a sub-engine issues one hash's beat per cycle (every other cycle for
+//! `α = 7`, the S-box's initiation interval of 2), beat after beat over its batch — a round is
+//! one beat at `t = 3`, `k²` (full) or `⌈(t − 1)/2⌉` (partial, sparse) beats of three lanes at
+//! wider states, `k = ⌈t/3⌉` — and each result returns `4·Lm + 4` cycles later (`Lm = 3·(MulLatency + 1)`, the pipelined Montgomery
 //! multiplier's latency). In the paper's **two-batch schedule** a pair of batches A, B runs as
 //!
 //! ```text
@@ -25,8 +26,9 @@
 //! [`EngineConfig::simulate`] runs the RTL's scheduler cycle by cycle (the input loader, the
 //! segments with their per-entry round counters, the round pipelines, the in-order drainer) for
 //! a stream at full rate; [`EngineConfig::steady_cycles_per_pair`] is its closed form once the
-//! pipeline is full. Wider states (arity 4, 8, 11) have no RTL yet: [`table_i`] carries them
-//! through the calibrated chunk factor of the notes (§C.2 M5).
+//! pipeline is full; both cover every state width the RTL takes. [`table_i`] carries Table I's
+//! wider rows (arity 4, 8, 11) through the notes' calibrated chunk factor (§C.2 M5) and reports
+//! the RTL's own beat schedule beside it ([`TableIModel::rtl_cycles_per_hash`]).
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;

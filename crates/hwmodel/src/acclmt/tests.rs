@@ -63,7 +63,10 @@ fn the_simulation_equals_the_wide_state_rtl() {
         assert_eq!(run.cycles, cycles, "t = {width}");
         assert!((run.cycles_per_hash - per_hash).abs() < 5e-4, "t = {width}");
         let closed = config.steady_cycles_per_pair(&s).unwrap() as f64 / 64.0;
-        assert!((closed - per_hash).abs() < 5e-4, "t = {width}: closed form {closed}");
+        assert!(
+            (closed - per_hash).abs() < 5e-4,
+            "t = {width}: closed form {closed}"
+        );
     }
 }
 

@@ -15,8 +15,8 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::kernels::{permute_lanes_with, PartialRounds};
 use zkaccel_poseidon::reference::reference_params;
 use zkaccel_poseidon::{
-    check_alpha, permute_textbook, Matrix, UniformRounds, NeptunePoseidon, Plonky2Poseidon, Poseidon, PoseidonError, PoseidonParams,
-    Strength,
+    check_alpha, permute_textbook, Matrix, NeptunePoseidon, Plonky2Poseidon, Poseidon,
+    PoseidonError, PoseidonParams, Strength, UniformRounds,
 };
 
 fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
@@ -335,7 +335,10 @@ fn uniform_rounds_equal_every_preset() {
         }
     }
     for t in 2..=17 {
-        check(&zkaccel_poseidon::presets::circomlib::params(t).unwrap(), &mut rng);
+        check(
+            &zkaccel_poseidon::presets::circomlib::params(t).unwrap(),
+            &mut rng,
+        );
     }
 }
 
