@@ -14,24 +14,28 @@ kernel_crates=(zkaccel-field zkaccel-field-testing zkaccel-goldilocks zkaccel-fp
   zkaccel-bn254 zkaccel-bls12-381 zkaccel-bls12-377 zkaccel-symmetric zkaccel-poseidon
   zkaccel-mimc zkaccel-ntt zkaccel-merkle zkaccel-challenger zkaccel-fri)
 
-# One "directory<TAB>executable" line per test binary of those crates.
+# One "directory<TAB>executable" line per test binary of those crates, matched by manifest
+# (cargo metadata's, so no package-id format is parsed).
+manifests=$(cargo metadata --no-deps --locked --format-version 1 | python3 -c '
+import json, sys
+wanted = set(sys.argv[1:])
+for package in json.load(sys.stdin)["packages"]:
+    if package["name"] in wanted:
+        print(package["manifest_path"])
+' "${kernel_crates[@]}")
+[[ $(wc -l <<<"$manifests") == "${#kernel_crates[@]}" ]] ||
+  { echo "cargo metadata lacks some of: ${kernel_crates[*]}" >&2; exit 1; }
 binaries=$(cargo test --workspace --locked --lib --bins --tests --no-run --message-format=json |
   python3 -c '
 import json, os, sys
-wanted = set(sys.argv[1:])
+wanted = set(sys.argv[1].splitlines())
 for line in sys.stdin:
     msg = json.loads(line)
     if msg.get("reason") != "compiler-artifact" or not msg.get("executable"):
         continue
-    if not msg["profile"]["test"] or msg["target"]["name"] is None:
-        continue
-    manifest = msg["manifest_path"]
-    name = msg["package_id"].split("#")[-1].split("@")[0]
-    if "/" in name or ":" in name:  # an old-style package id: "name version (source)"
-        name = msg["package_id"].split()[0]
-    if name in wanted:
-        print(os.path.dirname(manifest) + "\t" + msg["executable"])
-' "${kernel_crates[@]}")
+    if msg["profile"]["test"] and msg["manifest_path"] in wanted:
+        print(os.path.dirname(msg["manifest_path"]) + "\t" + msg["executable"])
+' "$manifests")
 [[ -n $binaries ]] || { echo "no test binaries of the kernel crates found" >&2; exit 1; }
 
 export ZKACCEL_SIMD=off
