@@ -20,8 +20,8 @@
 //! (the last first-half full round's layer, `k² + co·k + ci`), then partial round `i`'s beat
 //! `b` at `2k² + i·⌈(t − 1)/2⌉ + b`. The engine derives every beat's lanes, modes and block
 //! index from `t`, the round and the beat; only the blocks and round constants are
-//! configuration words. [`run_beats`] replays exactly that data movement (the RTL's golden
-//! model, tested against the permutation).
+//! configuration words. `run_beats` (built for the tests) replays exactly that data movement:
+//! the RTL's golden model, tested against the permutation.
 
 use zkaccel_field::PrimeField;
 use zkaccel_poseidon::{LinearLayer, UniformRounds};

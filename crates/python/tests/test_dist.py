@@ -96,6 +96,23 @@ def big_tree_log_leaves() -> int:
     return int(raw)
 
 
+@pytest.mark.parametrize("raw", ["5", "25", "x", "", " 14", "1e3", "-7", "14.0"])
+def test_the_big_trees_size_knob_refuses_bad_values(
+    monkeypatch: pytest.MonkeyPatch, raw: str
+) -> None:
+    monkeypatch.setenv("ZKACCEL_DIST_LOG_LEAVES", raw)
+    with pytest.raises(ValueError, match="ZKACCEL_DIST_LOG_LEAVES is 6 to 24"):
+        big_tree_log_leaves()
+
+
+def test_the_big_trees_size_knob_takes_its_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ZKACCEL_DIST_LOG_LEAVES", raising=False)
+    assert big_tree_log_leaves() == 14
+    for raw in ("6", "24"):
+        monkeypatch.setenv("ZKACCEL_DIST_LOG_LEAVES", raw)
+        assert big_tree_log_leaves() == int(raw)
+
+
 def test_a_big_tree_on_three_nodes(cluster: Any) -> None:
     source = GeneratedLeaves(1 << big_tree_log_leaves(), 2, seed=5)
     commitment = build(source, subtrees=64, cap_height=3, progress=None)
