@@ -194,6 +194,16 @@ impl Default for EngineConfig {
     }
 }
 
+/// A pair of batches' times from its start ([`EngineConfig::pair_phases`]): when batch B's
+/// first round starts (it may be closed until then), when batch A's last round has issued,
+/// and the whole pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PairPhases {
+    pub(crate) b_starts: u64,
+    pub(crate) a_done: u64,
+    pub(crate) cycles: u64,
+}
+
 /// One streamed run of the engine (full rate: a state offered every cycle, every result taken
 /// at once), as the RTL bench measures it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -282,13 +292,18 @@ impl EngineConfig {
     }
 
     /// Cycles the engine spends on a pair of batches of `a ≥ 1` and `b ≥ 0` hashes (at most a
-    /// batch each; `b = 0`: one batch alone) in the two-batch schedule, at `t = 3`: the FR
-    /// sub-engine's slots and handovers, or batch A's chain through both sub-engines if longer.
-    /// A beat pass of `n` hashes takes `n + SlotGap` cycles, and a round's last at least
-    /// `round latency + 2`: a partial batch's next round waits for its first hash's result. For full batches this is
-    /// [`EngineConfig::steady_cycles_per_pair`]. The baseline runs the two batches side by side
-    /// on its two FR engines.
+    /// batch each; `b = 0`: one batch alone) in the two-batch schedule: the FR sub-engine's
+    /// slots and handovers, or batch A's chain through both sub-engines if longer. A beat pass
+    /// of `n` hashes takes `n + SlotGap` cycles, and a round's last at least
+    /// `round latency + 2`: a partial batch's next round waits for its first hash's result.
+    /// For full batches this is [`EngineConfig::steady_cycles_per_pair`]. The baseline runs
+    /// the two batches side by side on its two FR engines.
     pub fn pair_cycles(&self, shape: &PoseidonShape, a: u64, b: u64) -> u64 {
+        self.pair_phases(shape, a, b).cycles
+    }
+
+    /// [`EngineConfig::pair_cycles`] with the pair's inner times, from its start.
+    pub(crate) fn pair_phases(&self, shape: &PoseidonShape, a: u64, b: u64) -> PairPhases {
         let floor = self.round_latency() + 2;
         // A round of `beats` passes over `n` hashes.
         let round = |n: u64, beats: u64| {
@@ -310,12 +325,22 @@ impl EngineConfig {
         let h = rf / 2;
         if self.baseline {
             let n = a.max(b);
-            return rf * round(n, f) + rp * round(n, p);
+            let cycles = rf * round(n, f) + rp * round(n, p);
+            return PairPhases {
+                b_starts: 0,
+                a_done: cycles,
+                cycles,
+            };
         }
         let handovers = 2 * u64::from(self.handover_gap);
         let fr = rf * round(a, f) + rf * round(b, f) + (rp - h) * round(b, p) + handovers;
         let chain_a = rf * round(a, f) + rp * round(a, p) + h * round(b, f) + handovers;
-        fr.max(chain_a)
+        let cycles = fr.max(chain_a);
+        PairPhases {
+            b_starts: h * round(a, f),
+            a_done: cycles - h * round(b, f),
+            cycles,
+        }
     }
 
     /// Streams `hashes` states through the engine at full rate, cycle by cycle, as the RTL

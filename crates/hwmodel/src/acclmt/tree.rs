@@ -22,8 +22,11 @@
 //!
 //! A pair of batches of `a` and `b` hashes takes the engine's schedule with slots of
 //! `max(n + SlotGap, round latency + 2)` cycles (a partial batch waits for its own results:
-//! [`EngineConfig::pair_cycles`]), and its results are back one round latency after its last
-//! slot. The paper states no memory bandwidth; the default is fitted to Table II's fixed
+//! [`EngineConfig::pair_cycles`]). Batch A's results are back one round latency after its last
+//! round, before batch B's last half of full rounds; B's one round latency after the pair.
+//! With the merger, batch B is formed when its first round starts (after A's first half of
+//! full rounds), from the work ready then, as the RTL's dispatch scheduler closes a
+//! part-filled batch only when a sub-engine waits for it. The paper states no memory bandwidth; the default is fitted to Table II's fixed
 //! overhead (about two subtree periods: "the execution time also includes initial data loading
 //! and final aggregation in HIDM"), and at it the loader is just fast enough for the steady
 //! state, which the ping-pong buffers then hide ("masked by the ping-pong mechanism").
@@ -373,13 +376,16 @@ impl<'a> Simulation<'a> {
             if lhe_next.is_none_or(|l| rhe_free <= l) {
                 if let Some((a, b)) = self.next_rhe_pair(rhe_free) {
                     let t = rhe_free;
-                    let d = self
+                    let phases = self
                         .config
                         .engine
-                        .pair_cycles(self.shape, hashes(&a), hashes(&b));
+                        .pair_phases(self.shape, hashes(&a), hashes(&b));
+                    let d = phases.cycles;
                     rhe_first.get_or_insert(t);
                     let done = t + d + self.latency;
-                    for (job, layer, n) in a.into_iter().chain(b) {
+                    let a_done = t + phases.a_done + self.latency;
+                    let parts = a.into_iter().map(|p| (p, a_done));
+                    for ((job, layer, n), done) in parts.chain(b.into_iter().map(|p| (p, done))) {
                         self.jobs[job].layers[layer].issued += n;
                         rhe_hashes += n;
                         if let (0, Some(s)) = (layer, self.jobs[job].subtree) {
@@ -473,6 +479,17 @@ impl<'a> Simulation<'a> {
         let a = self.take_batch(&mut taken);
         if a.is_empty() {
             return None;
+        }
+        // The dispatch scheduler (with the merger) keeps batch B open until its first round
+        // starts, after A's first half of full rounds, as the RTL does (it closes a part-filled
+        // batch only when a sub-engine waits for it); without it both batches form at once.
+        if self.config.merger {
+            let b_starts = self
+                .config
+                .engine
+                .pair_phases(self.shape, hashes(&a), 0)
+                .b_starts;
+            self.apply_events(t + b_starts);
         }
         let b = self.take_batch(&mut taken);
         Some((a, b))
