@@ -40,8 +40,9 @@ pub struct AcclmtArgs {
     /// instead of Table I.
     #[arg(long)]
     hashes: Option<u64>,
-    /// State width t of the streamed instance (3 … 12; arity t − 1).
-    #[arg(long, default_value_t = 3, requires = "hashes")]
+    /// State width t of the streamed instance or the tree's hash (3 … 12): a tree's arity is
+    /// t − 1, each leaf t − 1 elements (arity 4, 8, 11 are beyond the paper's binary trees).
+    #[arg(long, default_value_t = 3, requires = "workload")]
     width: u32,
     /// S-box exponent of the streamed instance or the tree's hash (3, 5 or 7).
     #[arg(long, default_value_t = 5, requires = "workload")]
@@ -71,8 +72,9 @@ pub struct AcclmtArgs {
     /// Clock in MHz.
     #[arg(long, default_value_t = 500.0)]
     clock_mhz: f64,
-    /// Build one binary tree of this many leaves on the Merkle controller (a power of two)
-    /// and print its time and utilisation, instead of Tables I and II.
+    /// Build one tree of this many leaves on the Merkle controller (a power of the arity,
+    /// binary unless --width says otherwise) and print its time and utilisation, instead of
+    /// Tables I and II.
     #[arg(long, conflicts_with = "hashes")]
     leaves: Option<u64>,
     /// Off-chip bandwidth for the leaves' elements, GB/s (the default is fitted to Table II).
@@ -380,10 +382,20 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     if let Some(leaves) = args.leaves {
         let run = controller.build(&shape, leaves)?;
+        let geometry = controller.geometry(shape.width - 1)?;
         if args.json {
-            let out = serde_json::json!({ "controller": controller, "shape": shape, "run": run });
+            let out = serde_json::json!({
+                "controller": controller, "geometry": geometry, "shape": shape, "run": run
+            });
             println!("{}", serde_json::to_string_pretty(&out)?);
         } else {
+            println!(
+                "arity={} subtree_leaves={} level0_subtrees={} level1_entries={}",
+                geometry.arity,
+                geometry.subtree_leaves,
+                geometry.level0_subtrees,
+                geometry.level1_entries
+            );
             println!("cycles={}", run.cycles);
             println!("milliseconds={:.4}", run.milliseconds);
             println!(

@@ -1784,6 +1784,13 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
     assert!(cycles(&merged) < cycles(&alone), "{merged}\n{alone}");
     // Table II's 2^14 row, 1.83 ms at 500 MHz, within 2 %.
     assert!((cycles(&merged) as f64 / 915_000.0 - 1.0).abs() < 0.02);
+    // An arity-4 tree of as many leaves: its leaves' hashes (t = 5) bind.
+    let wide = text(&["model", "acclmt", "--leaves", "16384", "--width", "5"]);
+    assert!(
+        wide.contains("arity=4 subtree_leaves=4096 level0_subtrees=64 level1_entries=16"),
+        "{wide}"
+    );
+    assert!(cycles(&wide) > 2 * cycles(&merged), "{wide}");
     // A trace with a neptune tree and a Goldilocks one: one modelled, one listed.
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("trees.jsonl");
@@ -1839,6 +1846,9 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         &["model", "acclmt", "--bandwidth-gbps", "0"],
         &["model", "acclmt", "--subtree-leaves", "100"],
         &["model", "acclmt", "--leaves", "4096", "--hashes", "64"],
+        &["model", "acclmt", "--leaves", "8192", "--width", "5"],
+        &["model", "acclmt", "--leaves", "14641", "--width", "13"],
+        &["model", "acclmt", "--leaves", "4096", "--width", "2"],
     ] {
         let out = zkaccel().args(bad).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}");

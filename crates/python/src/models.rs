@@ -316,23 +316,37 @@ fn acclmt_config(
     Ok(config)
 }
 
-/// The AcclMT models: with `leaves`, one binary tree built on the Merkle controller (cycles,
-/// ms, each engine's utilisation); without, Tables I and II beside the paper's, the time
-/// losses and the mean utilisation (the CLI's `zkaccel model acclmt --json`). `config` is a
-/// dict of the controller's fields (`{"merger": False, "engine": {"batch": 16}}`).
+/// The AcclMT models: with `leaves`, one tree of FileCoin's Poseidon for `arity` (2, 4, 8 or
+/// 11; wider than 2 is beyond the paper) built on the Merkle controller (cycles, ms, each
+/// engine's utilisation, the buffers' geometry for the arity); without, Tables I and II beside
+/// the paper's, the time losses and the mean utilisation (the CLI's `zkaccel model acclmt
+/// --json`). `config` is a dict of the controller's fields (`{"merger": False, "engine":
+/// {"batch": 16}}`).
 #[pyfunction]
-#[pyo3(signature = (leaves = None, *, config = None))]
+#[pyo3(signature = (leaves = None, *, arity = 2, config = None))]
 fn acclmt(
     py: Python<'_>,
     leaves: Option<u64>,
+    arity: u32,
     config: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     use zkaccel_hwmodel::acclmt::{self, PoseidonShape};
     let c = acclmt_config(py, config)?;
+    let shape = PoseidonShape::filecoin(arity).map_err(other)?;
     if let Some(leaves) = leaves {
-        let shape = PoseidonShape::filecoin(2).map_err(other)?;
+        let geometry = c.geometry(arity).map_err(other)?;
         let run = py.detach(|| c.build(&shape, leaves)).map_err(other)?;
-        return to_python(py, &serde_json::json!({"controller": c, "run": run}));
+        return to_python(
+            py,
+            &serde_json::json!({
+                "controller": c, "geometry": geometry, "shape": shape, "run": run
+            }),
+        );
+    }
+    if arity != 2 {
+        return Err(invalid(format!(
+            "arity {arity} without leaves: Tables I and II are the paper's (pass leaves for one tree)"
+        )));
     }
     let (table_i, losses, table_ii) = py
         .detach(|| -> Result<_, acclmt::AcclmtModelError> {

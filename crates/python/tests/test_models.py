@@ -152,6 +152,20 @@ def test_acclmt_equals_the_cli_and_takes_a_partial_config(cli: str, tmp_path: pa
     for leaves in (12288, 0, 2**63, 2**64 - 1):
         with pytest.raises(zkaccel.InvalidInputError, match="leaves"):
             models.acclmt(leaves)
+    # Wider trees (beyond the paper): the CLI's run for the same instance, every node hashed once.
+    quad = models.acclmt(4**7, arity=4)
+    theirs = cli_json(cli, "model", "acclmt", "--leaves", str(4**7), "--width", "5",
+                      "--partial-rounds", "56", "--json")
+    assert isinstance(theirs, dict) and quad["run"] == theirs["run"]
+    assert quad["geometry"] == theirs["geometry"] == {
+        "arity": 4, "subtree_leaves": 4096, "level0_subtrees": 64, "level1_entries": 16}
+    assert quad["run"]["rhe_hashes"] == (4**7 - 1) // 3
+    assert models.acclmt(11**4, arity=11)["geometry"]["subtree_leaves"] == 1331
+    for arity, leaves in ((4, 8192), (3, 3**9), (11, 4096), (0, 16384), (12, 12**4)):
+        with pytest.raises(zkaccel.InvalidInputError):
+            models.acclmt(leaves, arity=arity)
+    with pytest.raises(zkaccel.InvalidInputError, match="arity 4 without leaves"):
+        models.acclmt(arity=4)
     for config in ({"subtree_leaves": 2**63}, {"level0_subtrees": 2**40},
                    {"bandwidth_gb_per_s": float("nan")}, {"engine": "fast"}, [1, 2]):
         with pytest.raises(zkaccel.InvalidInputError):

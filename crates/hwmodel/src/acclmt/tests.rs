@@ -298,8 +298,20 @@ fn bad_controller_inputs_are_typed_errors() {
             "{leaves} leaves"
         );
     }
+    // Arity 4: a power of 4 (not 2^13), at least 4 batches; no arity past 11 (t = 12).
     let wide = PoseidonShape::filecoin(4).unwrap();
-    assert!(c.build(&wide, 1 << 12).is_err());
+    assert!(c.build(&wide, 1 << 12).is_ok());
+    for leaves in [1 << 13, 16, 1 << 26] {
+        assert!(c.build(&wide, leaves).is_err(), "arity 4, {leaves} leaves");
+    }
+    for width in [0, 1, 2, 13, u32::MAX] {
+        let bad = PoseidonShape { width, ..wide };
+        assert!(c.build(&bad, 1 << 12).is_err(), "width {width}");
+        assert!(
+            c.geometry(width.saturating_sub(1)).is_err(),
+            "width {width}"
+        );
+    }
     for bad in [
         ControllerConfig {
             subtree_leaves: 1000,
@@ -399,7 +411,8 @@ mod trace_replay {
     }
 
     /// Wide-field binary trees cost the controller's build of their leaves (neptune's R_P 55
-    /// and circomlib's 57); every other record is listed with its reason, none dropped.
+    /// and circomlib's 57), as do neptune's arity-4 and arity-8 trees (R_P 56, 57) of a power
+    /// of their arity; every other record is listed with its reason, none dropped.
     #[test]
     fn wide_binary_trees_cost_a_build_and_the_rest_is_listed() {
         let c = ControllerConfig::default();
@@ -416,9 +429,15 @@ mod trace_replay {
                 kernel: Kernel::Copy { bytes: 64 },
                 ..merkle(8, "", 0, 0, 0)
             },
+            merkle(9, "poseidon-bls12-381-5", 12, 4, 4),
+            merkle(10, "poseidon-bls12-381-9", 15, 8, 8),
+            merkle(11, "poseidon-bls12-381-9", 13, 8, 8),
+            merkle(12, "poseidon-bls12-381-12", 14, 11, 11),
+            merkle(13, "poseidon-bls12-381-5", 12, 5, 4),
+            merkle(14, "poseidon-bls12-381-5", 12, 2, 2),
         ];
         let report = replay(&records, &c).unwrap();
-        assert_eq!(report.rows.len(), 2);
+        assert_eq!(report.rows.len(), 4);
         let neptune = PoseidonShape {
             width: 3,
             alpha: 5,
@@ -431,14 +450,19 @@ mod trace_replay {
         };
         assert_eq!(report.rows[0].run, c.build(&neptune, 1 << 14).unwrap());
         assert_eq!(report.rows[1].run, c.build(&circom, 1 << 13).unwrap());
-        assert_eq!(
-            report.model_ms,
-            report.rows[0].run.milliseconds + report.rows[1].run.milliseconds
-        );
+        let wide = |width, partial_rounds| PoseidonShape {
+            width,
+            partial_rounds,
+            ..neptune
+        };
+        assert_eq!(report.rows[2].run, c.build(&wide(5, 56), 1 << 12).unwrap());
+        assert_eq!(report.rows[3].run, c.build(&wide(9, 57), 1 << 15).unwrap());
+        let sum: f64 = report.rows.iter().map(|r| r.run.milliseconds).sum();
+        assert!((report.model_ms - sum).abs() < 1e-9);
         assert_eq!(report.rows[0].cpu_ms, Some(3.0));
         assert_eq!(report.cpu_ms, 3.0);
         let skipped: Vec<u64> = report.not_modelled.iter().map(|s| s.id).collect();
-        assert_eq!(skipped, [2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(skipped, [2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 14]);
         let reasons: Vec<&str> = report
             .not_modelled
             .iter()
@@ -448,9 +472,12 @@ mod trace_replay {
         assert!(reasons[1].contains("arity 4"));
         assert!(reasons[2].contains("leaf width 7"));
         assert!(reasons[3].contains("2^40 leaves") && reasons[4].contains("2^200 leaves"));
+        assert!(reasons[7].contains("2^13 leaves") && reasons[7].contains("powers of 8"));
+        assert!(reasons[8].contains("powers of 11"), "{}", reasons[8]);
+        assert!(reasons[9].contains("leaf width 5") && reasons[10].contains("arity 2"));
         let text = report.to_string();
         assert!(
-            text.contains("not modelled: 7") && text.contains("2^14"),
+            text.contains("not modelled: 11") && text.contains("2^14"),
             "{text}"
         );
         let bad = ControllerConfig {
@@ -485,6 +512,101 @@ fn the_controller_model_tracks_the_rtl() {
         assert!(
             error.abs() <= tolerance,
             "{leaves} leaves: RTL {rtl}, model {} ({error:+.2} %)",
+            run.cycles
+        );
+    }
+}
+
+/// The buffers laid out for wider trees hold the largest power of the arity that fits:
+/// subtrees of `arity^⌊log_arity 4096⌋` leaves, HIDM levels of `arity^⌊log_arity 128⌋` and
+/// `arity^⌊log_arity 16⌋`.
+#[test]
+fn wider_trees_take_the_largest_powers_that_fit() {
+    let c = ControllerConfig::default();
+    for (arity, subtree, level0, level1) in [
+        (2, 4096, 128, 16),
+        (4, 4096, 64, 16),
+        (8, 4096, 64, 8),
+        (11, 1331, 121, 11),
+        (3, 2187, 81, 9),
+    ] {
+        let g = c.geometry(arity).unwrap();
+        assert_eq!(
+            (g.subtree_leaves, g.level0_subtrees, g.level1_entries),
+            (subtree, level0, level1),
+            "arity {arity}"
+        );
+        assert_eq!(g.capacity(), subtree * level0 * level1);
+    }
+    assert_eq!(c.geometry(2).unwrap().capacity(), c.capacity());
+}
+
+/// A tree of arity 4, 8 or 11 hashes every node once: `(n − 1)/(arity − 1)` RHE hashes beside
+/// the `n` leaves' (whatever the subtrees and HIDM levels), and since the LHE has `arity − 1`
+/// times the RHE's work it binds: the build takes the leaves' hashing at the engine's steady
+/// rate for width `arity + 1` (each subtree in whole pairs of batches), plus about a subtree's
+/// worth of fill and drain.
+#[test]
+fn wider_trees_hash_every_node_once_at_the_engines_rate() {
+    let c = ControllerConfig {
+        bandwidth_gb_per_s: 19.2,
+        ..ControllerConfig::default()
+    };
+    // One subtree, one Level-0 group of several subtrees, several groups (Level 1).
+    for (arity, leaves) in [
+        (4u32, 4u64.pow(6)),
+        (4, 4u64.pow(8)),
+        (4, 4u64.pow(10)),
+        (8, 8u64.pow(5)),
+        (8, 8u64.pow(7)),
+        (11, 11u64.pow(4)),
+        (11, 11u64.pow(6)),
+        (3, 3u64.pow(9)),
+    ] {
+        let shape = PoseidonShape::filecoin(arity).unwrap_or(PoseidonShape {
+            width: arity + 1,
+            ..PoseidonShape::filecoin(2).unwrap()
+        });
+        let run = c.build(&shape, leaves).unwrap();
+        let a = u64::from(arity);
+        assert_eq!(
+            run.rhe_hashes,
+            (leaves - 1) / (a - 1),
+            "arity {arity}, {leaves}"
+        );
+        let per_hash =
+            c.engine.steady_cycles_per_pair(&shape).unwrap() as f64 / (2 * c.engine.batch) as f64;
+        let hashing = leaves as f64 * per_hash;
+        // A subtree of 1,331 leaves ends in a part-filled pair of batches.
+        let subtree = c.geometry(arity).unwrap().subtree_leaves.min(leaves);
+        let pairs = (leaves / subtree) * subtree.div_ceil(2 * u64::from(c.engine.batch));
+        let full_pairs = pairs as f64 * 2.0 * f64::from(c.engine.batch) * per_hash;
+        let subtree = subtree as f64 * per_hash;
+        assert!(
+            run.cycles as f64 >= hashing && (run.cycles as f64) < full_pairs + 1.2 * subtree,
+            "arity {arity}, {leaves} leaves: {run:?} against {hashing} cycles of hashing"
+        );
+        assert!(run.utilisation_active[0] > 0.97, "{run:?}");
+        assert!(run.utilisation_active[1] <= 1.0 + 1e-9, "{run:?}");
+    }
+}
+
+/// Each leaf is `arity` elements: a loader too slow for the engines makes the build take the
+/// input's bytes at its bandwidth, `leaves × arity × 32` bytes.
+#[test]
+fn a_wider_trees_input_loads_arity_elements_per_leaf() {
+    let slow = ControllerConfig {
+        bandwidth_gb_per_s: 0.05,
+        ..ControllerConfig::default()
+    };
+    for (arity, leaves) in [(2u32, 1u64 << 14), (4, 1 << 14), (8, 1 << 15)] {
+        let shape = PoseidonShape::filecoin(arity).unwrap();
+        let run = slow.build(&shape, leaves).unwrap();
+        let bytes = (leaves * u64::from(arity) * 32) as f64;
+        let load_cycles = bytes / 0.05e9 * 500e6;
+        assert!(
+            run.cycles as f64 >= load_cycles && (run.cycles as f64) < 1.05 * load_cycles,
+            "arity {arity}: {} cycles against {load_cycles} to load",
             run.cycles
         );
     }

@@ -1,7 +1,8 @@
-//! A kernel trace replayed on AcclMT's Merkle controller: every `merkle` record of a binary
-//! tree hashed with a width-3 Poseidon over a 256-bit field (`poseidon-bls12-381-3`, FileCoin's
-//! and the paper's; `poseidon-bn254-3`, circomlib's) whose leaves are one permutation each
-//! (`leaf_width` at most 2 elements) costs [`ControllerConfig::build`] of its leaves. A cap
+//! A kernel trace replayed on AcclMT's Merkle controller: every `merkle` record of a tree
+//! hashed with Poseidon over a 256-bit field whose leaves are one permutation each (`leaf_width`
+//! at most the arity) costs [`ControllerConfig::build`] of its leaves. The hashes: neptune's
+//! (FileCoin's) over BLS12-381, `poseidon-bls12-381-t` for arity 2, 4, 8 and 11 (`t` = 3, 5, 9,
+//! 12; the paper's is arity 2), and circomlib's binary `poseidon-bn254-3`. A cap
 //! above the root is built to the root (the cap's layers are at most `2^cap_height − 1` of the
 //! tree's hashes, latency-bound ones the model counts in full).
 //!
@@ -16,9 +17,15 @@ use zkaccel_kernel_trace::{Kernel, KernelId, KernelRecord};
 use super::{AcclmtModelError, ControllerConfig, PoseidonShape, TreeRun};
 use crate::ntt_fpga::trace::NotModelled;
 
-/// The hashes the controller runs: (trace name, the Poseidon instance's `R_P`: neptune's
-/// standard strength and circomlib's, `α = 5`, `R_F = 8`).
-const HASHES: [(&str, u32); 2] = [("poseidon-bls12-381-3", 55), ("poseidon-bn254-3", 57)];
+/// The hashes the controller runs: (trace name, state width, the Poseidon instance's `R_P`:
+/// neptune's standard strength and circomlib's, `α = 5`, `R_F = 8`).
+const HASHES: [(&str, u32, u32); 5] = [
+    ("poseidon-bls12-381-3", 3, 55),
+    ("poseidon-bls12-381-5", 5, 56),
+    ("poseidon-bls12-381-9", 9, 57),
+    ("poseidon-bls12-381-12", 12, 57),
+    ("poseidon-bn254-3", 3, 57),
+];
 
 /// One modelled `merkle` record.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -58,31 +65,36 @@ fn unsupported(
     leaf_width: u64,
     arity: u32,
 ) -> Result<PoseidonShape, String> {
-    let Some(&(_, partial_rounds)) = HASHES.iter().find(|(name, _)| *name == hash) else {
+    let Some(&(_, width, partial_rounds)) = HASHES.iter().find(|(name, ..)| *name == hash) else {
         return Err(format!(
             "hash {hash}: the controller hashes with {}",
             HASHES.map(|h| h.0).join(" or ")
         ));
     };
-    if arity != 2 {
-        return Err(format!("arity {arity}: the controller builds binary trees"));
-    }
-    if !(1..=2).contains(&leaf_width) {
+    if arity + 1 != width {
         return Err(format!(
-            "leaf width {leaf_width}: the LHE hashes leaves of one or two elements (one permutation)"
+            "arity {arity}: {hash} hashes {} children",
+            width - 1
         ));
     }
-    let batch = u64::from(config.engine.batch);
-    let most = config.capacity();
-    let leaves = 1u64.checked_shl(log_leaves).unwrap_or(u64::MAX);
-    if log_leaves >= 64 || leaves < 4 * batch || leaves > most {
+    if !(1..=u64::from(arity)).contains(&leaf_width) {
         return Err(format!(
-            "2^{log_leaves} leaves: the controller builds {} to {most}",
-            4 * batch
+            "leaf width {leaf_width}: the LHE hashes leaves of 1 to {arity} elements (one permutation)"
+        ));
+    }
+    let geometry = config.geometry(arity).map_err(|e| e.to_string())?;
+    let a = u64::from(arity);
+    let least = (4 * u64::from(config.engine.batch)).max(a * a);
+    let most = geometry.capacity();
+    let leaves = 1u64.checked_shl(log_leaves).unwrap_or(u64::MAX);
+    let power = a.is_power_of_two() && log_leaves.is_multiple_of(a.trailing_zeros());
+    if log_leaves >= 64 || !power || leaves < least || leaves > most {
+        return Err(format!(
+            "2^{log_leaves} leaves: the controller builds powers of {arity} from {least} to {most}"
         ));
     }
     Ok(PoseidonShape {
-        width: 3,
+        width,
         alpha: 5,
         full_rounds: 8,
         partial_rounds,
@@ -184,5 +196,25 @@ impl fmt::Display for AcclmtTraceReport {
             self.cpu_ms
         )?;
         NotModelled::write_list(f, &self.not_modelled)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HASHES;
+    use zkaccel_poseidon::presets::{circomlib, neptune};
+
+    /// The replayed instances' rounds are neptune's (standard strength) and circomlib's.
+    #[test]
+    fn the_hashes_rounds_are_neptunes_and_circomlibs() {
+        for (name, width, partial_rounds) in HASHES {
+            let (rf, rp) = if name.starts_with("poseidon-bls12-381-") {
+                neptune::round_numbers(width as usize - 1, neptune::Strength::Standard).unwrap()
+            } else {
+                circomlib::round_numbers(width as usize).unwrap()
+            };
+            assert_eq!((rf, rp), (8, partial_rounds as usize), "{name}");
+            assert!(name.ends_with(&format!("-{width}")), "{name}");
+        }
     }
 }

@@ -1,6 +1,9 @@
 //! The Merkle controller (§III-C, Fig. 6–7, Table II, Fig. 8): a leaf hash engine (LHE) and a
 //! root hash engine (RHE), each the two-batch engine of [`EngineConfig`], building a binary
-//! tree in standard subtrees of 4,096 leaves, simulated batch by batch.
+//! tree in standard subtrees of 4,096 leaves, simulated batch by batch. Trees of arity 4, 8, 11
+//! (any of 2 … 11) are built the same way, beyond the paper: each buffer holds the largest power
+//! of the arity that fits ([`ControllerConfig::geometry`]; subtrees of 4,096 leaves for arity 4
+//! and 8, 1,331 for 11), a leaf is `arity` elements, and a hash takes `arity` children.
 //!
 //! - **Loader.** Each subtree's input (`arity` elements of 32 bytes per leaf) streams from
 //!   off-chip memory at [`ControllerConfig::bandwidth_gb_per_s`] into one of two ping-pong
@@ -142,38 +145,103 @@ impl ControllerConfig {
         Ok(())
     }
 
-    /// The most leaves the HIDM holds: subtree × Level 0 × Level 1 (2^23 by default).
+    /// The most leaves the HIDM holds in a binary tree: subtree × Level 0 × Level 1 (2^23 by
+    /// default). [`TreeGeometry::capacity`] gives it for another arity.
     pub fn capacity(&self) -> u64 {
         self.subtree_leaves * self.level0_subtrees * self.level1_entries
     }
 
-    /// Builds a binary tree of `leaves` leaves (a power of two from `4·batch` to
-    /// [`ControllerConfig::capacity`], in at most [`MAX_SIMULATED_BATCHES`] batches) with the Poseidon instance `shape` (`t = 3`).
+    /// The controller's buffers laid out for a tree of `arity` (2 … 11): each holds the largest
+    /// power of the arity that fits (beyond the paper, which builds binary trees only).
     ///
     /// # Errors
-    /// As [`ControllerConfig::validate`] and [`PoseidonShape::validate`];
-    /// [`AcclmtModelError::InvalidConfig`] for another arity or a leaf count outside that
-    /// range.
+    /// [`AcclmtModelError::InvalidConfig`] for an arity outside 2 … 11 (the engine's state
+    /// widths 3 … 12).
+    pub fn geometry(&self, arity: u32) -> Result<TreeGeometry, AcclmtModelError> {
+        if !(2..=MAX_ARITY).contains(&arity) {
+            return Err(AcclmtModelError::InvalidConfig(format!(
+                "arity {arity} (the engine's state widths 3 to {} build arities 2 to {MAX_ARITY})",
+                MAX_ARITY + 1
+            )));
+        }
+        let arity = u64::from(arity);
+        let fit = |n: u64| {
+            let mut p = 1;
+            while p * arity <= n {
+                p *= arity;
+            }
+            p
+        };
+        Ok(TreeGeometry {
+            arity,
+            subtree_leaves: fit(self.subtree_leaves),
+            level0_subtrees: fit(self.level0_subtrees),
+            level1_entries: fit(self.level1_entries),
+        })
+    }
+
+    /// Builds a tree of `leaves` leaves with the Poseidon instance `shape`, whose arity is
+    /// `t − 1` (FileCoin's 2, 4, 8, 11 or any in between). Each leaf is `arity` elements, one
+    /// permutation on the LHE; the buffers are laid out by [`ControllerConfig::geometry`].
+    /// `leaves` is a power of the arity from `max(4·batch, arity²)` to
+    /// [`TreeGeometry::capacity`], in at most [`MAX_SIMULATED_BATCHES`] batches.
+    ///
+    /// # Errors
+    /// As [`ControllerConfig::validate`], [`PoseidonShape::validate`] and
+    /// [`ControllerConfig::geometry`]; [`AcclmtModelError::InvalidConfig`] for a leaf count
+    /// outside that range.
     pub fn build(&self, shape: &PoseidonShape, leaves: u64) -> Result<TreeRun, AcclmtModelError> {
         self.validate()?;
         shape.validate()?;
-        if shape.width != 3 {
-            return Err(AcclmtModelError::InvalidConfig(format!(
-                "the Merkle controller builds binary trees (state width 3), not width {}",
-                shape.width
-            )));
-        }
+        let geometry = self.geometry(shape.width.saturating_sub(1))?;
+        let arity = geometry.arity;
         let batch = u64::from(self.engine.batch);
-        let least = 4 * batch;
-        let most = self.capacity().min(MAX_SIMULATED_BATCHES * batch);
-        if !leaves.is_power_of_two() || leaves < least || leaves > most {
+        let least = (4 * batch).max(arity * arity);
+        let most = geometry.capacity().min(MAX_SIMULATED_BATCHES * batch);
+        if !is_power_of(leaves, arity) || leaves < least || leaves > most {
             return Err(AcclmtModelError::InvalidConfig(format!(
-                "{leaves} leaves (a power of two from {least} to {most}: the HIDM's capacity, \
-                 and at most {MAX_SIMULATED_BATCHES} batches per engine)"
+                "{leaves} leaves (a power of {arity} from {least} to {most}: the HIDM's \
+                 capacity, and at most {MAX_SIMULATED_BATCHES} batches per engine)"
             )));
         }
-        Ok(Simulation::new(self, shape, leaves).run())
+        Ok(Simulation::new(self, shape, &geometry, leaves).run())
     }
+}
+
+/// The largest arity the controller builds (the engine's widest state, t = 12).
+pub const MAX_ARITY: u32 = 11;
+
+/// The controller's buffers for one arity (see [`ControllerConfig::geometry`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TreeGeometry {
+    /// The tree's arity.
+    pub arity: u64,
+    /// Leaves per standard subtree: `arity^⌊log_arity 4096⌋` by default (4,096 for arity 2, 4
+    /// and 8; 1,331 for 11).
+    pub subtree_leaves: u64,
+    /// Subtree roots per HIDM Level-0 aggregation.
+    pub level0_subtrees: u64,
+    /// Level-0 results HIDM Level 1 holds.
+    pub level1_entries: u64,
+}
+
+impl TreeGeometry {
+    /// The most leaves the HIDM holds: subtree × Level 0 × Level 1.
+    pub fn capacity(&self) -> u64 {
+        self.subtree_leaves * self.level0_subtrees * self.level1_entries
+    }
+}
+
+/// Whether `n` is a power of `base` (`base^0 = 1` included).
+fn is_power_of(n: u64, base: u64) -> bool {
+    let mut p = 1u64;
+    while p < n {
+        match p.checked_mul(base) {
+            Some(q) => p = q,
+            None => return false,
+        }
+    }
+    p == n
 }
 
 /// Which aggregation a layer belongs to (the merger's priority classes).
@@ -205,14 +273,15 @@ struct Job {
 }
 
 impl Job {
-    fn ready(&self, layer: usize) -> u64 {
+    /// Hashes of `layer` ready to issue: one per `arity` children returned.
+    fn ready(&self, layer: usize, arity: u64) -> u64 {
         let inputs = if layer == 0 {
             self.inputs
         } else {
             self.layers[layer - 1].done
         };
         let l = &self.layers[layer];
-        (inputs / 2).min(l.total) - l.issued
+        (inputs / arity).min(l.total) - l.issued
     }
 
     fn finished(&self) -> bool {
@@ -235,7 +304,10 @@ struct Simulation<'a> {
     config: &'a ControllerConfig,
     shape: &'a PoseidonShape,
     leaves: u64,
+    arity: u64,
+    /// Leaves of one subtree, and of the HIDM's levels.
     subtree: u64,
+    level0_subtrees: u64,
     subtrees: usize,
     batch: u64,
     full_pair: u64,
@@ -250,12 +322,17 @@ struct Simulation<'a> {
 }
 
 impl<'a> Simulation<'a> {
-    fn new(config: &'a ControllerConfig, shape: &'a PoseidonShape, leaves: u64) -> Self {
-        let subtree = config.subtree_leaves.min(leaves);
+    fn new(
+        config: &'a ControllerConfig,
+        shape: &'a PoseidonShape,
+        geometry: &TreeGeometry,
+        leaves: u64,
+    ) -> Self {
+        let subtree = geometry.subtree_leaves.min(leaves);
         let subtrees = (leaves / subtree) as usize;
         let batch = u64::from(config.engine.batch);
         let full_pair = config.engine.pair_cycles(shape, batch, batch);
-        let bytes = subtree as f64 * 2.0 * 32.0;
+        let bytes = subtree as f64 * geometry.arity as f64 * 32.0;
         let load_cycles =
             (bytes / (config.bandwidth_gb_per_s * 1e9) * config.engine.clock_mhz * 1e6).ceil()
                 as u64;
@@ -263,7 +340,9 @@ impl<'a> Simulation<'a> {
             config,
             shape,
             leaves,
+            arity: geometry.arity,
             subtree,
+            level0_subtrees: geometry.level0_subtrees,
             subtrees,
             batch,
             full_pair,
@@ -277,18 +356,19 @@ impl<'a> Simulation<'a> {
         sim
     }
 
-    /// The jobs: subtrees (layers up to two nodes), Level-0 groups (their subtrees' roots and
-    /// up), Level 1 (the groups' roots and up).
+    /// The jobs: subtrees (layers up to `arity` nodes), Level-0 groups (their subtrees' roots
+    /// and up), Level 1 (the groups' roots and up).
     fn plan_jobs(&mut self) {
-        let per_group = self.config.level0_subtrees.min(self.subtrees as u64);
+        let arity = self.arity;
+        let per_group = self.level0_subtrees.min(self.subtrees as u64);
         let groups = self.subtrees as u64 / per_group;
         let level1 = (groups > 1).then_some(0);
         let first_group = self.subtrees;
         for i in 0..self.subtrees {
             let mut layers = Vec::new();
             let mut classes = Vec::new();
-            let mut nodes = self.subtree / 2;
-            while nodes >= 2 {
+            let mut nodes = self.subtree / arity;
+            while nodes >= arity {
                 layers.push(Layer {
                     total: nodes,
                     ..Layer::default()
@@ -298,7 +378,7 @@ impl<'a> Simulation<'a> {
                 } else {
                     Class::Minor
                 });
-                nodes /= 2;
+                nodes /= arity;
             }
             self.jobs.push(Job {
                 class_of_layer: classes,
@@ -316,7 +396,7 @@ impl<'a> Simulation<'a> {
                     total: n,
                     ..Layer::default()
                 });
-                n /= 2;
+                n /= arity;
             }
             Job {
                 class_of_layer: vec![Class::Hidm; layers.len()],
@@ -331,7 +411,7 @@ impl<'a> Simulation<'a> {
             self.jobs.push(hidm(per_group, level1.map(|_| level1_job)));
         }
         if level1.is_some() {
-            self.jobs.push(hidm(groups / 2, None));
+            self.jobs.push(hidm(groups / arity, None));
         }
     }
 
@@ -365,7 +445,7 @@ impl<'a> Simulation<'a> {
                 } else {
                     layer1_issue_times[i - 1]
                         .iter()
-                        .find(|(issued, _)| 2 * issued >= leaves_needed)
+                        .find(|(issued, _)| self.arity * issued >= leaves_needed)
                         .map(|&(_, t)| t)
                 };
                 credit.map(|c| lhe_free.max(load_done[i]).max(c))
@@ -528,7 +608,7 @@ impl<'a> Simulation<'a> {
                         .filter(|p| (p.0, p.1) == (j, l))
                         .map(|p| p.2)
                         .sum();
-                    let n = (job.ready(l) - already).min(room);
+                    let n = (job.ready(l, self.arity) - already).min(room);
                     if n > 0 {
                         batch.push((j, l, n));
                         taken.push((j, l, n));
