@@ -30,6 +30,8 @@ root="$(cd "$here/../.." && pwd)"
 source "$here/../common/lib.sh"
 common="$root/hw/common"
 count="${1:-1000}"
+knob_count COUNT "$count" 1 100000
+knob_choice ACCLMT_TREES "${ACCLMT_TREES:-ci}" ci full
 build="${HW_ACCLMT_BUILD_DIR:-$root/target/hw/acclmt}"
 mkdir -p "$build"
 
@@ -219,23 +221,43 @@ expect_refusal "a state width of 13 on the wide engine" "$wide_engine" "$bad"
 #   - small (256-leaf subtrees, a 16-node scratch pad, Level 0 of 4 subtrees, Level 1 of 4):
 #     neptune 2^12 (both HIDM levels, a reset, random gaps) and circomlib 2^10; cycles beside
 #     the model, reported (the batch-level model is coarsest on these latency-bound layers:
-#     −8.8 % and −2.6 %; crates/hwmodel's tests pin both).
+#     −8.8 % and −2.6 %; crates/hwmodel's tests pin both);
+#   - beyond the paper, arity 4 (ArityLog 2: 256-leaf subtrees, Level 0 of 4, Level 1 of 16;
+#     t = 5 engines): neptune 4^6 (both HIDM levels) and 4^5 (a reset, random gaps); arity 8
+#     (ArityLog 3: 512-leaf subtrees, Level 0 of 8; t = 9): neptune 8^3, and 8^4 (Level 0 over
+#     eight subtrees) with ACCLMT_TREES=full (six more minutes). Cycles beside the model. The
+#     wide engines simulate slowly (about 4,000 cycles a second at t = 5), hence the sizes.
+# The default controller is also linted at arity 4 and 8 (4,096-leaf subtrees).
 tree_srcs=("${srcs[@]}" "$here/rtl/acclmt_tree.sv")
 small=(-GSubtreeLog=8 -GMajorLog=4 -GLevel0Log=2 -GLevel1Log=2)
-small_model=(--subtree-leaves 256 --scratch-pad-nodes 16 --level0-subtrees 4 --level1-entries 4)
+quad=(-GArityLog=2 -GSubtreeLog=8 -GMajorLog=4 -GLevel0Log=2 -GLevel1Log=4)
+oct=(-GArityLog=3 -GSubtreeLog=9 -GMajorLog=4 -GLevel0Log=3 -GLevel1Log=6)
+declare -A tree_model=(
+  [default]=""
+  [small]="--subtree-leaves 256 --scratch-pad-nodes 16 --level0-subtrees 4 --level1-entries 4"
+  [quad]="--subtree-leaves 256 --scratch-pad-nodes 16 --level0-subtrees 4 --level1-entries 16"
+  [oct]="--subtree-leaves 512 --scratch-pad-nodes 16 --level0-subtrees 8 --level1-entries 64"
+)
+declare -A tree_arity=([default]=2 [small]=2 [quad]=4 [oct]=8)
 verilator --lint-only -Wall --top-module acclmt_tree "${tree_srcs[@]}"
-verilator --lint-only -Wall --top-module acclmt_tree "${small[@]}" "${tree_srcs[@]}"
-echo "lint: acclmt_tree (default and small controller) is clean"
+for cfg in "${small[*]}" "${quad[*]}" "${oct[*]}" "-GArityLog=2 -GLevel0Log=6" \
+    "-GArityLog=3 -GLevel0Log=6 -GLevel1Log=6"; do
+  # shellcheck disable=SC2086 # one parameter per word
+  verilator --lint-only -Wall --top-module acclmt_tree $cfg "${tree_srcs[@]}"
+done
+echo "lint: acclmt_tree (default and small controller; arity 4 and 8, default and small) is clean"
 build_tree() {
-  local name="$1" subtree_log="$2" max_log="$3"
-  shift 3
+  local name="$1" subtree_log="$2" max_log="$3" arity_log="$4"
+  shift 4
   verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
     --top-module acclmt_tree "$@" -GMaxRounds="$max_rounds" \
-    -CFLAGS "-I$common/tb -I$here/tb -DACCLMT_SUBTREE_LOG=$subtree_log -DACCLMT_MAX_LOG=$max_log -DACCLMT_MAX_ROUNDS=$max_rounds" \
+    -CFLAGS "-I$common/tb -I$here/tb -DACCLMT_SUBTREE_LOG=$subtree_log -DACCLMT_MAX_LOG=$max_log -DACCLMT_MAX_ROUNDS=$max_rounds -DACCLMT_ARITY_LOG=$arity_log" \
     -Mdir "$build/obj_tree_$name" -o Vacclmt_tree "${tree_srcs[@]}" "$here/tb/acclmt_tree_tb.cpp" >/dev/null
 }
-build_tree default 12 23
-build_tree small 8 12 "${small[@]}"
+build_tree default 12 23 1
+build_tree small 8 12 1 "${small[@]}"
+build_tree quad 8 14 2 "${quad[@]}"
+build_tree oct 9 18 3 "${oct[@]}"
 bytes_per_cycle=1.74
 declare -A table_ii=([12]=0.91 [14]=1.83)
 # config, preset, log2 leaves, phases (full: also a reset and random gaps; once).
@@ -243,18 +265,22 @@ tree_jobs=(
   "default|neptune|12|once"
   "small|neptune|12|full"
   "small|circomlib|10|once"
+  "quad|neptune|12|once"
+  "quad|neptune|10|full"
+  "oct|neptune|9|once"
 )
 case "${ACCLMT_TREES:-ci}" in
   ci) ;;
-  full) tree_jobs+=("default|neptune|14|once") ;;
-  *) echo "ACCLMT_TREES is ci or full, not '$ACCLMT_TREES'" >&2; exit 2 ;;
+  full) tree_jobs+=("default|neptune|14|once" "oct|neptune|12|once") ;;
 esac
-tree_csv="config,preset,log_leaves,rtl_cycles,model_cycles,rtl_ms,paper_ms"
+tree_csv="config,preset,arity,log_leaves,rtl_cycles,model_cycles,rtl_ms,paper_ms"
 for job in "${tree_jobs[@]}"; do
   IFS='|' read -r config preset log phases <<<"$job"
+  arity="${tree_arity[$config]}"
   vectors="$build/acclmt_tree_${preset}_$log.hex"
+  [[ "$arity" == 2 ]] || vectors="$build/acclmt_tree_${preset}_a${arity}_$log.hex"
   [[ -f "$vectors" ]] || "$zkaccel" hw acclmt-tree-vectors --preset "$preset" --log-leaves "$log" \
-    --out "$vectors" 2>/dev/null
+    --arity "$arity" --out "$vectors" 2>/dev/null
   out="$build/tree_${config}_${preset}_$log.txt"
   args=("$vectors" "$bytes_per_cycle" 1)
   [[ "$phases" == once ]] && args+=(once)
@@ -264,15 +290,16 @@ for job in "${tree_jobs[@]}"; do
   fi
   cycles=$(sed -n 's/.*RESULT cycles=\([0-9]*\).*/\1/p' "$out")
   rp=$(sed -n 's/.*R_P=\([0-9]*\)).*/\1/p' "$out")
-  model_flags=(--leaves $((1 << log)) --partial-rounds "$rp")
-  [[ "$config" == small ]] && model_flags+=("${small_model[@]}")
+  # shellcheck disable=SC2206 # one flag per word
+  model_flags=(--leaves $((1 << log)) --width $((arity + 1)) --partial-rounds "$rp"
+               ${tree_model[$config]})
   model=$("$zkaccel" model acclmt "${model_flags[@]}" | sed -n 's/^cycles=//p')
   paper="${table_ii[$log]:-}"
   [[ "$config" == default ]] || paper=""
   tolerance=3
   [[ "$config" == default ]] || tolerance=""
   if ! awk -v rtl="$cycles" -v model="$model" -v paper="$paper" -v tol="$tolerance" \
-      -v name="$config $preset 2^$log" 'BEGIN {
+      -v name="$config $preset arity $arity 2^$log" 'BEGIN {
     ok = 1
     dm = 100 * (rtl / model - 1)
     printf "  tree %s: RTL %d cycles (%.4f ms at 500 MHz), model %d (%+.2f %%)", name, rtl, rtl / 5e5, model, dm
@@ -287,7 +314,7 @@ for job in "${tree_jobs[@]}"; do
   }'; then
     status=1
   fi
-  tree_csv+=$'\n'"$config,$preset,$log,$cycles,$model,$(awk -v c="$cycles" 'BEGIN { printf "%.4f", c / 5e5 }'),$paper"
+  tree_csv+=$'\n'"$config,$preset,$arity,$log,$cycles,$model,$(awk -v c="$cycles" 'BEGIN { printf "%.4f", c / 5e5 }'),$paper"
 done
 printf '%s\n' "$tree_csv" >"$build/tree_cycles.csv.tmp" && mv "$build/tree_cycles.csv.tmp" "$build/tree_cycles.csv"
 
@@ -312,5 +339,10 @@ sed '4s/^./x/' "$good" >"$bad"
 expect_refusal "a non-hex word in a tree" "$tree_bench" "$bad" 1.74
 sed '1s/.*/256 5 5 8 55 12 1/' "$good" >"$bad"
 expect_refusal "a tree of state width 5" "$tree_bench" "$bad" 1.74
+quad_good="$build/acclmt_tree_neptune_a4_12.hex"
+sed '1s/.*/256 5 5 8 56 11 1/' "$quad_good" >"$bad"
+expect_refusal "an arity-4 tree of 2^11 leaves" "$build/obj_tree_quad/Vacclmt_tree" "$bad" 1.74
+expect_refusal "an arity-4 tree on the binary controller" "$tree_bench" "$quad_good" 1.74
+expect_refusal "a binary tree on the arity-4 controller" "$build/obj_tree_quad/Vacclmt_tree" "$good" 1.74
 [[ "$status" == 0 ]] && echo "tree bench: every hostile command line and tree file refused"
 exit $status

@@ -17,6 +17,25 @@ root="$(cd "$here/../.." && pwd)"
 source "$here/../common/lib.sh"
 count="${1:-1000}"
 shift || true
+knob_count COUNT "$count" 1 1000000
+# Every design named (AMZ_HASH_DESIGNS, the arguments after COUNT) must be one of designs.txt's:
+# a misspelt one would silently test nothing.
+known=" $(awk '$1 !~ /^#/ && NF { printf "%s ", $1 }' "$here/designs.txt")"
+for name in "$@"; do
+  if [[ "$known" != *" $name "* ]]; then
+    echo "unknown design '$name' (designs.txt has:$known)" >&2
+    exit 2
+  fi
+done
+hash_designs="${AMZ_HASH_DESIGNS:-AMZ-1 AMZ-3}"
+if [[ "$hash_designs" != all ]]; then
+  for name in $hash_designs; do
+    if [[ "$known" != *" $name "* ]]; then
+      echo "AMZ_HASH_DESIGNS: unknown design '$name' (designs.txt has:$known; or 'all')" >&2
+      exit 2
+    fi
+  done
+fi
 build="${AMZ_BUILD_DIR:-$root/target/hw/amaze}"
 mkdir -p "$build"
 
@@ -37,17 +56,6 @@ if command -v iverilog >/dev/null 2>&1; then
   echo "icarus: amz_cipher_top and amz_hash elaborate"
 fi
 
-hash_designs="${AMZ_HASH_DESIGNS:-AMZ-1 AMZ-3}"
-# Every name must be one of designs.txt's (a misspelt one would silently test nothing).
-if [[ "$hash_designs" != all ]]; then
-  known=" $(awk '$1 !~ /^#/ && NF { printf "%s ", $1 }' "$here/designs.txt")"
-  for name in $hash_designs; do
-    if [[ "$known" != *" $name "* ]]; then
-      echo "AMZ_HASH_DESIGNS: unknown design '$name' (designs.txt has:$known; or 'all')" >&2
-      exit 2
-    fi
-  done
-fi
 status=0
 while read -r design arch red num; do
   [[ -z "$design" || "$design" == \#* ]] && continue

@@ -18,3 +18,26 @@ expect_refusal() {
 # wide datapaths (most of the RTL steps' time) and simulated no faster. Pass it to every
 # `verilator --build`.
 verilator_cxx_opt=(-MAKEFLAGS "OPT_FAST=-O1 OPT_GLOBAL=-O1")
+
+# knob_choice NAME VALUE CHOICE...: exits 2 (bad input) unless VALUE is one of the CHOICEs. The
+# run.sh scripts check their knobs with these first, before building anything.
+knob_choice() {
+  local name="$1" value="$2"
+  shift 2
+  local choice
+  for choice in "$@"; do
+    [[ "$value" == "$choice" ]] && return 0
+  done
+  echo "$name is one of: $*; not '$value'" >&2
+  exit 2
+}
+
+# knob_count NAME VALUE MIN MAX: exits 2 (bad input) unless VALUE is a decimal integer (at most
+# nine digits) from MIN to MAX.
+knob_count() {
+  local name="$1" value="$2" min="$3" max="$4"
+  if [[ ! "$value" =~ ^[0-9]{1,9}$ ]] || ((10#$value < min || 10#$value > max)); then
+    echo "$name is an integer from $min to $max, not '$value'" >&2
+    exit 2
+  fi
+}

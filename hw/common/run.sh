@@ -15,6 +15,7 @@ root="$(cd "$here/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 count="${1:-4000}"
+knob_count COUNT "$count" 1 1000000
 build="${HW_COMMON_BUILD_DIR:-$root/target/hw/common}"
 mkdir -p "$build"
 
@@ -79,4 +80,23 @@ expect_refusal "an empty file on the pipelined unit" "$pipe" /dev/null 256
 sed '2s/$/ 0/' "$build/mont_vectors_256.hex" >"$bad"
 expect_refusal "a line with a sixth word on the pipelined unit" "$pipe" "$bad" 256
 [[ "$status" == 0 ]] && echo "bench: every hostile command line and vector file refused"
+
+# Every hardware script refuses a bad knob (exit 2) before it builds anything, so these take
+# no time; one that built instead would run into expect_refusal's 20-second limit and fail.
+hw="$root/hw"
+expect_refusal "COUNT 0 (hw/common)" bash "$hw/common/run.sh" 0
+expect_refusal "COUNT 4k (hw/common)" bash "$hw/common/run.sh" 4k
+expect_refusal "AMZ_VECTORS -1" bash "$hw/amaze/run.sh" -1
+expect_refusal "AMZ_VECTORS 1e3" bash "$hw/amaze/run.sh" 1e3
+expect_refusal "an unknown AMAZE design argument" bash "$hw/amaze/run.sh" 10 AMZ-9
+expect_refusal "AMZ_HASH_DESIGNS=AMZ-9" env AMZ_HASH_DESIGNS=AMZ-9 bash "$hw/amaze/run.sh" 10
+expect_refusal "HW_NTT_JOBS=most" env HW_NTT_JOBS=most bash "$hw/ntt/run.sh"
+expect_refusal "HW_NTT_JOBS=' full'" env HW_NTT_JOBS=" full" bash "$hw/ntt/run.sh"
+expect_refusal "an NTT multiplier latency of 65" bash "$hw/ntt/run.sh" 65
+expect_refusal "an NTT multiplier latency of 5x" bash "$hw/ntt/run.sh" 5x
+expect_refusal "ACCLMT_TREES=FULL" env ACCLMT_TREES=FULL bash "$hw/acclmt/run.sh"
+expect_refusal "ACCLMT_TREES=all" env ACCLMT_TREES=all bash "$hw/acclmt/run.sh"
+expect_refusal "an AcclMT permutation count of 0" bash "$hw/acclmt/run.sh" 0
+expect_refusal "an AcclMT permutation count of 10000000000" bash "$hw/acclmt/run.sh" 10000000000
+[[ "$status" == 0 ]] && echo "knobs: every hardware script refuses bad knobs before building"
 exit $status

@@ -22,6 +22,8 @@ root="$(cd "$here/../.." && pwd)"
 source "$here/../common/lib.sh"
 common="$root/hw/common"
 mul_latency="${1:-5}"
+knob_count MUL_LATENCY "$mul_latency" 0 64
+knob_choice HW_NTT_JOBS "${HW_NTT_JOBS:-ci}" ci full
 build="${HW_NTT_BUILD_DIR:-$root/target/hw/ntt}"
 mkdir -p "$build" "$build/tmp"
 
@@ -63,7 +65,6 @@ table_iii=("8 1 39094" "8 2 20361" "4 1 39407" "4 2 20312" "4 4 10524")
 case "${HW_NTT_JOBS:-ci}" in
   ci) extremes=("8 1 39094" "4 4 10524") ;;
   full) extremes=("${table_iii[@]}") ;;
-  *) echo "HW_NTT_JOBS is ci or full, not '$HW_NTT_JOBS'" >&2; exit 2 ;;
 esac
 for fw in "256 bn254-fr" "256 bls12-381-fr" "384 bls12-377-fq"; do
   rows=("${table_iii[@]}")

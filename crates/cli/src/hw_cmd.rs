@@ -68,10 +68,14 @@ pub struct AcclmtTreeArgs {
     /// The node hash.
     #[arg(long, value_enum, default_value_t = AcclmtTreePreset::Neptune)]
     preset: AcclmtTreePreset,
-    /// log2 of the leaves the controller's leaf hash engine hashes (each of two elements): the
-    /// tree is zkaccel-merkle's over 2^(log_leaves + 1) elements. 1 to 18.
+    /// log2 of the leaves the controller's leaf hash engine hashes (each of `arity`
+    /// elements): the tree is zkaccel-merkle's over arity · 2^log_leaves elements. 1 to 18, a
+    /// multiple of log2(arity), at most 2^19 elements.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_ACCLMT_TREE_LOG))]
     log_leaves: u32,
+    /// The tree's arity: 2 (the paper's), 4 or 8 (the controller built with ArityLog 2 or 3).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=8))]
+    arity: u32,
     /// Seed of the random elements.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -747,32 +751,44 @@ fn acclmt_config_lines<F: PrimeField, const N: usize>(
 /// The most leaves (log2) of one `acclmt-tree-vectors` file (2^19 elements, ~34 MB of text).
 const MAX_ACCLMT_TREE_LOG: i64 = 18;
 
-/// The AcclMT Merkle controller's tree (`hw/acclmt`'s acclmt_tree): the header line `width 3
-/// alpha full_rounds partial_rounds log_leaves digest_lane`, the engine's configuration as in
-/// `acclmt-vectors`, the domain tag, the `2^(log_leaves+1)` elements, then the root of
-/// zkaccel-merkle's tree over them (neptune's or circomlib's node hash; its first layer is the
-/// controller's leaf hashes) — Montgomery form.
+/// The AcclMT Merkle controller's tree (`hw/acclmt`'s acclmt_tree): the header line `width t
+/// alpha full_rounds partial_rounds log_leaves digest_lane` (t = arity + 1), the engine's
+/// configuration as in `acclmt-vectors`, the domain tag, the `arity · 2^log_leaves` elements,
+/// then the root of zkaccel-merkle's arity-`arity` tree over them (neptune's or circomlib's node
+/// hash; its first layer is the controller's leaf hashes) — Montgomery form.
 fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::Error>> {
     use zkaccel_merkle::{CircomHasher, MerkleTree, NeptuneHasher};
     use zkaccel_poseidon::presets::{circomlib, neptune};
     use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
-    let elements = 2usize << args.log_leaves;
+    let arity = args.arity as usize;
+    if !arity.is_power_of_two() {
+        return Err(format!("arity {arity}: the controller builds arity 2, 4 or 8").into());
+    }
+    let arity_log = arity.trailing_zeros();
+    if !args.log_leaves.is_multiple_of(arity_log) || args.log_leaves + arity_log > 19 {
+        return Err(format!(
+            "2^{} leaves of arity {arity}: log_leaves must be a multiple of {arity_log} with at most 2^19 elements",
+            args.log_leaves
+        )
+        .into());
+    }
+    let elements = arity << args.log_leaves;
     let mut text = String::new();
     match args.preset {
         AcclmtTreePreset::Neptune => {
             type Bls = zkaccel_bls12_381::Fr;
-            let node = NeptunePoseidon::<Bls>::new(2, Strength::Standard)?;
+            let node = NeptunePoseidon::<Bls>::new(arity, Strength::Standard)?;
             let tag = node.merkle_tag();
-            let params = neptune::params::<Bls>(2, Strength::Standard)?;
+            let params = neptune::params::<Bls>(arity, Strength::Standard)?;
             let leaves = random_elements::<Bls, 4>(args.seed, elements);
             let tree = MerkleTree::new(NeptuneHasher::new(node), leaves.clone(), 1, 0)?;
             tree_lines::<_, 4>(&params, args, tag, 1, &leaves, &tree.cap()[0], &mut text)?;
         }
         AcclmtTreePreset::Circomlib => {
-            let params = circomlib::params(3)?;
+            let params = circomlib::params(arity + 1)?;
             let leaves = random_elements::<Fr, 4>(args.seed, elements);
-            let hasher = CircomHasher::new(CircomPoseidon::get(3)?);
+            let hasher = CircomHasher::new(CircomPoseidon::get(arity + 1)?);
             let tree = MerkleTree::new(hasher, leaves.clone(), 1, 0)?;
             tree_lines::<_, 4>(
                 &params,
@@ -787,7 +803,7 @@ fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::
     }
     write_atomically(&args.out, &text)?;
     eprintln!(
-        "wrote a tree of 2^{} leaves ({elements} elements, {:?}) to {}",
+        "wrote a tree of 2^{} leaves of arity {arity} ({elements} elements, {:?}) to {}",
         args.log_leaves,
         args.preset,
         args.out.display()

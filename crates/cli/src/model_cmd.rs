@@ -95,8 +95,9 @@ pub struct AcclmtArgs {
     /// The paper's pre-optimisation controller: no merger of minor aggregation.
     #[arg(long)]
     no_merger: bool,
-    /// Replay a kernel trace (JSON Lines): its binary `merkle` records over 256-bit fields
-    /// (`poseidon-bls12-381-3`, `poseidon-bn254-3`) on the Merkle controller.
+    /// Replay a kernel trace (JSON Lines): its `merkle` records over 256-bit fields
+    /// (`poseidon-bls12-381-3`, `poseidon-bn254-3`; neptune's arity 4 and 8,
+    /// `poseidon-bls12-381-5` / `-9`) on the Merkle controller.
     #[arg(long, conflicts_with_all = ["hashes", "leaves"])]
     trace: Option<PathBuf>,
     /// Design-space sweep of the Merkle controller on a tree of --leaves (default 2^14): a

@@ -1619,27 +1619,33 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
             .map(|l| (BigUint::parse_bytes(l.as_bytes(), 16).unwrap() * &r_inv % p).to_u64_digits())
             .collect()
     }
-    fn root<F: PrimeField>(mut level: Vec<F>, hash: impl Fn(&[F]) -> F) -> F {
+    fn root<F: PrimeField>(mut level: Vec<F>, arity: usize, hash: impl Fn(&[F]) -> F) -> F {
         while level.len() > 1 {
-            level = level.chunks(2).map(&hash).collect();
+            level = level.chunks(arity).map(&hash).collect();
         }
         level[0]
     }
 
     let dir = tempfile::tempdir().unwrap();
-    for (preset, header, tag) in [
-        ("neptune", "256 3 5 8 55 3 1", 3u64),
-        ("circomlib", "256 3 5 8 57 3 0", 0),
+    // (preset, arity, log2 leaves, header, tag, R_P): each leaf is `arity` elements.
+    for (preset, arity, log, header, tag, partial) in [
+        ("neptune", 2usize, 3u32, "256 3 5 8 55 3 1", 3u64, 55usize),
+        ("circomlib", 2, 3, "256 3 5 8 57 3 0", 0, 57),
+        ("neptune", 4, 2, "256 5 5 8 56 2 1", 15, 56),
+        ("circomlib", 4, 2, "256 5 5 8 60 2 0", 0, 60),
+        ("neptune", 8, 3, "256 9 5 8 57 3 1", 255, 57),
     ] {
-        let path = dir.path().join(format!("{preset}.hex"));
+        let path = dir.path().join(format!("{preset}-{arity}.hex"));
         let out = zkaccel()
             .args([
                 "hw",
                 "acclmt-tree-vectors",
                 "--preset",
                 preset,
+                "--arity",
+                &arity.to_string(),
                 "--log-leaves",
-                "3",
+                &log.to_string(),
                 "--out",
             ])
             .arg(&path)
@@ -1653,16 +1659,16 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
         let text = std::fs::read_to_string(&path).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], header);
-        let (rounds, partial): (usize, usize) = if preset == "neptune" {
-            (63, 55)
-        } else {
-            (65, 57)
-        };
-        let words = 3 * rounds + 9 * (2 + partial);
+        // Round constants (t per round), then 3 × 3 tiles: 2k² dense, ⌈(t − 1)/2⌉ per partial
+        // round (k = ⌈t/3⌉).
+        let t = arity + 1;
+        let k = t.div_ceil(3);
+        let words = t * (8 + partial) + 9 * (2 * k * k + partial * (t / 2));
         assert_eq!(lines[4], words.to_string());
         let tag_line = 1 + 3 + 1 + words;
-        // Tag, 2^(3+1) elements, root.
-        assert_eq!(lines.len(), tag_line + 1 + 16 + 1);
+        // Tag, arity · 2^log elements, root.
+        let elements = arity << log;
+        assert_eq!(lines.len(), tag_line + 1 + elements + 1);
         let p = BigUint::parse_bytes(lines[1].as_bytes(), 16).unwrap();
         let values = plain(&lines[tag_line..], &p);
         assert_eq!(
@@ -1670,22 +1676,25 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
             if tag == 0 { vec![] } else { vec![tag] },
             "{preset} tag"
         );
+        let (leaves, got) = (&values[1..=elements], &values[elements + 1]);
         if preset == "neptune" {
-            let node = NeptunePoseidon::<Bls>::new(2, Strength::Standard).unwrap();
-            let leaves = values[1..17]
-                .iter()
-                .map(|l| Bls::from_limbs_reduced(l))
-                .collect();
-            let want = root(leaves, |pair| node.hash(pair).unwrap());
-            assert_eq!(Bls::from_limbs_reduced(&values[17]), want, "neptune root");
+            let node = NeptunePoseidon::<Bls>::new(arity, Strength::Standard).unwrap();
+            let leaves = leaves.iter().map(|l| Bls::from_limbs_reduced(l)).collect();
+            let want = root(leaves, arity, |kids| node.hash(kids).unwrap());
+            assert_eq!(
+                Bls::from_limbs_reduced(got),
+                want,
+                "neptune arity {arity} root"
+            );
         } else {
-            let node = CircomPoseidon::get(3).unwrap();
-            let leaves = values[1..17]
-                .iter()
-                .map(|l| Bn::from_limbs_reduced(l))
-                .collect();
-            let want = root(leaves, |pair| node.hash(pair).unwrap());
-            assert_eq!(Bn::from_limbs_reduced(&values[17]), want, "circomlib root");
+            let node = CircomPoseidon::get(t).unwrap();
+            let leaves = leaves.iter().map(|l| Bn::from_limbs_reduced(l)).collect();
+            let want = root(leaves, arity, |kids| node.hash(kids).unwrap());
+            assert_eq!(
+                Bn::from_limbs_reduced(got),
+                want,
+                "circomlib arity {arity} root"
+            );
         }
     }
     // Trees the file format does not hold.
@@ -1696,6 +1705,30 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
             .output()
             .unwrap();
         assert!(!out.status.success(), "accepted --log-leaves {log}");
+        assert!(!dir.path().join("refused.hex").exists());
+    }
+    for (arity, log) in [
+        ("4", "3"),
+        ("8", "4"),
+        ("3", "4"),
+        ("16", "4"),
+        ("1", "4"),
+        ("8", "18"),
+    ] {
+        let out = zkaccel()
+            .args([
+                "hw",
+                "acclmt-tree-vectors",
+                "--arity",
+                arity,
+                "--log-leaves",
+                log,
+                "--out",
+            ])
+            .arg(dir.path().join("refused.hex"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "arity {arity}, 2^{log} leaves");
         assert!(!dir.path().join("refused.hex").exists());
     }
 }

@@ -389,7 +389,7 @@ fn acclmt_sweep(
     to_python(py, &sweep)
 }
 
-/// The AcclMT controller's replay of a kernel trace's binary Merkle records over 256-bit
+/// The AcclMT controller's replay of a kernel trace's Merkle records over 256-bit
 /// fields (JSON Lines text); the rest listed as not modelled.
 #[pyfunction]
 #[pyo3(signature = (trace, *, config = None))]

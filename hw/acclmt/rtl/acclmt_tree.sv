@@ -1,5 +1,9 @@
 // AcclMT's Merkle controller (§III-C, Fig. 3, 6, 7): two Poseidon engines of acclmt_engine
 // build a binary tree of 2^log_leaves leaves in standard subtrees of 2^SubtreeLog leaves.
+// Beyond the paper, ArityLog = a builds trees of arity A = 2^a (4, 8): a leaf is A elements,
+// a hash takes A children ([tag, c0 … c(A−1)] on engines of t = A + 1), a buffer word holds A
+// siblings, and every "two" below reads "A" (SubtreeLog, Level0Log, Level1Log and log_leaves
+// are multiples of a).
 //
 //   - The **input loader** takes the leaves' elements (two per leaf, Montgomery form) from a
 //     stream — the off-chip read — into two ping-pong buffers of one subtree each; the leaf
@@ -35,14 +39,15 @@
 // of destinations routes them.
 //
 // Configuration (cfg_we_i, cfg_addr_i, cfg_data_i, written while idle): addresses below
-// 0x8000 are both engines' (acclmt_engine's map: modulus, P', one, rounds and t = 3, round
+// 0x8000 are both engines' (acclmt_engine's map: modulus, P', one, rounds and t = A + 1, round
 // constants, blocks); 0x8000 the domain tag (lane 0 of every state, Montgomery form: neptune's
-// 2^arity − 1 = 3, circomlib's 0); 0x8001 [7:0] log_leaves, [8] the digest lane (neptune 1,
-// circomlib 0). cfg_error_o flags a log_leaves the controller does not build or a state width
-// the engines refuse (then it takes no input).
+// 2^arity − 1, 3 for a binary tree; circomlib's 0); 0x8001 [7:0] log_leaves, [8] the digest
+// lane (neptune 1, circomlib 0). cfg_error_o flags a log_leaves the controller does not build
+// or a state width the engines refuse (then it takes no input).
 // One tree per reset: root_valid_o rises with the root (Montgomery form) and stays.
 module acclmt_tree #(
   parameter int Width       = 256,
+  parameter int ArityLog    = 1,
   parameter int MulLatency  = 1,
   parameter int Batch       = 32,
   parameter int MaxRounds   = 128,
@@ -71,41 +76,50 @@ module acclmt_tree #(
   output logic [31:0]             rhe_hashes_o
 );
   // ---------------------------------------------------------------- sizes
-  localparam int Layers       = SubtreeLog - 1;           // subtree layers of 2^(S−1) … 2 nodes
-  localparam int LeafWords    = 1 << (SubtreeLog - 1);    // leaf hash buffer
-  localparam int RootWords    = 1 << (SubtreeLog - 2);    // root hash buffer
-  localparam int ScratchWords = 1 << (MajorLog - 1);      // scratch pad
-  localparam int Level0Words  = 1 << Level0Log;           // HIDM Level 0
-  localparam int Level1Words  = 1 << (Level1Log - 1);     // HIDM Level 1
+  localparam int Arity        = 1 << ArityLog;            // children per hash, a = ArityLog
+  localparam int StateLanes   = Arity + 1;                // the engines' t
+  localparam int Layers       = SubtreeLog / ArityLog - 1;  // layers of 2^(S−a) … A nodes
+  localparam int LeafWords    = 1 << (SubtreeLog - ArityLog);      // leaf hash buffer
+  localparam int RootWords    = 1 << (SubtreeLog - 2 * ArityLog);  // root hash buffer
+  localparam int ScratchWords = 1 << (MajorLog - ArityLog);        // scratch pad
+  localparam int Level0Words  = 1 << Level0Log;                    // HIDM Level 0
+  localparam int Level1Words  = 1 << (Level1Log - ArityLog);       // HIDM Level 1
   localparam int MaxLog       = SubtreeLog + Level0Log + Level1Log;
-  localparam int CountWidth   = MaxLog + 2;               // leaf and element counters
+  localparam int CountWidth   = MaxLog + ArityLog + 1;    // leaf and element counters
   localparam int PtrWidth     = MaxLog + 2;               // ring pointers (words, with laps)
   localparam int CntWidth     = SubtreeLog;               // per-layer hash counters
   localparam int Contexts     = 4;                        // subtrees the RHE works on at once
   localparam int DestDepth    = 8 * Batch;                // results in flight, at most
   localparam int DestIdxWidth = $clog2(DestDepth);
-  localparam int WordIdxWidth = SubtreeLog - 1;           // the widest buffer's word index
-  localparam int L0Layers     = Level0Log + 1;
-  localparam int L1Layers     = Level1Log;
+  localparam int WordIdxWidth = SubtreeLog - ArityLog > Level0Log  // the widest buffer's word
+                                ? SubtreeLog - ArityLog : Level0Log;  // index
+  localparam int L0Layers     = Level0Log / ArityLog + 1;
+  localparam int L1Layers     = Level1Log / ArityLog;
   localparam int SubWidth     = Level0Log + Level1Log + 1;  // subtree index
   localparam int PairLog      = $clog2(2 * Batch);
-  localparam int RootIdxW     = SubtreeLog - 2;
-  localparam int ScrIdxW      = MajorLog - 1;
+  localparam int RootIdxW     = SubtreeLog - 2 * ArityLog;
+  localparam int LeafIdxW     = SubtreeLog - ArityLog;
+  localparam int ScrIdxW      = MajorLog - ArityLog;
   localparam int L0IdxW       = Level0Log;
-  localparam int L1IdxW       = Level1Log - 1;
+  localparam int L1IdxW       = Level1Log - ArityLog;
   localparam int LayerSelW    = $clog2(Layers + 1);
   localparam int L0SelW       = $clog2(L0Layers + 1);
   localparam int L1SelW       = $clog2(L1Layers + 1);
 
   initial begin
-    if (SubtreeLog < 4 || SubtreeLog > 20 || (1 << SubtreeLog) < 4 * Batch) begin
-      $fatal(1, "acclmt_tree: SubtreeLog 4..20, a subtree at least four batches");
+    if (ArityLog < 1 || ArityLog > 3) begin
+      $fatal(1, "acclmt_tree: ArityLog 1..3 (arity 2, 4, 8; the engines take t up to 12)");
     end
-    if (MajorLog < 2 || MajorLog > SubtreeLog - 1) begin
-      $fatal(1, "acclmt_tree: MajorLog 2..SubtreeLog-1");
+    if (SubtreeLog < 4 || SubtreeLog > 20 || (1 << SubtreeLog) < 4 * Batch
+        || SubtreeLog % ArityLog != 0 || SubtreeLog < 3 * ArityLog) begin
+      $fatal(1, "acclmt_tree: SubtreeLog 4..20, a multiple of ArityLog of at least three layers, a subtree at least four batches");
     end
-    if (Level0Log < 1 || Level1Log < 2 || MaxLog > 28) begin
-      $fatal(1, "acclmt_tree: Level0Log at least 1, Level1Log at least 2, up to 2^28 leaves");
+    if (MajorLog < ArityLog + 1 || MajorLog > SubtreeLog - ArityLog) begin
+      $fatal(1, "acclmt_tree: MajorLog ArityLog+1..SubtreeLog-ArityLog");
+    end
+    if (Level0Log < ArityLog || Level1Log < 2 * ArityLog || MaxLog > 28
+        || Level0Log % ArityLog != 0 || Level1Log % ArityLog != 0) begin
+      $fatal(1, "acclmt_tree: Level0Log and Level1Log multiples of ArityLog, at least ArityLog and 2·ArityLog, up to 2^28 leaves");
     end
   end
 
@@ -123,7 +137,7 @@ module acclmt_tree #(
   // buffer while the next layer is major, to the scratch pad after, and the top layer's to
   // Level 0. Regions: each buffer's layers one after another, a subtree's footprint in all.
   function automatic int layer_nodes(input int l);
-    return 1 << (SubtreeLog - l);
+    return 1 << (SubtreeLog - ArityLog * l);
   endfunction
   function automatic mem_e layer_dest(input int l);
     if (l == Layers) return MemLevel0;
@@ -133,14 +147,14 @@ module acclmt_tree #(
   function automatic int layer_dest_off(input int l);
     int off = 0;
     for (int k = 1; k < l; k++) begin
-      if (layer_dest(k) == layer_dest(l)) off += layer_nodes(k) / 2;
+      if (layer_dest(k) == layer_dest(l)) off += layer_nodes(k) / Arity;
     end
     return off;
   endfunction
   function automatic int footprint(input mem_e m);
     int words = 0;
     for (int k = 1; k <= Layers; k++) begin
-      if (layer_dest(k) == m) words += layer_nodes(k) / 2;
+      if (layer_dest(k) == m) words += layer_nodes(k) / Arity;
     end
     return words;
   endfunction
@@ -179,15 +193,18 @@ module acclmt_tree #(
 
   // The tree's shape: subtrees, Level-0 groups of 2^log_p subtrees, 2^log_g groups.
   logic             cfg_ok, lhe_cfg_error, rhe_cfg_error;
-  logic [7:0]       log_subtrees, log_p, log_g;
+  logic [7:0]       log_subtrees, log_p, log_g, l0_top, l1_top;
   logic [SubWidth-1:0] subtrees, per_group;
   logic [CountWidth-1:0] leaves;
   always_comb begin
     cfg_ok       = log_leaves_q >= 8'(SubtreeLog) && log_leaves_q <= 8'(MaxLog)
+                   && log_leaves_q % 8'(ArityLog) == 8'd0
                    && !lhe_cfg_error && !rhe_cfg_error;
     log_subtrees = cfg_ok ? log_leaves_q - 8'(SubtreeLog) : 8'd0;
     log_p        = log_subtrees < 8'(Level0Log) ? log_subtrees : 8'(Level0Log);
     log_g        = log_subtrees - log_p;
+    l0_top       = log_p / 8'(ArityLog);  // Level 0's layers above its subtrees' roots
+    l1_top       = log_g / 8'(ArityLog);  // Level 1's layers
     subtrees     = SubWidth'(1) << log_subtrees;
     per_group    = SubWidth'(1) << log_p;
     leaves       = CountWidth'(1) << (cfg_ok ? log_leaves_q : 8'(SubtreeLog));
@@ -195,13 +212,13 @@ module acclmt_tree #(
   assign cfg_error_o = !cfg_ok;
 
   // ---------------------------------------------------------------- input loader
-  logic [Width-1:0]        in_buf_q [2][2 << SubtreeLog];
+  logic [Width-1:0]        in_buf_q [2][Arity << SubtreeLog];
   logic [1:0]              loaded_q;
   logic                    ld_buf_q;
-  logic [SubtreeLog:0]     ld_idx_q;
+  logic [SubtreeLog+ArityLog-1:0] ld_idx_q;
   logic [CountWidth-1:0]   ld_total_q;
   logic                    ld_we;
-  assign in_ready_o = cfg_ok && !loaded_q[ld_buf_q] && ld_total_q < (leaves << 1);
+  assign in_ready_o = cfg_ok && !loaded_q[ld_buf_q] && ld_total_q < (leaves << ArityLog);
   assign ld_we      = in_valid_i && in_ready_o;
   always_ff @(posedge clk_i) begin
     if (ld_we) in_buf_q[ld_buf_q][ld_idx_q] <= in_data_i;
@@ -211,7 +228,7 @@ module acclmt_tree #(
   logic                  fd_valid, fd_ready, fd_take, fd_last;
   logic [SubWidth-1:0]   fd_sub_q;
   logic [SubtreeLog-1:0] fd_idx_q;
-  logic [CountWidth-1:0] l1_total_q;  // layer-1 hashes the RHE issued (two leaves each)
+  logic [CountWidth-1:0] l1_total_q;  // layer-1 hashes the RHE issued (Arity leaves each)
   logic [CountWidth-1:0] need;
   logic                  fd_buf;
   assign fd_buf = fd_sub_q[0];
@@ -221,7 +238,8 @@ module acclmt_tree #(
     if (need > CountWidth'(1 << SubtreeLog)) need = CountWidth'(1 << SubtreeLog);
     fd_valid = cfg_ok && fd_sub_q < subtrees && loaded_q[fd_buf]
                && (fd_sub_q == 0
-                   || (l1_total_q << 1) >= ((CountWidth'(fd_sub_q) - 1'b1) << SubtreeLog) + need);
+                   || (l1_total_q << ArityLog)
+                      >= ((CountWidth'(fd_sub_q) - 1'b1) << SubtreeLog) + need);
     fd_take  = fd_valid && fd_ready;
     fd_last  = fd_sub_q == subtrees - 1'b1 && fd_idx_q == SubtreeLog'((1 << SubtreeLog) - 1);
   end
@@ -238,7 +256,7 @@ module acclmt_tree #(
       if (ld_we) begin
         ld_total_q <= ld_total_q + 1'b1;
         ld_idx_q   <= ld_idx_q + 1'b1;
-        if (ld_idx_q == (SubtreeLog + 1)'((2 << SubtreeLog) - 1)) begin
+        if (ld_idx_q == (SubtreeLog + ArityLog)'((Arity << SubtreeLog) - 1)) begin
           ld_idx_q           <= '0;
           loaded_q[ld_buf_q] <= 1'b1;
           ld_buf_q           <= !ld_buf_q;
@@ -254,14 +272,18 @@ module acclmt_tree #(
     end
   end
 
-  logic [3*Width-1:0] lhe_in_state, lhe_out_state;
-  logic               lhe_out_valid, unused_lhe_wanted, unused_lhe_busy;
-  assign lhe_in_state = {in_buf_q[fd_buf][{fd_idx_q, 1'b1}], in_buf_q[fd_buf][{fd_idx_q, 1'b0}],
-                         tag_q};
+  logic [StateLanes*Width-1:0] lhe_in_state, lhe_out_state;
+  logic                        lhe_out_valid, unused_lhe_wanted, unused_lhe_busy;
+  always_comb begin
+    lhe_in_state[0 +: Width] = tag_q;
+    for (int j = 0; j < Arity; j++) begin
+      lhe_in_state[(j + 1) * Width +: Width] = in_buf_q[fd_buf][{fd_idx_q, ArityLog'(j)}];
+    end
+  end
 
   acclmt_engine #(
     .Width(Width), .MulLatency(MulLatency), .Batch(Batch), .MaxRounds(MaxRounds),
-    .MaxWidth(3), .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
+    .MaxWidth(StateLanes), .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
   ) u_lhe (
     .clk_i, .rst_ni,
     .cfg_we_i    (engine_cfg_we),
@@ -281,7 +303,7 @@ module acclmt_tree #(
   );
 
   // ---------------------------------------------------------------- leaf hash buffer
-  logic [Width-1:0]      leaf_q [LeafWords][2];
+  logic [Width-1:0]      leaf_q [LeafWords][Arity];
   logic [CountWidth-1:0] lhe_out_q;       // leaves hashed
   logic [SubWidth:0]     lhe_subtrees;    // subtrees the LHE has finished
   logic [Width-1:0]      lhe_digest, rhe_digest;
@@ -289,21 +311,22 @@ module acclmt_tree #(
   assign lhe_subtrees = (SubWidth + 1)'(lhe_out_q >> SubtreeLog);
   always_ff @(posedge clk_i) begin
     if (lhe_out_valid) begin
-      leaf_q[lhe_out_q[SubtreeLog-1:1]][lhe_out_q[0]] <= lhe_digest;
+      leaf_q[lhe_out_q[SubtreeLog-1:ArityLog]][lhe_out_q[ArityLog-1:0]] <= lhe_digest;
     end
   end
 
   // ---------------------------------------------------------------- node buffers
-  // Root hash buffer, scratch pad, Level 0 and Level 1, each word two sibling nodes.
-  logic [Width-1:0] root_buf_q [RootWords][2];
-  logic [Width-1:0] scratch_q [ScratchWords][2];
-  logic [Width-1:0] level0_q [Level0Words][2];
-  logic [Width-1:0] level1_q [Level1Words][2];
+  // Root hash buffer, scratch pad, Level 0 and Level 1, each word Arity sibling nodes.
+  logic [Width-1:0] root_buf_q [RootWords][Arity];
+  logic [Width-1:0] scratch_q [ScratchWords][Arity];
+  logic [Width-1:0] level0_q [Level0Words][Arity];
+  logic [Width-1:0] level1_q [Level1Words][Arity];
   // Their words' state, in one space (the buffers one after another): live (reserved or holding
-  // unread nodes), the lap of the ring it belongs to, and the halves written.
+  // unread nodes), the lap of the ring it belongs to, and the lanes written.
   localparam int StateWords = RootWords + ScratchWords + Level0Words + Level1Words;
   localparam int StateWidth = $clog2(StateWords);
-  logic [StateWords-1:0] live_q, lap_q, w0_q, w1_q;
+  logic [StateWords-1:0]            live_q, lap_q;
+  logic [StateWords-1:0][Arity-1:0] wr_q;
 
   function automatic int mem_base(input mem_e m);
     case (m)
@@ -327,11 +350,11 @@ module acclmt_tree #(
     return m == MemRoot || m == MemScratch || m == MemLevel0 || m == MemLevel1;
   endfunction
 
-  // A word holds both children at the expected lap (the leaf buffer: its subtree is complete).
+  // A word holds all its children at the expected lap (the leaf buffer: its subtree is complete).
   function automatic logic word_ready(input mem_e m, input logic [PtrWidth-1:0] p);
     logic [StateWidth-1:0] i;
     i = state_id(m, p);
-    return !node_mem(m) || (live_q[i] && lap_q[i] == word_lap(m, p) && w0_q[i] && w1_q[i]);
+    return !node_mem(m) || (live_q[i] && lap_q[i] == word_lap(m, p) && &wr_q[i]);
   endfunction
   // A word may be reserved for p: it is free, and its last use was the ring's previous lap
   // (words are reused in ring order, so a lap bit tells a word's uses apart).
@@ -356,9 +379,30 @@ module acclmt_tree #(
   logic [CntWidth-1:0]       l0_issued_q [L0Layers+1];       // m = 1 … L0Layers
   logic [CntWidth-1:0]       l1_issued_q [L1Layers+1];       // m = 1 … L1Layers
 
-  // The Level-0 ring pointer of a group's base: group · (2·per_group − 1) words.
+  // Level 0 of a group of p subtrees: their top words (p), then its layers' results (p/A, p/A²,
+  // … words): layer m reads at l0_off(m − 1) and writes at l0_off(m), l0_off(j) the sum of
+  // p / A^i for i < j.
+  function automatic logic [PtrWidth-1:0] l0_off(input int j);
+    logic [PtrWidth-1:0] off = '0;
+    for (int i = 0; i < L0Layers; i++) begin
+      if (i < j) off += PtrWidth'(per_group) >> (ArityLog * i);
+    end
+    return off;
+  endfunction
+  // The Level-0 ring pointer of a group's base: group · l0_off(l0_top + 1) words.
+  logic [PtrWidth-1:0] l0_region;
+  assign l0_region = l0_off(int'(l0_top) + 1);
   function automatic logic [PtrWidth-1:0] group_base(input logic [PtrWidth-1:0] g);
-    return (g << (log_p + 1)) - g;
+    return PtrWidth'(g * l0_region);
+  endfunction
+  // Level 1 over G = 2^log_g group roots: their words (G/A), then its layers' results: layer m
+  // reads at l1_off(m − 1) and writes at l1_off(m), l1_off(j) the sum of G / A^i for 1 ≤ i ≤ j.
+  function automatic logic [PtrWidth-1:0] l1_off(input int j);
+    logic [PtrWidth-1:0] off = '0;
+    for (int i = 1; i <= L1Layers; i++) begin
+      if (i <= j) off += (PtrWidth'(1) << log_g) >> (ArityLog * i);
+    end
+    return off;
   endfunction
 
   // ---------------------------------------------------------------- the dispatch scheduler
@@ -370,15 +414,15 @@ module acclmt_tree #(
     logic [PtrWidth-1:0]   src;
     mem_e                  dst_mem;
     logic [PtrWidth-1:0]   dst;
-    logic                  half;
+    logic [ArityLog-1:0]   lane;
   } cand_t;
 
-  // A candidate's result has its word: the second sibling's was reserved by the first; the first
+  // A candidate's result has its word: a later sibling's was reserved by the first; the first
   // reserves a free word, or the word it reads itself (a layer overwriting its inputs in place).
-  function automatic logic dest_reservable(input logic half, input mem_e dst_mem,
+  function automatic logic dest_reservable(input logic [ArityLog-1:0] lane, input mem_e dst_mem,
                                            input logic [PtrWidth-1:0] dst, input mem_e src_mem,
                                            input logic [PtrWidth-1:0] src);
-    return half || word_free(dst_mem, dst)
+    return lane != '0 || word_free(dst_mem, dst)
            || (dst_mem == src_mem && word_idx(dst_mem, dst) == word_idx(src_mem, src));
   endfunction
 
@@ -393,76 +437,73 @@ module acclmt_tree #(
                        : (layer_dest(l - 1) == MemRoot ? ctx_root_q[c] : ctx_scr_q[c])
                          + PtrWidth'(layer_dest_off(l - 1)) + PtrWidth'(n);
     k.dst_mem = layer_dest(l);
-    k.half    = n[0];
+    k.lane    = n[ArityLog-1:0];
     // The subtree's Level-0 word: its group's base plus its place in the group.
     sub_l0 = group_base(PtrWidth'(ctx_sub_q[c]) >> log_p)
              + (PtrWidth'(ctx_sub_q[c]) & (PtrWidth'(per_group) - 1'b1));
     case (layer_dest(l))
-      MemRoot:    k.dst = ctx_root_q[c] + PtrWidth'(layer_dest_off(l)) + (PtrWidth'(n) >> 1);
-      MemScratch: k.dst = ctx_scr_q[c] + PtrWidth'(layer_dest_off(l)) + (PtrWidth'(n) >> 1);
+      MemRoot:    k.dst = ctx_root_q[c] + PtrWidth'(layer_dest_off(l)) + (PtrWidth'(n) >> ArityLog);
+      MemScratch: k.dst = ctx_scr_q[c] + PtrWidth'(layer_dest_off(l)) + (PtrWidth'(n) >> ArityLog);
       default:    k.dst = sub_l0;
     endcase
     // Children ready: layer l − 1's results return in order, so its count tells.
     k.ready = ctx_open_q[c] && n < CntWidth'(layer_nodes(l))
-              && (l == 1 || {1'b0, done_q[c][l-1]} >= ({1'b0, n} << 1) + (CntWidth + 1)'(2))
-              && dest_reservable(k.half, k.dst_mem, k.dst, k.src_mem, k.src);
+              && (l == 1 || {1'b0, done_q[c][l-1]} >= ({1'b0, n} + 1'b1) << ArityLog)
+              && dest_reservable(k.lane, k.dst_mem, k.dst, k.src_mem, k.src);
     return k;
   endfunction
 
-  // Level-0 layer m of the current group: per_group >> (m − 1) hashes; inputs at the group's
-  // base, layer m's results at 2·per_group − (per_group >> (m − 1)); the last layer's one
-  // result to Level 1 (group g: node g) or, with one group, out.
+  // Level-0 layer m of the current group: per_group / A^(m − 1) hashes, reading at the group's
+  // base + l0_off(m − 1), writing at base + l0_off(m); the last layer's one result to Level 1
+  // (group g: node g) or, with one group, out.
   function automatic cand_t level0_cand(input int m);
     cand_t k;
     logic [CntWidth-1:0] n, hashes;
-    logic [PtrWidth-1:0] base, p;
+    logic [PtrWidth-1:0] base;
     n      = l0_issued_q[m];
     base   = group_base(PtrWidth'(l0_group_q));
-    p      = PtrWidth'(per_group);
-    hashes = CntWidth'(p >> (m - 1));
+    hashes = CntWidth'(PtrWidth'(per_group) >> (ArityLog * (m - 1)));
     k.src_mem = MemLevel0;
-    k.src     = base + (m == 1 ? '0 : (p << 1) - (p >> (m - 2))) + PtrWidth'(n);
-    if (m < int'(log_p) + 1) begin
+    k.src     = base + l0_off(m - 1) + PtrWidth'(n);
+    if (m < int'(l0_top) + 1) begin
       k.dst_mem = MemLevel0;
-      k.dst     = base + (p << 1) - (p >> (m - 1)) + (PtrWidth'(n) >> 1);
-      k.half    = n[0];
+      k.dst     = base + l0_off(m) + (PtrWidth'(n) >> ArityLog);
+      k.lane    = n[ArityLog-1:0];
     end else if (log_g != 0) begin
       k.dst_mem = MemLevel1;
-      k.dst     = PtrWidth'(l0_group_q) >> 1;
-      k.half    = l0_group_q[0];
+      k.dst     = PtrWidth'(l0_group_q) >> ArityLog;
+      k.lane    = l0_group_q[ArityLog-1:0];
     end else begin
       k.dst_mem = MemOut;
       k.dst     = '0;
-      k.half    = 1'b0;
+      k.lane    = '0;
     end
-    k.ready = m <= int'(log_p) + 1 && l0_group_q < (Level1Log + 1)'(1 << log_g)
+    k.ready = m <= int'(l0_top) + 1 && l0_group_q < (Level1Log + 1)'(1 << log_g)
               && n < hashes && word_ready(k.src_mem, k.src)
-              && dest_reservable(k.half, k.dst_mem, k.dst, k.src_mem, k.src);
+              && dest_reservable(k.lane, k.dst_mem, k.dst, k.src_mem, k.src);
     return k;
   endfunction
 
-  // Level-1 layer m: G >> m hashes; inputs (G nodes) at 0, layer m's results at G − (G >> m);
-  // the last layer's result out.
+  // Level-1 layer m: G / A^m hashes, reading at l1_off(m − 1), writing at l1_off(m); the last
+  // layer's result out.
   function automatic cand_t level1_cand(input int m);
     cand_t k;
     logic [CntWidth-1:0] n, hashes;
-    logic [PtrWidth-1:0] g;
     n      = l1_issued_q[m];
-    g      = PtrWidth'(1) << log_g;
-    hashes = CntWidth'(g >> m);
+    hashes = CntWidth'((PtrWidth'(1) << log_g) >> (ArityLog * m));
     k.src_mem = MemLevel1;
-    k.src     = (m == 1 ? '0 : g - (g >> (m - 1))) + PtrWidth'(n);
-    if (m < int'(log_g)) begin
+    k.src     = l1_off(m - 1) + PtrWidth'(n);
+    if (m < int'(l1_top)) begin
       k.dst_mem = MemLevel1;
-      k.dst     = g - (g >> m) + (PtrWidth'(n) >> 1);
-      k.half    = n[0];
+      k.dst     = l1_off(m) + (PtrWidth'(n) >> ArityLog);
+      k.lane    = n[ArityLog-1:0];
     end else begin
       k.dst_mem = MemOut;
       k.dst     = '0;
-      k.half    = 1'b0;
+      k.lane    = '0;
     end
-    k.ready = m <= int'(log_g) && n < hashes && word_ready(k.src_mem, k.src)
-              && dest_reservable(k.half, k.dst_mem, k.dst, k.src_mem, k.src);
+    k.ready = m <= int'(l1_top) && n < hashes && word_ready(k.src_mem, k.src)
+              && dest_reservable(k.lane, k.dst_mem, k.dst, k.src_mem, k.src);
     return k;
   endfunction
 
@@ -519,8 +560,8 @@ module acclmt_tree #(
 
   // The RHE's input: the pick reads its children's word (registered), then a two-entry FIFO.
   logic                   rd_pend_q;
-  logic [2*Width-1:0]     rd_data_q;
-  logic [2*Width-1:0]     rq_q [2];
+  logic [Arity*Width-1:0] rd_data_q;
+  logic [Arity*Width-1:0] rq_q [2];
   logic [1:0]             rq_cnt_q;
   logic                   rq_head_q;
   logic                   rhe_in_ready, rhe_wanted, rhe_take, issue;
@@ -529,17 +570,19 @@ module acclmt_tree #(
                     && dq_cnt_q < (DestIdxWidth + 1)'(DestDepth);
   assign rhe_take = rq_cnt_q != 0 && rhe_in_ready;
 
-  logic [2*Width-1:0] pick_data;
+  logic [Arity*Width-1:0] pick_data;
   always_comb begin
     logic [WordIdxWidth-1:0] i;
     i = word_idx(pick.src_mem, pick.src);
-    case (pick.src_mem)
-      MemRoot:    pick_data = {root_buf_q[RootIdxW'(i)][1], root_buf_q[RootIdxW'(i)][0]};
-      MemScratch: pick_data = {scratch_q[ScrIdxW'(i)][1], scratch_q[ScrIdxW'(i)][0]};
-      MemLevel0:  pick_data = {level0_q[L0IdxW'(i)][1], level0_q[L0IdxW'(i)][0]};
-      MemLevel1:  pick_data = {level1_q[L1IdxW'(i)][1], level1_q[L1IdxW'(i)][0]};
-      default:    pick_data = {leaf_q[i][1], leaf_q[i][0]};
-    endcase
+    for (int j = 0; j < Arity; j++) begin
+      case (pick.src_mem)
+        MemRoot:    pick_data[j * Width +: Width] = root_buf_q[RootIdxW'(i)][j];
+        MemScratch: pick_data[j * Width +: Width] = scratch_q[ScrIdxW'(i)][j];
+        MemLevel0:  pick_data[j * Width +: Width] = level0_q[L0IdxW'(i)][j];
+        MemLevel1:  pick_data[j * Width +: Width] = level1_q[L1IdxW'(i)][j];
+        default:    pick_data[j * Width +: Width] = leaf_q[LeafIdxW'(i)][j];
+      endcase
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -563,7 +606,7 @@ module acclmt_tree #(
     mem_e                    mem;
     logic [WordIdxWidth-1:0] idx;
     logic [StateWidth-1:0]   id;
-    logic                    half;
+    logic [ArityLog-1:0]     lane;
     logic                    subtree;  // a subtree layer's result: counts in done_q[ctx][layer]
     logic [1:0]              ctx;
     logic [LayerSelW-1:0]    layer;
@@ -571,22 +614,22 @@ module acclmt_tree #(
   dest_t                   dq_q [DestDepth];
   logic [DestIdxWidth-1:0] dq_wr_q, dq_rd_q;
   logic                    rhe_out_valid;
-  logic [3*Width-1:0]      rhe_out_state;
+  logic [StateLanes*Width-1:0] rhe_out_state;
   dest_t                   dst;
   assign dst        = dq_q[dq_rd_q];
   assign rhe_digest = digest_lane_q ? rhe_out_state[Width +: Width] : rhe_out_state[0 +: Width];
 
   always_ff @(posedge clk_i) begin
     if (issue) dq_q[dq_wr_q] <= '{mem: pick.dst_mem, idx: word_idx(pick.dst_mem, pick.dst),
-                                  id: state_id(pick.dst_mem, pick.dst), half: pick.half,
+                                  id: state_id(pick.dst_mem, pick.dst), lane: pick.lane,
                                   subtree: pick_kind == 2'd0, ctx: pick_ctx,
                                   layer: LayerSelW'(pick_layer)};
     if (rhe_out_valid) begin
       case (dst.mem)
-        MemRoot:    root_buf_q[RootIdxW'(dst.idx)][dst.half] <= rhe_digest;
-        MemScratch: scratch_q[ScrIdxW'(dst.idx)][dst.half] <= rhe_digest;
-        MemLevel0:  level0_q[L0IdxW'(dst.idx)][dst.half] <= rhe_digest;
-        MemLevel1:  level1_q[L1IdxW'(dst.idx)][dst.half] <= rhe_digest;
+        MemRoot:    root_buf_q[RootIdxW'(dst.idx)][dst.lane] <= rhe_digest;
+        MemScratch: scratch_q[ScrIdxW'(dst.idx)][dst.lane] <= rhe_digest;
+        MemLevel0:  level0_q[L0IdxW'(dst.idx)][dst.lane] <= rhe_digest;
+        MemLevel1:  level1_q[L1IdxW'(dst.idx)][dst.lane] <= rhe_digest;
         default:    ;
       endcase
     end
@@ -595,7 +638,7 @@ module acclmt_tree #(
   logic rhe_busy;
   acclmt_engine #(
     .Width(Width), .MulLatency(MulLatency), .Batch(Batch), .MaxRounds(MaxRounds),
-    .MaxWidth(3), .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
+    .MaxWidth(StateLanes), .Baseline(0), .SlotGap(SlotGap), .HandoverGap(HandoverGap)
   ) u_rhe (
     .clk_i, .rst_ni,
     .cfg_we_i    (engine_cfg_we),
@@ -614,8 +657,8 @@ module acclmt_tree #(
     .busy_o      (rhe_busy)
   );
   logic unused_rhe;
-  assign unused_rhe = ^{rhe_busy, lhe_out_state[2*Width +: Width],
-                        rhe_out_state[2*Width +: Width]};
+  assign unused_rhe = ^{rhe_busy, lhe_out_state[StateLanes*Width-1:2*Width],
+                        rhe_out_state[StateLanes*Width-1:2*Width]};
 
   // ---------------------------------------------------------------- state updates
   logic ctx_retire, ctx_opening;
@@ -635,28 +678,23 @@ module acclmt_tree #(
   logic                  reserve;
   assign rd_id   = state_id(pick.src_mem, pick.src);
   assign rs_id   = state_id(pick.dst_mem, pick.dst);
-  assign reserve = issue && !pick.half && node_mem(pick.dst_mem);
+  assign reserve = issue && pick.lane == '0 && node_mem(pick.dst_mem);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       live_q <= '0;
       lap_q  <= '1;  // as if lap −1 were used: lap 0 comes first
-      w0_q   <= '0;
-      w1_q   <= '0;
+      wr_q   <= '0;
     end else begin
-      // A result fills its half.
-      if (rhe_out_valid && node_mem(dst.mem)) begin
-        if (dst.half) w1_q[dst.id] <= 1'b1;
-        else          w0_q[dst.id] <= 1'b1;
-      end
+      // A result fills its lane.
+      if (rhe_out_valid && node_mem(dst.mem)) wr_q[dst.id][dst.lane] <= 1'b1;
       // A pick frees the word it reads, then reserves the one it writes (the same word, the
       // next lap, for the first hash of a layer that overwrites its inputs in place).
       if (issue && node_mem(pick.src_mem)) live_q[rd_id] <= 1'b0;
       if (reserve) begin
         live_q[rs_id] <= 1'b1;
         lap_q[rs_id]  <= word_lap(pick.dst_mem, pick.dst);
-        w0_q[rs_id]   <= 1'b0;
-        w1_q[rs_id]   <= 1'b0;
+        wr_q[rs_id]   <= '0;
       end
     end
   end
@@ -725,7 +763,7 @@ module acclmt_tree #(
           2'd1: begin
             l0_issued_q[L0SelW'(pick_layer)] <= l0_issued_q[L0SelW'(pick_layer)] + 1'b1;
             // The group's last hash: the next group starts.
-            if (int'(pick_layer) == int'(log_p) + 1) begin
+            if (int'(pick_layer) == int'(l0_top) + 1) begin
               l0_group_q <= l0_group_q + 1'b1;
               for (int m = 0; m <= L0Layers; m++) l0_issued_q[m] <= '0;
             end

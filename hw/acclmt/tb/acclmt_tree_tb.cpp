@@ -11,7 +11,8 @@
 //   2. (unless ONCE is `once`) a reset part-way through the same stream, then the stream
 //      again with random gaps: the root must again be the golden model's.
 //
-// Every run also checks the engines' hash counts (2^n leaf hashes, 2^n − 1 root hashes).
+// Every run also checks the engines' hash counts (2^n leaf hashes, (2^n − 1)/(A − 1) root hashes
+// for arity A = 2^ACCLMT_ARITY_LOG; each leaf is A elements).
 //
 // Exits 1 on a wrong root, a stall or an element refused; 2 on a bad command line or vectors
 // file, or a tree the built controller does not take.
@@ -40,6 +41,9 @@
 #ifndef ACCLMT_MAX_ROUNDS
 #error "build with -DACCLMT_MAX_ROUNDS=<the engines' MaxRounds parameter>"
 #endif
+#ifndef ACCLMT_ARITY_LOG
+#error "build with -DACCLMT_ARITY_LOG=<the controller's ArityLog parameter>"
+#endif
 
 namespace {
 
@@ -50,7 +54,9 @@ using wide::Word;
 
 constexpr int kTagAddr = 0x8000;
 constexpr int kShapeAddr = 0x8001;
-constexpr int kMaxLog = 18;  // acclmt-tree-vectors' largest tree
+constexpr int kArityLog = ACCLMT_ARITY_LOG;
+constexpr int kArity = 1 << kArityLog;
+constexpr int kMaxElementsLog = 19;  // acclmt-tree-vectors' largest tree
 constexpr uint64_t kStallCycles = 400000;
 
 struct Tree {
@@ -83,24 +89,25 @@ bool read_tree(const char* path, Tree& tree) {
   c.partial_rounds = static_cast<int>(head[4]);
   tree.log_leaves = static_cast<int>(head[5]);
   tree.digest_lane = static_cast<int>(head[6]);
-  // Binary trees: the engines' states are [tag, left, right].
-  if (!acclmt::check_instance(path, c, head[0], 3, ACCLMT_MAX_ROUNDS)) return false;
-  if (c.lanes != 3) {
-    std::fprintf(stderr, "%s: t = %d; the controller's trees are binary (t = 3)\n", path,
-                 c.lanes);
+  // Trees of arity A: the engines' states are [tag, child 0, …, child A − 1].
+  if (!acclmt::check_instance(path, c, head[0], kArity + 1, ACCLMT_MAX_ROUNDS)) return false;
+  if (c.lanes != kArity + 1) {
+    std::fprintf(stderr, "%s: t = %d; this controller's trees have arity %d (t = %d)\n", path,
+                 c.lanes, kArity, kArity + 1);
     return false;
   }
-  if (tree.log_leaves < ACCLMT_SUBTREE_LOG || tree.log_leaves > ACCLMT_MAX_LOG ||
-      tree.log_leaves > kMaxLog) {
-    std::fprintf(stderr, "%s: 2^%d leaves; this controller builds 2^%d to 2^%d\n", path,
-                 tree.log_leaves, ACCLMT_SUBTREE_LOG,
-                 ACCLMT_MAX_LOG < kMaxLog ? ACCLMT_MAX_LOG : kMaxLog);
+  const int most = ACCLMT_MAX_LOG < kMaxElementsLog - kArityLog ? ACCLMT_MAX_LOG
+                                                                : kMaxElementsLog - kArityLog;
+  if (tree.log_leaves < ACCLMT_SUBTREE_LOG || tree.log_leaves > most ||
+      tree.log_leaves % kArityLog != 0) {
+    std::fprintf(stderr, "%s: 2^%d leaves; this controller builds powers of %d from 2^%d to 2^%d\n",
+                 path, tree.log_leaves, kArity, ACCLMT_SUBTREE_LOG, most);
     return false;
   }
   auto word = [&](Word& w) { return acclmt::read_word(in, path, w); };
   if (!acclmt::read_config_words(in, path, c)) return false;
   if (!word(tree.tag)) return false;
-  tree.elements.resize(size_t{2} << tree.log_leaves);
+  tree.elements.resize(size_t{kArity} << tree.log_leaves);
   for (Word& w : tree.elements) {
     if (!word(w)) return false;
   }
@@ -288,7 +295,8 @@ int main(int argc, char** argv) {
 
   // 0. Shapes the controller does not build.
   if (!unit.refuses(ACCLMT_SUBTREE_LOG - 1, tree.digest_lane) ||
-      !unit.refuses(ACCLMT_MAX_LOG + 1, tree.digest_lane)) {
+      !unit.refuses(ACCLMT_MAX_LOG + 1, tree.digest_lane) ||
+      (kArityLog > 1 && !unit.refuses(ACCLMT_SUBTREE_LOG + 1, tree.digest_lane))) {
     std::fprintf(stderr, "FAIL: a tree size outside the controller's range was not refused\n");
     return 1;
   }
@@ -306,7 +314,7 @@ int main(int argc, char** argv) {
   }
   const unsigned lhe = dut.lhe_hashes_o, rhe = dut.rhe_hashes_o;
   const unsigned long long leaves = 1ULL << tree.log_leaves;
-  if (lhe != leaves || rhe != leaves - 1) {
+  if (lhe != leaves || rhe != (leaves - 1) / (kArity - 1)) {
     std::fprintf(stderr, "FAIL: %u leaf and %u root hashes for 2^%d leaves\n", lhe, rhe,
                  tree.log_leaves);
     return 1;

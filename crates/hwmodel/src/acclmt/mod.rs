@@ -378,8 +378,8 @@ mod tree;
 pub use sweep::{AcclmtSweep, AcclmtSweepPoint, ACCLMT_SWEEP_KNOBS, MAX_ACCLMT_SWEEP_POINTS};
 
 pub use tree::{
-    table_ii, ControllerConfig, TableIIModel, TableIIRow, TreeRun, FITTED_BANDWIDTH_GB_PER_S,
-    MAX_SIMULATED_BATCHES, PAPER_UTILISATION, TABLE_II,
+    table_ii, ControllerConfig, TableIIModel, TableIIRow, TreeGeometry, TreeRun,
+    FITTED_BANDWIDTH_GB_PER_S, MAX_ARITY, MAX_SIMULATED_BATCHES, PAPER_UTILISATION, TABLE_II,
 };
 
 /// One row of Table I: the paper's rate for an arity (500 MHz, FileCoin's configuration).

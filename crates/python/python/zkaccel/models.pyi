@@ -50,4 +50,5 @@ def acclmt_sweep(knob: str, values: Sequence[Any], *, leaves: int = 16384,
     level0_subtrees, merger, leaves) over ``values``; each build and its speedup."""
 
 def acclmt_trace(trace: str, *, config: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The AcclMT controller's replay of a kernel trace's binary wide-field Merkle records."""
+    """The AcclMT controller's replay of a kernel trace's wide-field Merkle records (binary;
+    neptune's arity 4 and 8 too)."""
