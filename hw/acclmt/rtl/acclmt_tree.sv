@@ -44,7 +44,8 @@
 // 2^arity − 1, 3 for a binary tree; circomlib's 0); 0x8001 [7:0] log_leaves, [8] the digest
 // lane (neptune 1, circomlib 0). cfg_error_o flags a log_leaves the controller does not build
 // or a state width the engines refuse (then it takes no input).
-// One tree per reset: root_valid_o rises with the root (Montgomery form) and stays.
+// root_valid_o rises with the root (Montgomery form) and stays until the shape is written again,
+// which starts the next tree (no reset needed between trees).
 module acclmt_tree #(
   parameter int Width       = 256,
   parameter int ArityLog    = 1,
@@ -179,13 +180,23 @@ module acclmt_tree #(
   logic [Width-1:0] tag_q;
   logic [7:0]       log_leaves_q;
   logic             digest_lane_q;
+  // Writing the shape starts a tree: the controller's own state (not the engines', idle between
+  // trees) is cleared on the next cycle, so trees follow one another without a reset. A shape
+  // written while a tree is under way (elements taken, root not out) is ignored.
+  logic shape_we, tree_busy, clear_q, tree_rst_n;
+  assign shape_we = cfg_we_i && cfg_addr_i == 16'h8001 && !tree_busy;
   always_ff @(posedge clk_i) begin
     if (cfg_we_i && cfg_addr_i == 16'h8000) tag_q <= cfg_data_i;
-    if (cfg_we_i && cfg_addr_i == 16'h8001) begin
+    if (shape_we) begin
       log_leaves_q  <= cfg_data_i[7:0];
       digest_lane_q <= cfg_data_i[8];
     end
   end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) clear_q <= 1'b0;
+    else         clear_q <= shape_we;
+  end
+  assign tree_rst_n = rst_ni && !clear_q;
   logic engine_cfg_we;
   assign engine_cfg_we = cfg_we_i && !cfg_addr_i[15];
   logic unused_cfg;
@@ -218,6 +229,7 @@ module acclmt_tree #(
   logic [SubtreeLog+ArityLog-1:0] ld_idx_q;
   logic [CountWidth-1:0]   ld_total_q;
   logic                    ld_we;
+  assign tree_busy  = ld_total_q != '0 && !root_valid_o;
   assign in_ready_o = cfg_ok && !loaded_q[ld_buf_q] && ld_total_q < (leaves << ArityLog);
   assign ld_we      = in_valid_i && in_ready_o;
   always_ff @(posedge clk_i) begin
@@ -244,8 +256,8 @@ module acclmt_tree #(
     fd_last  = fd_sub_q == subtrees - 1'b1 && fd_idx_q == SubtreeLog'((1 << SubtreeLog) - 1);
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
+  always_ff @(posedge clk_i or negedge tree_rst_n) begin
+    if (!tree_rst_n) begin
       loaded_q   <= '0;
       ld_buf_q   <= 1'b0;
       ld_idx_q   <= '0;
@@ -589,8 +601,8 @@ module acclmt_tree #(
     if (issue) rd_data_q <= pick_data;
     if (rd_pend_q) rq_q[rq_head_q ^ rq_cnt_q[0]] <= rd_data_q;
   end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
+  always_ff @(posedge clk_i or negedge tree_rst_n) begin
+    if (!tree_rst_n) begin
       rd_pend_q <= 1'b0;
       rq_cnt_q  <= '0;
       rq_head_q <= 1'b0;
@@ -680,8 +692,8 @@ module acclmt_tree #(
   assign rs_id   = state_id(pick.dst_mem, pick.dst);
   assign reserve = issue && pick.lane == '0 && node_mem(pick.dst_mem);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
+  always_ff @(posedge clk_i or negedge tree_rst_n) begin
+    if (!tree_rst_n) begin
       live_q <= '0;
       lap_q  <= '1;  // as if lap −1 were used: lap 0 comes first
       wr_q   <= '0;
@@ -699,8 +711,8 @@ module acclmt_tree #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
+  always_ff @(posedge clk_i or negedge tree_rst_n) begin
+    if (!tree_rst_n) begin
       ctx_open_q  <= '0;
       oldest_q    <= '0;
       next_sub_q  <= '0;

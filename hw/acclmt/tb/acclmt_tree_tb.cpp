@@ -9,7 +9,10 @@
 //      (n + 1)·32 bytes have arrived): the root must equal the golden model's; RESULT prints
 //      the cycles from the first element offered to the root, and each engine's hashes;
 //   2. (unless ONCE is `once`) a reset part-way through the same stream, then the stream
-//      again with random gaps: the root must again be the golden model's.
+//      again with random gaps: the root must again be the golden model's;
+//   3. (unless ONCE) the next tree without a reset: the shape written again starts it, and a
+//      shape written while it is under way must be ignored; the same elements at the same
+//      pace must give the same root in the same cycles as run 1.
 //
 // Every run also checks the engines' hash counts (2^n leaf hashes, (2^n − 1)/(A − 1) root hashes
 // for arity A = 2^ACCLMT_ARITY_LOG; each leaf is A elements).
@@ -184,8 +187,10 @@ class Driver {
   }
 
   // Streams the tree's elements; bytes_per_cycle > 0 paces them, 0 offers them with random
-  // gaps; reset_after (cycles, 0 = never) resets the controller then.
-  Outcome stream(const Tree& tree, double bytes_per_cycle, uint64_t reset_after) {
+  // gaps; reset_after (cycles, 0 = never) resets the controller then; shape_at (cycles, 0 =
+  // never) writes another shape then, which the controller must ignore.
+  Outcome stream(const Tree& tree, double bytes_per_cycle, uint64_t reset_after,
+                 uint64_t shape_at = 0) {
     Outcome out;
     const size_t n = tree.elements.size();
     size_t fed = 0;
@@ -208,6 +213,13 @@ class Driver {
           dut_.in_data_i[k] = static_cast<uint32_t>(rng_());
         }
       }
+      if (shape_at != 0 && elapsed == shape_at) {
+        Word shape(kWords, 0);
+        shape[0] = static_cast<uint32_t>(ACCLMT_SUBTREE_LOG);
+        dut_.cfg_we_i = 1;
+        dut_.cfg_addr_i = kShapeAddr;
+        wide::set_wide(dut_.cfg_data_i, shape);
+      }
       dut_.eval();
       const bool accepted = offer && dut_.in_ready_o;
       if (accepted) ++fed;
@@ -215,6 +227,7 @@ class Driver {
       last_lhe = dut_.lhe_hashes_o;
       last_rhe = dut_.rhe_hashes_o;
       tick();
+      dut_.cfg_we_i = 0;
       if (reset_after != 0 && cycle_ - start == reset_after) {
         reset();
         out.was_reset = true;
@@ -342,8 +355,23 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  // 3. The next tree, without a reset.
+  unit.write_shape(tree.log_leaves, tree.digest_lane);
+  const Outcome next = unit.stream(tree, bytes_per_cycle, 0, 1 + paced.cycles / 3);
+  if (!next.complete || !unit.root_is(tree) || dut.lhe_hashes_o != lhe ||
+      dut.rhe_hashes_o != rhe || next.cycles != paced.cycles) {
+    std::fprintf(stderr,
+                 "FAIL: the next tree without a reset (%llu cycles, the first took %llu; %u leaf "
+                 "and %u root hashes)\n",
+                 static_cast<unsigned long long>(next.cycles),
+                 static_cast<unsigned long long>(paced.cycles), dut.lhe_hashes_o,
+                 dut.rhe_hashes_o);
+    return 1;
+  }
+
   std::printf("acclmt_tree 2^%d leaves (alpha=%d R_F=%d R_P=%d): root = zkaccel-merkle's at "
-              "%.3f bytes/cycle, after a reset mid-flight and with random input gaps; "
+              "%.3f bytes/cycle, after a reset mid-flight, with random input gaps, and as the "
+              "next tree without a reset; "
               "RESULT cycles=%llu lhe_hashes=%u rhe_hashes=%u gapped_cycles=%llu\n",
               tree.log_leaves, tree.config.alpha, tree.config.full_rounds, tree.config.partial_rounds,
               bytes_per_cycle, static_cast<unsigned long long>(paced.cycles), lhe, rhe,
