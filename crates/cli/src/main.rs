@@ -76,7 +76,21 @@ pub const EXIT_REJECTED: u8 = 1;
 /// the same as clap's for a usage error.
 pub const EXIT_BAD_INPUT: u8 = 2;
 
+/// Restores the default action for SIGPIPE, which Rust's runtime ignores: output into a closed
+/// pipe (`zkaccel model acclmt | head`) then ends the process quietly, as other Unix tools do,
+/// instead of a panic in `println!`.
+#[cfg(unix)]
+fn restore_sigpipe() {
+    // SAFETY: `signal` with SIG_DFL installs no handler of ours; it runs first in `main`,
+    // before any thread exists, so nothing races on the signal disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    restore_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench(args) => bench::run(&args),

@@ -2092,3 +2092,24 @@ fn ntt_four_step_vectors_have_the_plan_the_bench_reads() {
     let sum = input.iter().fold(BigUint::from(0u8), |a, b| (a + b) % &p);
     assert_eq!(big(lines[37]), sum, "X[0] is the sum");
 }
+
+/// Output into a closed pipe (`zkaccel … | head`) ends the process quietly, as other Unix
+/// tools do: no panic message from `println!`.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_process_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("zkaccel"))
+        .args(["model", "acclmt"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end before the tables are printed.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.signal(), Some(13), "{:?}: {stderr}", out.status);
+}
