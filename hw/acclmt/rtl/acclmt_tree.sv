@@ -182,7 +182,8 @@ module acclmt_tree #(
   logic             digest_lane_q;
   // Writing the shape starts a tree: the controller's own state (not the engines', idle between
   // trees) is cleared on the next cycle, so trees follow one another without a reset. A shape
-  // written while a tree is under way (elements taken, root not out) is ignored.
+  // written while a tree is under way (elements taken, root not out) is ignored; no element is
+  // taken while the state clears.
   logic shape_we, tree_busy, clear_q, tree_rst_n;
   assign shape_we = cfg_we_i && cfg_addr_i == 16'h8001 && !tree_busy;
   always_ff @(posedge clk_i) begin
@@ -230,7 +231,7 @@ module acclmt_tree #(
   logic [CountWidth-1:0]   ld_total_q;
   logic                    ld_we;
   assign tree_busy  = ld_total_q != '0 && !root_valid_o;
-  assign in_ready_o = cfg_ok && !loaded_q[ld_buf_q] && ld_total_q < (leaves << ArityLog);
+  assign in_ready_o = cfg_ok && !clear_q && !loaded_q[ld_buf_q] && ld_total_q < (leaves << ArityLog);
   assign ld_we      = in_valid_i && in_ready_o;
   always_ff @(posedge clk_i) begin
     if (ld_we) in_buf_q[ld_buf_q][ld_idx_q] <= in_data_i;

@@ -355,8 +355,16 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  // 3. The next tree, without a reset.
+  // 3. The next tree, without a reset. The cycle after the shape's write clears the state: an
+  //    element offered then must not be taken (it would be lost).
   unit.write_shape(tree.log_leaves, tree.digest_lane);
+  dut.in_valid_i = 1;
+  dut.eval();
+  if (dut.in_ready_o) {
+    std::fprintf(stderr, "FAIL: an element was taken while the controller cleared its state\n");
+    return 1;
+  }
+  dut.in_valid_i = 0;
   const Outcome next = unit.stream(tree, bytes_per_cycle, 0, 1 + paced.cycles / 3);
   if (!next.complete || !unit.root_is(tree) || dut.lhe_hashes_o != lhe ||
       dut.rhe_hashes_o != rhe || next.cycles != paced.cycles) {
