@@ -97,11 +97,30 @@ impl Goldilocks {
         unsafe { core::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<Self>(), words.len()) }
     }
 
+    /// Whether every element is stored as its canonical word (`< p`): what a plan's input
+    /// check asks of words viewed with [`Goldilocks::slice_from_words_mut`].
+    pub fn all_canonical(values: &[Self]) -> bool {
+        // SAFETY: `repr(transparent)` over `u64`: the same memory read as words.
+        let words =
+            unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<u64>(), values.len()) };
+        !any_non_canonical(words)
+    }
+
     /// Reduces every element to its canonical word in place and views the result as `u64`s:
     /// the inverse of [`Goldilocks::slice_from_canonical_mut`], without copying.
     pub fn canonical_words_mut(values: &mut [Self]) -> &mut [u64] {
-        for v in values.iter_mut() {
-            v.0 = v.as_canonical_u64();
+        // Kernels leave a word `≥ p` about once in 2^32 outputs: a read-only scan per block
+        // (it vectorises), rewriting only the rare block that holds one, keeps the caller's
+        // cache lines clean.
+        for block in values.chunks_mut(CANONICAL_BLOCK) {
+            // SAFETY: `repr(transparent)` over `u64`: the block's words, read only.
+            let words =
+                unsafe { core::slice::from_raw_parts(block.as_ptr().cast::<u64>(), block.len()) };
+            if any_non_canonical(words) {
+                for v in block.iter_mut() {
+                    v.0 = v.as_canonical_u64();
+                }
+            }
         }
         // SAFETY: `repr(transparent)` over `u64`: same layout, length and alignment; the
         // mutable borrow moves into the returned slice.
@@ -109,10 +128,33 @@ impl Goldilocks {
     }
 }
 
+/// Whether some word is `≥ p`: a branch-free scan, on the widest vectors the CPU has.
+#[inline]
+pub(crate) fn any_non_canonical(words: &[u64]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        crate::x86_64::any_at_least(words, ORDER)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        any_at_least_portable(words, ORDER)
+    }
+}
+
+/// Whether some word is `≥ bound`, written so that it vectorises for whatever target features
+/// the caller is compiled with.
+#[inline(always)]
+pub(crate) fn any_at_least_portable(words: &[u64], bound: u64) -> bool {
+    words.iter().fold(false, |bad, &w| bad | (w >= bound))
+}
+
+/// Elements per block of [`Goldilocks::canonical_words_mut`]'s scan (8 KiB, within L1).
+const CANONICAL_BLOCK: usize = 1 << 10;
+
 /// `Ok` when every word is below `p`, else the error naming the first that is not.
 fn check_all_canonical(words: &[u64]) -> Result<(), FieldError> {
-    // A branch-free scan first (vectorises); the error path looks for the culprit.
-    if words.iter().fold(false, |bad, &w| bad | (w >= ORDER)) {
+    // A branch-free scan first (vectorised); the error path looks for the culprit.
+    if any_non_canonical(words) {
         let first = words
             .iter()
             .find(|&&w| w >= ORDER)
@@ -542,6 +584,44 @@ mod tests {
             assert!(Goldilocks::slice_from_canonical_mut(&mut words).is_err());
         }
         assert!(Goldilocks::slice_from_canonical(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn scans_find_a_non_canonical_word_anywhere() {
+        // Every length around the vector widths and one beyond a block, a bad word at every
+        // position (the scan's lanes, its tail, later blocks); the reference is `w mod p`.
+        for len in (0..40).chain([
+            CANONICAL_BLOCK - 1,
+            CANONICAL_BLOCK + 3,
+            3 * CANONICAL_BLOCK,
+        ]) {
+            let good: Vec<u64> = (0..len as u64).map(|i| ORDER - 1 - i).collect();
+            assert!(Goldilocks::slice_from_canonical(&good).is_ok());
+            let positions: Vec<usize> = if len < 40 {
+                (0..len).collect()
+            } else {
+                let mut at = vec![0, 7, len - 1, CANONICAL_BLOCK - 1, CANONICAL_BLOCK];
+                at.retain(|&i| i < len);
+                at
+            };
+            for &at in &positions {
+                for bad in [ORDER, ORDER + 1, u64::MAX] {
+                    let mut words = good.clone();
+                    words[at] = bad;
+                    assert!(any_non_canonical(&words), "len {len}, at {at}");
+                    assert!(Goldilocks::slice_from_canonical(&words).is_err());
+                    let view = Goldilocks::slice_from_words_mut(&mut words);
+                    let out = Goldilocks::canonical_words_mut(view);
+                    let expected: Vec<u64> = good
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &w)| if i == at { bad } else { w })
+                        .map(|w| (u128::from(w) % u128::from(ORDER)) as u64)
+                        .collect();
+                    assert_eq!(out, &expected[..], "len {len}, at {at}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -895,6 +895,32 @@ unsafe fn run_kernel_avx2<K: PackedKernel<Goldilocks>>(cpu: Avx2, kernel: K) -> 
 // Slice kernels with run-time dispatch.
 // ------------------------------------------------------------------------------------------
 
+/// Whether some word is `≥ bound` (the canonical checks' scan), on AVX-512 or AVX2 vectors
+/// where the CPU has them.
+pub(crate) fn any_at_least(words: &[u64], bound: u64) -> bool {
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn avx512(words: &[u64], bound: u64) -> bool {
+        crate::field::any_at_least_portable(words, bound)
+    }
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2(words: &[u64], bound: u64) -> bool {
+        crate::field::any_at_least_portable(words, bound)
+    }
+    if Avx512::detect().is_some() {
+        // SAFETY: AVX-512F was detected on this CPU.
+        unsafe { avx512(words, bound) }
+    } else if Avx2::detect().is_some() {
+        // SAFETY: AVX2 was detected on this CPU.
+        unsafe { avx2(words, bound) }
+    } else {
+        crate::field::any_at_least_portable(words, bound)
+    }
+}
+
 /// Which instruction set the slice kernels use on this CPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {

@@ -36,6 +36,10 @@ pub enum NttError {
         /// The field's two-adicity `s`: the root must have order exactly `2^s`.
         two_adicity: usize,
     },
+    /// An input the plan's check refused ([`crate::NttPlan::checking_inputs_with`]); the
+    /// values are as they were.
+    #[error("an input was refused by the plan's check; the values are unchanged")]
+    InputRejected,
     /// A field-level failure (e.g. no root of unity of the size).
     #[error(transparent)]
     Field(#[from] FieldError),

@@ -15,6 +15,7 @@
 //! what keeps them cache- and SIMD-friendly.
 
 use core::mem::MaybeUninit;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 use zkaccel_field::{Field, TwoAdicField};
@@ -44,6 +45,49 @@ pub(crate) struct Shape {
     pub(crate) stride: usize,
 }
 
+/// What a transform does to its outputs after their last butterfly.
+#[derive(Clone, Copy)]
+pub(crate) struct Outputs<F> {
+    /// Multiplies every output (the inverse transform's `1/n`).
+    pub(crate) scale: Option<F>,
+    /// Runs once on every output, after the scale, while the output is still in cache
+    /// ([`crate::NttPlan::finishing_outputs_with`]).
+    pub(crate) finish: Option<fn(&mut [F])>,
+}
+
+impl<F> Outputs<F> {
+    /// Outputs left as the butterflies leave them.
+    pub(crate) const PLAIN: Self = Self {
+        scale: None,
+        finish: None,
+    };
+
+    /// Only the finishing step (a pass that is the last to touch the outputs).
+    fn finish_only(self) -> Self {
+        Self {
+            scale: None,
+            finish: self.finish,
+        }
+    }
+}
+
+/// Runs `finish` on the `width` elements of every point.
+///
+/// # Safety
+/// As [`transform`].
+unsafe fn finish_points<F>(data: *mut F, shape: Shape, finish: fn(&mut [F])) {
+    let n = 1usize << shape.log_n;
+    if shape.width == shape.stride {
+        // SAFETY: the points are `n·width` contiguous elements, exclusively ours.
+        finish(unsafe { core::slice::from_raw_parts_mut(data, n * shape.width) });
+        return;
+    }
+    for i in 0..n {
+        // SAFETY: point `i < n` is valid and exclusively ours (caller's contract).
+        finish(unsafe { core::slice::from_raw_parts_mut(data.add(i * shape.stride), shape.width) });
+    }
+}
+
 /// Multiplies the `width` elements of every point by `s`.
 ///
 /// # Safety
@@ -58,7 +102,7 @@ unsafe fn scale_points<F: Field>(data: *mut F, shape: Shape, s: F) {
 }
 
 /// Transforms `2^log_n` points in place: DIF (natural → bit-reversed) or DIT (bit-reversed →
-/// natural), multiplying every output by `scale` when given, splitting sizes above
+/// natural), then scaling and finishing every output as `outputs` says, splitting sizes above
 /// `2^core_log` by the four-step decomposition, on all cores when `parallel`.
 ///
 /// # Safety
@@ -71,7 +115,7 @@ pub(crate) unsafe fn transform<F: TwoAdicField>(
     dir: &Direction<F>,
     core_log: usize,
     dif: bool,
-    scale: Option<F>,
+    outputs: Outputs<F>,
     parallel: bool,
 ) {
     let Shape {
@@ -100,7 +144,7 @@ pub(crate) unsafe fn transform<F: TwoAdicField>(
                         dir,
                         core_log,
                         dif,
-                        scale,
+                        outputs,
                         false,
                     )
                 };
@@ -110,53 +154,205 @@ pub(crate) unsafe fn transform<F: TwoAdicField>(
         // SAFETY: forwarded contract; the tables cover `2^log_n ≤ 2^core_log`.
         unsafe {
             radix2(data, log_n, width, stride, &dir.tables, dif);
-            if let Some(s) = scale {
+            if let Some(s) = outputs.scale {
                 scale_points(data, shape, s);
+            }
+            if let Some(f) = outputs.finish {
+                finish_points(data, shape, f);
             }
         }
         return;
     }
-    let l2 = core_log;
-    let l1 = log_n - l2;
+    let l1 = log_n - core_log;
+    if dif {
+        // SAFETY: forwarded contract.
+        unsafe {
+            column_pass(
+                data,
+                l1,
+                shape,
+                dir,
+                core_log,
+                dif,
+                Outputs::PLAIN,
+                parallel,
+            );
+            row_pass(data, l1, shape, dir, core_log, dif, outputs, parallel);
+        }
+    } else {
+        // SAFETY: forwarded contract.
+        unsafe { row_pass(data, l1, shape, dir, core_log, dif, outputs, parallel) };
+        // SAFETY: forwarded contract.
+        unsafe {
+            column_pass(
+                data,
+                l1,
+                shape,
+                dir,
+                core_log,
+                dif,
+                outputs.finish_only(),
+                parallel,
+            )
+        };
+    }
+}
+
+/// The row pass of a four-step split of `shape` into `2^l1` rows of `2^(log_n − l1)` points:
+/// each row twiddled (with `outputs`' scale) and transformed; DIF ends with the rows, so they
+/// also finish its outputs, DIT with the columns.
+///
+/// # Safety
+/// As [`transform`].
+#[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
+unsafe fn row_pass<F: TwoAdicField>(
+    data: *mut F,
+    l1: usize,
+    shape: Shape,
+    dir: &Direction<F>,
+    core_log: usize,
+    dif: bool,
+    outputs: Outputs<F>,
+    parallel: bool,
+) {
+    let Shape {
+        log_n,
+        width,
+        stride,
+    } = shape;
+    let l2 = log_n - l1;
     let (n1, n2) = (1usize << l1, 1usize << l2);
     let omega = dir.roots[log_n];
     let ptr = SharedPtr(data);
-    let rows = |parallel: bool| {
-        let run = |r: usize| {
-            // SAFETY: row `r` is the points `r·n2 .. (r+1)·n2`, disjoint from other rows.
-            let row = unsafe { ptr.get().add(r * n2 * stride) };
-            let sub = Shape {
-                log_n: l2,
-                width,
-                stride,
-            };
-            let base = omega.exp_u64(reverse_bits(r, l1) as u64);
-            // SAFETY: the row's points, exclusively ours.
-            unsafe {
-                if !dif {
-                    transform(row, sub, dir, core_log, dif, None, false);
-                }
-                twiddle_row(row, sub, base, scale);
-                if dif {
-                    transform(row, sub, dir, core_log, dif, None, false);
-                }
+    let run = |r: usize| {
+        // SAFETY: row `r` is the points `r·n2 .. (r+1)·n2`, disjoint from other rows.
+        let row = unsafe { ptr.get().add(r * n2 * stride) };
+        let sub = Shape {
+            log_n: l2,
+            width,
+            stride,
+        };
+        let base = omega.exp_u64(reverse_bits(r, l1) as u64);
+        // SAFETY: the row's points, exclusively ours.
+        unsafe {
+            if !dif {
+                transform(row, sub, dir, core_log, dif, Outputs::PLAIN, false);
+            }
+            twiddle_row(row, sub, base, outputs.scale);
+            if dif {
+                transform(row, sub, dir, core_log, dif, outputs.finish_only(), false);
+            }
+        }
+    };
+    if parallel {
+        (0..n1).into_par_iter().for_each(run);
+    } else {
+        (0..n1).for_each(run);
+    }
+}
+
+/// [`transform`] in DIF of one polynomial (`2^log_n` contiguous points of one element) whose
+/// inputs `accept` must pass, checked inside the first pass: every run of inputs just before
+/// its first butterfly, while it is loaded anyway. Returns `false` when `accept` refuses a run,
+/// having put back the runs it had transformed (by `undo`, the other direction's tables: the
+/// same elements, finished by `outputs`' finishing step).
+///
+/// # Safety
+/// As [`transform`], with `width = stride = 1`; `undo` holds the tables of the opposite
+/// direction to `dir`, to the same sizes.
+#[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
+pub(crate) unsafe fn transform_dif_checked<F: TwoAdicField>(
+    data: *mut F,
+    log_n: usize,
+    dir: &Direction<F>,
+    undo: &Direction<F>,
+    core_log: usize,
+    outputs: Outputs<F>,
+    parallel: bool,
+    accept: fn(&[F]) -> bool,
+) -> bool {
+    let shape = Shape {
+        log_n,
+        width: 1,
+        stride: 1,
+    };
+    if log_n <= core_log {
+        // SAFETY: the `2^log_n` contiguous points (caller's contract), only read here.
+        if !accept(unsafe { core::slice::from_raw_parts(data, 1 << log_n) }) {
+            return false;
+        }
+        // SAFETY: forwarded contract.
+        unsafe { transform(data, shape, dir, core_log, true, outputs, parallel) };
+        return true;
+    }
+    // The column pass, checking each group's columns before transforming them.
+    let l1 = log_n - core_log;
+    let (n1, n2) = (1usize << l1, 1usize << core_log);
+    let group = column_group::<F>(n1, n2, 1, parallel);
+    let columns = Shape {
+        log_n: l1,
+        width: group,
+        stride: n2,
+    };
+    let refused = AtomicBool::new(false);
+    let transformed: Vec<AtomicBool> = (0..n2 / group).map(|_| AtomicBool::new(false)).collect();
+    let ptr = SharedPtr(data);
+    let run = |g: usize| {
+        if refused.load(Ordering::Relaxed) {
+            return;
+        }
+        // SAFETY: group `g` owns columns `g·group .. (g+1)·group` of every row: a region
+        // disjoint from every other group's, inside this call's points.
+        let base = unsafe { ptr.get().add(g * group) };
+        for r in 0..n1 {
+            // SAFETY: row `r`'s run of the group's columns, read only.
+            let inputs = unsafe { core::slice::from_raw_parts(base.add(r * n2), group) };
+            if !accept(inputs) {
+                refused.store(true, Ordering::Relaxed);
+                return;
+            }
+        }
+        // SAFETY: as above.
+        unsafe { transform(base, columns, dir, core_log, true, Outputs::PLAIN, false) };
+        transformed[g].store(true, Ordering::Relaxed);
+    };
+    if parallel {
+        (0..n2 / group).into_par_iter().for_each(run);
+    } else {
+        (0..n2 / group).for_each(run);
+    }
+    if refused.into_inner() {
+        // The inverse of a DIF column transform is the opposite direction's DIT, scaled.
+        let put_back = Outputs {
+            scale: Some(F::from_u64_reduced(n1 as u64).inverse()),
+            finish: outputs.finish,
+        };
+        let back = |g: usize| {
+            if transformed[g].load(Ordering::Relaxed) {
+                // SAFETY: group `g`'s columns, as in the pass above.
+                unsafe {
+                    transform(
+                        ptr.get().add(g * group),
+                        columns,
+                        undo,
+                        core_log,
+                        false,
+                        put_back,
+                        false,
+                    )
+                };
             }
         };
         if parallel {
-            (0..n1).into_par_iter().for_each(run);
+            (0..n2 / group).into_par_iter().for_each(back);
         } else {
-            (0..n1).for_each(run);
+            (0..n2 / group).for_each(back);
         }
-    };
-    if dif {
-        // SAFETY: forwarded contract.
-        unsafe { column_pass(data, l1, shape, dir, core_log, dif, parallel) };
-        rows(parallel);
-    } else {
-        rows(parallel);
-        // SAFETY: forwarded contract.
-        unsafe { column_pass(data, l1, shape, dir, core_log, dif, parallel) };
+        return false;
     }
+    // SAFETY: forwarded contract.
+    unsafe { row_pass(data, l1, shape, dir, core_log, true, outputs, parallel) };
+    true
 }
 
 /// Multiplies point `c` of a row (`2^shape.log_n` points) by `scale·base^c`.
@@ -193,11 +389,27 @@ unsafe fn twiddle_row<F: TwoAdicField>(row: *mut F, shape: Shape, base: F, scale
     }
 }
 
+/// Columns per task of a column pass over `n2` columns of `n1` points of `width` elements:
+/// [`COLUMN_GROUP_BYTES`] each, split until every thread has several.
+fn column_group<F>(n1: usize, n2: usize, width: usize, parallel: bool) -> usize {
+    let per_column = n1 * width * core::mem::size_of::<F>();
+    let tasks = if parallel {
+        4 * rayon::current_num_threads()
+    } else {
+        1
+    };
+    (COLUMN_GROUP_BYTES / per_column.max(1))
+        .next_power_of_two()
+        .min((n2 / tasks).max(8))
+        .clamp(1, n2)
+}
+
 /// The column pass of a four-step split of `shape` into `2^l1` rows: every column (one
-/// point per row, `2^(log_n − l1)` columns) transformed as `2^l1` points.
+/// point per row, `2^(log_n − l1)` columns) transformed as `2^l1` points, `outputs` applied.
 ///
 /// # Safety
 /// As [`transform`].
+#[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
 unsafe fn column_pass<F: TwoAdicField>(
     data: *mut F,
     l1: usize,
@@ -205,6 +417,7 @@ unsafe fn column_pass<F: TwoAdicField>(
     dir: &Direction<F>,
     core_log: usize,
     dif: bool,
+    outputs: Outputs<F>,
     parallel: bool,
 ) {
     let Shape {
@@ -216,16 +429,7 @@ unsafe fn column_pass<F: TwoAdicField>(
     let ptr = SharedPtr(data);
     if width == stride {
         // Neighbouring columns are contiguous: transform groups of them as wide points.
-        let per_column = n1 * width * core::mem::size_of::<F>();
-        let tasks = if parallel {
-            4 * rayon::current_num_threads()
-        } else {
-            1
-        };
-        let group = (COLUMN_GROUP_BYTES / per_column.max(1))
-            .next_power_of_two()
-            .min((n2 / tasks).max(8))
-            .clamp(1, n2);
+        let group = column_group::<F>(n1, n2, width, parallel);
         let run = |g: usize| {
             let sub = Shape {
                 log_n: l1,
@@ -241,7 +445,7 @@ unsafe fn column_pass<F: TwoAdicField>(
                     dir,
                     core_log,
                     dif,
-                    None,
+                    outputs,
                     false,
                 )
             };
@@ -266,7 +470,7 @@ unsafe fn column_pass<F: TwoAdicField>(
                     dir,
                     core_log,
                     dif,
-                    None,
+                    outputs,
                     false,
                 )
             };
@@ -328,7 +532,7 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
                 dir,
                 core_log,
                 false,
-                None,
+                Outputs::PLAIN,
                 parallel,
             )
         };
@@ -379,6 +583,7 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
                 dir,
                 core_log,
                 false,
+                Outputs::PLAIN,
                 parallel,
             )
         };

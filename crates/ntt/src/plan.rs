@@ -7,7 +7,9 @@ use zkaccel_field::TwoAdicField;
 use crate::error::NttError;
 use core::mem::MaybeUninit;
 
-use crate::four_step::{bit_reversed_powers, extend_dit, transform, Direction, Shape};
+use crate::four_step::{
+    bit_reversed_powers, extend_dit, transform, transform_dif_checked, Direction, Outputs, Shape,
+};
 use crate::kernels::{bit_reverse_points, StageTables};
 use crate::memory::with_capacity_for_pages;
 
@@ -88,6 +90,8 @@ pub struct NttPlan<F> {
     forward: Direction<F>,
     inverse: Direction<F>,
     parallel: bool,
+    finish: Option<fn(&mut [F])>,
+    accept: Option<fn(&[F]) -> bool>,
 }
 
 impl<F: TwoAdicField> NttPlan<F> {
@@ -183,6 +187,8 @@ impl<F: TwoAdicField> NttPlan<F> {
             forward: direction(false)?,
             inverse: direction(true)?,
             parallel: true,
+            finish: None,
+            accept: None,
         })
     }
 
@@ -190,6 +196,48 @@ impl<F: TwoAdicField> NttPlan<F> {
     pub fn parallel(mut self, parallel: bool) -> Self {
         self.parallel = parallel;
         self
+    }
+
+    /// The same plan, running `finish` on the outputs of its transforms ([`NttPlan::forward`],
+    /// [`NttPlan::inverse`], the coset and batch variants; not the LDEs) right after their
+    /// last arithmetic, on runs of outputs still in cache, instead of in a separate pass over
+    /// memory. `finish` must leave every element equal as a field element (a change of
+    /// representation, as `Goldilocks::canonical_words_mut` makes): the plan
+    /// may call it on some elements more than once, and permutes outputs after it.
+    pub fn finishing_outputs_with(mut self, finish: fn(&mut [F])) -> Self {
+        self.finish = Some(finish);
+        self
+    }
+
+    /// The same plan, refusing inputs that `accept` rejects: its transforms (as for
+    /// [`NttPlan::finishing_outputs_with`]) call `accept` on runs of their inputs and return
+    /// [`NttError::InputRejected`] when it returns `false` for one, with the values as they
+    /// were (equal as field elements, and finished by the plan's finishing step). A transform
+    /// from natural order of one polynomial runs the check inside its first pass, on each run
+    /// of inputs just before its first butterfly, and undoes what it had transformed when a
+    /// run is refused; the others check all their inputs first, in a pass of their own.
+    pub fn checking_inputs_with(mut self, accept: fn(&[F]) -> bool) -> Self {
+        self.accept = Some(accept);
+        self
+    }
+
+    /// `Err(InputRejected)` unless the plan accepts every element of `data` (in parallel
+    /// chunks on a parallel plan); `Ok` for a plan without a check.
+    fn accept_all(&self, data: &[F]) -> Result<(), NttError> {
+        const CHUNK: usize = 1 << 14;
+        let Some(accept) = self.accept else {
+            return Ok(());
+        };
+        let ok = if self.parallel {
+            data.par_chunks(CHUNK).all(accept)
+        } else {
+            data.chunks(CHUNK).all(accept)
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(NttError::InputRejected)
+        }
     }
 
     /// The largest `log2` size this plan transforms.
@@ -221,10 +269,61 @@ impl<F: TwoAdicField> NttPlan<F> {
         Ok(log_n)
     }
 
-    /// Transforms `2^log_n` contiguous points of `width` elements.
-    fn run(&self, data: &mut [F], log_n: usize, width: usize, order: Order, inverse: bool) {
+    /// Transforms `2^log_n` contiguous points of `width` elements, checking the inputs with
+    /// the plan's check when `check_inputs` (inside the first pass where it can).
+    ///
+    /// # Errors
+    /// [`NttError::InputRejected`], the values as they were.
+    fn run(
+        &self,
+        data: &mut [F],
+        log_n: usize,
+        width: usize,
+        order: Order,
+        inverse: bool,
+        check_inputs: bool,
+    ) -> Result<(), NttError> {
         let scale = inverse.then(|| Self::inverse_size(log_n));
-        self.run_scaled(data, log_n, width, order, inverse, scale);
+        match self.accept.filter(|_| check_inputs) {
+            Some(accept) if width == 1 && !order.input_reversed() => {
+                let (dir, undo) = if inverse {
+                    (&self.inverse, &self.forward)
+                } else {
+                    (&self.forward, &self.inverse)
+                };
+                let outputs = Outputs {
+                    scale,
+                    finish: self.finish,
+                };
+                // SAFETY: `data` is `2^log_n` contiguous elements (the callers checked the
+                // length), borrowed mutably for the call; both directions' tables cover
+                // `2^min(log_n, core_log)` and their roots `2^log_n`.
+                let accepted = unsafe {
+                    transform_dif_checked(
+                        data.as_mut_ptr(),
+                        log_n,
+                        dir,
+                        undo,
+                        self.core_log,
+                        outputs,
+                        self.parallel,
+                        accept,
+                    )
+                };
+                if !accepted {
+                    return Err(NttError::InputRejected);
+                }
+                if order == Order::NN {
+                    bit_reverse_points(data, log_n, 1);
+                }
+            }
+            Some(_) => {
+                self.accept_all(data)?;
+                self.run_scaled(data, log_n, width, order, inverse, scale, self.finish);
+            }
+            None => self.run_scaled(data, log_n, width, order, inverse, scale, self.finish),
+        }
+        Ok(())
     }
 
     /// `1/2^log_n`, the inverse transform's scale.
@@ -232,7 +331,9 @@ impl<F: TwoAdicField> NttPlan<F> {
         F::from_u64_reduced(1u64 << log_n).inverse()
     }
 
-    /// As [`NttPlan::run`], multiplying every output by `scale` (none: the unscaled sum).
+    /// As [`NttPlan::run`], multiplying every output by `scale` (none: the unscaled sum), then
+    /// running `finish` on it.
+    #[allow(clippy::too_many_arguments)] // a transform's options
     fn run_scaled(
         &self,
         data: &mut [F],
@@ -241,6 +342,7 @@ impl<F: TwoAdicField> NttPlan<F> {
         order: Order,
         inverse: bool,
         scale: Option<F>,
+        finish: Option<fn(&mut [F])>,
     ) {
         let dir = if inverse {
             &self.inverse
@@ -270,7 +372,7 @@ impl<F: TwoAdicField> NttPlan<F> {
                 dir,
                 self.core_log,
                 dif,
-                scale,
+                Outputs { scale, finish },
                 self.parallel,
             );
         }
@@ -283,11 +385,12 @@ impl<F: TwoAdicField> NttPlan<F> {
     /// the subgroup `⟨ω_n⟩`, `X[k] = Σ x[i]·ω_n^{ik}`, in the given orders.
     ///
     /// # Errors
-    /// [`NttError::NotPowerOfTwo`] or [`NttError::TooLarge`] for a bad length.
+    /// [`NttError::NotPowerOfTwo`] or [`NttError::TooLarge`] for a bad length;
+    /// [`NttError::InputRejected`] for an input the plan's check refuses
+    /// ([`NttPlan::checking_inputs_with`]), the values as they were.
     pub fn forward(&self, values: &mut [F], order: Order) -> Result<(), NttError> {
         let log_n = self.check_len(values.len())?;
-        self.run(values, log_n, 1, order, false);
-        Ok(())
+        self.run(values, log_n, 1, order, false, true)
     }
 
     /// The inverse transform in place (evaluations to coefficients, with the `1/n` scale).
@@ -296,8 +399,7 @@ impl<F: TwoAdicField> NttPlan<F> {
     /// As [`NttPlan::forward`].
     pub fn inverse(&self, values: &mut [F], order: Order) -> Result<(), NttError> {
         let log_n = self.check_len(values.len())?;
-        self.run(values, log_n, 1, order, true);
-        Ok(())
+        self.run(values, log_n, 1, order, true, true)
     }
 
     /// Evaluations on the coset `shift·⟨ω_n⟩`: coefficient `i` is multiplied by `shift^i`
@@ -308,16 +410,18 @@ impl<F: TwoAdicField> NttPlan<F> {
     pub fn coset_forward(&self, values: &mut [F], shift: F, order: Order) -> Result<(), NttError> {
         let log_n = self.check_len(values.len())?;
         check_shift(shift)?;
+        // The shift is applied first, so the inputs are checked in a pass of their own.
+        self.accept_all(values)?;
         if order.input_reversed() {
             bit_reverse_points(values, log_n, 1);
         }
-        scale_by_powers(values, 1, shift, self.parallel);
+        scale_by_powers(values, 1, shift, None, self.parallel);
         let natural_in = if order.output_reversed() {
             Order::NR
         } else {
             Order::NN
         };
-        self.run(values, log_n, 1, natural_in, false);
+        self.run(values, log_n, 1, natural_in, false, false)?;
         Ok(())
     }
 
@@ -334,8 +438,8 @@ impl<F: TwoAdicField> NttPlan<F> {
         } else {
             Order::NN
         };
-        self.run(values, log_n, 1, natural_out, true);
-        scale_by_powers(values, 1, shift.inverse(), self.parallel);
+        self.run(values, log_n, 1, natural_out, true, true)?;
+        scale_by_powers(values, 1, shift.inverse(), self.finish, self.parallel);
         if order.output_reversed() {
             bit_reverse_points(values, log_n, 1);
         }
@@ -372,7 +476,7 @@ impl<F: TwoAdicField> NttPlan<F> {
         check_shift(shift)?;
         let mut coefficients = evaluations.to_vec();
         // The inverse transform's `1/n` goes into the extension's shift powers.
-        self.run_scaled(&mut coefficients, log_n, 1, Order::NR, true, None);
+        self.run_scaled(&mut coefficients, log_n, 1, Order::NR, true, None, None);
         self.lde_from_reversed(&coefficients, log_blowup, shift, Self::inverse_size(log_n))
     }
 
@@ -429,16 +533,20 @@ impl<F: TwoAdicField> NttPlan<F> {
         inverse: bool,
     ) -> Result<(), NttError> {
         let log_n = self.batch_shape(data.len(), count)?;
+        if layout == Layout::PolynomialMajor {
+            // All polynomials checked before any is transformed (they run in parallel).
+            self.accept_all(data)?;
+        }
         match layout {
-            Layout::IndexMajor => self.run(data, log_n, count, order, inverse),
+            Layout::IndexMajor => self.run(data, log_n, count, order, inverse, true)?,
             Layout::PolynomialMajor if self.parallel && count > 1 => {
                 let single = self.clone().parallel(count < rayon::current_num_threads());
                 data.par_chunks_mut(1 << log_n)
-                    .for_each(|p| single.run(p, log_n, 1, order, inverse));
+                    .try_for_each(|p| single.run(p, log_n, 1, order, inverse, false))?;
             }
             Layout::PolynomialMajor => {
                 for p in data.chunks_mut(1 << log_n) {
-                    self.run(p, log_n, 1, order, inverse);
+                    self.run(p, log_n, 1, order, inverse, false)?;
                 }
             }
         }
@@ -497,12 +605,13 @@ impl<F: TwoAdicField> NttPlan<F> {
             LdeInput::Evaluations => {
                 match layout {
                     Layout::IndexMajor => {
-                        self.run_scaled(&mut reversed, log_n, count, Order::NR, true, None)
+                        self.run_scaled(&mut reversed, log_n, count, Order::NR, true, None, None)
                     }
                     Layout::PolynomialMajor => {
                         let single = self.clone().parallel(count < rayon::current_num_threads());
-                        let each =
-                            |p: &mut [F]| single.run_scaled(p, log_n, 1, Order::NR, true, None);
+                        let each = |p: &mut [F]| {
+                            single.run_scaled(p, log_n, 1, Order::NR, true, None, None)
+                        };
                         if self.parallel {
                             reversed.par_chunks_mut(n).for_each(each);
                         } else {
@@ -582,7 +691,7 @@ impl<F: TwoAdicField> NttPlan<F> {
         // SAFETY: both arms wrote all `total` elements of the spare capacity.
         unsafe { out.set_len(total) };
         if layout == Layout::IndexMajor {
-            self.run(&mut out, log_big, count, Order::RN, false);
+            self.run(&mut out, log_big, count, Order::RN, false, false)?;
         }
         Ok(out)
     }
@@ -610,11 +719,12 @@ fn check_shift<F: TwoAdicField>(shift: F) -> Result<(), NttError> {
     }
 }
 
-/// Multiplies point `i` (of `width` elements) by `shift^i`.
+/// Multiplies point `i` (of `width` elements) by `shift^i`, then runs `finish` on the points.
 pub(crate) fn scale_by_powers<F: TwoAdicField>(
     data: &mut [F],
     width: usize,
     shift: F,
+    finish: Option<fn(&mut [F])>,
     parallel: bool,
 ) {
     const CHUNK: usize = 1 << 12;
@@ -623,6 +733,9 @@ pub(crate) fn scale_by_powers<F: TwoAdicField>(
         for point in chunk.chunks_mut(width) {
             point.iter_mut().for_each(|x| *x *= w);
             w *= shift;
+        }
+        if let Some(f) = finish {
+            f(chunk);
         }
     };
     if parallel {

@@ -453,3 +453,166 @@ fn batched_lde_rejects_bad_shapes() {
         }
     }
 }
+
+/// A probe for where the finishing step runs (it breaks the step's contract on purpose): it
+/// overwrites every element with 7, so an output is 7 only if the step reached it after all
+/// arithmetic (a step run earlier would be scaled or transformed away, one missed leaves the
+/// transform's value).
+fn overwrite_with_seven(values: &mut [Goldilocks]) {
+    values.fill(Goldilocks::new_reduced(7));
+}
+
+/// `finishing_outputs_with` runs its step on every output of every transform kind, order,
+/// batch layout and algorithm (the recursive four-step passes included), after the last
+/// arithmetic; a value-preserving step (the canonical words) leaves random transforms equal
+/// to a plain plan's.
+#[test]
+fn finishing_reaches_every_output_after_the_arithmetic() {
+    let mut rng = rng();
+    let orders = [Order::NN, Order::NR, Order::RN, Order::RR];
+    let shift = Goldilocks::sample(&mut rng);
+    let seven = Goldilocks::new_reduced(7);
+    for algorithm in algorithms() {
+        let plain = NttPlan::<Goldilocks>::with_algorithm(9, algorithm).unwrap();
+        let probing = plain.clone().finishing_outputs_with(overwrite_with_seven);
+        let canonical = plain.clone().finishing_outputs_with(|v| {
+            Goldilocks::canonical_words_mut(v);
+        });
+        for log_n in [0usize, 1, 3, 7, 9] {
+            let n = 1usize << log_n;
+            let x = random_vec::<Goldilocks>(&mut rng, n);
+            let all_seven = |v: &[Goldilocks], what: &str| {
+                if let Some(i) = v.iter().position(|&y| y != seven) {
+                    panic!("{algorithm:?} 2^{log_n} {what}: output {i} was not finished last");
+                }
+            };
+            for order in orders {
+                type Run = fn(&NttPlan<Goldilocks>, &mut [Goldilocks], Goldilocks, Order);
+                let kinds: [(&str, Run); 4] = [
+                    ("forward", |p, v, _, o| p.forward(v, o).unwrap()),
+                    ("inverse", |p, v, _, o| p.inverse(v, o).unwrap()),
+                    ("coset forward", |p, v, s, o| {
+                        p.coset_forward(v, s, o).unwrap()
+                    }),
+                    ("coset inverse", |p, v, s, o| {
+                        p.coset_inverse(v, s, o).unwrap()
+                    }),
+                ];
+                for (what, run) in kinds {
+                    let mut v = x.clone();
+                    run(&probing, &mut v, shift, order);
+                    all_seven(&v, &format!("{what} {order:?}"));
+                    // A value-preserving step: the same elements as the plain plan's, canonical.
+                    let (mut a, mut b) = (x.clone(), x.clone());
+                    run(&plain, &mut a, shift, order);
+                    run(&canonical, &mut b, shift, order);
+                    assert_eq!(a, b, "{algorithm:?} 2^{log_n} {what} {order:?}");
+                    assert!(b.iter().all(|e| e.as_raw_u64() < zkaccel_goldilocks::ORDER));
+                }
+                for layout in [Layout::PolynomialMajor, Layout::IndexMajor] {
+                    for inverse in [false, true] {
+                        let mut v = x.repeat(3);
+                        if inverse {
+                            probing.inverse_batch(&mut v, 3, layout, order).unwrap();
+                        } else {
+                            probing.forward_batch(&mut v, 3, layout, order).unwrap();
+                        }
+                        all_seven(&v, &format!("batch {layout:?} inverse {inverse} {order:?}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn all_canonical(values: &[Goldilocks]) -> bool {
+    values
+        .iter()
+        .all(|x| x.as_raw_u64() < zkaccel_goldilocks::ORDER)
+}
+
+fn raw_words(values: &[Goldilocks]) -> Vec<u64> {
+    values.iter().map(Goldilocks::as_raw_u64).collect()
+}
+
+/// `checking_inputs_with`: accepted inputs transform as on a plain plan; one refused word
+/// anywhere (first, middle, last column group: the groups transformed before it are undone)
+/// makes every transform kind return `InputRejected` with the caller's words exactly as they
+/// were — on one thread (groups in order) and on the default pool, for the algorithms whose
+/// first pass has one group, several groups, and recursive columns.
+#[test]
+fn checked_transforms_refuse_and_leave_the_words_unchanged() {
+    let mut rng = rng();
+    let shift = Goldilocks::sample(&mut rng);
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let algorithms = [
+        Algorithm::Radix2,
+        Algorithm::FourStep { core_log: 4 },
+        Algorithm::FourStep { core_log: 5 },
+        Algorithm::FourStep { core_log: 12 },
+    ];
+    for algorithm in algorithms {
+        let plain = NttPlan::<Goldilocks>::with_algorithm(10, algorithm).unwrap();
+        let checked = plain
+            .clone()
+            .finishing_outputs_with(|v| {
+                Goldilocks::canonical_words_mut(v);
+            })
+            .checking_inputs_with(all_canonical);
+        for log_n in [0usize, 3, 9, 10] {
+            let n = 1usize << log_n;
+            let x = random_vec::<Goldilocks>(&mut rng, n);
+            type Run = fn(
+                &NttPlan<Goldilocks>,
+                &mut [Goldilocks],
+                Goldilocks,
+                Order,
+            ) -> Result<(), NttError>;
+            let kinds: [(&str, Run); 6] = [
+                ("forward", |p, v, _, o| p.forward(v, o)),
+                ("inverse", |p, v, _, o| p.inverse(v, o)),
+                ("coset forward", |p, v, s, o| p.coset_forward(v, s, o)),
+                ("coset inverse", |p, v, s, o| p.coset_inverse(v, s, o)),
+                ("batch", |p, v, _, o| {
+                    p.forward_batch(v, v.len().min(2), Layout::PolynomialMajor, o)
+                }),
+                ("inverse batch", |p, v, _, o| {
+                    p.inverse_batch(v, v.len().min(2), Layout::IndexMajor, o)
+                }),
+            ];
+            for order in [Order::NN, Order::NR, Order::RN, Order::RR] {
+                for (what, run) in kinds {
+                    let case = format!("{algorithm:?} 2^{log_n} {what} {order:?}");
+                    let (mut a, mut b) = (x.clone(), x.clone());
+                    run(&plain, &mut a, shift, order).unwrap();
+                    run(&checked, &mut b, shift, order).unwrap();
+                    assert_eq!(a, b, "{case}");
+                    // Small words too: put back by the inverse transform, they could come
+                    // back as `w + p` but for the finishing step.
+                    let small: Vec<Goldilocks> =
+                        (0..n as u64).map(Goldilocks::new_reduced).collect();
+                    for (at, input) in [0, n / 2 + 1, n - 1]
+                        .into_iter()
+                        .flat_map(|at| [(at.min(n - 1), &x), (at.min(n - 1), &small)])
+                    {
+                        for pool in [Some(&one_thread), None] {
+                            let mut v = input.clone();
+                            let mut bad = [zkaccel_goldilocks::ORDER + at as u64];
+                            v[at] = Goldilocks::slice_from_words_mut(&mut bad)[0];
+                            let before = raw_words(&v);
+                            let result = match pool {
+                                Some(p) => p.install(|| run(&checked, &mut v, shift, order)),
+                                None => run(&checked, &mut v, shift, order),
+                            };
+                            assert_eq!(result, Err(NttError::InputRejected), "{case} at {at}");
+                            assert_eq!(raw_words(&v), before, "{case} at {at}: words changed");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

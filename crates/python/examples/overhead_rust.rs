@@ -1,6 +1,6 @@
 //! The Rust side of the Python overhead benchmark (`benches/overhead.py` runs it): the same
 //! calls the Python package makes, on the same inputs, through the Rust API directly. Prints
-//! one JSON object: case → median seconds over `--repeats` runs.
+//! one JSON object: case → the seconds of each of `--repeats` runs.
 //!
 //! `cargo run --release -p zkaccel-python --example overhead_rust -- --repeats 5`
 
@@ -14,13 +14,7 @@ use zkaccel_merkle::{MerkleTree, Plonky2Hasher};
 use zkaccel_ntt::{NttPlan, Order};
 use zkaccel_poseidon::Plonky2Poseidon;
 
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
-
-/// Median seconds of `run` over `repeats` runs, each on a fresh `input()` made untimed.
-fn time<T>(repeats: usize, mut input: impl FnMut() -> T, mut run: impl FnMut(T)) -> f64 {
+fn time<T>(repeats: usize, mut input: impl FnMut() -> T, mut run: impl FnMut(T)) -> Vec<f64> {
     let mut xs = Vec::with_capacity(repeats);
     for _ in 0..repeats {
         let x = input();
@@ -28,7 +22,7 @@ fn time<T>(repeats: usize, mut input: impl FnMut() -> T, mut run: impl FnMut(T))
         run(x);
         xs.push(start.elapsed().as_secs_f64());
     }
-    median(xs)
+    xs
 }
 
 fn main() {

@@ -66,7 +66,8 @@ pub trait NumpyField: PrimeField + TwoAdicField + Send + Sync {
         out
     }
 
-    /// The NTT plan for `2^log_n` points, built once per size and kept.
+    /// The NTT plan for `2^log_n` points, built once per size and kept; its transforms leave
+    /// canonical words (where the representation needs a step for that, the plan runs it).
     fn plan(log_n: usize) -> Result<Arc<NttPlan<Self>>, String>;
 
     /// `words` viewed as elements where they lie (Goldilocks), or `None` where the field's
@@ -83,6 +84,11 @@ pub trait NumpyField: PrimeField + TwoAdicField + Send + Sync {
         Self::view_mut(words)
     }
 
+    /// The message for values a plan's input check refused (the values as they were).
+    fn refused(_values: &[Self]) -> String {
+        zkaccel_ntt::NttError::InputRejected.to_string()
+    }
+
     /// Leaves a buffer viewed by [`NumpyField::view_mut`] or [`NumpyField::view_linear`] as
     /// canonical words.
     fn finish_view(_values: &mut [Self]) {}
@@ -91,9 +97,12 @@ pub trait NumpyField: PrimeField + TwoAdicField + Send + Sync {
 /// Plans by `log2` size, built on first use.
 type PlanCache<F> = OnceLock<Mutex<HashMap<usize, Arc<NttPlan<F>>>>>;
 
+/// The cached plan for `2^log_n` points, built on first use and passed through `adapt` (the
+/// field's input check and output finishing, where its representation needs them).
 fn cached_plan<F: TwoAdicField>(
     cache: &'static PlanCache<F>,
     log_n: usize,
+    adapt: fn(NttPlan<F>) -> NttPlan<F>,
 ) -> Result<Arc<NttPlan<F>>, String> {
     let mut plans = cache
         .get_or_init(Default::default)
@@ -102,7 +111,7 @@ fn cached_plan<F: TwoAdicField>(
     if let Some(p) = plans.get(&log_n) {
         return Ok(p.clone());
     }
-    let plan = Arc::new(NttPlan::new(log_n).map_err(|e| e.to_string())?);
+    let plan = Arc::new(adapt(NttPlan::new(log_n).map_err(|e| e.to_string())?));
     plans.insert(log_n, plan.clone());
     Ok(plan)
 }
@@ -149,12 +158,32 @@ impl NumpyField for Goldilocks {
 
     fn plan(log_n: usize) -> Result<Arc<NttPlan<Self>>, String> {
         static PLANS: PlanCache<Goldilocks> = OnceLock::new();
-        cached_plan(&PLANS, log_n)
+        // Transforms check their inputs inside the first pass and leave canonical words
+        // while each run of outputs is in cache: no pass of their own over memory.
+        cached_plan(&PLANS, log_n, |plan| {
+            plan.checking_inputs_with(Goldilocks::all_canonical)
+                .finishing_outputs_with(|v| {
+                    Goldilocks::canonical_words_mut(v);
+                })
+        })
     }
 
     fn view_mut(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
         let checked = check_canonical_goldilocks(words);
         Some(checked.map(|()| Goldilocks::slice_from_words_mut(words)))
+    }
+
+    fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
+        // Unchecked here: the plans check the words inside their first pass.
+        Some(Ok(Goldilocks::slice_from_words_mut(words)))
+    }
+
+    fn refused(values: &[Self]) -> String {
+        let words: Vec<u64> = values.iter().map(Goldilocks::as_raw_u64).collect();
+        match check_canonical_goldilocks(&words) {
+            Err(e) => e,
+            Ok(()) => zkaccel_ntt::NttError::InputRejected.to_string(),
+        }
     }
 
     fn finish_view(values: &mut [Self]) {
@@ -168,7 +197,7 @@ impl NumpyField for Bn {
     const LIMBS: usize = 4;
     fn plan(log_n: usize) -> Result<Arc<NttPlan<Self>>, String> {
         static PLANS: PlanCache<Bn> = OnceLock::new();
-        cached_plan(&PLANS, log_n)
+        cached_plan(&PLANS, log_n, |plan| plan)
     }
     fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
         Some(Bn::slice_from_montgomery_words_mut(words).map_err(|e| e.to_string()))
@@ -179,7 +208,7 @@ impl NumpyField for Bls {
     const LIMBS: usize = 4;
     fn plan(log_n: usize) -> Result<Arc<NttPlan<Self>>, String> {
         static PLANS: PlanCache<Bls> = OnceLock::new();
-        cached_plan(&PLANS, log_n)
+        cached_plan(&PLANS, log_n, |plan| plan)
     }
     fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
         Some(Bls::slice_from_montgomery_words_mut(words).map_err(|e| e.to_string()))
@@ -189,8 +218,10 @@ impl NumpyField for Bls {
 /// What a kernel run on an array's elements is, which decides how the words are viewed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
-    /// Linear over the field (NTTs, cosets, scalings): [`NumpyField::view_linear`].
-    Linear,
+    /// A transform by a plan of [`NumpyField::plan`] (linear over the field:
+    /// [`NumpyField::view_linear`]); the plan leaves its outputs canonical itself, in cache,
+    /// so no finishing pass follows.
+    PlanTransform,
     /// Anything else (permutations, hashes): [`NumpyField::view_mut`] or a converted copy.
     NonLinear,
 }
@@ -370,13 +401,15 @@ pub fn in_place<F: NumpyField, R: Send>(
 ) -> PyResult<R> {
     py.detach(|| {
         let view = match kernel {
-            Kernel::Linear => F::view_linear(words),
+            Kernel::PlanTransform => F::view_linear(words),
             Kernel::NonLinear => F::view_mut(words),
         };
         if let Some(view) = view {
             let view = view.map_err(|e| format!("{what}: {e}"))?;
             let r = f(view);
-            F::finish_view(view);
+            if kernel == Kernel::NonLinear {
+                F::finish_view(view);
+            }
             return r;
         }
         let mut x = F::from_words(words, false).map_err(|e| format!("{what}: {e}"))?;

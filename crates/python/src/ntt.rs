@@ -3,7 +3,7 @@
 
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use zkaccel_ntt::{Layout, LdeInput, NttPlan, Order};
+use zkaccel_ntt::{Layout, LdeInput, NttError, NttPlan, Order};
 
 use crate::arrays::{read, update, write, FieldName, Kernel, NumpyField};
 use crate::errors::{invalid, other};
@@ -56,24 +56,20 @@ impl Transform {
             log2_exact(n.max(1), "length")
                 .map_err(|_| format!("{n} points: not a power of two"))?,
         )?;
-        let e = |e: zkaccel_ntt::NttError| e.to_string();
-        match (self.batch, self.inverse, self.coset) {
-            (None, false, false) => plan.forward(values, self.order).map_err(e),
-            (None, true, false) => plan.inverse(values, self.order).map_err(e),
-            (None, false, true) => plan
-                .coset_forward(values, F::GENERATOR, self.order)
-                .map_err(e),
-            (None, true, true) => plan
-                .coset_inverse(values, F::GENERATOR, self.order)
-                .map_err(e),
-            (Some((count, l)), false, false) => {
-                plan.forward_batch(values, count, l, self.order).map_err(e)
-            }
-            (Some((count, l)), true, false) => {
-                plan.inverse_batch(values, count, l, self.order).map_err(e)
-            }
-            (Some(_), _, true) => Err("batched transforms on cosets: use lde_batch".into()),
-        }
+        let result = match (self.batch, self.inverse, self.coset) {
+            (None, false, false) => plan.forward(values, self.order),
+            (None, true, false) => plan.inverse(values, self.order),
+            (None, false, true) => plan.coset_forward(values, F::GENERATOR, self.order),
+            (None, true, true) => plan.coset_inverse(values, F::GENERATOR, self.order),
+            (Some((count, l)), false, false) => plan.forward_batch(values, count, l, self.order),
+            (Some((count, l)), true, false) => plan.inverse_batch(values, count, l, self.order),
+            (Some(_), _, true) => return Err("batched transforms on cosets: use lde_batch".into()),
+        };
+        result.map_err(|e| match e {
+            // The values are as they were: the field names the word it refused.
+            NttError::InputRejected => format!("values: {}", F::refused(values)),
+            e => e.to_string(),
+        })
     }
 
     /// Points per polynomial of an array of element shape `shape`.
@@ -121,7 +117,7 @@ fn apply<'py, F: NumpyField>(
     // In place, or one copy of the words transformed where they lie.
     // An NTT is linear: the 256-bit fields' canonical words are transformed where they lie
     // too, viewed as Montgomery representations (no conversion in or out).
-    let kernel = Kernel::Linear;
+    let kernel = Kernel::PlanTransform;
     update::<F>(
         py,
         values,

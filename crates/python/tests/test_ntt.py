@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import zkaccel
@@ -108,6 +109,39 @@ def test_ntt_errors() -> None:
         ntt.forward(np.arange(4, dtype=np.float32))
     with pytest.raises(zkaccel.InvalidInputError, match="too large"):
         ntt.lde(np.arange(4, dtype=np.uint64), 60)
+
+
+@pytest.mark.parametrize("order", ["nn", "nr", "rn", "rr"])
+@pytest.mark.parametrize("kind", ["forward", "inverse", "coset", "batch"])
+def test_goldilocks_refusal_in_place_leaves_the_words(order: str, kind: str) -> None:
+    """2^16 points: the plan checks the words inside its first pass and undoes what it had
+    transformed when it meets a word ≥ p (first, middle or last): refused, array unchanged,
+    and the same transform of canonical words equals the one on a copy."""
+    n = 1 << 16
+    rng = np.random.default_rng(16)
+    good = rng.integers(0, 2**63, size=n, dtype=np.uint64)
+    good[:64] = np.arange(64, dtype=np.uint64)  # small words too: they must come back as such
+
+    def run(a: npt.NDArray[np.uint64], inplace: bool) -> npt.NDArray[np.uint64]:
+        if kind == "forward":
+            return ntt.forward(a, order=order, inplace=inplace)
+        if kind == "inverse":
+            return ntt.inverse(a, order=order, inplace=inplace)
+        if kind == "coset":
+            return ntt.forward(a, order=order, coset=True, inplace=inplace)
+        return ntt.forward_batch(a.reshape(4, n // 4), order=order, inplace=inplace)
+
+    for at in [0, n // 2 + 3, n - 1]:
+        a = good.copy()
+        a[at] = np.uint64(2**64 - 2**32 + 1 + at)
+        before = a.copy()
+        with pytest.raises(zkaccel.InvalidInputError, match="not canonical"):
+            run(a, True)
+        assert np.array_equal(a, before), at
+    a = good.copy()
+    copied = run(a, False)
+    assert run(a, True) is not None
+    assert np.array_equal(a.reshape(copied.shape), copied)
 
 
 @pytest.mark.parametrize("field", ["bn254", "bls12-381"])
