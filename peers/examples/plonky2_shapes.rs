@@ -1,6 +1,6 @@
-//! Writes the shapes of UniZK's plonky2 workloads (Fibonacci built in full; Factorial built
-//! small and its degree derived, see `factorial_shape`) as `CircuitShape` JSON files, for
-//! `zkaccel model unizk --shape FILE`.
+//! Writes the shapes of UniZK's plonky2 workloads (Fibonacci built in full; Factorial and MVM
+//! built small and their degrees derived, see `factorial_shape` and `mvm_shape`) as
+//! `CircuitShape` JSON files, for `zkaccel model unizk --shape FILE`.
 //!
 //! ```sh
 //! RUSTC_BOOTSTRAP=1 cargo run --release --manifest-path peers/Cargo.toml \
@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use zkaccel_peers::plonky2_shapes::{factorial_shape, fibonacci, shape_of};
+use zkaccel_peers::plonky2_shapes::{factorial_shape, fibonacci, mvm_shape, shape_of};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "shapes".into()));
@@ -24,7 +24,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &fibonacci(additions),
     )?;
     let fac = factorial_shape((1 << 20) - 2, 1 << 12)?;
-    for shape in [fib, fac] {
+    let mvm = mvm_shape(3000, 3000, 16, 2024, 8)?;
+    for shape in [fib, fac, mvm] {
         let path = out.join(format!("plonky2-{}.json", shape.name));
         let text = serde_json::to_string_pretty(&shape)? + "\n";
         let tmp = path.with_extension("json.tmp");

@@ -11,7 +11,7 @@
 
 use plonky2::field::extension::Extendable;
 use plonky2::field::goldilocks_field::GoldilocksField;
-use plonky2::field::types::Field;
+use plonky2::field::types::{Field, PrimeField64};
 use plonky2::hash::hash_types::RichField;
 use plonky2::hash::poseidon::{HALF_N_FULL_ROUNDS, N_PARTIAL_ROUNDS, SPONGE_WIDTH};
 use plonky2::plonk::circuit_builder::CircuitBuilder;
@@ -90,7 +90,7 @@ fn selector_groups<Fx: RichField + Extendable<D>>(
     let max_degree = common.quotient_degree_factor + 1;
     let max_gate_degree = gates.last().map_or(0, |g| g.0.degree());
     if max_gate_degree + gates.len() - 1 <= max_degree {
-        return vec![0..gates.len()];
+        return std::iter::once(0..gates.len()).collect();
     }
     let mut groups = Vec::new();
     let mut start = 0;
@@ -257,6 +257,339 @@ pub fn factorial_shape(multiplications: usize, small: usize) -> Result<CircuitSh
     );
     let mut shape = shape_of("factorial", &provenance, &common)?;
     shape.degree_bits = degree_bits as u32;
+    shape.fri.reduction_arity_bits = arities.iter().map(|&a| a as u32).collect();
+    Ok(shape)
+}
+
+/// UniZK's MVM (`unizk.txt` §6: a 3000 × 3000 matrix of 16-bit coefficients times a vector),
+/// as the authors' `examples/mvm.rs` builds it through proto-neural-zkp: 400 wires, all
+/// routed, zero knowledge on, every other setting `standard_recursion_config`'s.
+pub fn mvm_config() -> CircuitConfig {
+    CircuitConfig {
+        num_wires: 400,
+        num_routed_wires: 400,
+        zero_knowledge: true,
+        ..CircuitConfig::standard_recursion_config()
+    }
+}
+
+/// A configuration with one arithmetic operation per row (four routed wires, no zero
+/// knowledge), so that a circuit's row count is its operation count plus a few: the exact
+/// check of [`mvm_rows`]'s operation count. Needs a circuit without public inputs (their
+/// Poseidon rows need 25 routed wires).
+pub fn mvm_exact_config() -> CircuitConfig {
+    CircuitConfig {
+        num_wires: 4,
+        num_routed_wires: 4,
+        ..CircuitConfig::standard_recursion_config()
+    }
+}
+
+/// `count` coefficients drawn as the authors' example draws them (a random `i32` reduced
+/// `% 2^bits`, so signed), from a seeded generator so that a shape can be rebuilt.
+pub fn mvm_coefficients(count: usize, bits: u32, seed: u64) -> Vec<i32> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| rng.gen::<i32>() % (1i32 << bits))
+        .collect()
+}
+
+fn signed(value: i32) -> F {
+    if value >= 0 {
+        F::from_canonical_u32(value.unsigned_abs())
+    } else {
+        -F::from_canonical_u32(value.unsigned_abs())
+    }
+}
+
+/// The MVM circuit over `inputs` public inputs and `coefficients.len() / inputs` outputs: each
+/// output a chain of `mul_const_add(coefficient, input, sum)` from zero, inputs then outputs
+/// registered public, under `config` ([`mvm_config`] for UniZK's). Returns the circuit and the
+/// rows plonky2 laid out before blinding and padding (read from its own log line).
+///
+/// `public: false` leaves the inputs and outputs private: with no public input there is no
+/// Poseidon row, so [`mvm_exact_config`] can give every operation a row of its own.
+///
+/// # Errors
+/// See [`rows_before_blinding`].
+pub fn mvm(
+    inputs: usize,
+    coefficients: &[i32],
+    config: &CircuitConfig,
+    public: bool,
+) -> Result<(CommonCircuitData<F, D>, usize), String> {
+    rows_before_blinding(|| {
+        let mut builder = CircuitBuilder::<F, D>::new(config.clone());
+        let xs = builder.add_virtual_targets(inputs);
+        if public {
+            for &x in &xs {
+                builder.register_public_input(x);
+            }
+        }
+        let mut outputs = Vec::new();
+        for row in coefficients.chunks_exact(inputs) {
+            let mut sum = builder.zero();
+            for (&c, &x) in row.iter().zip(&xs) {
+                sum = builder.mul_const_add(signed(c), x, sum);
+            }
+            outputs.push(sum);
+        }
+        if public {
+            for y in outputs {
+                builder.register_public_input(y);
+            }
+        }
+        builder
+            .build::<plonky2::plonk::config::PoseidonGoldilocksConfig>()
+            .common
+    })
+}
+
+std::thread_local! {
+    static LOGGED_ROWS: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// Reads plonky2's `debug!("Degree before blinding & padding: {}")` on the thread that logs it.
+struct RowsLogger;
+
+const ROWS_LINE: &str = "Degree before blinding & padding: ";
+
+impl log::Log for RowsLogger {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        metadata.target().starts_with("plonky2")
+    }
+
+    fn log(&self, record: &log::Record) {
+        if !self.enabled(record.metadata()) {
+            return;
+        }
+        let text = record.args().to_string();
+        if let Some(rows) = text.strip_prefix(ROWS_LINE).and_then(|n| n.parse().ok()) {
+            LOGGED_ROWS.with(|cell| cell.set(Some(rows)));
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+static ROWS_LOGGER: RowsLogger = RowsLogger;
+
+/// Runs a circuit build and returns, with its result, the rows plonky2 laid out before
+/// blinding and padding, which `CommonCircuitData` does not keep: plonky2 1.1.0's `build()`
+/// logs them at debug level, and this installs a logger that reads that line.
+///
+/// # Errors
+/// Another logger is installed in the process, or the build logged no such line.
+pub fn rows_before_blinding<T>(build: impl FnOnce() -> T) -> Result<(T, usize), String> {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    let mut installed = true;
+    INSTALL.call_once(|| {
+        installed = log::set_logger(&ROWS_LOGGER).is_ok();
+        log::set_max_level(log::LevelFilter::Debug);
+    });
+    if !installed {
+        return Err("another logger is installed; plonky2's row count cannot be read".into());
+    }
+    LOGGED_ROWS.with(|cell| cell.set(None));
+    let built = build();
+    let rows = LOGGED_ROWS
+        .with(std::cell::Cell::take)
+        .ok_or("plonky2 logged no row count (log's max level compiled out?)")?;
+    Ok((built, rows))
+}
+
+/// The rows of the MVM circuit, derived without building it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MvmRows {
+    /// `ArithmeticGate` operations left after plonky2's special cases and its cache.
+    pub arithmetic_ops: usize,
+    /// Rows of `ArithmeticGate`s (all operations share the constants (1, 1), so one slot run).
+    pub arithmetic: usize,
+    /// Distinct constants (every coefficient value, and zero).
+    pub constants: usize,
+    /// `ConstantGate` rows, `constants / num_constants` rounded up.
+    pub constant_rows: usize,
+    /// Poseidon rows hashing the public inputs, eight per permutation.
+    pub poseidon: usize,
+    /// Rows before blinding and padding: the above and the `PublicInputGate`.
+    pub before_blinding: usize,
+    /// Zero-knowledge blinding rows.
+    pub blinding: usize,
+    /// log2 of the padded row count.
+    pub degree_bits: usize,
+}
+
+/// Derives the MVM circuit's rows the way plonky2 1.1.0's builder lays them out, operation by
+/// operation: `mul_const_add(c, x, y)` is `arithmetic(1, 1, constant(c), x, y)`; a zero
+/// coefficient returns `y`; on a zero sum a unit coefficient returns `x`; an operation equal to
+/// an earlier one (same constant, input and addend target) is served from the builder's
+/// cache; every other operation takes a slot of an `ArithmeticGate` of `num_routed_wires / 4`
+/// operations. `build()` then hashes the public inputs (one Poseidon row per eight), adds the
+/// `PublicInputGate`, a `ConstantGate` row per `num_constants` distinct constants, the
+/// blinding rows (`blinding_counts`) and pads to a power of two. [`mvm_shape`] checks this
+/// against plonky2's own count.
+pub fn mvm_rows(
+    inputs: usize,
+    coefficients: &[i32],
+    config: &CircuitConfig,
+    public: bool,
+) -> MvmRows {
+    use std::collections::{HashMap, HashSet};
+    const ZERO: u64 = 0;
+    let input_target = |j: usize| 1 + j as u64;
+    let mut next_gate = 1 + inputs as u64;
+    let mut constants: HashSet<u64> = HashSet::from([0]);
+    let mut cache: HashMap<(u64, u32, u64), u64> = HashMap::new();
+    let mut ops = 0usize;
+    for row in coefficients.chunks_exact(inputs) {
+        let mut sum = ZERO;
+        for (j, &c) in row.iter().enumerate() {
+            let value = signed(c).to_canonical_u64();
+            constants.insert(value);
+            if value == 0 {
+                continue;
+            }
+            if sum == ZERO && value == 1 {
+                sum = input_target(j);
+                continue;
+            }
+            sum = *cache.entry((value, j as u32, sum)).or_insert_with(|| {
+                ops += 1;
+                next_gate += 1;
+                next_gate
+            });
+        }
+    }
+    let per_row = plonky2::gates::arithmetic_base::ArithmeticGate::new_from_config(config).num_ops;
+    let arithmetic = ops.div_ceil(per_row);
+    let constant_rows = constants.len().div_ceil(config.num_constants);
+    let public_inputs = if public {
+        inputs + coefficients.len() / inputs
+    } else {
+        0
+    };
+    // Absorbed eight at a time; four outputs squeeze without another permutation.
+    let poseidon = public_inputs.div_ceil(8);
+    let before_blinding = arithmetic + constant_rows + poseidon + 1;
+    let blinding = if config.zero_knowledge {
+        blinding_rows(before_blinding, config)
+    } else {
+        0
+    };
+    let degree_bits = (before_blinding + blinding)
+        .next_power_of_two()
+        .trailing_zeros() as usize;
+    MvmRows {
+        arithmetic_ops: ops,
+        arithmetic,
+        constants: constants.len(),
+        constant_rows,
+        poseidon,
+        before_blinding,
+        blinding,
+        degree_bits,
+    }
+}
+
+/// plonky2 1.1.0's `blinding_counts`: one row per value opened of the regular polynomials and
+/// two per value of Z, at the smallest power of two that holds them and the circuit.
+fn blinding_rows(rows: usize, config: &CircuitConfig) -> usize {
+    let mut degree = rows.next_power_of_two();
+    loop {
+        let params = config
+            .fri_config
+            .fri_params(degree.trailing_zeros() as usize, true);
+        let arities: Vec<usize> = params
+            .reduction_arity_bits
+            .iter()
+            .map(|&a| 1 << a)
+            .collect();
+        let folding: usize = arities.iter().map(|a| a - 1).sum();
+        let final_coeffs = degree / arities.iter().product::<usize>();
+        let fri = config.fri_config.num_query_rounds * (1 + D * folding + D * final_coeffs);
+        let blinding = (D + fri) + 2 * (2 * D + fri);
+        if rows + blinding <= degree {
+            return blinding;
+        }
+        degree *= 2;
+    }
+}
+
+/// The shape of UniZK's MVM at `inputs × outputs` (3000 × 3000 in the paper: nine million
+/// operations, too many to build here). Two small circuits are built, and for each
+/// [`mvm_rows`] must predict plonky2's own row count before blinding exactly, and its degree:
+/// `inputs × small_outputs` under UniZK's configuration (Poseidon rows, zero knowledge,
+/// blinding), and a narrow matrix of 3-bit coefficients under [`mvm_exact_config`], one row per
+/// operation, where zero and unit coefficients, shared constants and the builder's cache all
+/// occur and an operation miscounted is a row miscounted. The full size's rows come from
+/// [`mvm_rows`] on the full seeded matrix; every other number is the first small circuit's
+/// own, with the public input count and FRI's arities at the derived degree.
+///
+/// # Errors
+/// A prediction plonky2 contradicts, or a gate [`shape_of`] refuses.
+pub fn mvm_shape(
+    inputs: usize,
+    outputs: usize,
+    bits: u32,
+    seed: u64,
+    small_outputs: usize,
+) -> Result<CircuitShape, String> {
+    let config = mvm_config();
+    let small = mvm_coefficients(inputs * small_outputs, bits, seed);
+    let narrow_inputs = inputs.min(64);
+    let narrow = mvm_coefficients(narrow_inputs * 64, 3, seed ^ 1);
+    let exact = mvm_exact_config();
+    let mut built = None;
+    for (n, coefficients, config, public) in [
+        (inputs, &small, &config, true),
+        (narrow_inputs, &narrow, &exact, false),
+    ] {
+        let (common, rows) = mvm(n, coefficients, config, public)?;
+        let predicted = mvm_rows(n, coefficients, config, public);
+        if predicted.before_blinding != rows || predicted.degree_bits != common.degree_bits() {
+            return Err(format!(
+                "{n} × {}: predicted {predicted:?}, plonky2 laid out {rows} rows, degree 2^{}",
+                coefficients.len() / n,
+                common.degree_bits()
+            ));
+        }
+        built.get_or_insert((common, predicted));
+    }
+    let (common, small_rows) = built.ok_or("no circuit built")?;
+    let full = mvm_rows(
+        inputs,
+        &mvm_coefficients(inputs * outputs, bits, seed),
+        &config,
+        true,
+    );
+    let arities = config
+        .fri_config
+        .fri_params(full.degree_bits, config.zero_knowledge)
+        .reduction_arity_bits;
+    let provenance = format!(
+        "peers/examples/plonky2_shapes (plonky2 1.1.0; UniZK's examples/mvm.rs through \
+         proto-neural-zkp: 400 wires, 400 routed, zero knowledge, standard_recursion_config \
+         otherwise; {bits}-bit coefficients as i32 % 2^{bits} from StdRng seed {seed}). Built \
+         at {inputs} × {small_outputs} ({} rows before blinding, predicted exactly) and at \
+         {narrow_inputs} × {} with 3-bit coefficients, one operation per row (predicted \
+         exactly); at {inputs} × \
+         {outputs}: {} operations in {} ArithmeticGate rows, {} constants in {} ConstantGate \
+         rows, {} Poseidon rows for the public inputs, 1 PublicInputGate, {} blinding rows → \
+         degree 2^{} (derived); FRI arities from plonky2's reduction strategy",
+        small_rows.before_blinding,
+        64,
+        full.arithmetic_ops,
+        full.arithmetic,
+        full.constants,
+        full.constant_rows,
+        full.poseidon,
+        full.blinding,
+        full.degree_bits
+    );
+    let mut shape = shape_of("mvm", &provenance, &common)?;
+    shape.degree_bits = full.degree_bits as u32;
+    shape.num_public_inputs = (inputs + outputs) as u64;
     shape.fri.reduction_arity_bits = arities.iter().map(|&a| a as u32).collect();
     Ok(shape)
 }

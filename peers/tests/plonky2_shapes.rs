@@ -1,9 +1,13 @@
 //! The shapes the front end is fed are plonky2's own: a small Fibonacci built here agrees with
 //! the committed full-size file in everything but the degree, the selector groups derived
-//! match plonky2's count, and the factorial derivation checks itself.
+//! match plonky2's count, and the factorial and MVM derivations check themselves against
+//! plonky2's own row counts.
 
 use zkaccel_kernel_trace::{validate, CircuitShape};
-use zkaccel_peers::plonky2_shapes::{factorial_shape, fibonacci, gate_ops, shape_of};
+use zkaccel_peers::plonky2_shapes::{
+    factorial_shape, fibonacci, gate_ops, mvm, mvm_config, mvm_exact_config, mvm_rows, mvm_shape,
+    shape_of,
+};
 
 const COMMITTED: &str = include_str!("../../crates/hwmodel/shapes/plonky2-fibonacci.json");
 
@@ -44,4 +48,61 @@ fn gates_without_an_op_count_are_refused() {
     assert_eq!(gate_ops("ConstantGate { num_consts: 2 }"), Some((0, 2)));
     assert!(gate_ops("RandomAccessGate { bits: 4 }").is_none());
     assert!(gate_ops("ArithmeticGate").is_none());
+}
+
+const COMMITTED_MVM: &str = include_str!("../../crates/hwmodel/shapes/plonky2-mvm.json");
+
+#[test]
+fn mvm_rows_follow_plonky2s_special_cases_and_cache() {
+    // Three inputs, five outputs, worked by hand from plonky2 1.1.0's `arithmetic`:
+    // [0, 1, 2]: 0 returns the zero sum, 1 on a zero sum returns x1, 2·x2 + x1 is one operation;
+    // [0, 1, 2] again: every step the same, served from the cache;
+    // [1, 0, 0]: x0, no operation; [3, 0, 0]: 3·x0 + 0, one operation;
+    // [3, 4, 0]: 3·x0 + 0 cached, 4·x1 + that, one operation. Three operations in all.
+    let coefficients = [0, 1, 2, 0, 1, 2, 1, 0, 0, 3, 0, 0, 3, 4, 0];
+    let rows = mvm_rows(3, &coefficients, &mvm_config(), true);
+    assert_eq!(rows.arithmetic_ops, 3);
+    assert_eq!(rows.arithmetic, 1);
+    assert_eq!(rows.constants, 5, "0, 1, 2, 3, 4");
+    assert_eq!(rows.constant_rows, 3);
+    assert_eq!(rows.poseidon, 1, "eight public inputs, one permutation");
+    assert_eq!(rows.before_blinding, 1 + 3 + 1 + 1);
+    // And plonky2 lays out exactly that.
+    let (common, built) = mvm(3, &coefficients, &mvm_config(), true).unwrap();
+    assert_eq!(built, rows.before_blinding);
+    assert_eq!(common.degree_bits(), rows.degree_bits);
+    // One operation per row, no public inputs: three ArithmeticGate rows, three ConstantGate
+    // rows, the PublicInputGate.
+    let exact = mvm_rows(3, &coefficients, &mvm_exact_config(), false);
+    assert_eq!((exact.arithmetic, exact.poseidon), (3, 0));
+    let (_, built) = mvm(3, &coefficients, &mvm_exact_config(), false).unwrap();
+    assert_eq!(built, 3 + 3 + 1);
+    // Negative coefficients are their own constants: −2 is not 2.
+    let signed = mvm_rows(2, &[2, -2, -2, 2], &mvm_config(), true);
+    assert_eq!((signed.constants, signed.arithmetic_ops), (3, 4));
+}
+
+#[test]
+fn mvm_derivation_checks_itself_and_matches_the_committed_shape() {
+    // 300 × 300 predicted from builds at 300 × 4 and 64 × 64 (3-bit coefficients, one
+    // operation per row), each required to equal plonky2's own row count.
+    let shape = mvm_shape(300, 300, 16, 7, 4).unwrap();
+    let committed = CircuitShape::from_json(COMMITTED_MVM).unwrap();
+    assert_eq!(shape.gates, committed.gates);
+    assert_eq!(
+        (
+            shape.num_wires,
+            shape.num_routed_wires,
+            shape.num_partial_products
+        ),
+        (400, 400, committed.num_partial_products)
+    );
+    assert!(shape.zero_knowledge && committed.zero_knowledge);
+    assert_eq!(shape.num_public_inputs, 600);
+    assert_eq!(
+        (committed.num_public_inputs, committed.degree_bits),
+        (6000, 18)
+    );
+    assert!(shape.degree_bits < committed.degree_bits);
+    validate(&committed.kernels().unwrap()).unwrap();
 }

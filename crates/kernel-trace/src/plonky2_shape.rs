@@ -193,7 +193,13 @@ impl CircuitShape {
         in_range("num_wires", self.num_wires, 1, MAX_WIDTH)?;
         in_range("num_routed_wires", self.num_routed_wires, 1, self.num_wires)?;
         in_range("num_constants", self.num_constants, 0, MAX_WIDTH)?;
-        in_range("num_public_inputs", self.num_public_inputs, 0, MAX_WIDTH)?;
+        // Hashed eight to a row of the circuit.
+        in_range(
+            "num_public_inputs",
+            self.num_public_inputs,
+            0,
+            8 << self.degree_bits,
+        )?;
         in_range(
             "num_partial_products",
             self.num_partial_products,

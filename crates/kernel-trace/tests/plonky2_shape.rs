@@ -171,6 +171,8 @@ fn hostile_shapes_are_refused_with_typed_errors() {
         with(&["num_wires"], json!(0)),
         with(&["num_wires"], json!(18446744073709551615u64)),
         with(&["num_routed_wires"], json!(136)),
+        // Eight public inputs hash per row: 2^16 rows hold at most 2^19.
+        with(&["num_public_inputs"], json!((8u64 << 16) + 1)),
         with(&["num_challenges"], json!(0)),
         with(&["num_challenges"], json!(1000)),
         with(&["quotient_degree_factor"], json!(16)),
@@ -192,6 +194,7 @@ fn hostile_shapes_are_refused_with_typed_errors() {
     let mut huge = good.clone();
     huge["gates"][0]["muls"] = json!(1u64 << 40);
     assert!(refused(&huge.to_string()));
+    assert!(!refused(&with(&["num_public_inputs"], json!(8u64 << 16))));
 }
 
 proptest! {

@@ -1,4 +1,4 @@
-//! UniZK's plonky2 workloads (`unizk.txt` §6: Fibonacci and Factorial), built in: the circuit
+//! UniZK's plonky2 workloads (`unizk.txt` §6: Fibonacci, Factorial and MVM), built in: the circuit
 //! shapes `peers/examples/plonky2_shapes` wrote with plonky2 1.1.0 (`shapes/*.json`, with the
 //! command and versions that made them), lowered to kernel traces by
 //! [`CircuitShape::kernels`].
@@ -8,7 +8,7 @@ use zkaccel_kernel_trace::{CircuitShape, KernelRecord};
 use super::ModelError;
 
 /// The built-in workloads' names.
-pub const WORKLOADS: [&str; 2] = ["fibonacci", "factorial"];
+pub const WORKLOADS: [&str; 3] = ["fibonacci", "factorial", "mvm"];
 
 /// The shape JSON of a built-in workload.
 ///
@@ -18,6 +18,7 @@ pub fn shape_json(name: &str) -> Result<&'static str, ModelError> {
     match name {
         "fibonacci" => Ok(include_str!("../../shapes/plonky2-fibonacci.json")),
         "factorial" => Ok(include_str!("../../shapes/plonky2-factorial.json")),
+        "mvm" => Ok(include_str!("../../shapes/plonky2-mvm.json")),
         other => Err(ModelError::Workload(format!(
             "`{other}`: the built-in workloads are {}",
             WORKLOADS.join(", ")
