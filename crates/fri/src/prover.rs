@@ -10,7 +10,7 @@ use zkaccel_kernel_trace::{
 };
 use zkaccel_merkle::MerkleTree;
 use zkaccel_merkle::TreeHasher;
-use zkaccel_ntt::{bit_reverse, Order};
+use zkaccel_ntt::{bit_reverse, Layout, LdeInput, NttPlan};
 
 use crate::batch::PolynomialBatch;
 use crate::proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep};
@@ -174,13 +174,12 @@ pub fn prove_openings_traced<S: FriScheme>(
 
     // 2. The commit phase.
     let lde_bits = params.lde_bits();
-    let plan = S::extension_plan(lde_bits)?;
+    let plan = S::base_plan(lde_bits)?;
     let started = Instant::now();
     let mut coeffs = final_poly;
     coeffs.resize(1 << lde_bits, S::E::ZERO);
     let mut shift = S::coset_shift();
-    let mut values = coeffs.clone();
-    plan.coset_forward(&mut values, S::E::from_base(shift), Order::NN)?;
+    let mut values = coset_evaluations(&plan, &coeffs, params.config.rate_bits, shift)?;
     let coset_ntt = |log_n: usize| Kernel::Ntt {
         field: ext_field,
         log_n: log_n as u32,
@@ -280,8 +279,7 @@ pub fn prove_openings_traced<S: FriScheme>(
         if layer + 1 < layers {
             // The next layer's codeword (after the last layer only the coefficients count).
             let started = Instant::now();
-            values = coeffs.clone();
-            plan.coset_forward(&mut values, S::E::from_base(shift), Order::NN)?;
+            values = coset_evaluations(&plan, &coeffs, params.config.rate_bits, shift)?;
             codeword_id = tracer.record(
                 Phase::FRI_COMMIT,
                 &[coeffs_id],
@@ -412,6 +410,64 @@ fn query_round<S: FriScheme>(
 
 /// `Σ_j α^j f_j` over `n` coefficients (plonky2's `reduce_polys_base`: the first polynomial
 /// gets `α^0`).
+/// The evaluations, natural order, on the coset `shift·⟨ω_n⟩` of the extension polynomial with
+/// these `n` coefficients, over the base field: the twiddles and the shift lie in the base
+/// field, so the transform acts on each coordinate of the extension alone: `D` base-field
+/// transforms, a base product per butterfly instead of an extension product. Coefficients past
+/// `n / 2^log_blowup` are zero in every FRI layer (the codeword's rate), which the base plan's
+/// LDE skips; where they are not, the whole transform runs.
+///
+/// # Errors
+/// As [`NttPlan::lde_batch`].
+fn coset_evaluations<F: zkaccel_field::TwoAdicField, E: ExtensionField<F>>(
+    plan: &NttPlan<F>,
+    coeffs: &[E],
+    log_blowup: usize,
+    shift: F,
+) -> Result<Vec<E>, FriError> {
+    let degree = <E as ExtensionField<F>>::DEGREE;
+    let n = coeffs.len();
+    let zero_tail = (0..=log_blowup.min(n.trailing_zeros() as usize))
+        .rev()
+        .find(|&b| coeffs[n >> b..].iter().all(|c| *c == E::ZERO))
+        .unwrap_or(0);
+    let m = n >> zero_tail;
+    // Coordinate-major: each coordinate's coefficients in a run of their own.
+    let mut columns = Vec::with_capacity(m * degree);
+    for k in 0..degree {
+        columns.extend(coeffs[..m].iter().map(|c| c.as_base_slice()[k]));
+    }
+    let evaluations = plan.lde_batch(
+        &columns,
+        degree,
+        Layout::PolynomialMajor,
+        zero_tail,
+        shift,
+        LdeInput::Coefficients,
+    )?;
+    drop(columns);
+    const RUN: usize = 1 << 12;
+    let mut values = vec![E::ZERO; n];
+    values
+        .par_chunks_mut(RUN)
+        .enumerate()
+        .try_for_each(|(run, out)| {
+            let mut point = vec![F::ZERO; degree];
+            for (j, value) in out.iter_mut().enumerate() {
+                let i = run * RUN + j;
+                for (k, x) in point.iter_mut().enumerate() {
+                    *x = evaluations[k * n + i];
+                }
+                *value = E::from_base_slice(&point)?;
+            }
+            Ok(())
+        })
+        .map_err(|e: zkaccel_field::FieldError| {
+            FriError::Polynomials(format!("extension coordinates: {e}"))
+        })?;
+    Ok(values)
+}
+
 fn combine<F: Field + Send + Sync, E: ExtensionField<F> + Send + Sync>(
     polys: &[&[F]],
     alpha: E,
@@ -484,4 +540,45 @@ fn check_oracles<S: FriScheme>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+    use zkaccel_ntt::Order;
+
+    use super::*;
+    use crate::scheme::Plonky2Goldilocks;
+
+    /// The base-field route equals the transform over the extension (extension twiddles, the
+    /// shift embedded), with and without a zero tail for the LDE to skip.
+    #[test]
+    fn coset_evaluations_equal_the_extension_transform() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(29);
+        let mut element = |rng: &mut rand::rngs::StdRng| {
+            let c = [rng.gen::<u64>(), rng.gen::<u64>()].map(Goldilocks::new_reduced);
+            Goldilocks2::from_base_slice(&c).unwrap()
+        };
+        let shift = Plonky2Goldilocks::coset_shift().exp_u64(3);
+        for log_n in 0..=11 {
+            let n = 1usize << log_n;
+            let base = Plonky2Goldilocks::base_plan(log_n).unwrap();
+            let ext = Plonky2Goldilocks::extension_plan(log_n).unwrap();
+            for zero_bits in 0..=log_n.min(3) {
+                let mut coeffs: Vec<Goldilocks2> = (0..n).map(|_| element(&mut rng)).collect();
+                coeffs[n >> zero_bits..].fill(Goldilocks2::ZERO);
+                let mut expected = coeffs.clone();
+                ext.coset_forward(&mut expected, Goldilocks2::from_base(shift), Order::NN)
+                    .unwrap();
+                for log_blowup in 0..=3 {
+                    let got = coset_evaluations(&base, &coeffs, log_blowup, shift).unwrap();
+                    assert_eq!(
+                        got, expected,
+                        "2^{log_n}, zero tail {zero_bits}, {log_blowup}"
+                    );
+                }
+            }
+        }
+    }
 }
