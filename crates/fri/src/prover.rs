@@ -556,7 +556,7 @@ mod tests {
     #[test]
     fn coset_evaluations_equal_the_extension_transform() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(29);
-        let mut element = |rng: &mut rand::rngs::StdRng| {
+        let element = |rng: &mut rand::rngs::StdRng| {
             let c = [rng.gen::<u64>(), rng.gen::<u64>()].map(Goldilocks::new_reduced);
             Goldilocks2::from_base_slice(&c).unwrap()
         };
