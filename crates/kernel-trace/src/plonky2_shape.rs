@@ -354,10 +354,26 @@ impl CircuitShape {
             )
         };
 
+        // The public inputs' hash (`hash_no_pad`: eight absorbed per permutation, the four
+        // outputs squeezed from the last state).
+        let public_inputs = (self.num_public_inputs > 0).then(|| {
+            t.record_untimed(
+                Phase::CHALLENGER,
+                &[],
+                Kernel::Sponge {
+                    hash: HASH.into(),
+                    absorbed: self.num_public_inputs,
+                    squeezed: DIGEST,
+                    permutations: self.num_public_inputs.div_ceil(RATE),
+                },
+            )
+        });
         // Wires.
         let (wire_rows, wires) = commit(&mut t, Phase::TRACE_COMMIT, &[], self.num_wires, true);
         // Circuit digest, public-inputs hash, the cap; β and γ.
-        let betas = sponge(&mut t, &[wires], 2 * DIGEST + cap_digests, 2 * c);
+        let mut before_betas = vec![wires];
+        before_betas.extend(public_inputs);
+        let betas = sponge(&mut t, &before_betas, 2 * DIGEST + cap_digests, 2 * c);
         // Partial products and Zs, one set per challenge.
         let products = t.record_untimed(
             Phase::AUX_COMMIT,

@@ -124,6 +124,20 @@ fn the_fibonacci_shape_expands_to_plonky2s_prove() {
             ..
         }
     )));
+    // The public inputs (x0, x1 and the result) hashed before the transcript starts.
+    let first = &records[0];
+    assert!(
+        matches!(
+            first.kernel,
+            Kernel::Sponge {
+                absorbed: 3,
+                squeezed: 4,
+                permutations: 1,
+                ..
+            }
+        ),
+        "{first:?}"
+    );
 }
 
 #[test]

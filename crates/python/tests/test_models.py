@@ -42,7 +42,12 @@ def test_unizk_replays_a_proofs_trace() -> None:
     assert isinstance(report, dict) and report
     faster = models.unizk(trace=trace, mode="paper", knobs={"vsas": 64})
     assert isinstance(faster, dict)
-    assert isinstance(models.unizk(workload="fibonacci"), dict)
+    fib = models.unizk(workload="fibonacci", mode="unizk-sim")
+    mvm = models.unizk(workload="mvm", mode="unizk-sim")
+    # UniZK's Table 3: MVM (2^18 rows, 400 wires) costs about 14 times Fibonacci (2^16 rows).
+    assert 5 * fib["ms"] < mvm["ms"] < 30 * fib["ms"]
+    with pytest.raises(zkaccel.InvalidInputError):
+        models.unizk(workload="sha256")
     with pytest.raises(zkaccel.InvalidInputError):
         models.unizk(trace="not json\n")
     with pytest.raises(zkaccel.InvalidInputError, match="exactly one"):
