@@ -20,7 +20,9 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 use zkaccel_field::{Field, TwoAdicField};
 
-use crate::kernels::{dit_from_stage, radix2, reverse_bits, SharedPtr, StageTables};
+use crate::kernels::{
+    dit_from_stage, radix2, radix2_dif_wide_checked, reverse_bits, SharedPtr, StageTables,
+};
 
 /// The tables of one direction (forward or inverse).
 #[derive(Debug, Clone)]
@@ -253,9 +255,12 @@ unsafe fn row_pass<F: TwoAdicField>(
 
 /// [`transform`] in DIF of one polynomial (`2^log_n` contiguous points of one element) whose
 /// inputs `accept` must pass, checked inside the first pass: every run of inputs just before
-/// its first butterfly, while it is loaded anyway. Returns `false` when `accept` refuses a run,
-/// having put back the runs it had transformed (by `undo`, the other direction's tables: the
-/// same elements, finished by `outputs`' finishing step).
+/// its first butterfly, while it is loaded anyway — inside the column groups' first radix-8
+/// pass ([`radix2_dif_wide_checked`]) where the columns are at least 8 and at most
+/// `2^core_log` points long, else a group's rows just before the group's transform. Returns
+/// `false` when `accept` refuses a run, having put back the runs it had transformed (by
+/// `undo`, the other direction's tables: the same elements, finished by `outputs`'
+/// finishing step).
 ///
 /// # Safety
 /// As [`transform`], with `width = stride = 1`; `undo` holds the tables of the opposite
@@ -304,6 +309,29 @@ pub(crate) unsafe fn transform_dif_checked<F: TwoAdicField>(
         // SAFETY: group `g` owns columns `g·group .. (g+1)·group` of every row: a region
         // disjoint from every other group's, inside this call's points.
         let base = unsafe { ptr.get().add(g * group) };
+        if (3..=core_log).contains(&l1) {
+            // Columns short enough for one radix-2 run, in radix-8 passes: the check rides
+            // on the first pass's loads.
+            // SAFETY: as above; the tables cover `2^l1 ≤ 2^core_log` points.
+            let accepted = unsafe {
+                radix2_dif_wide_checked(
+                    base,
+                    l1,
+                    group,
+                    n2,
+                    &dir.tables,
+                    &undo.tables,
+                    accept,
+                    outputs.finish,
+                )
+            };
+            if accepted {
+                transformed[g].store(true, Ordering::Relaxed);
+            } else {
+                refused.store(true, Ordering::Relaxed);
+            }
+            return;
+        }
         for r in 0..n1 {
             // SAFETY: row `r`'s run of the group's columns, read only.
             let inputs = unsafe { core::slice::from_raw_parts(base.add(r * n2), group) };

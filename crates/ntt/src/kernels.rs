@@ -137,7 +137,26 @@ pub(crate) unsafe fn radix2<F: TwoAdicField>(
     }
     // Wide points (an index-major batch, a group of matrix columns): three stages per pass
     // over the data (radix-8 blocks of runs), single stages for the rest.
-    let mut s = 0;
+    // SAFETY: forwarded contract.
+    unsafe { wide_stages(data, log_n, 0, width, stride, tables, dif) };
+}
+
+/// Stages `first ..` of [`radix2`]'s wide path (points that are runs): three stages per pass
+/// over the data where three remain, single stages for the rest.
+///
+/// # Safety
+/// As [`radix2`].
+unsafe fn wide_stages<F: TwoAdicField>(
+    data: *mut F,
+    log_n: usize,
+    first: usize,
+    width: usize,
+    stride: usize,
+    tables: &StageTables<F>,
+    dif: bool,
+) {
+    let n = 1usize << log_n;
+    let mut s = first;
     while s < log_n {
         let (h, stages) = match (log_n - s >= 3, dif) {
             (true, true) => (n >> (s + 3), 3),
@@ -188,6 +207,83 @@ unsafe fn stage_of_runs<F: TwoAdicField>(
 
 /// Bytes of each run a radix-8 block processes at a time (eight of them stay in L1).
 const RUN_CHUNK_BYTES: usize = 512;
+
+/// A DIF [`radix2`] of `2^log_n ≥ 8` wide points (runs of `width` elements, `stride` apart)
+/// that refuses inputs `accept` rejects without a pass of its own: its first three stages
+/// call `accept` on each radix-8 block's eight run chunks just before their butterflies,
+/// while the block's loads are still in flight. On a refusal it stops, puts back the blocks
+/// it had transformed (the same blocks' DIT with `undo`'s tables, which hold the inverse
+/// twiddles, scaled by `1/8`, then `finish`ed) and returns `false`, every point equal as a
+/// field element to what it was.
+///
+/// # Safety
+/// As [`radix2`], and `undo` covers the same sizes as `tables`.
+#[allow(clippy::too_many_arguments)] // a transform's options and its check
+pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
+    data: *mut F,
+    log_n: usize,
+    width: usize,
+    stride: usize,
+    tables: &StageTables<F>,
+    undo: &StageTables<F>,
+    accept: fn(&[F]) -> bool,
+    finish: Option<fn(&mut [F])>,
+) -> bool {
+    debug_assert!(log_n >= 3 && log_n <= tables.log && width <= stride);
+    let h = 1usize << (log_n - 3);
+    let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
+    let twiddles = |t: &StageTables<F>, j: usize| {
+        let (t1, t2, t4) = (t.stage(h), t.stage(2 * h), t.stage(4 * h));
+        [
+            t1[j],
+            t2[j],
+            t2[j + h],
+            t4[j],
+            t4[j + h],
+            t4[j + 2 * h],
+            t4[j + 3 * h],
+        ]
+    };
+    let runs = |j: usize, c: usize| -> [&mut [F]; 8] {
+        let len = chunk.min(width - c);
+        core::array::from_fn(|m| {
+            // SAFETY: points `j + m·h`, `m < 8`, are distinct points below `2^log_n = 8h`
+            // and each run chunk `c .. c + len` lies inside its point's run; distinct
+            // points' runs do not overlap (`width ≤ stride`), so the eight slices are
+            // disjoint, and the callers below hold one block's slices at a time.
+            unsafe { core::slice::from_raw_parts_mut(data.add((j + m * h) * stride + c), len) }
+        })
+    };
+    for j in 0..h {
+        let w = twiddles(tables, j);
+        for c in (0..width).step_by(chunk) {
+            let mut block = runs(j, c);
+            if block.iter().all(|run| accept(run)) {
+                F::three_stages_same(&mut block, &w, j == 0, true);
+                continue;
+            }
+            // Refused: the blocks before (j, c) in this order are transformed.
+            let eighth = F::from_u64_reduced(8).inverse();
+            for (jb, cb) in (0..=j)
+                .flat_map(|jb| (0..width).step_by(chunk).map(move |cb| (jb, cb)))
+                .take_while(|&(jb, cb)| (jb, cb) < (j, c))
+            {
+                let mut block = runs(jb, cb);
+                F::three_stages_same(&mut block, &twiddles(undo, jb), jb == 0, false);
+                for run in block {
+                    run.iter_mut().for_each(|x| *x *= eighth);
+                    if let Some(f) = finish {
+                        f(run);
+                    }
+                }
+            }
+            return false;
+        }
+    }
+    // SAFETY: forwarded contract; the first three stages are done.
+    unsafe { wide_stages(data, log_n, 3, width, stride, tables, true) };
+    true
+}
 
 /// The three stages of half-sizes `h`, `2h`, `4h` (DIT in that order, DIF in the reverse)
 /// over `n` points of runs, as radix-8 blocks: the eight points `p, p+h, …, p+7h` are

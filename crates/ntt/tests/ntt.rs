@@ -552,17 +552,29 @@ fn checked_transforms_refuse_and_leave_the_words_unchanged() {
         Algorithm::Radix2,
         Algorithm::FourStep { core_log: 4 },
         Algorithm::FourStep { core_log: 5 },
+        // Sequential, columns of 2^3 and 2^5 points in one group of 128 (two run chunks
+        // per row): a refusal puts back the radix-8 blocks before it, in earlier rows and
+        // in earlier chunks of its own (the check rides on the first radix-8 pass).
+        Algorithm::FourStep { core_log: 7 },
         Algorithm::FourStep { core_log: 12 },
     ];
     for algorithm in algorithms {
-        let plain = NttPlan::<Goldilocks>::with_algorithm(10, algorithm).unwrap();
+        let sequential = algorithm == (Algorithm::FourStep { core_log: 7 });
+        let plain = NttPlan::<Goldilocks>::with_algorithm(12, algorithm)
+            .unwrap()
+            .parallel(!sequential);
         let checked = plain
             .clone()
             .finishing_outputs_with(|v| {
                 Goldilocks::canonical_words_mut(v);
             })
             .checking_inputs_with(all_canonical);
-        for log_n in [0usize, 3, 9, 10] {
+        let sizes: &[usize] = if sequential {
+            &[10, 12]
+        } else {
+            &[0, 3, 9, 10]
+        };
+        for &log_n in sizes {
             let n = 1usize << log_n;
             let x = random_vec::<Goldilocks>(&mut rng, n);
             type Run = fn(
@@ -594,7 +606,7 @@ fn checked_transforms_refuse_and_leave_the_words_unchanged() {
                     // back as `w + p` but for the finishing step.
                     let small: Vec<Goldilocks> =
                         (0..n as u64).map(Goldilocks::new_reduced).collect();
-                    for (at, input) in [0, n / 2 + 1, n - 1]
+                    for (at, input) in [0, n / 2 + 1, 3 * n / 4 + 70, n - 1]
                         .into_iter()
                         .flat_map(|at| [(at.min(n - 1), &x), (at.min(n - 1), &small)])
                     {

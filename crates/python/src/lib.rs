@@ -32,6 +32,7 @@ mod hashes;
 mod merkle;
 mod models;
 mod ntt;
+mod overhead_reference;
 mod stark;
 
 fn submodule(
@@ -44,10 +45,36 @@ fn submodule(
     parent.add_submodule(&m)
 }
 
+/// The Rust side of `benches/overhead.py`: case `case`'s call made through the Rust API on
+/// `words` (a writeable C-contiguous `uint64` array, the case's input), in place or (`copy`)
+/// on a copy the call makes; returns its seconds. Same binary and same memory as the Python
+/// call the benchmark then makes on the array, so only what Python adds differs.
+///
+/// # Errors
+/// `InvalidInputError` for an unknown case, an array it cannot use, or the call's error.
+#[pyfunction]
+fn _overhead_reference(
+    py: Python<'_>,
+    case: &str,
+    words: &Bound<'_, numpy::PyArrayDyn<u64>>,
+    copy: bool,
+) -> PyResult<f64> {
+    use numpy::PyArrayMethods;
+    let mut rw = words
+        .try_readwrite()
+        .map_err(|e| errors::invalid(format!("words: cannot be written ({e})")))?;
+    let words = rw
+        .as_slice_mut()
+        .map_err(|_| errors::invalid("words: the array must be C-contiguous"))?;
+    py.detach(|| overhead_reference::time_call(case, words, copy))
+        .map_err(errors::invalid)
+}
+
 /// zkaccel's native module; import `zkaccel` instead.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(_overhead_reference, m)?)?;
     submodule(m, "fields", fields::register)?;
     submodule(m, "poseidon", hashes::register_poseidon)?;
     submodule(m, "mimc", hashes::register_mimc)?;

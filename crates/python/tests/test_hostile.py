@@ -97,3 +97,33 @@ def test_wrong_widths() -> None:
         ntt.forward_batch(np.zeros((4, 4, 4), dtype=np.uint64))
     with pytest.raises(zkaccel.InvalidInputError):
         ntt.lde_batch(np.zeros((2, 6), dtype=np.uint64), 1)
+
+
+def test_overhead_reference_computes_the_python_call_and_refuses_bad_arguments() -> None:
+    # The benchmark's Rust side (zkaccel._native._overhead_reference) must make the call the
+    # Python side is compared with: the same transform of the same words.
+    p = np.uint64(2**64 - 2**32 + 1)
+    values = (np.arange(1 << 20, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)) % p
+    rust = values.copy()
+    seconds = zkaccel._native._overhead_reference("ntt_goldilocks_2^20", rust, False)
+    assert seconds > 0
+    rust = np.where(rust >= p, rust - p, rust)  # the plain Rust plan may leave w ≥ p
+    assert np.array_equal(rust, ntt.forward(values))
+    copied = values.copy()
+    zkaccel._native._overhead_reference("ntt_goldilocks_2^20", copied, True)
+    assert np.array_equal(copied, values)  # the call transformed a copy of its own
+    for case, words in [
+        ("unknown", values.copy()),
+        ("ntt_goldilocks_2^20", values[:1000].copy()),  # not a power of two
+        ("merkle_plonky2_2^20x8", values[:12].copy()),  # not rows of 8
+        ("ntt_bn254_2^20", np.full(8, U64, dtype=np.uint64)),  # limbs ≥ p
+    ]:
+        with pytest.raises(zkaccel.InvalidInputError):
+            zkaccel._native._overhead_reference(case, words, False)
+    strided = values[::2]
+    with pytest.raises(zkaccel.InvalidInputError):
+        zkaccel._native._overhead_reference("ntt_goldilocks_2^20", strided, False)
+    readonly = values.copy()
+    readonly.flags.writeable = False
+    with pytest.raises(zkaccel.InvalidInputError):
+        zkaccel._native._overhead_reference("ntt_goldilocks_2^20", readonly, False)
