@@ -44,9 +44,24 @@ impl<F: TwoAdicField> StageTables<F> {
     }
 }
 
-impl<F> StageTables<F> {
+impl<F: Copy> StageTables<F> {
     fn stage(&self, h: usize) -> &[F] {
         &self.table[h - 1..2 * h - 1]
+    }
+
+    /// The seven twiddles of the radix-8 block at offset `j` of the three stages of
+    /// half-sizes `h`, `2h`, `4h` (the layout `three_stages_same` takes).
+    fn radix8(&self, h: usize, j: usize) -> [F; 7] {
+        let (t1, t2, t4) = (self.stage(h), self.stage(2 * h), self.stage(4 * h));
+        [
+            t1[j],
+            t2[j],
+            t2[j + h],
+            t4[j],
+            t4[j + h],
+            t4[j + 2 * h],
+            t4[j + 3 * h],
+        ]
     }
 }
 
@@ -232,18 +247,6 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
     debug_assert!(log_n >= 3 && log_n <= tables.log && width <= stride);
     let h = 1usize << (log_n - 3);
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
-    let twiddles = |t: &StageTables<F>, j: usize| {
-        let (t1, t2, t4) = (t.stage(h), t.stage(2 * h), t.stage(4 * h));
-        [
-            t1[j],
-            t2[j],
-            t2[j + h],
-            t4[j],
-            t4[j + h],
-            t4[j + 2 * h],
-            t4[j + 3 * h],
-        ]
-    };
     let runs = |j: usize, c: usize| -> [&mut [F]; 8] {
         let len = chunk.min(width - c);
         core::array::from_fn(|m| {
@@ -255,7 +258,7 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
         })
     };
     for j in 0..h {
-        let w = twiddles(tables, j);
+        let w = tables.radix8(h, j);
         for c in (0..width).step_by(chunk) {
             let mut block = runs(j, c);
             if block.iter().all(|run| accept(run)) {
@@ -269,7 +272,7 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
                 .take_while(|&(jb, cb)| (jb, cb) < (j, c))
             {
                 let mut block = runs(jb, cb);
-                F::three_stages_same(&mut block, &twiddles(undo, jb), jb == 0, false);
+                F::three_stages_same(&mut block, &undo.radix8(h, jb), jb == 0, false);
                 for run in block {
                     run.iter_mut().for_each(|x| *x *= eighth);
                     if let Some(f) = finish {
@@ -302,19 +305,10 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
     tables: &StageTables<F>,
     dif: bool,
 ) {
-    let (t1, t2, t4) = (tables.stage(h), tables.stage(2 * h), tables.stage(4 * h));
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
     for start in (0..n).step_by(8 * h) {
         for j in 0..h {
-            let w = [
-                t1[j],
-                t2[j],
-                t2[j + h],
-                t4[j],
-                t4[j + h],
-                t4[j + 2 * h],
-                t4[j + 3 * h],
-            ];
+            let w = tables.radix8(h, j);
             let base = start + j;
             for c in (0..width).step_by(chunk) {
                 let len = chunk.min(width - c);
