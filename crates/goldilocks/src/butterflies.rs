@@ -31,6 +31,43 @@ impl Twiddle for &[Goldilocks] {
     }
 }
 
+/// The twiddles of the pairs `j .. j + len` (`len < 8`) of an AVX-512 run's tail, zeros above.
+trait TailTwiddle: Twiddle {
+    #[cfg(target_arch = "x86_64")]
+    fn prefix(
+        self,
+        cpu: crate::x86_64::Avx512,
+        j: usize,
+        len: usize,
+    ) -> crate::x86_64::PackedGoldilocksAvx512;
+}
+
+impl TailTwiddle for &[Goldilocks] {
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn prefix(
+        self,
+        cpu: crate::x86_64::Avx512,
+        j: usize,
+        len: usize,
+    ) -> crate::x86_64::PackedGoldilocksAvx512 {
+        crate::x86_64::PackedGoldilocksAvx512::from_prefix(cpu, &self[j..j + len])
+    }
+}
+
+impl TailTwiddle for Same {
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn prefix(
+        self,
+        cpu: crate::x86_64::Avx512,
+        _j: usize,
+        _len: usize,
+    ) -> crate::x86_64::PackedGoldilocksAvx512 {
+        crate::x86_64::PackedGoldilocksAvx512::broadcast(cpu, self.0)
+    }
+}
+
 /// One twiddle for every pair (broadcast once per call).
 #[derive(Clone, Copy)]
 struct Same(Goldilocks);
@@ -74,7 +111,8 @@ pub(crate) fn butterfly<const DIF: bool>(
     }
 }
 
-/// The butterflies `P::WIDTH` pairs at a time, the tail one pair at a time.
+/// The butterflies `P::WIDTH` pairs at a time, up to the last whole vector; returns where the
+/// tail starts.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn run_packed<P: PackedField<Scalar = Goldilocks>, T: Twiddle, const DIF: bool>(
@@ -82,7 +120,7 @@ fn run_packed<P: PackedField<Scalar = Goldilocks>, T: Twiddle, const DIF: bool>(
     lo: &mut [Goldilocks],
     hi: &mut [Goldilocks],
     tw: T,
-) {
+) -> usize {
     let whole = lo.len() / P::WIDTH * P::WIDTH;
     for j in (0..whole).step_by(P::WIDTH) {
         let x = P::from_slice(cpu, &lo[j..j + P::WIDTH]);
@@ -97,18 +135,34 @@ fn run_packed<P: PackedField<Scalar = Goldilocks>, T: Twiddle, const DIF: bool>(
         a.write_to_slice(&mut lo[j..j + P::WIDTH]);
         b.write_to_slice(&mut hi[j..j + P::WIDTH]);
     }
-    scalar::<T, DIF>(lo, hi, tw, whole);
+    whole
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn run_avx512<T: Twiddle, const DIF: bool>(
+fn run_avx512<T: TailTwiddle, const DIF: bool>(
     cpu: crate::x86_64::Avx512,
     lo: &mut [Goldilocks],
     hi: &mut [Goldilocks],
     tw: T,
 ) {
-    run_packed::<crate::x86_64::PackedGoldilocksAvx512, T, DIF>(cpu, lo, hi, tw)
+    use crate::x86_64::PackedGoldilocksAvx512 as P;
+    let j = run_packed::<P, T, DIF>(cpu, lo, hi, tw);
+    let len = lo.len() - j;
+    if len > 0 {
+        // The tail in one masked vector (zeros in the unused lanes).
+        let x = P::from_prefix(cpu, &lo[j..]);
+        let y = P::from_prefix(cpu, &hi[j..]);
+        let w = tw.prefix(cpu, j, len);
+        let (a, b) = if DIF {
+            (x + y, (x - y) * w)
+        } else {
+            let t = y * w;
+            (x + t, x - t)
+        };
+        a.write_prefix(&mut lo[j..]);
+        b.write_prefix(&mut hi[j..]);
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -119,10 +173,11 @@ fn run_avx2<T: Twiddle, const DIF: bool>(
     hi: &mut [Goldilocks],
     tw: T,
 ) {
-    run_packed::<crate::x86_64::PackedGoldilocksAvx2, T, DIF>(cpu, lo, hi, tw)
+    let whole = run_packed::<crate::x86_64::PackedGoldilocksAvx2, T, DIF>(cpu, lo, hi, tw);
+    scalar::<T, DIF>(lo, hi, tw, whole);
 }
 
-fn run<T: Twiddle, const DIF: bool>(lo: &mut [Goldilocks], hi: &mut [Goldilocks], tw: T) {
+fn run<T: TailTwiddle, const DIF: bool>(lo: &mut [Goldilocks], hi: &mut [Goldilocks], tw: T) {
     assert_eq!(lo.len(), hi.len(), "runs of equal length");
     #[cfg(target_arch = "x86_64")]
     if lo.len() >= 8 {
@@ -260,7 +315,8 @@ fn three_stages_scalar<T: Twiddle, const DIF: bool, const UNIT: bool>(
     }
 }
 
-/// Radix-8 blocks `P::WIDTH` elements at a time, the tail one element at a time.
+/// Radix-8 blocks `P::WIDTH` elements at a time, up to the last whole vector; returns where
+/// the tail starts.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn three_stages_packed<
@@ -272,7 +328,7 @@ fn three_stages_packed<
     cpu: P::Cpu,
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
-) {
+) -> usize {
     let whole = runs[0].len() / P::WIDTH * P::WIDTH;
     for j in (0..whole).step_by(P::WIDTH) {
         let mut v = [P::broadcast(cpu, Goldilocks::ZERO); 8];
@@ -293,17 +349,28 @@ fn three_stages_packed<
             x.write_to_slice(&mut run[j..j + P::WIDTH]);
         }
     }
-    three_stages_scalar::<T, DIF, UNIT>(runs, tw, whole);
+    whole
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn three_stages_avx512<T: Twiddle, const DIF: bool, const UNIT: bool>(
+fn three_stages_avx512<T: TailTwiddle, const DIF: bool, const UNIT: bool>(
     cpu: crate::x86_64::Avx512,
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
 ) {
-    three_stages_packed::<crate::x86_64::PackedGoldilocksAvx512, T, DIF, UNIT>(cpu, runs, tw)
+    use crate::x86_64::PackedGoldilocksAvx512 as P;
+    let j = three_stages_packed::<P, T, DIF, UNIT>(cpu, runs, tw);
+    let len = runs[0].len() - j;
+    if len > 0 {
+        // The tail in one masked vector per run (zeros in the unused lanes).
+        let mut v: [P; 8] = core::array::from_fn(|m| P::from_prefix(cpu, &runs[m][j..]));
+        let w: [P; 7] = core::array::from_fn(|i| tw[i].prefix(cpu, j, len));
+        radix8::<P, DIF, UNIT>(&mut v, &w);
+        for (x, run) in v.iter().zip(runs.iter_mut()) {
+            x.write_prefix(&mut run[j..]);
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -313,18 +380,21 @@ fn three_stages_avx2<T: Twiddle, const DIF: bool, const UNIT: bool>(
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
 ) {
-    three_stages_packed::<crate::x86_64::PackedGoldilocksAvx2, T, DIF, UNIT>(cpu, runs, tw)
+    let whole =
+        three_stages_packed::<crate::x86_64::PackedGoldilocksAvx2, T, DIF, UNIT>(cpu, runs, tw);
+    three_stages_scalar::<T, DIF, UNIT>(runs, tw, whole);
 }
 
-fn three_stages_on<T: Twiddle, const DIF: bool, const UNIT: bool>(
+fn three_stages_on<T: TailTwiddle, const DIF: bool, const UNIT: bool>(
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
 ) {
     let len = runs[0].len();
     assert!(runs.iter().all(|r| r.len() == len), "runs of equal length");
     #[cfg(target_arch = "x86_64")]
-    if len >= 4 {
-        if let Some(cpu) = crate::x86_64::Avx512::detect().filter(|_| len >= 8) {
+    if len >= 2 {
+        // AVX-512 takes any run of two or more (its tail in masked vectors); AVX2 from four.
+        if let Some(cpu) = crate::x86_64::Avx512::detect() {
             // SAFETY: the token proves AVX-512F is present.
             return unsafe { three_stages_avx512::<T, DIF, UNIT>(cpu, runs, tw) };
         }

@@ -291,6 +291,35 @@ impl PackedGoldilocksAvx512 {
         unsafe { Self(_mm512_set1_epi64(x.0 as i64)) }
     }
 
+    /// The elements of `prefix` (at most eight) in the low lanes, zeros above: a run's tail
+    /// in one masked load.
+    ///
+    /// # Panics
+    /// When `prefix` holds more than eight elements.
+    #[inline(always)]
+    pub fn from_prefix(_cpu: Avx512, prefix: &[Goldilocks]) -> Self {
+        assert!(prefix.len() <= Self::WIDTH, "at most eight lanes");
+        let mask = ((1u16 << prefix.len()) - 1) as __mmask8;
+        // SAFETY: `_cpu` proves AVX-512F; the mask enables exactly the lanes `prefix` holds,
+        // and masked-off lanes are neither read nor fault (`Goldilocks` is `repr(transparent)`
+        // over `u64`).
+        unsafe { Self(_mm512_maskz_loadu_epi64(mask, prefix.as_ptr().cast())) }
+    }
+
+    /// Stores the low `out.len()` lanes (at most eight) into `out`: [`Self::from_prefix`]'s
+    /// counterpart.
+    ///
+    /// # Panics
+    /// When `out` holds more than eight elements.
+    #[inline(always)]
+    pub fn write_prefix(self, out: &mut [Goldilocks]) {
+        assert!(out.len() <= Self::WIDTH, "at most eight lanes");
+        let mask = ((1u16 << out.len()) - 1) as __mmask8;
+        // SAFETY: a value of this type exists only if AVX-512F was detected; the mask enables
+        // exactly the lanes `out` holds, and masked-off lanes are not written.
+        unsafe { _mm512_mask_storeu_epi64(out.as_mut_ptr().cast(), mask, self.0) };
+    }
+
     /// Stores the eight lanes.
     #[inline(always)]
     pub fn to_array(self) -> [Goldilocks; 8] {
