@@ -485,6 +485,31 @@ pub trait TwoAdicField: Field {
         });
     }
 
+    /// [`TwoAdicField::three_stages_same`] with the points scaled: in DIF, point `m` of every
+    /// run is multiplied by `points[m]` before the block; in DIT, after it (a four-step row's
+    /// twiddles on its first or last pass). The default scales the runs in passes of their
+    /// own; a field may scale the points in registers instead.
+    #[inline]
+    fn three_stages_scaled(
+        runs: &mut [&mut [Self]; 8],
+        w: &[Self; 7],
+        unit: bool,
+        dif: bool,
+        points: &[Self; 8],
+    ) {
+        if dif {
+            for (run, &p) in runs.iter_mut().zip(points) {
+                Self::mul_by_constant(run, p);
+            }
+        }
+        Self::three_stages_same(runs, w, unit, dif);
+        if !dif {
+            for (run, &p) in runs.iter_mut().zip(points) {
+                Self::mul_by_constant(run, p);
+            }
+        }
+    }
+
     /// [`TwoAdicField::three_stages_same`] with a twiddle per element: slot `i`'s twiddle for
     /// element `j` is `tw[i][j]` (each table at least as long as the runs). This is three
     /// stages of one polynomial, whose runs are consecutive pieces of it.

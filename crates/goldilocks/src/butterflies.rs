@@ -290,11 +290,34 @@ fn radix8<V: Algebra, const DIF: bool, const UNIT: bool>(v: &mut [V; 8], w: &[V;
     }
 }
 
+/// [`radix8`], with `SCALED` point `m` multiplied by `points[m]` before the block (DIF) or
+/// after it (DIT): a four-step pass's twiddles on the row transform's first (DIF) or last
+/// (DIT) pass, instead of a pass of their own.
+#[inline(always)]
+fn scaled_radix8<V: Algebra, const DIF: bool, const UNIT: bool, const SCALED: bool>(
+    v: &mut [V; 8],
+    w: &[V; 7],
+    points: &[V; 8],
+) {
+    if SCALED && DIF {
+        for (x, &p) in v.iter_mut().zip(points) {
+            *x = *x * p;
+        }
+    }
+    radix8::<V, DIF, UNIT>(v, w);
+    if SCALED && !DIF {
+        for (x, &p) in v.iter_mut().zip(points) {
+            *x = *x * p;
+        }
+    }
+}
+
 /// Radix-8 blocks on element `from..` of eight runs, one element at a time.
 #[inline(always)]
-fn three_stages_scalar<T: Twiddle, const DIF: bool, const UNIT: bool>(
+fn three_stages_scalar<T: Twiddle, const DIF: bool, const UNIT: bool, const SCALED: bool>(
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
+    points: &[Goldilocks; 8],
     from: usize,
 ) {
     for j in from..runs[0].len() {
@@ -308,7 +331,7 @@ fn three_stages_scalar<T: Twiddle, const DIF: bool, const UNIT: bool>(
             tw[5].at(j),
             tw[6].at(j),
         ];
-        radix8::<Goldilocks, DIF, UNIT>(&mut v, &w);
+        scaled_radix8::<Goldilocks, DIF, UNIT, SCALED>(&mut v, &w, points);
         for (run, x) in runs.iter_mut().zip(v) {
             run[j] = x;
         }
@@ -324,12 +347,15 @@ fn three_stages_packed<
     T: Twiddle,
     const DIF: bool,
     const UNIT: bool,
+    const SCALED: bool,
 >(
     cpu: P::Cpu,
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
+    points: &[Goldilocks; 8],
 ) -> usize {
     let whole = runs[0].len() / P::WIDTH * P::WIDTH;
+    let points: [P; 8] = core::array::from_fn(|m| P::broadcast(cpu, points[m]));
     for j in (0..whole).step_by(P::WIDTH) {
         let mut v = [P::broadcast(cpu, Goldilocks::ZERO); 8];
         for (x, run) in v.iter_mut().zip(runs.iter()) {
@@ -344,7 +370,7 @@ fn three_stages_packed<
             tw[5].packed::<P>(cpu, j),
             tw[6].packed::<P>(cpu, j),
         ];
-        radix8::<P, DIF, UNIT>(&mut v, &w);
+        scaled_radix8::<P, DIF, UNIT, SCALED>(&mut v, &w, &points);
         for (x, run) in v.iter().zip(runs.iter_mut()) {
             x.write_to_slice(&mut run[j..j + P::WIDTH]);
         }
@@ -354,19 +380,21 @@ fn three_stages_packed<
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn three_stages_avx512<T: TailTwiddle, const DIF: bool, const UNIT: bool>(
+fn three_stages_avx512<T: TailTwiddle, const DIF: bool, const UNIT: bool, const SCALED: bool>(
     cpu: crate::x86_64::Avx512,
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
+    points: &[Goldilocks; 8],
 ) {
     use crate::x86_64::PackedGoldilocksAvx512 as P;
-    let j = three_stages_packed::<P, T, DIF, UNIT>(cpu, runs, tw);
+    let j = three_stages_packed::<P, T, DIF, UNIT, SCALED>(cpu, runs, tw, points);
     let len = runs[0].len() - j;
     if len > 0 {
         // The tail in one masked vector per run (zeros in the unused lanes).
         let mut v: [P; 8] = core::array::from_fn(|m| P::from_prefix(cpu, &runs[m][j..]));
         let w: [P; 7] = core::array::from_fn(|i| tw[i].prefix(cpu, j, len));
-        radix8::<P, DIF, UNIT>(&mut v, &w);
+        let points: [P; 8] = core::array::from_fn(|m| P::broadcast(cpu, points[m]));
+        scaled_radix8::<P, DIF, UNIT, SCALED>(&mut v, &w, &points);
         for (x, run) in v.iter().zip(runs.iter_mut()) {
             x.write_prefix(&mut run[j..]);
         }
@@ -375,19 +403,21 @@ fn three_stages_avx512<T: TailTwiddle, const DIF: bool, const UNIT: bool>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn three_stages_avx2<T: Twiddle, const DIF: bool, const UNIT: bool>(
+fn three_stages_avx2<T: Twiddle, const DIF: bool, const UNIT: bool, const SCALED: bool>(
     cpu: crate::x86_64::Avx2,
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
+    points: &[Goldilocks; 8],
 ) {
-    let whole =
-        three_stages_packed::<crate::x86_64::PackedGoldilocksAvx2, T, DIF, UNIT>(cpu, runs, tw);
-    three_stages_scalar::<T, DIF, UNIT>(runs, tw, whole);
+    use crate::x86_64::PackedGoldilocksAvx2 as P;
+    let whole = three_stages_packed::<P, T, DIF, UNIT, SCALED>(cpu, runs, tw, points);
+    three_stages_scalar::<T, DIF, UNIT, SCALED>(runs, tw, points, whole);
 }
 
-fn three_stages_on<T: TailTwiddle, const DIF: bool, const UNIT: bool>(
+fn three_stages_on<T: TailTwiddle, const DIF: bool, const UNIT: bool, const SCALED: bool>(
     runs: &mut [&mut [Goldilocks]; 8],
     tw: &[T; 7],
+    points: &[Goldilocks; 8],
 ) {
     let len = runs[0].len();
     assert!(runs.iter().all(|r| r.len() == len), "runs of equal length");
@@ -396,15 +426,18 @@ fn three_stages_on<T: TailTwiddle, const DIF: bool, const UNIT: bool>(
         // AVX-512 takes any run of two or more (its tail in masked vectors); AVX2 from four.
         if let Some(cpu) = crate::x86_64::Avx512::detect() {
             // SAFETY: the token proves AVX-512F is present.
-            return unsafe { three_stages_avx512::<T, DIF, UNIT>(cpu, runs, tw) };
+            return unsafe { three_stages_avx512::<T, DIF, UNIT, SCALED>(cpu, runs, tw, points) };
         }
         if let Some(cpu) = crate::x86_64::Avx2::detect() {
             // SAFETY: the token proves AVX2 is present.
-            return unsafe { three_stages_avx2::<T, DIF, UNIT>(cpu, runs, tw) };
+            return unsafe { three_stages_avx2::<T, DIF, UNIT, SCALED>(cpu, runs, tw, points) };
         }
     }
-    three_stages_scalar::<T, DIF, UNIT>(runs, tw, 0)
+    three_stages_scalar::<T, DIF, UNIT, SCALED>(runs, tw, points, 0)
 }
+
+/// The point scales of an unscaled block (never read).
+const NO_POINTS: [Goldilocks; 8] = [Goldilocks::ZERO; 8];
 
 /// One twiddle per slot, the same for every element of the runs.
 fn same_twiddles(w: &ThreeStageTwiddles) -> [Same; 7] {
@@ -436,9 +469,9 @@ pub fn dit_three_stages_same(
     unit: bool,
 ) {
     if unit {
-        three_stages_on::<_, false, true>(runs, &same_twiddles(w))
+        three_stages_on::<_, false, true, false>(runs, &same_twiddles(w), &NO_POINTS)
     } else {
-        three_stages_on::<_, false, false>(runs, &same_twiddles(w))
+        three_stages_on::<_, false, false, false>(runs, &same_twiddles(w), &NO_POINTS)
     }
 }
 
@@ -453,9 +486,9 @@ pub fn dif_three_stages_same(
     unit: bool,
 ) {
     if unit {
-        three_stages_on::<_, true, true>(runs, &same_twiddles(w))
+        three_stages_on::<_, true, true, false>(runs, &same_twiddles(w), &NO_POINTS)
     } else {
-        three_stages_on::<_, true, false>(runs, &same_twiddles(w))
+        three_stages_on::<_, true, false, false>(runs, &same_twiddles(w), &NO_POINTS)
     }
 }
 
@@ -467,7 +500,7 @@ pub fn dif_three_stages_same(
 /// When the runs differ in length or a twiddle table is shorter than them.
 pub fn dit_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 7]) {
     let tw = per_element_twiddles(runs, tw);
-    three_stages_on::<_, false, false>(runs, &tw)
+    three_stages_on::<_, false, false, false>(runs, &tw, &NO_POINTS)
 }
 
 /// Three DIF stages across eight equal-length runs with a twiddle per element, as
@@ -477,5 +510,41 @@ pub fn dit_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 
 /// When the runs differ in length or a twiddle table is shorter than them.
 pub fn dif_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 7]) {
     let tw = per_element_twiddles(runs, tw);
-    three_stages_on::<_, true, false>(runs, &tw)
+    three_stages_on::<_, true, false, false>(runs, &tw, &NO_POINTS)
+}
+
+/// [`dif_three_stages_same`] with point `m` of every run first multiplied by `points[m]`: a
+/// four-step row's twiddles on its first pass.
+///
+/// # Panics
+/// When the runs differ in length.
+pub fn dif_three_stages_scaled(
+    runs: &mut [&mut [Goldilocks]; 8],
+    w: &ThreeStageTwiddles,
+    unit: bool,
+    points: &[Goldilocks; 8],
+) {
+    if unit {
+        three_stages_on::<_, true, true, true>(runs, &same_twiddles(w), points)
+    } else {
+        three_stages_on::<_, true, false, true>(runs, &same_twiddles(w), points)
+    }
+}
+
+/// [`dit_three_stages_same`] with point `m` of every run then multiplied by `points[m]`: a
+/// four-step row's twiddles on its last pass.
+///
+/// # Panics
+/// When the runs differ in length.
+pub fn dit_three_stages_scaled(
+    runs: &mut [&mut [Goldilocks]; 8],
+    w: &ThreeStageTwiddles,
+    unit: bool,
+    points: &[Goldilocks; 8],
+) {
+    if unit {
+        three_stages_on::<_, false, true, true>(runs, &same_twiddles(w), points)
+    } else {
+        three_stages_on::<_, false, false, true>(runs, &same_twiddles(w), points)
+    }
 }

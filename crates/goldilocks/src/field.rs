@@ -556,6 +556,20 @@ impl TwoAdicField for Goldilocks {
         }
     }
     #[inline]
+    fn three_stages_scaled(
+        runs: &mut [&mut [Self]; 8],
+        w: &[Self; 7],
+        unit: bool,
+        dif: bool,
+        points: &[Self; 8],
+    ) {
+        if dif {
+            crate::butterflies::dif_three_stages_scaled(runs, w, unit, points)
+        } else {
+            crate::butterflies::dit_three_stages_scaled(runs, w, unit, points)
+        }
+    }
+    #[inline]
     fn three_stages(runs: &mut [&mut [Self]; 8], tw: &[&[Self]; 7], dif: bool) {
         if dif {
             crate::butterflies::dif_three_stages(runs, tw)

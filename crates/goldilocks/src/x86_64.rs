@@ -368,21 +368,39 @@ unsafe fn mul_avx512(a: __m512i, b: __m512i) -> __m512i {
     // SAFETY: the caller runs on an AVX-512F CPU.
     unsafe {
         let mask32 = _mm512_set1_epi64(EPSILON as i64);
-        let a_hi = _mm512_srli_epi64::<32>(a);
-        let b_hi = _mm512_srli_epi64::<32>(b);
+        // The high halves moved down by a shuffle (port 5), not a shift (port 0, where the
+        // products run): `vpmuludq` reads only the low 32 bits of each lane.
+        let a_hi = high_halves_avx512(a);
+        let b_hi = high_halves_avx512(b);
         let ll = _mm512_mul_epu32(a, b);
         let lh = _mm512_mul_epu32(a, b_hi);
         let hl = _mm512_mul_epu32(a_hi, b);
         let hh = _mm512_mul_epu32(a_hi, b_hi);
         let t = _mm512_add_epi64(hl, _mm512_srli_epi64::<32>(ll));
         let u = _mm512_add_epi64(lh, _mm512_and_si512(t, mask32));
-        let lo = _mm512_or_si512(_mm512_slli_epi64::<32>(u), _mm512_and_si512(ll, mask32));
+        // lo = (u mod 2^32)·2^32 + (ll mod 2^32): u's low half copied up, ll's low half kept.
+        let lo = _mm512_mask_blend_epi32(0x5555, low_halves_up_avx512(u), ll);
         let hi = _mm512_add_epi64(
             _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(t)),
             _mm512_srli_epi64::<32>(u),
         );
         reduce128_avx512(hi, lo)
     }
+}
+
+/// Each lane's high 32 bits copied into its low half (the high half keeps them): what
+/// `vpmuludq` needs of a high half, from a shuffle.
+#[inline(always)]
+unsafe fn high_halves_avx512(x: __m512i) -> __m512i {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe { _mm512_castps_si512(_mm512_movehdup_ps(_mm512_castsi512_ps(x))) }
+}
+
+/// Each lane's low 32 bits copied into its high half.
+#[inline(always)]
+unsafe fn low_halves_up_avx512(x: __m512i) -> __m512i {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe { _mm512_castps_si512(_mm512_moveldup_ps(_mm512_castsi512_ps(x))) }
 }
 
 /// Reduces the 128-bit lanes `hi·2^64 + lo`: `lo − hi_hi` (borrow ⇒ −ε) + `hi_lo·ε` (carry ⇒ +ε).

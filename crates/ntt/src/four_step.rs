@@ -21,7 +21,8 @@ use rayon::prelude::*;
 use zkaccel_field::{Field, TwoAdicField};
 
 use crate::kernels::{
-    dit_from_stage, radix2, radix2_dif_wide_checked, reverse_bits, SharedPtr, StageTables,
+    dit_from_stage, radix2, radix2_dif_wide_checked, radix2_wide_scaled, reverse_bits, SharedPtr,
+    StageTables,
 };
 
 /// The tables of one direction (forward or inverse).
@@ -226,6 +227,7 @@ unsafe fn row_pass<F: TwoAdicField>(
     let (n1, n2) = (1usize << l1, 1usize << l2);
     let omega = dir.roots[log_n];
     let ptr = SharedPtr(data);
+    let wide = width > 1 || stride > 1;
     let run = |r: usize| {
         // SAFETY: row `r` is the points `r·n2 .. (r+1)·n2`, disjoint from other rows.
         let row = unsafe { ptr.get().add(r * n2 * stride) };
@@ -235,6 +237,19 @@ unsafe fn row_pass<F: TwoAdicField>(
             stride,
         };
         let base = omega.exp_u64(reverse_bits(r, l1) as u64);
+        if wide && l2 <= core_log {
+            // Rows of wide points within the core: the twiddles ride on the row transform's
+            // first (DIF) or last (DIT) radix-8 pass where it has one.
+            let tw = row_twiddles(n2, base, outputs.scale);
+            // SAFETY: the row's points, exclusively ours; the tables cover `2^l2 ≤ 2^core_log`.
+            if unsafe { radix2_wide_scaled(row, l2, width, stride, &dir.tables, dif, &tw) } {
+                if let (true, Some(f)) = (dif, outputs.finish) {
+                    // SAFETY: as above.
+                    unsafe { finish_points(row, sub, f) };
+                }
+                return;
+            }
+        }
         // SAFETY: the row's points, exclusively ours.
         unsafe {
             if !dif {
@@ -383,6 +398,21 @@ pub(crate) unsafe fn transform_dif_checked<F: TwoAdicField>(
     true
 }
 
+/// A row's twiddles `scale·base^c`, `c < n` (a power of two), by doubling with slice
+/// products.
+fn row_twiddles<F: TwoAdicField>(n: usize, base: F, scale: Option<F>) -> Vec<F> {
+    let mut tw = Vec::with_capacity(n);
+    tw.push(scale.unwrap_or(F::ONE));
+    let mut step = base;
+    while tw.len() < n {
+        let k = tw.len();
+        tw.extend_from_within(..k);
+        F::mul_by_constant(&mut tw[k..], step);
+        step = step.square();
+    }
+    tw
+}
+
 /// Multiplies point `c` of a row (`2^shape.log_n` points) by `scale·base^c`.
 ///
 /// # Safety
@@ -394,16 +424,7 @@ unsafe fn twiddle_row<F: TwoAdicField>(row: *mut F, shape: Shape, base: F, scale
         stride,
     } = shape;
     let n = 1usize << log_n;
-    // The row's twiddles `scale·base^c`, by doubling with slice products.
-    let mut tw = Vec::with_capacity(n);
-    tw.push(scale.unwrap_or(F::ONE));
-    let mut step = base;
-    while tw.len() < n {
-        let k = tw.len();
-        tw.extend_from_within(..k);
-        F::mul_by_constant(&mut tw[k..], step);
-        step = step.square();
-    }
+    let tw = row_twiddles(n, base, scale);
     if width == stride && width == 1 {
         // SAFETY: the row's `n` contiguous points, exclusively ours (caller's contract).
         let run = unsafe { core::slice::from_raw_parts_mut(row, n) };

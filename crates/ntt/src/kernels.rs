@@ -153,14 +153,44 @@ pub(crate) unsafe fn radix2<F: TwoAdicField>(
     // Wide points (an index-major batch, a group of matrix columns): three stages per pass
     // over the data (radix-8 blocks of runs), single stages for the rest.
     // SAFETY: forwarded contract.
-    unsafe { wide_stages(data, log_n, 0, width, stride, tables, dif) };
+    unsafe { wide_stages(data, log_n, 0, width, stride, tables, dif, None) };
+}
+
+/// A [`radix2`] of wide points whose point `c` is multiplied by `points[c]` before the
+/// transform (DIF) or after it (DIT), on the first (DIF) or last (DIT) radix-8 pass rather
+/// than in a pass of its own: a four-step row's twiddles. Returns `false`, having done
+/// nothing, where that pass is not a radix-8 one (fewer than 8 points, or a DIT whose
+/// stage count is not a multiple of three).
+///
+/// # Safety
+/// As [`radix2`], and `points` holds at least `2^log_n` elements.
+pub(crate) unsafe fn radix2_wide_scaled<F: TwoAdicField>(
+    data: *mut F,
+    log_n: usize,
+    width: usize,
+    stride: usize,
+    tables: &StageTables<F>,
+    dif: bool,
+    points: &[F],
+) -> bool {
+    debug_assert!(log_n <= tables.log && width <= stride && points.len() >= 1 << log_n);
+    if log_n < 3 || (!dif && log_n % 3 != 0) {
+        return false;
+    }
+    // SAFETY: forwarded contract; the scaled pass is the first (DIF) or last (DIT) and a
+    // radix-8 one, as checked above.
+    unsafe { wide_stages(data, log_n, 0, width, stride, tables, dif, Some(points)) };
+    true
 }
 
 /// Stages `first ..` of [`radix2`]'s wide path (points that are runs): three stages per pass
-/// over the data where three remain, single stages for the rest.
+/// over the data where three remain, single stages for the rest. With `points`, the pass of
+/// stages `0..3` (DIF, `first = 0`) or `log_n − 3 .. log_n` (DIT) scales point `c` by
+/// `points[c]` before (DIF) or after (DIT) its butterflies; that pass must be a radix-8 one.
 ///
 /// # Safety
 /// As [`radix2`].
+#[allow(clippy::too_many_arguments)] // the transform's options and the row's scales
 unsafe fn wide_stages<F: TwoAdicField>(
     data: *mut F,
     log_n: usize,
@@ -169,6 +199,7 @@ unsafe fn wide_stages<F: TwoAdicField>(
     stride: usize,
     tables: &StageTables<F>,
     dif: bool,
+    points: Option<&[F]>,
 ) {
     let n = 1usize << log_n;
     let mut s = first;
@@ -182,7 +213,9 @@ unsafe fn wide_stages<F: TwoAdicField>(
         // SAFETY: forwarded contract; `h·2^stages ≤ n` by construction.
         unsafe {
             if stages == 3 {
-                three_stages_of_runs(data, n, h, width, stride, tables, dif);
+                // The scaled pass covers all `n` points as one block row (`8h = n`).
+                let scaled = points.filter(|_| 8 * h == n);
+                three_stages_of_runs(data, n, h, width, stride, tables, dif, scaled);
             } else {
                 stage_of_runs(data, n, h, width, stride, tables.stage(h), dif);
             }
@@ -284,7 +317,7 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
         }
     }
     // SAFETY: forwarded contract; the first three stages are done.
-    unsafe { wide_stages(data, log_n, 3, width, stride, tables, true) };
+    unsafe { wide_stages(data, log_n, 3, width, stride, tables, true, None) };
     true
 }
 
@@ -294,8 +327,12 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
 /// over the data does three stages. That matters for column groups, whose power-of-two row
 /// stride keeps them from staying in cache from one stage to the next.
 ///
+/// With `points` (only when `8h = n`: one row of blocks), block `j`'s point `m` (point
+/// `c = j + m·h`) is scaled by `points[c]`, before the butterflies in DIF, after in DIT.
+///
 /// # Safety
-/// As [`radix2`], with `8h ≤ n`.
+/// As [`radix2`], with `8h ≤ n`, and `8h = n` when `points` is given.
+#[allow(clippy::too_many_arguments)] // the transform's options and the row's scales
 unsafe fn three_stages_of_runs<F: TwoAdicField>(
     data: *mut F,
     n: usize,
@@ -304,12 +341,15 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
     stride: usize,
     tables: &StageTables<F>,
     dif: bool,
+    points: Option<&[F]>,
 ) {
+    debug_assert!(points.is_none() || 8 * h == n);
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
     for start in (0..n).step_by(8 * h) {
         for j in 0..h {
             let w = tables.radix8(h, j);
             let base = start + j;
+            let scales: Option<[F; 8]> = points.map(|p| core::array::from_fn(|m| p[base + m * h]));
             for c in (0..width).step_by(chunk) {
                 let len = chunk.min(width - c);
                 let mut runs: [&mut [F]; 8] = core::array::from_fn(|m| {
@@ -322,7 +362,10 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
                         core::slice::from_raw_parts_mut(data.add((base + m * h) * stride + c), len)
                     }
                 });
-                F::three_stages_same(&mut runs, &w, j == 0, dif);
+                match &scales {
+                    Some(p) => F::three_stages_scaled(&mut runs, &w, j == 0, dif, p),
+                    None => F::three_stages_same(&mut runs, &w, j == 0, dif),
+                }
             }
         }
     }
