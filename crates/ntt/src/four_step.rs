@@ -21,8 +21,8 @@ use rayon::prelude::*;
 use zkaccel_field::{Field, TwoAdicField};
 
 use crate::kernels::{
-    dit_from_stage, radix2, radix2_dif_wide_checked, radix2_wide_scaled, reverse_bits, SharedPtr,
-    StageTables,
+    dit_from_stage, radix2, radix2_dif_wide_checked, radix2_wide_scaled, reverse_bits,
+    wide_stages_from, SharedPtr, StageTables,
 };
 
 /// The tables of one direction (forward or inverse).
@@ -528,23 +528,26 @@ unsafe fn column_pass<F: TwoAdicField>(
 }
 
 /// The forward DIT (bit-reversed → natural) of the `out.len() = src.len()·2^log_blowup`
-/// points whose input is `src[j]·factor·shift^rev(j)` (`rev` on `log2(src.len())` bits) at
-/// position `j·2^log_blowup` and zero elsewhere: the spread, zero-padded and shifted
-/// coefficients of a low-degree extension, given bit-reversed. On such input the first
-/// `log_blowup` stages only copy each value over its block of `2^log_blowup`, so they are
-/// replaced by that fill, which runs inside the four-step row pass: no separate placement
-/// pass, no butterflies on zeros. The shift powers are not tabulated: a row of the split
-/// reads consecutive `j = r·m + t`, whose reversal is `rev(t)·2^l1 + rev(r)`, so one table of
-/// `m` powers and one constant per row cover them.
+/// elements (points of `width` elements, index-major) whose point `j·2^log_blowup` is source
+/// point `j` times `factor·shift^rev(j)` (`rev` on `log2(src.len()/width)` bits) and whose
+/// other points are zero: the spread, zero-padded and shifted coefficients of a low-degree
+/// extension, given bit-reversed. On such input the first `log_blowup` stages only copy each
+/// point over its block of `2^log_blowup`, so they are replaced by that fill, which runs
+/// inside the four-step row pass: no separate placement pass, no butterflies on zeros. The
+/// shift powers are not tabulated: a row of the split reads consecutive `j = r·m + t`, whose
+/// reversal is `rev(t)·2^l1 + rev(r)`, so one table of `m` powers and one constant per row
+/// cover them.
 ///
 /// `out` may start uninitialised: every element is written before it is read, row by row
 /// inside the (parallel) row pass, so a fresh output buffer is first touched there and is
-/// never zeroed. Callers pass power-of-two lengths with `out.len() = src.len() << log_blowup`
-/// and `dir` covering `out.len()` (checked in debug builds).
+/// never zeroed. Callers pass power-of-two point counts with `out.len() = src.len() <<
+/// log_blowup`, `width ≥ 1` dividing `src.len()`, and `dir` covering the extended size
+/// (checked in debug builds).
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
 pub(crate) fn extend_dit<F: TwoAdicField>(
     out: &mut [MaybeUninit<F>],
     src: &[F],
+    width: usize,
     shift: F,
     factor: F,
     log_blowup: usize,
@@ -553,13 +556,14 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
     parallel: bool,
 ) {
     let k = log_blowup;
-    debug_assert!(src.len().is_power_of_two());
+    debug_assert!(width > 0 && src.len().is_multiple_of(width));
+    debug_assert!((src.len() / width).is_power_of_two());
     debug_assert_eq!(out.len(), src.len() << k);
-    let log_n = out.len().trailing_zeros() as usize;
+    let log_n = (out.len() / width).trailing_zeros() as usize;
     let shape = Shape {
         log_n,
-        width: 1,
-        stride: 1,
+        width,
+        stride: width,
     };
     // One row when the whole transform fits the core, else the four-step rows. The columns
     // stay within the core (a longer column pass would recurse into strided four-step
@@ -570,10 +574,12 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
         // A blowup beyond a whole row: place the values and run the plain transform.
         let factors = bit_reversed_powers(shift, factor, log_n - k);
         let out = fill_uninit(out, F::ZERO);
-        for (j, (&x, &y)) in src.iter().zip(&factors).enumerate() {
-            out[j << k] = x * y;
+        for (j, (point, &y)) in src.chunks_exact(width).zip(&factors).enumerate() {
+            let slot = &mut out[(j << k) * width..((j << k) + 1) * width];
+            slot.copy_from_slice(point);
+            F::mul_by_constant(slot, y);
         }
-        // SAFETY: `out` is `2^log_n` contiguous elements, borrowed mutably for the call.
+        // SAFETY: `out` is `2^log_n` contiguous points, borrowed mutably for the call.
         unsafe {
             transform(
                 out.as_mut_ptr(),
@@ -592,37 +598,66 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
     let omega = dir.roots[log_n];
     let row_shape = Shape {
         log_n: l2,
-        width: 1,
-        stride: 1,
+        width,
+        stride: width,
     };
     let run = |(r, row): (usize, &mut [MaybeUninit<F>])| {
-        let mut values = src[r * per_row..(r + 1) * per_row].to_vec();
-        F::mul_slices(&mut values, &within);
-        if l1 > 0 {
-            F::mul_by_constant(&mut values, shift.exp_u64(reverse_bits(r, l1) as u64));
-        }
-        for (block, &x) in row.chunks_exact_mut(1 << k).zip(&values) {
-            for slot in block {
-                slot.write(x);
+        let src = &src[r * per_row * width..(r + 1) * per_row * width];
+        let row_shift = (l1 > 0).then(|| shift.exp_u64(reverse_bits(r, l1) as u64));
+        if width == 1 {
+            let mut values = src.to_vec();
+            F::mul_slices(&mut values, &within);
+            if let Some(c) = row_shift {
+                F::mul_by_constant(&mut values, c);
+            }
+            for (block, &x) in row.chunks_exact_mut(1 << k).zip(&values) {
+                for slot in block {
+                    slot.write(x);
+                }
+            }
+        } else {
+            for ((block, point), &w) in row
+                .chunks_exact_mut(width << k)
+                .zip(src.chunks_exact(width))
+                .zip(&within)
+            {
+                let (first, rest) = block.split_at_mut(width);
+                let first = copy_uninit(first, point);
+                F::mul_by_constant(first, row_shift.map_or(w, |c| w * c));
+                for copy in rest.chunks_exact_mut(width) {
+                    copy_uninit(copy, first);
+                }
             }
         }
-        // SAFETY: the blocks of `2^k` tile the row (`per_row << k = 2^l2`), so every element
-        // of it was written just above.
+        // SAFETY: the blocks of `2^k` points tile the row (`per_row << k = 2^l2`), so every
+        // element of it was written just above.
         let row = unsafe { assume_init_mut(row) };
-        dit_from_stage(row, k, &dir.tables);
+        let base = omega.exp_u64(reverse_bits(r, l1) as u64);
+        if width == 1 {
+            dit_from_stage(row, k, &dir.tables);
+        } else {
+            // The row's twiddles ride on its last radix-8 pass where it has one.
+            let tw = (l1 > 0).then(|| row_twiddles(1 << l2, base, None));
+            // SAFETY: the row is `2^l2` contiguous points of `width`, borrowed mutably here;
+            // the tables cover `2^l2` points (the plan's longer tables).
+            if unsafe {
+                wide_stages_from(row.as_mut_ptr(), l2, k, width, &dir.tables, tw.as_deref())
+            } {
+                return;
+            }
+        }
         if l1 > 0 {
-            let base = omega.exp_u64(reverse_bits(r, l1) as u64);
-            // SAFETY: `row` is `2^l2` contiguous elements, borrowed mutably here.
+            // SAFETY: `row` is `2^l2` contiguous points, borrowed mutably here.
             unsafe { twiddle_row(row.as_mut_ptr(), row_shape, base, None) };
         }
     };
     if parallel && l1 > 0 {
-        out.par_chunks_mut(1 << l2).enumerate().for_each(run);
+        out.par_chunks_mut(width << l2).enumerate().for_each(run);
     } else {
-        out.chunks_mut(1 << l2).enumerate().for_each(run);
+        out.chunks_mut(width << l2).enumerate().for_each(run);
     }
     if l1 > 0 {
-        // SAFETY: `out` is `2^log_n` contiguous elements, borrowed mutably for the call, and
+        // SAFETY: `out` is `2^log_n` contiguous points, borrowed mutably for the call, and
         // the row pass initialised all of them.
         unsafe {
             column_pass(
@@ -637,6 +672,16 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
             )
         };
     }
+}
+
+/// Copies `src` into `slots` and returns them as initialised.
+fn copy_uninit<'a, F: Copy>(slots: &'a mut [MaybeUninit<F>], src: &[F]) -> &'a mut [F] {
+    for (slot, &x) in slots.iter_mut().zip(src) {
+        slot.write(x);
+    }
+    // SAFETY: `slots` and `src` have the same length (callers' chunks), so every element was
+    // written just above.
+    unsafe { assume_init_mut(slots) }
 }
 
 /// Writes `value` over all of `slots` and returns them as initialised.

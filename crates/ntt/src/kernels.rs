@@ -183,6 +183,27 @@ pub(crate) unsafe fn radix2_wide_scaled<F: TwoAdicField>(
     true
 }
 
+/// The DIT stages `first .. log_n` of `2^log_n` contiguous wide points (the stages below
+/// `first` already done), with point `c` then multiplied by `points[c]` on the last radix-8
+/// pass when `points` is given. Returns whether the points were scaled: `false` when
+/// `points` is `None` or the last pass is not a radix-8 one (then the caller scales them).
+///
+/// # Safety
+/// As [`radix2`] with `stride = width`, and `points` holds at least `2^log_n` elements.
+pub(crate) unsafe fn wide_stages_from<F: TwoAdicField>(
+    data: *mut F,
+    log_n: usize,
+    first: usize,
+    width: usize,
+    tables: &StageTables<F>,
+    points: Option<&[F]>,
+) -> bool {
+    let scaled = points.filter(|_| log_n >= first + 3 && (log_n - first) % 3 == 0);
+    // SAFETY: forwarded contract; with `scaled`, the last pass is a radix-8 one.
+    unsafe { wide_stages(data, log_n, first, width, width, tables, false, scaled) };
+    scaled.is_some()
+}
+
 /// Stages `first ..` of [`radix2`]'s wide path (points that are runs): three stages per pass
 /// over the data where three remain, single stages for the rest. With `points`, the pass of
 /// stages `0..3` (DIF, `first = 0`) or `log_n − 3 .. log_n` (DIT) scales point `c` by

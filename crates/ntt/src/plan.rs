@@ -7,9 +7,7 @@ use zkaccel_field::TwoAdicField;
 use crate::error::NttError;
 use core::mem::MaybeUninit;
 
-use crate::four_step::{
-    bit_reversed_powers, extend_dit, transform, transform_dif_checked, Direction, Outputs, Shape,
-};
+use crate::four_step::{extend_dit, transform, transform_dif_checked, Direction, Outputs, Shape};
 use crate::kernels::{bit_reverse_points, StageTables};
 use crate::memory::with_capacity_for_pages;
 
@@ -503,6 +501,7 @@ impl<F: TwoAdicField> NttPlan<F> {
         extend_dit(
             &mut out.spare_capacity_mut()[..big],
             reversed,
+            1,
             shift,
             factor,
             log_blowup,
@@ -594,7 +593,7 @@ impl<F: TwoAdicField> NttPlan<F> {
             .checked_shl(log_blowup as u32)
             .filter(|&b| b >> log_blowup == n)
             .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
-        let log_big = self.check_len(big)?;
+        self.check_len(big)?;
         let total = big
             .checked_mul(count)
             .ok_or_else(|| NttError::Shape("the batch's extension overflows".into()))?;
@@ -641,6 +640,7 @@ impl<F: TwoAdicField> NttPlan<F> {
                     extend_dit(
                         o,
                         r,
+                        1,
                         shift,
                         factor,
                         log_blowup,
@@ -662,37 +662,23 @@ impl<F: TwoAdicField> NttPlan<F> {
             Layout::IndexMajor => {
                 // Row `p` of the reversed coefficients (coefficient `rev(p)`) times
                 // `factor·shift^rev(p)` goes to row `p·2^k` of the extension, zeros between,
-                // and one forward DIT over rows of `count` elements gives natural order.
-                let powers = bit_reversed_powers(shift, factor, log_n);
-                let rows = 1usize << log_blowup;
-                let place = |(block, (src, &w)): (&mut [MaybeUninit<F>], (&[F], &F))| {
-                    let (first, rest) = block.split_at_mut(count);
-                    for (slot, &x) in first.iter_mut().zip(src) {
-                        slot.write(x * w);
-                    }
-                    for slot in rest {
-                        slot.write(F::ZERO);
-                    }
-                };
-                let slots = &mut out.spare_capacity_mut()[..total];
-                if self.parallel {
-                    slots
-                        .par_chunks_mut(rows * count)
-                        .zip(reversed.par_chunks(count).zip(powers.par_iter()))
-                        .for_each(place);
-                } else {
-                    slots
-                        .chunks_mut(rows * count)
-                        .zip(reversed.chunks(count).zip(powers.iter()))
-                        .for_each(place);
-                }
+                // and one forward DIT over rows of `count` elements gives natural order; its
+                // first `k` stages are the fill inside the row pass.
+                extend_dit(
+                    &mut out.spare_capacity_mut()[..total],
+                    &reversed,
+                    count,
+                    shift,
+                    factor,
+                    log_blowup,
+                    &self.forward,
+                    self.core_log,
+                    self.parallel,
+                );
             }
         }
         // SAFETY: both arms wrote all `total` elements of the spare capacity.
         unsafe { out.set_len(total) };
-        if layout == Layout::IndexMajor {
-            self.run(&mut out, log_big, count, Order::RN, false, false)?;
-        }
         Ok(out)
     }
 

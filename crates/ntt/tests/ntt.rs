@@ -13,7 +13,7 @@ use zkaccel_field::ExtensionField;
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_ntt::{
-    bit_reverse, lde, ntt, Algorithm, Layout, NttError, NttPlan, Order, TwoAdicField,
+    bit_reverse, lde, ntt, Algorithm, Layout, LdeInput, NttError, NttPlan, Order, TwoAdicField,
 };
 
 trait Sample: TwoAdicField {
@@ -191,6 +191,52 @@ fn cosets_and_ldes<F: Sample>() {
             }
         }
     }
+    // Batches in both layouts equal each polynomial's extension: rows of one radix-8 pass
+    // after the fill (the twiddles on it), of other lengths, and a blowup beyond a row.
+    for (log_n, count) in [(2usize, 3usize), (4, 5), (6, 2), (7, 9)] {
+        let polys: Vec<Vec<F>> = (0..count)
+            .map(|_| random_vec::<F>(&mut rng, 1 << log_n))
+            .collect();
+        let shift = F::sample(&mut rng);
+        for log_blowup in (0..=4).filter(|b| log_n + b <= 10) {
+            let single: Vec<Vec<F>> = polys
+                .iter()
+                .map(|p| plan.lde(p, log_blowup, shift).unwrap())
+                .collect();
+            let rows = 1usize << (log_n + log_blowup);
+            let want: Vec<F> = (0..rows)
+                .flat_map(|i| single.iter().map(move |p| p[i]))
+                .collect();
+            let index_major: Vec<F> = (0..1usize << log_n)
+                .flat_map(|i| polys.iter().map(move |p| p[i]))
+                .collect();
+            for plan in &plans[..2] {
+                let what = format!("batch 2^{log_n}×{count} blowup 2^{log_blowup}");
+                let got = plan
+                    .lde_batch(
+                        &index_major,
+                        count,
+                        Layout::IndexMajor,
+                        log_blowup,
+                        shift,
+                        LdeInput::Coefficients,
+                    )
+                    .unwrap();
+                assert_eq!(got, want, "index-major {what}");
+                let got = plan
+                    .lde_batch(
+                        &polys.concat(),
+                        count,
+                        Layout::PolynomialMajor,
+                        log_blowup,
+                        shift,
+                        LdeInput::Coefficients,
+                    )
+                    .unwrap();
+                assert_eq!(got, single.concat(), "polynomial-major {what}");
+            }
+        }
+    }
     // The convenience functions use the multiplicative generator as the shift.
     let x = random_vec::<F>(&mut rng, 16);
     let mut padded = x.clone();
@@ -200,7 +246,19 @@ fn cosets_and_ldes<F: Sample>() {
 
 fn batches<F: Sample>() {
     let mut rng = rng();
-    for (log_n, count, core_log) in [(0, 3, 2), (3, 5, 2), (6, 4, 2), (7, 9, 12), (5, 40, 3)] {
+    // Rows of the four-step split of 3 (one radix-8 pass: the twiddles ride on it), 4 and 2
+    // (they take a pass of their own), 6, and columns split again.
+    let shapes = [
+        (0, 3, 2),
+        (3, 5, 2),
+        (6, 4, 2),
+        (7, 9, 12),
+        (5, 40, 3),
+        (8, 3, 6),
+        (8, 7, 4),
+        (8, 6, 3),
+    ];
+    for (log_n, count, core_log) in shapes {
         let n = 1usize << log_n;
         let polys: Vec<Vec<F>> = (0..count).map(|_| random_vec(&mut rng, n)).collect();
         let plan = NttPlan::<F>::with_algorithm(8, Algorithm::FourStep { core_log }).unwrap();
