@@ -510,6 +510,52 @@ pub trait TwoAdicField: Field {
         }
     }
 
+    /// The radix-8 blocks of the three stages of half-sizes `h`, `2h`, `4h` over `8h`
+    /// contiguous points of `width` elements each (`data.len() = 8h·width`, index-major):
+    /// for every `j < h`, points `j + m·h` (`m < 8`) go through
+    /// [`TwoAdicField::three_stages_same`] with the twiddles `[t[0][j], t[1][j], t[1][j + h],
+    /// t[2][j], t[2][j + h], t[2][j + 2h], t[2][j + 3h]]` (`t` holds the stages of half-sizes
+    /// `h`, `2h`, `4h`), unit for `j = 0`; with `points`, scaled as
+    /// [`TwoAdicField::three_stages_scaled`] (point `c` by `points[c]`). The default calls
+    /// those block by block; a field may run the whole row in one kernel.
+    ///
+    /// # Panics
+    /// When `data.len() ≠ 8h·width`, a stage table is shorter than its stage, or `points`
+    /// holds fewer than `8h` elements.
+    fn three_stages_block_row(
+        data: &mut [Self],
+        h: usize,
+        width: usize,
+        t: [&[Self]; 3],
+        dif: bool,
+        points: Option<&[Self]>,
+    ) {
+        assert_eq!(data.len(), 8 * h * width, "eight runs of h points");
+        for j in 0..h {
+            let w = [
+                t[0][j],
+                t[1][j],
+                t[1][j + h],
+                t[2][j],
+                t[2][j + h],
+                t[2][j + 2 * h],
+                t[2][j + 3 * h],
+            ];
+            let mut blocks = data.chunks_exact_mut(h * width);
+            let mut runs: [&mut [Self]; 8] = core::array::from_fn(|_| {
+                let block = blocks.next().expect("eight blocks of h points");
+                &mut block[j * width..(j + 1) * width]
+            });
+            match points {
+                Some(p) => {
+                    let scales: [Self; 8] = core::array::from_fn(|m| p[j + m * h]);
+                    Self::three_stages_scaled(&mut runs, &w, j == 0, dif, &scales);
+                }
+                None => Self::three_stages_same(&mut runs, &w, j == 0, dif),
+            }
+        }
+    }
+
     /// [`TwoAdicField::three_stages_same`] with a twiddle per element: slot `i`'s twiddle for
     /// element `j` is `tw[i][j]` (each table at least as long as the runs). This is three
     /// stages of one polynomial, whose runs are consecutive pieces of it.

@@ -301,13 +301,13 @@ fn scaled_radix8<V: Algebra, const DIF: bool, const UNIT: bool, const SCALED: bo
 ) {
     if SCALED && DIF {
         for (x, &p) in v.iter_mut().zip(points) {
-            *x = *x * p;
+            *x *= p;
         }
     }
     radix8::<V, DIF, UNIT>(v, w);
     if SCALED && !DIF {
         for (x, &p) in v.iter_mut().zip(points) {
-            *x = *x * p;
+            *x *= p;
         }
     }
 }
@@ -546,5 +546,141 @@ pub fn dit_three_stages_scaled(
         three_stages_on::<_, false, true, true>(runs, &same_twiddles(w), points)
     } else {
         three_stages_on::<_, false, false, true>(runs, &same_twiddles(w), points)
+    }
+}
+
+/// One block `j` of a block row on AVX-512: the eight runs `width` elements long at points
+/// `j + m·h`, whole vectors then the tail in one masked vector.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // a block's position and its twiddles
+fn block_row_block<const DIF: bool, const UNIT: bool, const SCALED: bool>(
+    cpu: crate::x86_64::Avx512,
+    data: &mut [Goldilocks],
+    j: usize,
+    h: usize,
+    width: usize,
+    w: &[crate::x86_64::PackedGoldilocksAvx512; 7],
+    points: &[crate::x86_64::PackedGoldilocksAvx512; 8],
+) {
+    use crate::x86_64::PackedGoldilocksAvx512 as P;
+    let at = |m: usize, e: usize| (j + m * h) * width + e;
+    let mut e = 0;
+    while e + P::WIDTH <= width {
+        let mut v: [P; 8] =
+            core::array::from_fn(|m| P::from_slice(cpu, &data[at(m, e)..at(m, e) + P::WIDTH]));
+        scaled_radix8::<P, DIF, UNIT, SCALED>(&mut v, w, points);
+        for (m, x) in v.iter().enumerate() {
+            x.write_to_slice(&mut data[at(m, e)..at(m, e) + P::WIDTH]);
+        }
+        e += P::WIDTH;
+    }
+    if e < width {
+        let mut v: [P; 8] =
+            core::array::from_fn(|m| P::from_prefix(cpu, &data[at(m, e)..at(m, 0) + width]));
+        scaled_radix8::<P, DIF, UNIT, SCALED>(&mut v, w, points);
+        for (m, x) in v.iter().enumerate() {
+            x.write_prefix(&mut data[at(m, e)..at(m, 0) + width]);
+        }
+    }
+}
+
+/// [`three_stages_block_row`] on AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn block_row_avx512<const DIF: bool, const SCALED: bool>(
+    cpu: crate::x86_64::Avx512,
+    data: &mut [Goldilocks],
+    h: usize,
+    width: usize,
+    t: [&[Goldilocks]; 3],
+    points: &[Goldilocks],
+) {
+    use crate::x86_64::PackedGoldilocksAvx512 as P;
+    let b = |x: Goldilocks| P::broadcast(cpu, x);
+    for j in 0..h {
+        let w = [
+            b(t[0][j]),
+            b(t[1][j]),
+            b(t[1][j + h]),
+            b(t[2][j]),
+            b(t[2][j + h]),
+            b(t[2][j + 2 * h]),
+            b(t[2][j + 3 * h]),
+        ];
+        let scales: [P; 8] = if SCALED {
+            core::array::from_fn(|m| b(points[j + m * h]))
+        } else {
+            [b(Goldilocks::ZERO); 8]
+        };
+        if j == 0 {
+            block_row_block::<DIF, true, SCALED>(cpu, data, j, h, width, &w, &scales);
+        } else {
+            block_row_block::<DIF, false, SCALED>(cpu, data, j, h, width, &w, &scales);
+        }
+    }
+}
+
+/// The radix-8 blocks of the three stages of half-sizes `h`, `2h`, `4h` over `8h` contiguous
+/// points of `width` elements (see `TwoAdicField::three_stages_block_row`): on AVX-512 the
+/// whole row in one kernel (twiddles broadcast once per block, runs' tails in masked
+/// vectors); else block by block through [`dif_three_stages_same`] and friends.
+///
+/// # Panics
+/// When `data.len() ≠ 8h·width`, a stage table is shorter than its stage, or `points` holds
+/// fewer than `8h` elements.
+pub fn three_stages_block_row(
+    data: &mut [Goldilocks],
+    h: usize,
+    width: usize,
+    t: [&[Goldilocks]; 3],
+    dif: bool,
+    points: Option<&[Goldilocks]>,
+) {
+    assert_eq!(data.len(), 8 * h * width, "eight runs of h points");
+    assert!(
+        t[0].len() >= h && t[1].len() >= 2 * h && t[2].len() >= 4 * h,
+        "a twiddle per block and slot"
+    );
+    assert!(points.is_none_or(|p| p.len() >= 8 * h), "a scale per point");
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = crate::x86_64::Avx512::detect().filter(|_| width >= 2) {
+        // SAFETY: the token proves AVX-512F is present (every arm's call needs only that).
+        return unsafe {
+            match (dif, points) {
+                (true, None) => block_row_avx512::<true, false>(cpu, data, h, width, t, &[]),
+                (false, None) => block_row_avx512::<false, false>(cpu, data, h, width, t, &[]),
+                (true, Some(p)) => block_row_avx512::<true, true>(cpu, data, h, width, t, p),
+                (false, Some(p)) => block_row_avx512::<false, true>(cpu, data, h, width, t, p),
+            }
+        };
+    }
+    for j in 0..h {
+        let w = [
+            t[0][j],
+            t[1][j],
+            t[1][j + h],
+            t[2][j],
+            t[2][j + h],
+            t[2][j + 2 * h],
+            t[2][j + 3 * h],
+        ];
+        let mut blocks = data.chunks_exact_mut(h * width);
+        let mut runs: [&mut [Goldilocks]; 8] = core::array::from_fn(|_| {
+            let block = blocks.next().expect("eight blocks of h points");
+            &mut block[j * width..(j + 1) * width]
+        });
+        match (dif, points) {
+            (true, None) => dif_three_stages_same(&mut runs, &w, j == 0),
+            (false, None) => dit_three_stages_same(&mut runs, &w, j == 0),
+            (true, Some(p)) => {
+                let scales: [Goldilocks; 8] = core::array::from_fn(|m| p[j + m * h]);
+                dif_three_stages_scaled(&mut runs, &w, j == 0, &scales)
+            }
+            (false, Some(p)) => {
+                let scales: [Goldilocks; 8] = core::array::from_fn(|m| p[j + m * h]);
+                dit_three_stages_scaled(&mut runs, &w, j == 0, &scales)
+            }
+        }
     }
 }

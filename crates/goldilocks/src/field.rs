@@ -570,6 +570,17 @@ impl TwoAdicField for Goldilocks {
         }
     }
     #[inline]
+    fn three_stages_block_row(
+        data: &mut [Self],
+        h: usize,
+        width: usize,
+        t: [&[Self]; 3],
+        dif: bool,
+        points: Option<&[Self]>,
+    ) {
+        crate::butterflies::three_stages_block_row(data, h, width, t, dif, points)
+    }
+    #[inline]
     fn three_stages(runs: &mut [&mut [Self]; 8], tw: &[&[Self]; 7], dif: bool) {
         if dif {
             crate::butterflies::dif_three_stages(runs, tw)

@@ -676,3 +676,90 @@ fn eight_point_blocks_match_the_radix2_stages() {
         }
     }
 }
+
+/// A row of radix-8 blocks over contiguous wide points (SIMD when present, whole row in one
+/// kernel) against the twelve butterflies of each block written out, with and without point
+/// scales, for widths around the vector boundaries.
+#[test]
+fn block_rows_match_their_butterflies() {
+    use zkaccel_goldilocks::butterflies::three_stages_block_row;
+    let mut rng = rng();
+    // (half-size, first point, slot) of every butterfly of a block, DIT order.
+    let pairs: Vec<(usize, usize, usize)> =
+        [(1, [0, 2, 4, 6]), (2, [0, 1, 4, 5]), (4, [0, 1, 2, 3])]
+            .iter()
+            .flat_map(|&(hh, ms)| ms.map(|m| (hh, m, hh - 1 + m % hh)))
+            .collect();
+    for h in [1usize, 2, 4] {
+        for width in [1usize, 2, 3, 7, 8, 9, 16, 17] {
+            let data: Vec<Goldilocks> = (0..8 * h * width).map(|_| sample(&mut rng)).collect();
+            let t: Vec<Vec<Goldilocks>> = [h, 2 * h, 4 * h]
+                .iter()
+                .map(|&len| (0..len).map(|_| sample(&mut rng)).collect())
+                .collect();
+            let points: Vec<Goldilocks> = (0..8 * h).map(|_| sample(&mut rng)).collect();
+            for dif in [false, true] {
+                for scaled in [false, true] {
+                    let mut got = data.clone();
+                    three_stages_block_row(
+                        &mut got,
+                        h,
+                        width,
+                        [&t[0], &t[1], &t[2]],
+                        dif,
+                        scaled.then_some(&points[..]),
+                    );
+                    let mut want = data.clone();
+                    for j in 0..h {
+                        // Slot twiddles of block `j`; the unit ones are one for `j = 0`.
+                        let w = [
+                            t[0][j],
+                            t[1][j],
+                            t[1][j + h],
+                            t[2][j],
+                            t[2][j + h],
+                            t[2][j + 2 * h],
+                            t[2][j + 3 * h],
+                        ];
+                        let w: Vec<Goldilocks> = w
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &x)| {
+                                if j == 0 && [0, 1, 3].contains(&i) {
+                                    Goldilocks::ONE
+                                } else {
+                                    x
+                                }
+                            })
+                            .collect();
+                        for e in 0..width {
+                            let at = |m: usize| (j + m * h) * width + e;
+                            let mut v: Vec<Goldilocks> = (0..8).map(|m| want[at(m)]).collect();
+                            if scaled && dif {
+                                (0..8).for_each(|m| v[m] *= points[j + m * h]);
+                            }
+                            let order: Vec<_> = if dif {
+                                pairs.iter().rev().collect()
+                            } else {
+                                pairs.iter().collect()
+                            };
+                            for &(hh, m, slot) in order {
+                                let (x, y) = (v[m], v[m + hh]);
+                                (v[m], v[m + hh]) = if dif {
+                                    (x + y, (x - y) * w[slot])
+                                } else {
+                                    (x + y * w[slot], x - y * w[slot])
+                                };
+                            }
+                            if scaled && !dif {
+                                (0..8).for_each(|m| v[m] *= points[j + m * h]);
+                            }
+                            (0..8).for_each(|m| want[at(m)] = v[m]);
+                        }
+                    }
+                    assert_eq!(got, want, "h {h} width {width} dif {dif} scaled {scaled}");
+                }
+            }
+        }
+    }
+}

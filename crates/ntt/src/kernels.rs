@@ -174,7 +174,7 @@ pub(crate) unsafe fn radix2_wide_scaled<F: TwoAdicField>(
     points: &[F],
 ) -> bool {
     debug_assert!(log_n <= tables.log && width <= stride && points.len() >= 1 << log_n);
-    if log_n < 3 || (!dif && log_n % 3 != 0) {
+    if log_n < 3 || (!dif && !log_n.is_multiple_of(3)) {
         return false;
     }
     // SAFETY: forwarded contract; the scaled pass is the first (DIF) or last (DIT) and a
@@ -198,7 +198,7 @@ pub(crate) unsafe fn wide_stages_from<F: TwoAdicField>(
     tables: &StageTables<F>,
     points: Option<&[F]>,
 ) -> bool {
-    let scaled = points.filter(|_| log_n >= first + 3 && (log_n - first) % 3 == 0);
+    let scaled = points.filter(|_| log_n >= first + 3 && (log_n - first).is_multiple_of(3));
     // SAFETY: forwarded contract; with `scaled`, the last pass is a radix-8 one.
     unsafe { wide_stages(data, log_n, first, width, width, tables, false, scaled) };
     scaled.is_some()
@@ -365,6 +365,18 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
     points: Option<&[F]>,
 ) {
     debug_assert!(points.is_none() || 8 * h == n);
+    if width == stride {
+        // Contiguous points: each row of blocks in one call of the field's kernel.
+        let t = [tables.stage(h), tables.stage(2 * h), tables.stage(4 * h)];
+        for start in (0..n).step_by(8 * h) {
+            // SAFETY: points `start .. start + 8h` (`≤ n`) are contiguous (`width = stride`),
+            // valid and exclusively ours (caller's contract).
+            let row =
+                unsafe { core::slice::from_raw_parts_mut(data.add(start * stride), 8 * h * width) };
+            F::three_stages_block_row(row, h, width, t, dif, points);
+        }
+        return;
+    }
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
     for start in (0..n).step_by(8 * h) {
         for j in 0..h {
