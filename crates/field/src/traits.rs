@@ -510,9 +510,9 @@ pub trait TwoAdicField: Field {
         }
     }
 
-    /// The radix-8 blocks of the three stages of half-sizes `h`, `2h`, `4h` over `8h`
-    /// contiguous points of `width` elements each (`data.len() = 8h·width`, index-major):
-    /// for every `j < h`, points `j + m·h` (`m < 8`) go through
+    /// The radix-8 blocks of the three stages of half-sizes `h`, `2h`, `4h` over rows of `8h`
+    /// contiguous points of `width` elements each (`data.len()` a multiple of `8h·width`,
+    /// index-major): in every row, for every `j < h`, points `j + m·h` (`m < 8`) go through
     /// [`TwoAdicField::three_stages_same`] with the twiddles `[t[0][j], t[1][j], t[1][j + h],
     /// t[2][j], t[2][j + h], t[2][j + 2h], t[2][j + 3h]]` (`t` holds the stages of half-sizes
     /// `h`, `2h`, `4h`), unit for `j = 0`; with `points`, scaled as
@@ -520,8 +520,8 @@ pub trait TwoAdicField: Field {
     /// those block by block; a field may run the whole row in one kernel.
     ///
     /// # Panics
-    /// When `data.len() ≠ 8h·width`, a stage table is shorter than its stage, or `points`
-    /// holds fewer than `8h` elements.
+    /// When `data.len()` is not a multiple of `8h·width`, a stage table is shorter than its
+    /// stage, or `points` is given for more than one row or holds fewer than `8h` elements.
     fn three_stages_block_row(
         data: &mut [Self],
         h: usize,
@@ -530,8 +530,17 @@ pub trait TwoAdicField: Field {
         dif: bool,
         points: Option<&[Self]>,
     ) {
-        assert_eq!(data.len(), 8 * h * width, "eight runs of h points");
-        for j in 0..h {
+        assert!(
+            h > 0 && width > 0 && data.len().is_multiple_of(8 * h * width),
+            "rows of eight runs of h points"
+        );
+        assert!(
+            points.is_none_or(|p| p.len() >= 8 * h && data.len() == 8 * h * width),
+            "a scale per point of one row"
+        );
+        for (row, j) in (0..data.len() / (8 * h * width)).flat_map(|r| (0..h).map(move |j| (r, j)))
+        {
+            let data = &mut data[row * 8 * h * width..(row + 1) * 8 * h * width];
             let w = [
                 t[0][j],
                 t[1][j],

@@ -598,6 +598,24 @@ fn block_row_avx512<const DIF: bool, const SCALED: bool>(
 ) {
     use crate::x86_64::PackedGoldilocksAvx512 as P;
     let b = |x: Goldilocks| P::broadcast(cpu, x);
+    for row in data.chunks_exact_mut(8 * h * width) {
+        block_row_avx512_one::<DIF, SCALED>(cpu, row, h, width, t, points);
+    }
+}
+
+/// One row of blocks of [`block_row_avx512`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn block_row_avx512_one<const DIF: bool, const SCALED: bool>(
+    cpu: crate::x86_64::Avx512,
+    data: &mut [Goldilocks],
+    h: usize,
+    width: usize,
+    t: [&[Goldilocks]; 3],
+    points: &[Goldilocks],
+) {
+    use crate::x86_64::PackedGoldilocksAvx512 as P;
+    let b = |x: Goldilocks| P::broadcast(cpu, x);
     for j in 0..h {
         let w = [
             b(t[0][j]),
@@ -621,14 +639,14 @@ fn block_row_avx512<const DIF: bool, const SCALED: bool>(
     }
 }
 
-/// The radix-8 blocks of the three stages of half-sizes `h`, `2h`, `4h` over `8h` contiguous
-/// points of `width` elements (see `TwoAdicField::three_stages_block_row`): on AVX-512 the
-/// whole row in one kernel (twiddles broadcast once per block, runs' tails in masked
+/// The radix-8 blocks of the three stages of half-sizes `h`, `2h`, `4h` over rows of `8h`
+/// contiguous points of `width` elements (see `TwoAdicField::three_stages_block_row`): on
+/// AVX-512 all rows in one kernel (twiddles broadcast once per block, runs' tails in masked
 /// vectors); else block by block through [`dif_three_stages_same`] and friends.
 ///
 /// # Panics
-/// When `data.len() ≠ 8h·width`, a stage table is shorter than its stage, or `points` holds
-/// fewer than `8h` elements.
+/// When `data.len()` is not a multiple of `8h·width`, a stage table is shorter than its
+/// stage, or `points` is given for more than one row or holds fewer than `8h` elements.
 pub fn three_stages_block_row(
     data: &mut [Goldilocks],
     h: usize,
@@ -637,12 +655,18 @@ pub fn three_stages_block_row(
     dif: bool,
     points: Option<&[Goldilocks]>,
 ) {
-    assert_eq!(data.len(), 8 * h * width, "eight runs of h points");
+    assert!(
+        h > 0 && width > 0 && data.len().is_multiple_of(8 * h * width),
+        "rows of eight runs of h points"
+    );
     assert!(
         t[0].len() >= h && t[1].len() >= 2 * h && t[2].len() >= 4 * h,
         "a twiddle per block and slot"
     );
-    assert!(points.is_none_or(|p| p.len() >= 8 * h), "a scale per point");
+    assert!(
+        points.is_none_or(|p| p.len() >= 8 * h && data.len() == 8 * h * width),
+        "a scale per point of one row"
+    );
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = crate::x86_64::Avx512::detect().filter(|_| width >= 2) {
         // SAFETY: the token proves AVX-512F is present (every arm's call needs only that).
@@ -655,6 +679,20 @@ pub fn three_stages_block_row(
             }
         };
     }
+    for row in data.chunks_exact_mut(8 * h * width) {
+        block_row_by_blocks(row, h, width, t, dif, points);
+    }
+}
+
+/// One row of [`three_stages_block_row`], block by block.
+fn block_row_by_blocks(
+    data: &mut [Goldilocks],
+    h: usize,
+    width: usize,
+    t: [&[Goldilocks]; 3],
+    dif: bool,
+    points: Option<&[Goldilocks]>,
+) {
     for j in 0..h {
         let w = [
             t[0][j],

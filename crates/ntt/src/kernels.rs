@@ -205,7 +205,7 @@ pub(crate) unsafe fn wide_stages_from<F: TwoAdicField>(
 }
 
 /// Stages `first ..` of [`radix2`]'s wide path (points that are runs): three stages per pass
-/// over the data where three remain, single stages for the rest. With `points`, the pass of
+/// over the data where three remain, the last two or one in one more pass. With `points`, the pass of
 /// stages `0..3` (DIF, `first = 0`) or `log_n − 3 .. log_n` (DIT) scales point `c` by
 /// `points[c]` before (DIF) or after (DIT) its butterflies; that pass must be a radix-8 one.
 ///
@@ -225,18 +225,17 @@ unsafe fn wide_stages<F: TwoAdicField>(
     let n = 1usize << log_n;
     let mut s = first;
     while s < log_n {
-        let (h, stages) = match (log_n - s >= 3, dif) {
-            (true, true) => (n >> (s + 3), 3),
-            (true, false) => (1 << s, 3),
-            (false, true) => (n >> (s + 1), 1),
-            (false, false) => (1 << s, 1),
-        };
+        // Three stages per pass while three remain, then the last two together.
+        let stages = (log_n - s).min(3);
+        let h = if dif { n >> (s + stages) } else { 1 << s };
         // SAFETY: forwarded contract; `h·2^stages ≤ n` by construction.
         unsafe {
             if stages == 3 {
                 // The scaled pass covers all `n` points as one block row (`8h = n`).
                 let scaled = points.filter(|_| 8 * h == n);
                 three_stages_of_runs(data, n, h, width, stride, tables, dif, scaled);
+            } else if stages == 2 {
+                two_stages_of_runs(data, n, h, width, stride, tables, dif);
             } else {
                 stage_of_runs(data, n, h, width, stride, tables.stage(h), dif);
             }
@@ -270,6 +269,55 @@ unsafe fn stage_of_runs<F: TwoAdicField>(
                 )
             };
             butterfly_runs(a, b, w, j == 0, dif);
+        }
+    }
+}
+
+/// The two stages of half-sizes `h` and `2h` over `n` points of runs as radix-4 blocks (DIF
+/// from `2h` down, DIT from `h` up), each block run chunk by run chunk so that a chunk stays
+/// in L1 between its two stages: one pass over the data for both.
+///
+/// # Safety
+/// As [`radix2`], with `4h ≤ n`.
+unsafe fn two_stages_of_runs<F: TwoAdicField>(
+    data: *mut F,
+    n: usize,
+    h: usize,
+    width: usize,
+    stride: usize,
+    tables: &StageTables<F>,
+    dif: bool,
+) {
+    let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
+    let (t1, t2) = (tables.stage(h), tables.stage(2 * h));
+    for start in (0..n).step_by(4 * h) {
+        for j in 0..h {
+            let base = start + j;
+            for c in (0..width).step_by(chunk) {
+                let len = chunk.min(width - c);
+                let [a, b, x, y]: [&mut [F]; 4] = core::array::from_fn(|m| {
+                    // SAFETY: points `base + m·h`, `m < 4`, are distinct points below `n`
+                    // (`start + 4h ≤ n`), and each run chunk `c .. c + len` lies inside its
+                    // point's run; distinct points' runs do not overlap (`width ≤ stride`),
+                    // so the four slices are disjoint and no other reference to them is
+                    // alive.
+                    unsafe {
+                        core::slice::from_raw_parts_mut(data.add((base + m * h) * stride + c), len)
+                    }
+                });
+                // Stage 2h pairs points 0–2 and 1–3, stage h pairs 0–1 and 2–3.
+                if dif {
+                    butterfly_runs(a, x, t2[j], j == 0, true);
+                    butterfly_runs(b, y, t2[j + h], false, true);
+                    butterfly_runs(a, b, t1[j], j == 0, true);
+                    butterfly_runs(x, y, t1[j], j == 0, true);
+                } else {
+                    butterfly_runs(a, b, t1[j], j == 0, false);
+                    butterfly_runs(x, y, t1[j], j == 0, false);
+                    butterfly_runs(a, x, t2[j], j == 0, false);
+                    butterfly_runs(b, y, t2[j + h], false, false);
+                }
+            }
         }
     }
 }
@@ -366,15 +414,12 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
 ) {
     debug_assert!(points.is_none() || 8 * h == n);
     if width == stride {
-        // Contiguous points: each row of blocks in one call of the field's kernel.
+        // Contiguous points: all rows of blocks in one call of the field's kernel.
         let t = [tables.stage(h), tables.stage(2 * h), tables.stage(4 * h)];
-        for start in (0..n).step_by(8 * h) {
-            // SAFETY: points `start .. start + 8h` (`≤ n`) are contiguous (`width = stride`),
-            // valid and exclusively ours (caller's contract).
-            let row =
-                unsafe { core::slice::from_raw_parts_mut(data.add(start * stride), 8 * h * width) };
-            F::three_stages_block_row(row, h, width, t, dif, points);
-        }
+        // SAFETY: the `n` points are contiguous (`width = stride`), valid and exclusively
+        // ours (caller's contract).
+        let rows = unsafe { core::slice::from_raw_parts_mut(data, n * width) };
+        F::three_stages_block_row(rows, h, width, t, dif, points);
         return;
     }
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
