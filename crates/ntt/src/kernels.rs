@@ -159,8 +159,7 @@ pub(crate) unsafe fn radix2<F: TwoAdicField>(
 /// A [`radix2`] of wide points whose point `c` is multiplied by `points[c]` before the
 /// transform (DIF) or after it (DIT), on the first (DIF) or last (DIT) radix-8 pass rather
 /// than in a pass of its own: a four-step row's twiddles. Returns `false`, having done
-/// nothing, where that pass is not a radix-8 one (fewer than 8 points, or a DIT whose
-/// stage count is not a multiple of three).
+/// nothing, for fewer than 8 points (no radix-8 pass).
 ///
 /// # Safety
 /// As [`radix2`], and `points` holds at least `2^log_n` elements.
@@ -174,7 +173,7 @@ pub(crate) unsafe fn radix2_wide_scaled<F: TwoAdicField>(
     points: &[F],
 ) -> bool {
     debug_assert!(log_n <= tables.log && width <= stride && points.len() >= 1 << log_n);
-    if log_n < 3 || (!dif && !log_n.is_multiple_of(3)) {
+    if log_n < 3 {
         return false;
     }
     // SAFETY: forwarded contract; the scaled pass is the first (DIF) or last (DIT) and a
@@ -186,7 +185,7 @@ pub(crate) unsafe fn radix2_wide_scaled<F: TwoAdicField>(
 /// The DIT stages `first .. log_n` of `2^log_n` contiguous wide points (the stages below
 /// `first` already done), with point `c` then multiplied by `points[c]` on the last radix-8
 /// pass when `points` is given. Returns whether the points were scaled: `false` when
-/// `points` is `None` or the last pass is not a radix-8 one (then the caller scales them).
+/// `points` is `None` or fewer than three stages run (then the caller scales them).
 ///
 /// # Safety
 /// As [`radix2`] with `stride = width`, and `points` holds at least `2^log_n` elements.
@@ -198,16 +197,16 @@ pub(crate) unsafe fn wide_stages_from<F: TwoAdicField>(
     tables: &StageTables<F>,
     points: Option<&[F]>,
 ) -> bool {
-    let scaled = points.filter(|_| log_n >= first + 3 && (log_n - first).is_multiple_of(3));
+    let scaled = points.filter(|_| log_n >= first + 3);
     // SAFETY: forwarded contract; with `scaled`, the last pass is a radix-8 one.
     unsafe { wide_stages(data, log_n, first, width, width, tables, false, scaled) };
     scaled.is_some()
 }
 
-/// Stages `first ..` of [`radix2`]'s wide path (points that are runs): three stages per pass
-/// over the data where three remain, the last two or one in one more pass. With `points`, the pass of
-/// stages `0..3` (DIF, `first = 0`) or `log_n − 3 .. log_n` (DIT) scales point `c` by
-/// `points[c]` before (DIF) or after (DIT) its butterflies; that pass must be a radix-8 one.
+/// Stages `first ..` of [`radix2`]'s wide path (points that are runs), in the passes
+/// [`pass_sizes`] gives. With `points`, the pass of stages `0..3` (DIF, `first = 0`) or
+/// `log_n − 3 .. log_n` (DIT) scales point `c` by `points[c]` before (DIF) or after (DIT) its
+/// butterflies; callers give `points` only where three or more stages run.
 ///
 /// # Safety
 /// As [`radix2`].
@@ -224,9 +223,7 @@ unsafe fn wide_stages<F: TwoAdicField>(
 ) {
     let n = 1usize << log_n;
     let mut s = first;
-    while s < log_n {
-        // Three stages per pass while three remain, then the last two together.
-        let stages = (log_n - s).min(3);
+    for stages in pass_sizes(log_n - first, dif, points.is_some()) {
         let h = if dif { n >> (s + stages) } else { 1 << s };
         // SAFETY: forwarded contract; `h·2^stages ≤ n` by construction.
         unsafe {
@@ -234,6 +231,8 @@ unsafe fn wide_stages<F: TwoAdicField>(
                 // The scaled pass covers all `n` points as one block row (`8h = n`).
                 let scaled = points.filter(|_| 8 * h == n);
                 three_stages_of_runs(data, n, h, width, stride, tables, dif, scaled);
+            } else if stages == 4 {
+                four_stages_of_runs(data, n, h, width, stride, tables, dif);
             } else if stages == 2 {
                 two_stages_of_runs(data, n, h, width, stride, tables, dif);
             } else {
@@ -269,6 +268,83 @@ unsafe fn stage_of_runs<F: TwoAdicField>(
                 )
             };
             butterfly_runs(a, b, w, j == 0, dif);
+        }
+    }
+}
+
+/// The stage counts of the passes over `stages` stages of wide points, in the order they
+/// run: three per pass, the remainder as one pass of two or as one of four (a radix-8 pass
+/// and a single stage on run chunks still in L1), placed last in DIF and first in DIT, so
+/// that the first DIF pass and the last DIT pass are radix-8 ones wherever three or more
+/// stages run — where `scaled` needs them (a remainder of one with exactly four stages then
+/// runs as its own single-stage pass).
+fn pass_sizes(stages: usize, dif: bool, scaled: bool) -> Vec<usize> {
+    let mut sizes = vec![3; stages / 3];
+    match stages % 3 {
+        0 => {}
+        1 if stages == 1 || (scaled && stages == 4) => sizes.push(1),
+        1 => {
+            sizes.pop();
+            sizes.push(4);
+        }
+        r => sizes.push(r),
+    }
+    if !dif {
+        sizes.reverse();
+    }
+    sizes
+}
+
+/// The four stages of half-sizes `h` … `8h` over `n` points of runs as radix-16 blocks, run
+/// chunk by run chunk so that a chunk stays in L1 across them: DIF the stage of half-size
+/// `8h`, then the radix-8 blocks of each half; DIT the reverse. One pass over the data.
+///
+/// # Safety
+/// As [`radix2`], with `16h ≤ n`.
+unsafe fn four_stages_of_runs<F: TwoAdicField>(
+    data: *mut F,
+    n: usize,
+    h: usize,
+    width: usize,
+    stride: usize,
+    tables: &StageTables<F>,
+    dif: bool,
+) {
+    let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
+    let t8 = tables.stage(8 * h);
+    for start in (0..n).step_by(16 * h) {
+        for j in 0..h {
+            let w = tables.radix8(h, j);
+            let base = start + j;
+            for c in (0..width).step_by(chunk) {
+                let len = chunk.min(width - c);
+                let run = |m: usize| {
+                    // SAFETY: points `base + m·h`, `m < 16`, are distinct points below `n`
+                    // (`start + 16h ≤ n`), and each run chunk `c .. c + len` lies inside its
+                    // point's run; distinct points' runs do not overlap (`width ≤ stride`),
+                    // so the sixteen slices are disjoint and no other reference to them is
+                    // alive.
+                    unsafe {
+                        core::slice::from_raw_parts_mut(data.add((base + m * h) * stride + c), len)
+                    }
+                };
+                let mut lo: [&mut [F]; 8] = core::array::from_fn(run);
+                let mut hi: [&mut [F]; 8] = core::array::from_fn(|m| run(m + 8));
+                // The stage of half-size 8h pairs point m with m + 8 (twiddle index j + m·h).
+                let wide_stage = |lo: &mut [&mut [F]; 8], hi: &mut [&mut [F]; 8]| {
+                    for (m, (a, b)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
+                        butterfly_runs(a, b, t8[j + m * h], j == 0 && m == 0, dif);
+                    }
+                };
+                if dif {
+                    wide_stage(&mut lo, &mut hi);
+                }
+                F::three_stages_same(&mut lo, &w, j == 0, dif);
+                F::three_stages_same(&mut hi, &w, j == 0, dif);
+                if !dif {
+                    wide_stage(&mut lo, &mut hi);
+                }
+            }
         }
     }
 }
