@@ -596,8 +596,6 @@ fn block_row_avx512<const DIF: bool, const SCALED: bool>(
     t: [&[Goldilocks]; 3],
     points: &[Goldilocks],
 ) {
-    use crate::x86_64::PackedGoldilocksAvx512 as P;
-    let b = |x: Goldilocks| P::broadcast(cpu, x);
     for row in data.chunks_exact_mut(8 * h * width) {
         block_row_avx512_one::<DIF, SCALED>(cpu, row, h, width, t, points);
     }
