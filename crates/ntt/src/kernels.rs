@@ -611,6 +611,59 @@ pub fn reverse_bits(i: usize, bits: usize) -> usize {
     }
 }
 
+/// [`bit_reverse_points`] of single elements (`2^(m + 2·TILE_BITS)` of them): each class's
+/// two 16 × 16 tiles read row by row (16 contiguous elements each) into L1, then written back
+/// transposed and reversed, so no element is swapped on its own.
+fn bit_reverse_elements<F: Copy + Send + Sync>(data: &mut [F], m: usize) {
+    const T: usize = 1 << TILE_BITS;
+    let b = TILE_BITS;
+    let rev: [usize; T] = core::array::from_fn(|x| reverse_bits(x, b));
+    let row = 1usize << (m + b);
+    let parallel = core::mem::size_of_val(data) >= 1 << 20;
+    let ptr = SharedPtr(data.as_mut_ptr());
+    let swap_class = |mid: usize| {
+        let rmid = reverse_bits(mid, m);
+        if mid > rmid {
+            return;
+        }
+        let (base, rbase) = (mid << b, rmid << b);
+        // SAFETY: row `x` of class `c` is the 16 elements from `x·row + (c << b)`, below
+        // `data.len() = 2^(m + 2b)`, and only this task touches classes `mid` and `rmid`
+        // (bit reversal maps one onto the other).
+        let tile = |c: usize, x: usize| unsafe {
+            core::slice::from_raw_parts_mut(ptr.get().add(x * row + c), T)
+        };
+        let mut a = [[tile(base, 0)[0]; T]; T];
+        for (x, r) in a.iter_mut().enumerate() {
+            r.copy_from_slice(tile(base, x));
+        }
+        // Point `(hi, mid, lo)` goes to `(rev lo, rmid, rev hi)`: class `mid`'s tile lands
+        // on class `rmid` transposed and reversed, and the other way round.
+        let put = |c: usize, from: &[[F; T]; T]| {
+            for x in 0..T {
+                let out = tile(c, x);
+                for (y, o) in out.iter_mut().enumerate() {
+                    *o = from[rev[y]][rev[x]];
+                }
+            }
+        };
+        if mid != rmid {
+            let mut c = a;
+            for (x, r) in c.iter_mut().enumerate() {
+                r.copy_from_slice(tile(rbase, x));
+            }
+            put(base, &c);
+        }
+        put(rbase, &a);
+    };
+    if parallel {
+        use rayon::prelude::*;
+        (0..1usize << m).into_par_iter().for_each(swap_class);
+    } else {
+        (0..1usize << m).for_each(swap_class);
+    }
+}
+
 /// Bits of the square tiles the blocked bit-reversal swaps (16 × 16 points).
 const TILE_BITS: usize = 4;
 
@@ -642,6 +695,10 @@ pub(crate) fn bit_reverse_points<F: Copy + Send + Sync>(
     }
     let b = TILE_BITS;
     let m = log_n - 2 * b;
+    if width == 1 {
+        bit_reverse_elements(data, m);
+        return;
+    }
     let ptr = SharedPtr(data.as_mut_ptr());
     let swap_class = |mid: usize| {
         let rmid = reverse_bits(mid, m);

@@ -458,7 +458,8 @@ fn groth16_h_divides_exactly_for_satisfied_constraints() {
 fn bit_reversal_permutes_points() {
     let rev =
         |i: usize, bits: usize| (0..bits).fold(0, |r, k| r | ((i >> k) & 1) << (bits - 1 - k));
-    for log_n in 0..=15 {
+    // 2^18 four-byte elements: the parallel blocked path.
+    for log_n in (0..=15).chain([18]) {
         for width in [1usize, 3] {
             let n = 1usize << log_n;
             let mut v: Vec<u32> = (0..(n * width) as u32).collect();
