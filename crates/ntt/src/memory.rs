@@ -4,16 +4,25 @@
 #[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 1 << 21;
 
-/// An empty buffer with room for `len` elements. On Linux a large one is advised to be
-/// backed by transparent huge pages (`madvise(MADV_HUGEPAGE)`, where the system leaves THP
-/// to `madvise`): a low-degree extension writes its whole output once, and with 4 KiB pages
-/// about a tenth of its time went to page faults (measured at 2^23 Goldilocks elements).
-/// The advice is given before any element is written, so the first touch of each page
-/// already faults in a huge one; it is only a hint, and is ignored where unsupported.
-pub(crate) fn with_capacity_for_pages<F>(len: usize) -> Vec<F> {
+/// An empty buffer with room for `len` elements; with `huge_pages`, on Linux a large one is
+/// advised to be backed by transparent huge pages (`madvise(MADV_HUGEPAGE)`, where the system
+/// leaves THP to `madvise`) before any element is written, so the first touch of each page
+/// faults in a huge one. That is a trade: a low-degree extension writes its whole output once,
+/// and with 4 KiB pages about a tenth of its time went to page faults on an idle 2-core Zen 4
+/// (2^23 Goldilocks elements), which the advice saved; but where memory is fragmented (a shared
+/// machine that has run for a day), the kernel compacts memory synchronously on those faults
+/// (THP `defrag` set to `madvise`), and the 2^20 × 8 → 2^23 LDE's median on the shared 2-core
+/// Xeon rose from 0.88 s to 1.23 s (one thread) with runs between 0.84 and 2.0 s, against
+/// 0.86–0.91 s without the advice. Hence opt-in ([`crate::NttPlan::advising_huge_pages`]).
+/// The advice is only a hint, ignored where unsupported.
+pub(crate) fn with_capacity_for_pages<F>(len: usize, huge_pages: bool) -> Vec<F> {
     let mut buffer = Vec::with_capacity(len);
     #[cfg(target_os = "linux")]
-    advise_huge_pages(&mut buffer);
+    if huge_pages {
+        advise_huge_pages(&mut buffer);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = huge_pages;
     buffer
 }
 

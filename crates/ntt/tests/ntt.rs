@@ -485,6 +485,31 @@ fn bit_reversal_permutes_points() {
     ));
 }
 
+/// A plan that advises huge pages for its outputs (large enough, 4 MiB and up, for the advice
+/// to be given) computes the same extensions.
+#[test]
+fn huge_page_advice_changes_no_output() {
+    let mut rng = rng();
+    let x = random_vec::<Goldilocks>(&mut rng, 1 << 16);
+    let plan = NttPlan::<Goldilocks>::new(19).unwrap();
+    let advising = plan.clone().advising_huge_pages(true);
+    let shift = <Goldilocks as zkaccel_field::Field>::GENERATOR;
+    assert_eq!(
+        advising.lde(&x, 3, shift).unwrap(),
+        plan.lde(&x, 3, shift).unwrap()
+    );
+    for layout in [Layout::IndexMajor, Layout::PolynomialMajor] {
+        assert_eq!(
+            advising
+                .lde_batch(&x, 4, layout, 3, shift, LdeInput::Evaluations)
+                .unwrap(),
+            plan.lde_batch(&x, 4, layout, 3, shift, LdeInput::Evaluations)
+                .unwrap(),
+            "{layout:?}"
+        );
+    }
+}
+
 #[test]
 fn batched_lde_rejects_bad_shapes() {
     use zkaccel_field::Field;
