@@ -126,3 +126,52 @@ pub fn three_stages_block<F: TwoAdicField>(x: &mut [F], tw4: &[F], tw2: &[F], di
         }
     }
 }
+
+/// [`TwoAdicField::three_stages_block_row`] block by block through the field's
+/// [`TwoAdicField::three_stages_same`] and [`TwoAdicField::three_stages_scaled`]: the
+/// default, and a field kernel's fallback.
+///
+/// # Panics
+/// As [`TwoAdicField::three_stages_block_row`].
+pub fn block_row_by_blocks<F: TwoAdicField>(
+    data: &mut [F],
+    h: usize,
+    width: usize,
+    t: [&[F]; 3],
+    dif: bool,
+    points: Option<&[F]>,
+) {
+    assert!(
+        h > 0 && width > 0 && data.len().is_multiple_of(8 * h * width),
+        "rows of eight runs of h points"
+    );
+    assert!(
+        points.is_none_or(|p| p.len() >= 8 * h && data.len() == 8 * h * width),
+        "a scale per point of one row"
+    );
+    for row in data.chunks_exact_mut(8 * h * width) {
+        for j in 0..h {
+            let w = [
+                t[0][j],
+                t[1][j],
+                t[1][j + h],
+                t[2][j],
+                t[2][j + h],
+                t[2][j + 2 * h],
+                t[2][j + 3 * h],
+            ];
+            let mut blocks = row.chunks_exact_mut(h * width);
+            let mut runs: [&mut [F]; 8] = core::array::from_fn(|_| {
+                let block = blocks.next().expect("eight blocks of h points");
+                &mut block[j * width..(j + 1) * width]
+            });
+            match points {
+                Some(p) => {
+                    let scales: [F; 8] = core::array::from_fn(|m| p[j + m * h]);
+                    F::three_stages_scaled(&mut runs, &w, j == 0, dif, &scales);
+                }
+                None => F::three_stages_same(&mut runs, &w, j == 0, dif),
+            }
+        }
+    }
+}

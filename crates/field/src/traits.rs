@@ -530,39 +530,7 @@ pub trait TwoAdicField: Field {
         dif: bool,
         points: Option<&[Self]>,
     ) {
-        assert!(
-            h > 0 && width > 0 && data.len().is_multiple_of(8 * h * width),
-            "rows of eight runs of h points"
-        );
-        assert!(
-            points.is_none_or(|p| p.len() >= 8 * h && data.len() == 8 * h * width),
-            "a scale per point of one row"
-        );
-        for (row, j) in (0..data.len() / (8 * h * width)).flat_map(|r| (0..h).map(move |j| (r, j)))
-        {
-            let data = &mut data[row * 8 * h * width..(row + 1) * 8 * h * width];
-            let w = [
-                t[0][j],
-                t[1][j],
-                t[1][j + h],
-                t[2][j],
-                t[2][j + h],
-                t[2][j + 2 * h],
-                t[2][j + 3 * h],
-            ];
-            let mut blocks = data.chunks_exact_mut(h * width);
-            let mut runs: [&mut [Self]; 8] = core::array::from_fn(|_| {
-                let block = blocks.next().expect("eight blocks of h points");
-                &mut block[j * width..(j + 1) * width]
-            });
-            match points {
-                Some(p) => {
-                    let scales: [Self; 8] = core::array::from_fn(|m| p[j + m * h]);
-                    Self::three_stages_scaled(&mut runs, &w, j == 0, dif, &scales);
-                }
-                None => Self::three_stages_same(&mut runs, &w, j == 0, dif),
-            }
-        }
+        butterflies::block_row_by_blocks(data, h, width, t, dif, points);
     }
 
     /// [`TwoAdicField::three_stages_same`] with a twiddle per element: slot `i`'s twiddle for

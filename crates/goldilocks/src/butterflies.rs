@@ -677,46 +677,5 @@ pub fn three_stages_block_row(
             }
         };
     }
-    for row in data.chunks_exact_mut(8 * h * width) {
-        block_row_by_blocks(row, h, width, t, dif, points);
-    }
-}
-
-/// One row of [`three_stages_block_row`], block by block.
-fn block_row_by_blocks(
-    data: &mut [Goldilocks],
-    h: usize,
-    width: usize,
-    t: [&[Goldilocks]; 3],
-    dif: bool,
-    points: Option<&[Goldilocks]>,
-) {
-    for j in 0..h {
-        let w = [
-            t[0][j],
-            t[1][j],
-            t[1][j + h],
-            t[2][j],
-            t[2][j + h],
-            t[2][j + 2 * h],
-            t[2][j + 3 * h],
-        ];
-        let mut blocks = data.chunks_exact_mut(h * width);
-        let mut runs: [&mut [Goldilocks]; 8] = core::array::from_fn(|_| {
-            let block = blocks.next().expect("eight blocks of h points");
-            &mut block[j * width..(j + 1) * width]
-        });
-        match (dif, points) {
-            (true, None) => dif_three_stages_same(&mut runs, &w, j == 0),
-            (false, None) => dit_three_stages_same(&mut runs, &w, j == 0),
-            (true, Some(p)) => {
-                let scales: [Goldilocks; 8] = core::array::from_fn(|m| p[j + m * h]);
-                dif_three_stages_scaled(&mut runs, &w, j == 0, &scales)
-            }
-            (false, Some(p)) => {
-                let scales: [Goldilocks; 8] = core::array::from_fn(|m| p[j + m * h]);
-                dit_three_stages_scaled(&mut runs, &w, j == 0, &scales)
-            }
-        }
-    }
+    zkaccel_field::butterflies::block_row_by_blocks(data, h, width, t, dif, points);
 }
