@@ -3,8 +3,8 @@
 //! see the same load on a shared machine. Wall time and the process's CPU time (all threads;
 //! on a busy box the fairer figure for one thread); best and median of the rounds.
 //!
-//! `cargo run --release -p zkaccel-ntt --example lde_compare -- [LOG_N] [ROUNDS] [THREADS]`
-//! (defaults 20, 15, all cores).
+//! `cargo run --release -p zkaccel-ntt --example lde_compare -- [LOG_N] [ROUNDS] [THREADS]
+//! [COLUMNS]` (defaults 20, 15, all cores, 1); columns are index-major, as Plonky3's matrix.
 
 use p3_dft::{Radix2DFTSmallBatch, TwoAdicSubgroupDft};
 use p3_matrix::dense::RowMajorMatrix;
@@ -13,7 +13,7 @@ use zkaccel_field::Field;
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_ntt::NttPlan;
+use zkaccel_ntt::{Layout, LdeInput, NttPlan};
 
 type P3 = p3_goldilocks::Goldilocks;
 
@@ -25,12 +25,13 @@ fn main() {
     let log_n = args.first().copied().unwrap_or(20);
     let rounds = args.get(1).copied().unwrap_or(15);
     let threads = args.get(2).copied().unwrap_or(0);
+    let columns = args.get(3).copied().unwrap_or(1).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("thread pool");
     let mut r = rng();
-    let x: Vec<Goldilocks> = (0..1usize << log_n)
+    let x: Vec<Goldilocks> = (0..columns << log_n)
         .map(|_| random_prime(&mut r as &mut dyn RngCore))
         .collect();
     let theirs: Vec<P3> = x
@@ -43,16 +44,23 @@ fn main() {
     for _ in 0..rounds {
         pool.install(|| {
             ours.push(timed(CpuClock::Process, || {
-                plan.lde_from_evaluations(&x, 3, Goldilocks::GENERATOR)
+                plan.lde_batch(
+                    &x,
+                    columns,
+                    Layout::IndexMajor,
+                    3,
+                    Goldilocks::GENERATOR,
+                    LdeInput::Evaluations,
+                )
             }));
-            let m = RowMajorMatrix::new_col(theirs.clone());
+            let m = RowMajorMatrix::new(theirs.clone(), columns);
             peer.push(timed(CpuClock::Process, || {
                 p3.coset_lde_batch(m, 3, <P3 as p3_field::Field>::GENERATOR)
             }));
         });
     }
     println!(
-        "LDE 2^{log_n} -> 2^{}, {} threads, {rounds} alternating rounds:",
+        "LDE 2^{log_n} x {columns} -> 2^{}, {} threads, {rounds} alternating rounds:",
         log_n + 3,
         pool.current_num_threads()
     );

@@ -278,7 +278,7 @@ unsafe fn stage_of_runs<F: TwoAdicField>(
 /// that the first DIF pass and the last DIT pass are radix-8 ones wherever three or more
 /// stages run — where `scaled` needs them (a remainder of one with exactly four stages then
 /// runs as its own single-stage pass).
-fn pass_sizes(stages: usize, dif: bool, scaled: bool) -> Vec<usize> {
+pub(crate) fn pass_sizes(stages: usize, dif: bool, scaled: bool) -> Vec<usize> {
     let mut sizes = vec![3; stages / 3];
     match stages % 3 {
         0 => {}

@@ -1,4 +1,40 @@
-//! Large output buffers.
+//! Large output buffers, and the cache sizes that decide how work on them is blocked.
+
+use std::sync::OnceLock;
+
+/// The bytes of one core's level-2 cache where the system says (Linux sysfs), else 1 MiB (a
+/// common size, and a safe guess where it is larger). Read once per process.
+pub(crate) fn l2_cache_bytes() -> usize {
+    static L2: OnceLock<usize> = OnceLock::new();
+    *L2.get_or_init(|| read_l2_cache_bytes().unwrap_or(1 << 20))
+}
+
+/// The size of the first level-2 data or unified cache of CPU 0 in sysfs.
+fn read_l2_cache_bytes() -> Option<usize> {
+    let base = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+    (0..8).find_map(|i| {
+        let dir = base.join(format!("index{i}"));
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+        if read("level")?.trim() != "2" || read("type")?.trim() == "Instruction" {
+            return None;
+        }
+        parse_cache_size(read("size")?.trim())
+    })
+}
+
+/// Parses a sysfs cache size (`"2048K"`, `"1M"`, `"512"`).
+fn parse_cache_size(text: &str) -> Option<usize> {
+    let (digits, unit) = match text.as_bytes().last()? {
+        b'K' | b'k' => (&text[..text.len() - 1], 1 << 10),
+        b'M' | b'm' => (&text[..text.len() - 1], 1 << 20),
+        _ => (text, 1),
+    };
+    digits
+        .parse::<usize>()
+        .ok()?
+        .checked_mul(unit)
+        .filter(|&b| b > 0)
+}
 
 /// Bytes of one transparent huge page on x86-64 and AArch64 Linux.
 #[cfg(target_os = "linux")]
@@ -43,5 +79,21 @@ fn advise_huge_pages<F>(buffer: &mut Vec<F>) {
         unsafe {
             libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_sizes_parse_as_sysfs_writes_them() {
+        assert_eq!(parse_cache_size("2048K"), Some(2 << 20));
+        assert_eq!(parse_cache_size("1M"), Some(1 << 20));
+        assert_eq!(parse_cache_size("512"), Some(512));
+        for bad in ["", "K", "0K", "-1K", "12Q", "99999999999999999999M"] {
+            assert_eq!(parse_cache_size(bad), None, "{bad:?}");
+        }
+        assert!(l2_cache_bytes() >= 1 << 10);
     }
 }

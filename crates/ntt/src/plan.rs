@@ -78,7 +78,7 @@ pub const DEFAULT_CORE_LOG: usize = 12;
 /// Precomputed twiddles for transforms up to `2^max_log_n` points over `F`.
 ///
 /// Memory: the stage tables hold `2·(2^t − 1)` elements for
-/// `t = min(max_log_n, max(core_log, max_log_n − core_log))` (`t = max_log_n` for
+/// `t = min(max_log_n, max(core_log + 1, max_log_n − core_log))` (`t = max_log_n` for
 /// [`Algorithm::Radix2`]) plus `2·max_log_n` roots; transforms run in
 /// place, coset and bit-reversal passes too; [`NttPlan::lde`] allocates its output.
 #[derive(Debug, Clone)]
@@ -162,10 +162,11 @@ impl<F: TwoAdicField> NttPlan<F> {
             }
             Algorithm::FourStep { core_log } => core_log,
         };
-        // Stage tables up to the core, or up to the longer factor of the split of the
-        // largest size (`max_log_n − core_log` when that exceeds the core): the LDE's row
-        // pass keeps its columns within the core and so runs longer rows.
-        let table_log = core_log
+        // Stage tables up to twice the core, or up to the longer factor of the split of the
+        // largest size (`max_log_n − core_log` when that exceeds it): the LDE's row pass
+        // keeps its columns within the core and so runs longer rows, and may take rows of
+        // one stage more than the core where that saves a pass (`extension_split`).
+        let table_log = (core_log + 1)
             .max(max_log_n.saturating_sub(core_log))
             .min(max_log_n);
         let direction = |inverse: bool| -> Result<Direction<F>, NttError> {
