@@ -569,9 +569,9 @@ fn extension_split(
         .unwrap_or(core_split)
 }
 
-/// The forward DIT (bit-reversed → natural) of the `out.len() = src.len()·2^log_blowup`
+/// The forward DIT (bit-reversed → natural) of the `out.len() = src_len·2^log_blowup`
 /// elements (points of `width` elements, index-major) whose point `j·2^log_blowup` is source
-/// point `j` times `factor·shift^rev(j)` (`rev` on `log2(src.len()/width)` bits) and whose
+/// point `j` times `factor·shift^rev(j)` (`rev` on `log2(src_len/width)` bits) and whose
 /// other points are zero: the spread, zero-padded and shifted coefficients of a low-degree
 /// extension, given bit-reversed. On such input the first `log_blowup` stages only copy each
 /// point over its block of `2^log_blowup`, so they are replaced by that fill, which runs
@@ -580,15 +580,21 @@ fn extension_split(
 /// reversal is `rev(t)·2^l1 + rev(r)`, so one table of `m` powers and one constant per row
 /// cover them.
 ///
-/// `out` may start uninitialised: every element is written before it is read, row by row
-/// inside the (parallel) row pass, so a fresh output buffer is first touched there and is
-/// never zeroed. Callers pass power-of-two point counts with `out.len() = src.len() <<
-/// log_blowup`, `width ≥ 1` dividing `src.len()`, and `dir` covering the extended size
-/// (checked in debug builds).
+/// The source is the last `src_len` elements of `out` itself, which the caller has
+/// initialised (so an extension needs no buffer besides its output, whose tail the caller's
+/// inverse transform or bit reversal already touched); the rest of `out` may start
+/// uninitialised: every element is written before it is read, row by row inside the
+/// (parallel) row pass, so a fresh output buffer is first touched there and is never zeroed.
+/// Row `r` writes `[r·L, (r+1)·L)` (`L` a row's elements) and reads source row `r` at
+/// `out.len() − src_len + r·L/2^k`, so no row overwrites a later row's source; the rows
+/// whose outputs reach into the source run after the others, from a copy of their sources
+/// (the last `1/2^k` of them). Callers pass power-of-two point counts with `out.len() =
+/// src_len << log_blowup`, `width ≥ 1` dividing `src_len`, and `dir` covering the extended
+/// size (checked in debug builds).
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
 pub(crate) fn extend_dit<F: TwoAdicField>(
     out: &mut [MaybeUninit<F>],
-    src: &[F],
+    src_len: usize,
     width: usize,
     shift: F,
     factor: F,
@@ -598,9 +604,10 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
     parallel: bool,
 ) {
     let k = log_blowup;
-    debug_assert!(width > 0 && src.len().is_multiple_of(width));
-    debug_assert!((src.len() / width).is_power_of_two());
-    debug_assert_eq!(out.len(), src.len() << k);
+    debug_assert!(width > 0 && src_len.is_multiple_of(width));
+    debug_assert!((src_len / width).is_power_of_two());
+    debug_assert_eq!(out.len(), src_len << k);
+    let tail_start = out.len() - src_len;
     let log_n = (out.len() / width).trailing_zeros() as usize;
     let shape = Shape {
         log_n,
@@ -621,6 +628,8 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
     if k > l2 {
         // A blowup beyond a whole row: place the values and run the plain transform.
         let factors = bit_reversed_powers(shift, factor, log_n - k);
+        // SAFETY: the caller initialised the tail.
+        let src = unsafe { assume_init_mut(&mut out[tail_start..]) }.to_vec();
         let out = fill_uninit(out, F::ZERO);
         for (j, (point, &y)) in src.chunks_exact(width).zip(&factors).enumerate() {
             let slot = &mut out[(j << k) * width..((j << k) + 1) * width];
@@ -649,8 +658,7 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
         width,
         stride: width,
     };
-    let run = |(r, row): (usize, &mut [MaybeUninit<F>])| {
-        let src = &src[r * per_row * width..(r + 1) * per_row * width];
+    let run = |r: usize, row: &mut [MaybeUninit<F>], src: &[F]| {
         let row_shift = (l1 > 0).then(|| shift.exp_u64(reverse_bits(r, l1) as u64));
         if width == 1 {
             let mut values = src.to_vec();
@@ -699,10 +707,40 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
             unsafe { twiddle_row(row.as_mut_ptr(), row_shape, base, None) };
         }
     };
-    if parallel && l1 > 0 {
-        out.par_chunks_mut(width << l2).enumerate().for_each(run);
-    } else {
-        out.chunks_mut(width << l2).enumerate().for_each(run);
+    let (row_len, src_row) = (width << l2, per_row * width);
+    let rows_before_source = tail_start / row_len;
+    {
+        let (head, tail) = out.split_at_mut(tail_start);
+        // SAFETY: the caller initialised the tail.
+        let src: &[F] = unsafe { assume_init_mut(tail) };
+        let head = &mut head[..rows_before_source * row_len];
+        if parallel && l1 > 0 {
+            head.par_chunks_mut(row_len)
+                .zip(src.par_chunks(src_row))
+                .enumerate()
+                .for_each(|(r, (row, s))| run(r, row, s));
+        } else {
+            for (r, (row, s)) in head.chunks_mut(row_len).zip(src.chunks(src_row)).enumerate() {
+                run(r, row, s);
+            }
+        }
+    }
+    if rows_before_source << l2 < out.len() / width {
+        // The rows that overwrite the source: their own sources copied out first.
+        // SAFETY: the tail is still initialised (the rows above wrote only before it).
+        let rest = unsafe { assume_init_mut(&mut out[tail_start..]) }[rows_before_source * src_row..]
+            .to_vec();
+        let out = &mut out[rows_before_source * row_len..];
+        if parallel && l1 > 0 {
+            out.par_chunks_mut(row_len)
+                .zip(rest.par_chunks(src_row))
+                .enumerate()
+                .for_each(|(r, (row, s))| run(rows_before_source + r, row, s));
+        } else {
+            for (r, (row, s)) in out.chunks_mut(row_len).zip(rest.chunks(src_row)).enumerate() {
+                run(rows_before_source + r, row, s);
+            }
+        }
     }
     if l1 > 0 {
         // SAFETY: `out` is `2^log_n` contiguous points, borrowed mutably for the call, and
@@ -723,7 +761,7 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
 }
 
 /// Copies `src` into `slots` and returns them as initialised.
-fn copy_uninit<'a, F: Copy>(slots: &'a mut [MaybeUninit<F>], src: &[F]) -> &'a mut [F] {
+pub(crate) fn copy_uninit<'a, F: Copy>(slots: &'a mut [MaybeUninit<F>], src: &[F]) -> &'a mut [F] {
     for (slot, &x) in slots.iter_mut().zip(src) {
         slot.write(x);
     }

@@ -7,7 +7,7 @@ use zkaccel_field::TwoAdicField;
 use crate::error::NttError;
 use core::mem::MaybeUninit;
 
-use crate::four_step::{extend_dit, transform, transform_dif_checked, Direction, Outputs, Shape};
+use crate::four_step::{copy_uninit, extend_dit, transform, transform_dif_checked, Direction, Outputs, Shape};
 use crate::kernels::{bit_reverse_points, StageTables};
 use crate::memory::with_capacity_for_pages;
 
@@ -467,10 +467,14 @@ impl<F: TwoAdicField> NttPlan<F> {
     /// # Errors
     /// As [`NttPlan::coset_forward`] for the extended size.
     pub fn lde(&self, coefficients: &[F], log_blowup: usize, shift: F) -> Result<Vec<F>, NttError> {
-        let log_n = self.check_len(coefficients.len())?;
-        let mut reversed = coefficients.to_vec();
-        bit_reverse_points(&mut reversed, log_n, 1);
-        self.lde_from_reversed(&reversed, log_blowup, shift, F::ONE)
+        self.lde_batch(
+            coefficients,
+            1,
+            Layout::IndexMajor,
+            log_blowup,
+            shift,
+            LdeInput::Coefficients,
+        )
     }
 
     /// The low-degree extension of a polynomial given by its evaluations on `⟨ω_n⟩` (natural
@@ -486,48 +490,37 @@ impl<F: TwoAdicField> NttPlan<F> {
         log_blowup: usize,
         shift: F,
     ) -> Result<Vec<F>, NttError> {
-        let log_n = self.check_len(evaluations.len())?;
-        check_shift(shift)?;
-        let mut coefficients = evaluations.to_vec();
-        // The inverse transform's `1/n` goes into the extension's shift powers.
-        self.run_scaled(&mut coefficients, log_n, 1, Order::NR, true, None, None);
-        self.lde_from_reversed(&coefficients, log_blowup, shift, Self::inverse_size(log_n))
+        self.lde_batch(
+            evaluations,
+            1,
+            Layout::IndexMajor,
+            log_blowup,
+            shift,
+            LdeInput::Evaluations,
+        )
     }
 
-    /// The extension from `factor` times the coefficients in bit-reversed order:
-    /// coefficient `i` (at position `rev(i)`) times `factor·shift^i` goes to position
-    /// `rev(i)·2^k` of the big buffer (which is `rev_big(i)`; the rest are the zero
-    /// coefficients), and one forward DIT (RN) gives the natural-order evaluations; its first
-    /// `k` stages on the zeros are a fill (see [`extend_dit`]).
-    fn lde_from_reversed(
+    /// Turns `values` (`2^log_n` points of `width`, index-major) given as `input` into the
+    /// bit-reversed coefficients times the returned factor, in place: the inverse transform
+    /// (NR) leaves its `1/n` to the factor, which the extension folds into its shift powers;
+    /// coefficients are only bit-reversed.
+    fn reversed_coefficients(
         &self,
-        reversed: &[F],
-        log_blowup: usize,
-        shift: F,
-        factor: F,
-    ) -> Result<Vec<F>, NttError> {
-        check_shift(shift)?;
-        let n = reversed.len();
-        let big = n
-            .checked_shl(log_blowup as u32)
-            .filter(|&b| b >> log_blowup == n)
-            .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
-        self.check_len(big)?;
-        let mut out = with_capacity_for_pages(big, self.huge_pages);
-        extend_dit(
-            &mut out.spare_capacity_mut()[..big],
-            reversed,
-            1,
-            shift,
-            factor,
-            log_blowup,
-            &self.forward,
-            self.core_log,
-            self.parallel,
-        );
-        // SAFETY: `extend_dit` wrote all `big` elements of the spare capacity.
-        unsafe { out.set_len(big) };
-        Ok(out)
+        values: &mut [F],
+        log_n: usize,
+        width: usize,
+        input: LdeInput,
+    ) -> F {
+        match input {
+            LdeInput::Evaluations => {
+                self.run_scaled(values, log_n, width, Order::NR, true, None, None);
+                Self::inverse_size(log_n)
+            }
+            LdeInput::Coefficients => {
+                bit_reverse_points(values, log_n, width);
+                F::ONE
+            }
+        }
     }
 
     fn batch_shape(&self, len: usize, count: usize) -> Result<usize, NttError> {
@@ -613,49 +606,20 @@ impl<F: TwoAdicField> NttPlan<F> {
         let total = big
             .checked_mul(count)
             .ok_or_else(|| NttError::Shape("the batch's extension overflows".into()))?;
-        // The coefficients bit-reversed, times `factor` (the inverse transform's `1/n`, left
-        // out of it and folded into the shift powers).
-        let mut reversed = data.to_vec();
-        let factor = match input {
-            LdeInput::Evaluations => {
-                match layout {
-                    Layout::IndexMajor => {
-                        self.run_scaled(&mut reversed, log_n, count, Order::NR, true, None, None)
-                    }
-                    Layout::PolynomialMajor => {
-                        let single = self.clone().parallel(count < rayon::current_num_threads());
-                        let each = |p: &mut [F]| {
-                            single.run_scaled(p, log_n, 1, Order::NR, true, None, None)
-                        };
-                        if self.parallel {
-                            reversed.par_chunks_mut(n).for_each(each);
-                        } else {
-                            reversed.chunks_mut(n).for_each(each);
-                        }
-                    }
-                }
-                Self::inverse_size(log_n)
-            }
-            LdeInput::Coefficients => {
-                let width = if layout == Layout::IndexMajor {
-                    count
-                } else {
-                    1
-                };
-                for p in reversed.chunks_mut(n * width) {
-                    bit_reverse_points(p, log_n, width);
-                }
-                F::ONE
-            }
-        };
+        // Each polynomial's input goes to the tail of its output block, becomes its
+        // bit-reversed coefficients there (times `factor`: the inverse transform's `1/n`, folded
+        // into the shift powers), and is extended in place: no buffer besides the output.
         let mut out = with_capacity_for_pages(total, self.huge_pages);
+        let slots = &mut out.spare_capacity_mut()[..total];
         match layout {
             Layout::PolynomialMajor => {
                 let single = self.clone().parallel(count < rayon::current_num_threads());
-                let each = |(o, r): (&mut [MaybeUninit<F>], &[F])| {
+                let each = |(block, poly): (&mut [MaybeUninit<F>], &[F])| {
+                    let tail = copy_uninit(&mut block[big - n..], poly);
+                    let factor = single.reversed_coefficients(tail, log_n, 1, input);
                     extend_dit(
-                        o,
-                        r,
+                        block,
+                        n,
                         1,
                         shift,
                         factor,
@@ -665,14 +629,13 @@ impl<F: TwoAdicField> NttPlan<F> {
                         single.parallel,
                     )
                 };
-                let slots = &mut out.spare_capacity_mut()[..total];
                 if self.parallel {
                     slots
                         .par_chunks_mut(big)
-                        .zip(reversed.par_chunks(n))
+                        .zip(data.par_chunks(n))
                         .for_each(each);
                 } else {
-                    slots.chunks_mut(big).zip(reversed.chunks(n)).for_each(each);
+                    slots.chunks_mut(big).zip(data.chunks(n)).for_each(each);
                 }
             }
             Layout::IndexMajor => {
@@ -680,9 +643,11 @@ impl<F: TwoAdicField> NttPlan<F> {
                 // `factor·shift^rev(p)` goes to row `p·2^k` of the extension, zeros between,
                 // and one forward DIT over rows of `count` elements gives natural order; its
                 // first `k` stages are the fill inside the row pass.
+                let tail = copy_uninit(&mut slots[total - data.len()..], data);
+                let factor = self.reversed_coefficients(tail, log_n, count, input);
                 extend_dit(
-                    &mut out.spare_capacity_mut()[..total],
-                    &reversed,
+                    slots,
+                    data.len(),
                     count,
                     shift,
                     factor,
