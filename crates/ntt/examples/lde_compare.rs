@@ -4,7 +4,11 @@
 //! on a busy box the fairer figure for one thread); best and median of the rounds.
 //!
 //! `cargo run --release -p zkaccel-ntt --example lde_compare -- [LOG_N] [ROUNDS] [THREADS]
-//! [COLUMNS]` (defaults 20, 15, all cores, 1); columns are index-major, as Plonky3's matrix.
+//! [COLUMNS] [POLYNOMIAL_MAJOR]` (defaults 20, 15, all cores, 1, 0); Plonky3's matrix is
+//! index-major, and so is ours unless the last argument is 1 (then the same values stored
+//! polynomial after polynomial). Also times ours into one buffer reused across rounds
+//! (`lde_batch_into`: no page faults after the first round), which Plonky3's API has no
+//! counterpart of: the like-for-like ratio is the first.
 
 use p3_dft::{Radix2DFTSmallBatch, TwoAdicSubgroupDft};
 use p3_matrix::dense::RowMajorMatrix;
@@ -26,6 +30,11 @@ fn main() {
     let rounds = args.get(1).copied().unwrap_or(15);
     let threads = args.get(2).copied().unwrap_or(0);
     let columns = args.get(3).copied().unwrap_or(1).max(1);
+    let layout = if args.get(4).copied().unwrap_or(0) == 1 {
+        Layout::PolynomialMajor
+    } else {
+        Layout::IndexMajor
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -38,19 +47,37 @@ fn main() {
         .iter()
         .map(|v| p3_field::integers::QuotientMap::from_int(v.as_canonical_u64()))
         .collect();
+    let ours_input: Vec<Goldilocks> = match layout {
+        Layout::IndexMajor => x.clone(),
+        Layout::PolynomialMajor => (0..columns)
+            .flat_map(|c| x.iter().skip(c).step_by(columns).copied())
+            .collect(),
+    };
     let plan = NttPlan::<Goldilocks>::new(log_n + 3).expect("supported size");
     let p3 = Radix2DFTSmallBatch::<P3>::new(1 << (log_n + 3));
-    let (mut ours, mut peer) = (Vec::new(), Vec::new());
+    let (mut ours, mut peer, mut reusing) = (Vec::new(), Vec::new(), Vec::new());
+    let mut buffer = Vec::new();
     for _ in 0..rounds {
         pool.install(|| {
             ours.push(timed(CpuClock::Process, || {
                 plan.lde_batch(
-                    &x,
+                    &ours_input,
                     columns,
-                    Layout::IndexMajor,
+                    layout,
                     3,
                     Goldilocks::GENERATOR,
                     LdeInput::Evaluations,
+                )
+            }));
+            reusing.push(timed(CpuClock::Process, || {
+                plan.lde_batch_into(
+                    &ours_input,
+                    columns,
+                    layout,
+                    3,
+                    Goldilocks::GENERATOR,
+                    LdeInput::Evaluations,
+                    &mut buffer,
                 )
             }));
             let m = RowMajorMatrix::new(theirs.clone(), columns);
@@ -60,15 +87,20 @@ fn main() {
         });
     }
     println!(
-        "LDE 2^{log_n} x {columns} -> 2^{}, {} threads, {rounds} alternating rounds:",
+        "LDE 2^{log_n} x {columns} -> 2^{} (ours {layout:?}), {} threads, {rounds} alternating \
+         rounds:",
         log_n + 3,
         pool.current_num_threads()
     );
     let (ow, oc) = report_samples("zkaccel", &ours, 1e3, "ms");
     let (pw, pc) = report_samples("plonky3", &peer, 1e3, "ms");
+    let (rw, rc) = report_samples("zkaccel, into a reused buffer", &reusing, 1e3, "ms");
     println!(
-        "  ratio plonky3/zkaccel (medians): wall {:.3}, cpu {:.3}",
+        "  ratio plonky3/zkaccel (medians): wall {:.3}, cpu {:.3}; into a reused buffer: wall \
+         {:.3}, cpu {:.3}",
         pw / ow,
-        pc / oc
+        pc / oc,
+        pw / rw,
+        pc / rc
     );
 }

@@ -720,7 +720,11 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
                 .enumerate()
                 .for_each(|(r, (row, s))| run(r, row, s));
         } else {
-            for (r, (row, s)) in head.chunks_mut(row_len).zip(src.chunks(src_row)).enumerate() {
+            for (r, (row, s)) in head
+                .chunks_mut(row_len)
+                .zip(src.chunks(src_row))
+                .enumerate()
+            {
                 run(r, row, s);
             }
         }
@@ -728,7 +732,8 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
     if rows_before_source << l2 < out.len() / width {
         // The rows that overwrite the source: their own sources copied out first.
         // SAFETY: the tail is still initialised (the rows above wrote only before it).
-        let rest = unsafe { assume_init_mut(&mut out[tail_start..]) }[rows_before_source * src_row..]
+        let rest = unsafe { assume_init_mut(&mut out[tail_start..]) }
+            [rows_before_source * src_row..]
             .to_vec();
         let out = &mut out[rows_before_source * row_len..];
         if parallel && l1 > 0 {
@@ -737,7 +742,11 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
                 .enumerate()
                 .for_each(|(r, (row, s))| run(rows_before_source + r, row, s));
         } else {
-            for (r, (row, s)) in out.chunks_mut(row_len).zip(rest.chunks(src_row)).enumerate() {
+            for (r, (row, s)) in out
+                .chunks_mut(row_len)
+                .zip(rest.chunks(src_row))
+                .enumerate()
+            {
                 run(rows_before_source + r, row, s);
             }
         }

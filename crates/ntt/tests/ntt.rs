@@ -534,6 +534,44 @@ fn batched_lde_rejects_bad_shapes() {
             // The input is left alone and the output is in the layout asked for.
             assert_eq!(lde(&x, 3, 2, g).unwrap().len(), 96);
             assert_eq!(x, vec![Goldilocks::ONE; 24]);
+            // Into a caller's buffer: a refused call leaves it as it was.
+            let mut out = vec![Goldilocks::TWO; 5];
+            let into = |out: &mut Vec<Goldilocks>, count, k| {
+                plan.lde_batch_into(&x, count, layout, k, g, input, out)
+            };
+            assert!(matches!(into(&mut out, 5, 1), Err(NttError::Shape(_))));
+            assert!(matches!(
+                into(&mut out, 3, 8),
+                Err(NttError::TooLarge { .. })
+            ));
+            assert_eq!(out, vec![Goldilocks::TWO; 5]);
+        }
+    }
+}
+
+/// `lde_batch_into` equals `lde_batch` whatever the buffer held: too small (reallocated),
+/// larger than needed with old values in it (reused), and the same buffer again.
+#[test]
+fn batched_lde_into_a_reused_buffer_equals_a_fresh_one() {
+    use zkaccel_ntt::{Layout, LdeInput};
+    let mut rng = rng();
+    for algorithm in algorithms() {
+        let plan = NttPlan::<Goldilocks>::with_algorithm(11, algorithm).unwrap();
+        for layout in [Layout::IndexMajor, Layout::PolynomialMajor] {
+            for input in [LdeInput::Coefficients, LdeInput::Evaluations] {
+                let mut out = vec![Goldilocks::sample(&mut rng); 3];
+                for (log_n, count, k) in [(5, 3, 2), (4, 2, 1), (6, 3, 3), (3, 1, 0)] {
+                    let x = random_vec::<Goldilocks>(&mut rng, count << log_n);
+                    let shift = Goldilocks::sample(&mut rng);
+                    let want = plan.lde_batch(&x, count, layout, k, shift, input).unwrap();
+                    plan.lde_batch_into(&x, count, layout, k, shift, input, &mut out)
+                        .unwrap();
+                    assert_eq!(
+                        out, want,
+                        "{algorithm:?} {layout:?} {input:?} 2^{log_n}x{count}"
+                    );
+                }
+            }
         }
     }
 }
