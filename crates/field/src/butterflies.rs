@@ -146,6 +146,10 @@ pub fn block_row_by_blocks<F: TwoAdicField>(
         "rows of eight runs of h points"
     );
     assert!(
+        t[0].len() >= h && t[1].len() >= 2 * h && t[2].len() >= 4 * h,
+        "a twiddle per block and slot"
+    );
+    assert!(
         points.is_none_or(|p| p.len() >= 8 * h && data.len() == 8 * h * width),
         "a scale per point of one row"
     );

@@ -763,3 +763,85 @@ fn block_rows_match_their_butterflies() {
         }
     }
 }
+
+/// The block-row kernel refuses, by its documented panic and before writing anything, every
+/// shape it cannot run: a length that is not whole rows, a zero width or half-size, stage
+/// tables shorter than their stages, too few point scales, and scales for more than one row
+/// (the AVX-512 kernel where present, the portable one under `ZKACCEL_SIMD=off`).
+#[test]
+fn block_rows_refuse_bad_shapes() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use zkaccel_goldilocks::butterflies::three_stages_block_row;
+    let mut rng = rng();
+    let (h, width) = (2usize, 9usize);
+    let row: Vec<Goldilocks> = (0..8 * h * width).map(|_| sample(&mut rng)).collect();
+    let t: Vec<Vec<Goldilocks>> = [h, 2 * h, 4 * h]
+        .iter()
+        .map(|&len| (0..len).map(|_| sample(&mut rng)).collect())
+        .collect();
+    let points: Vec<Goldilocks> = (0..8 * h).map(|_| sample(&mut rng)).collect();
+    let two_rows = [row.clone(), row.clone()].concat();
+    let tables = [&t[0][..], &t[1][..], &t[2][..]];
+    type Case<'a> = (
+        &'a str,
+        Vec<Goldilocks>,
+        usize,
+        usize,
+        [&'a [Goldilocks]; 3],
+        Option<&'a [Goldilocks]>,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "not whole rows",
+            row[..row.len() - 1].to_vec(),
+            h,
+            width,
+            tables,
+            None,
+        ),
+        ("zero width", row.clone(), h, 0, tables, None),
+        ("zero half-size", row.clone(), 0, width, tables, None),
+        (
+            "short first table",
+            row.clone(),
+            h,
+            width,
+            [&t[0][..h - 1], &t[1][..], &t[2][..]],
+            None,
+        ),
+        (
+            "short last table",
+            row.clone(),
+            h,
+            width,
+            [&t[0][..], &t[1][..], &t[2][..4 * h - 1]],
+            None,
+        ),
+        (
+            "too few scales",
+            row.clone(),
+            h,
+            width,
+            tables,
+            Some(&points[..8 * h - 1]),
+        ),
+        (
+            "scales for two rows",
+            two_rows,
+            h,
+            width,
+            tables,
+            Some(&points[..]),
+        ),
+    ];
+    for (what, data, h, width, t, scales) in cases {
+        for dif in [false, true] {
+            let mut got = data.clone();
+            let refused = catch_unwind(AssertUnwindSafe(|| {
+                three_stages_block_row(&mut got, h, width, t, dif, scales)
+            }));
+            assert!(refused.is_err(), "{what} (dif {dif}) was accepted");
+            assert_eq!(got, data, "{what} (dif {dif}) touched the data");
+        }
+    }
+}

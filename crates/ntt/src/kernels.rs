@@ -318,18 +318,15 @@ unsafe fn four_stages_of_runs<F: TwoAdicField>(
             let base = start + j;
             for c in (0..width).step_by(chunk) {
                 let len = chunk.min(width - c);
-                let run = |m: usize| {
-                    // SAFETY: points `base + m·h`, `m < 16`, are distinct points below `n`
-                    // (`start + 16h ≤ n`), and each run chunk `c .. c + len` lies inside its
-                    // point's run; distinct points' runs do not overlap (`width ≤ stride`),
-                    // so the sixteen slices are disjoint and no other reference to them is
-                    // alive.
-                    unsafe {
-                        core::slice::from_raw_parts_mut(data.add((base + m * h) * stride + c), len)
-                    }
+                // SAFETY: points `base + m·h`, `m < 16`, are distinct points below `n`
+                // (`start + 16h ≤ n`) and `c + len ≤ width`; this iteration holds the only
+                // references to their chunks.
+                let (mut lo, mut hi) = unsafe {
+                    (
+                        block_run_chunks::<F, 8>(data, base, h, stride, c, len),
+                        block_run_chunks::<F, 8>(data, base + 8 * h, h, stride, c, len),
+                    )
                 };
-                let mut lo: [&mut [F]; 8] = core::array::from_fn(run);
-                let mut hi: [&mut [F]; 8] = core::array::from_fn(|m| run(m + 8));
                 // The stage of half-size 8h pairs point m with m + 8 (twiddle index j + m·h).
                 let wide_stage = |lo: &mut [&mut [F]; 8], hi: &mut [&mut [F]; 8]| {
                     for (m, (a, b)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
@@ -371,16 +368,11 @@ unsafe fn two_stages_of_runs<F: TwoAdicField>(
             let base = start + j;
             for c in (0..width).step_by(chunk) {
                 let len = chunk.min(width - c);
-                let [a, b, x, y]: [&mut [F]; 4] = core::array::from_fn(|m| {
-                    // SAFETY: points `base + m·h`, `m < 4`, are distinct points below `n`
-                    // (`start + 4h ≤ n`), and each run chunk `c .. c + len` lies inside its
-                    // point's run; distinct points' runs do not overlap (`width ≤ stride`),
-                    // so the four slices are disjoint and no other reference to them is
-                    // alive.
-                    unsafe {
-                        core::slice::from_raw_parts_mut(data.add((base + m * h) * stride + c), len)
-                    }
-                });
+                // SAFETY: points `base + m·h`, `m < 4`, are distinct points below `n`
+                // (`start + 4h ≤ n`) and `c + len ≤ width`; this iteration holds the only
+                // references to their chunks.
+                let [a, b, x, y] =
+                    unsafe { block_run_chunks::<F, 4>(data, base, h, stride, c, len) };
                 // Stage 2h pairs points 0–2 and 1–3, stage h pairs 0–1 and 2–3.
                 if dif {
                     butterfly_runs(a, x, t2[j], j == 0, true);
@@ -396,6 +388,28 @@ unsafe fn two_stages_of_runs<F: TwoAdicField>(
             }
         }
     }
+}
+
+/// The run chunks `c .. c + len` of the `N` points `base + m·h` (`m < N`) of a block, as
+/// `N` slices.
+///
+/// # Safety
+/// The points `base + m·h` are distinct (`h ≥ 1`), valid for the caller's lifetime `'a` and
+/// exclusively its own; `c + len ≤ width ≤ stride`, so each chunk lies inside its point's
+/// run and distinct points' runs do not overlap, which makes the slices disjoint; and no
+/// other reference to these chunks is alive while the slices are.
+unsafe fn block_run_chunks<'a, F, const N: usize>(
+    data: *mut F,
+    base: usize,
+    h: usize,
+    stride: usize,
+    c: usize,
+    len: usize,
+) -> [&'a mut [F]; N] {
+    core::array::from_fn(|m| {
+        // SAFETY: the caller's contract above.
+        unsafe { core::slice::from_raw_parts_mut(data.add((base + m * h) * stride + c), len) }
+    })
 }
 
 /// Bytes of each run a radix-8 block processes at a time (eight of them stay in L1).
@@ -426,14 +440,9 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
     let h = 1usize << (log_n - 3);
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
     let runs = |j: usize, c: usize| -> [&mut [F]; 8] {
-        let len = chunk.min(width - c);
-        core::array::from_fn(|m| {
-            // SAFETY: points `j + m·h`, `m < 8`, are distinct points below `2^log_n = 8h`
-            // and each run chunk `c .. c + len` lies inside its point's run; distinct
-            // points' runs do not overlap (`width ≤ stride`), so the eight slices are
-            // disjoint, and the callers below hold one block's slices at a time.
-            unsafe { core::slice::from_raw_parts_mut(data.add((j + m * h) * stride + c), len) }
-        })
+        // SAFETY: points `j + m·h`, `m < 8`, are distinct points below `2^log_n = 8h` and
+        // `c + len ≤ width`; the callers below hold one block's slices at a time.
+        unsafe { block_run_chunks(data, j, h, stride, c, chunk.min(width - c)) }
     };
     for j in 0..h {
         let w = tables.radix8(h, j);
@@ -506,16 +515,10 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
             let scales: Option<[F; 8]> = points.map(|p| core::array::from_fn(|m| p[base + m * h]));
             for c in (0..width).step_by(chunk) {
                 let len = chunk.min(width - c);
-                let mut runs: [&mut [F]; 8] = core::array::from_fn(|m| {
-                    // SAFETY: points `base + m·h`, `m < 8`, are distinct points below `n`
-                    // (`start + 8h ≤ n`), and each run chunk `c .. c + len` lies inside its
-                    // point's run; distinct points' runs do not overlap (`width ≤ stride`),
-                    // so the eight slices are disjoint and no other reference to them is
-                    // alive.
-                    unsafe {
-                        core::slice::from_raw_parts_mut(data.add((base + m * h) * stride + c), len)
-                    }
-                });
+                // SAFETY: points `base + m·h`, `m < 8`, are distinct points below `n`
+                // (`start + 8h ≤ n`) and `c + len ≤ width`; this iteration holds the only
+                // references to their chunks.
+                let mut runs = unsafe { block_run_chunks::<F, 8>(data, base, h, stride, c, len) };
                 match &scales {
                     Some(p) => F::three_stages_scaled(&mut runs, &w, j == 0, dif, p),
                     None => F::three_stages_same(&mut runs, &w, j == 0, dif),
