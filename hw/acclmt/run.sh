@@ -210,6 +210,64 @@ sed '1s/.*/256 13 5 8 56 320/' "$good" >"$bad"
 expect_refusal "a state width of 13 on the wide engine" "$wide_engine" "$bad"
 [[ "$status" == 0 ]] && echo "bench: every hostile command line and vector file refused"
 
+# ---------------------------------------------------------------- the S-box alone
+# acclmt_sbox on its own (tb/acclmt_sbox_tb.cpp), at both multiplier latencies: x³, x⁵ and x⁷
+# on both fields, COUNT inputs each (0, 1, p − 1 first) from `zkaccel hw acclmt-sbox-vectors`
+# (x^α by the field's arithmetic), at full rate, with random gaps and after a reset mid-flight,
+# every result at the documented latency. x³ is a permutation of neither field, so the engine
+# benches above cannot reach it; this does. Then the bench must catch a wrong expectation
+# (exit 1) and refuse hostile files (exit 2).
+sbox_srcs=("$common/rtl/mont_wide_mul.sv" "$common/rtl/mont_mul_pipe.sv" "$here/rtl/acclmt_delay.sv"
+           "$here/rtl/acclmt_sbox.sv")
+for mul_latency in 0 1; do
+  verilator --lint-only -Wall --top-module acclmt_sbox -GMulLatency="$mul_latency" "${sbox_srcs[@]}"
+  verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
+    --top-module acclmt_sbox -GMulLatency="$mul_latency" \
+    -CFLAGS "-I$common/tb -I$here/tb -DACCLMT_MUL_LATENCY=$mul_latency" \
+    -Mdir "$build/obj_sbox_$mul_latency" -o Vacclmt_sbox "${sbox_srcs[@]}" \
+    "$here/tb/acclmt_sbox_tb.cpp" >/dev/null
+  for field in bls12-381 bn254; do
+    for alpha in 3 5 7; do
+      vectors="$build/acclmt_sbox_${field}_${alpha}_$count.hex"
+      [[ -f "$vectors" ]] || "$zkaccel" hw acclmt-sbox-vectors --out "$vectors" --field "$field" \
+        --alpha "$alpha" --count "$count" 2>/dev/null
+      if ! "$build/obj_sbox_$mul_latency/Vacclmt_sbox" "$vectors" | sed "s/\$/ ($field, MulLatency $mul_latency)/"; then
+        echo "FAIL: acclmt_sbox x^$alpha on $field (MulLatency $mul_latency)" >&2
+        status=1
+      fi
+    done
+  done
+done
+sbox="$build/obj_sbox_1/Vacclmt_sbox"
+good="$build/acclmt_sbox_bls12-381_3_$count.hex"
+bad="$build/hostile_sbox.hex"
+# A wrong expectation (the 10th result's last digit changed) and x⁵'s results under x³'s
+# header must fail (exit 1), not pass.
+awk 'NR == 14 { c = substr($2, length($2)); $2 = substr($2, 1, length($2) - 1) (c == "0" ? "1" : "0") } { print }' "$good" >"$bad"
+rc=0; timeout 60 "$sbox" "$bad" >/dev/null 2>&1 || rc=$?
+[[ "$rc" == 1 ]] || { echo "FAIL: the S-box bench let a wrong result pass (exit $rc, want 1)" >&2; status=1; }
+sed '1s/.*/256 3 '"$count"'/' "$build/acclmt_sbox_bls12-381_5_$count.hex" >"$bad"
+rc=0; timeout 60 "$sbox" "$bad" >/dev/null 2>&1 || rc=$?
+[[ "$rc" == 1 ]] || { echo "FAIL: the S-box bench took x^5 results for x^3 (exit $rc, want 1)" >&2; status=1; }
+expect_refusal "no arguments (S-box)" "$sbox"
+expect_refusal "seed 'x' (S-box)" "$sbox" "$good" x
+expect_refusal "a missing file (S-box)" "$sbox" "$build/absent.hex"
+head -c $(( $(wc -c <"$good") / 2 )) "$good" >"$bad"
+expect_refusal "a truncated file (S-box)" "$sbox" "$bad"
+{ cat "$good"; echo 0; } >"$bad"
+expect_refusal "a file with a word too many (S-box)" "$sbox" "$bad"
+sed '1s/.*/256 4 '"$count"'/' "$good" >"$bad"
+expect_refusal "alpha 4 (S-box)" "$sbox" "$bad"
+sed '1s/.*/384 3 '"$count"'/' "$good" >"$bad"
+expect_refusal "a 384-bit instance (S-box)" "$sbox" "$bad"
+sed '1s/.*/256 3 0/' "$good" >"$bad"
+expect_refusal "zero inputs (S-box)" "$sbox" "$bad"
+sed '1s/.*/256 3 99999999999/' "$good" >"$bad"
+expect_refusal "an oversized input count (S-box)" "$sbox" "$bad"
+sed '5s/^./g/' "$good" >"$bad"
+expect_refusal "a non-hex input (S-box)" "$sbox" "$bad"
+[[ "$status" == 0 ]] && echo "S-box bench: x^3, x^5, x^7 pass on both fields; wrong results caught, hostile files refused"
+
 # ---------------------------------------------------------------- the Merkle controller
 # acclmt_tree (two engines, the loader, leaf/root hash buffers, scratch pad, HIDM): lint at the
 # default configuration and a small one, then its bench on trees written by

@@ -49,6 +49,32 @@ pub enum HwCommand {
     /// configuration, the domain tag, the leaves' elements and zkaccel-merkle's root.
     #[command(name = "acclmt-tree-vectors")]
     AcclmtTree(AcclmtTreeArgs),
+    /// Write the AcclMT S-box's test vectors (hw/acclmt's acclmt_sbox alone): inputs and their
+    /// powers x^α by the field's arithmetic, Montgomery form. Any α of 3, 5, 7, a permutation
+    /// of the field or not: x³ permutes neither BLS12-381 Fr nor BN254 Fr, so no Poseidon
+    /// instance reaches the datapath's x³ path, and this bench does.
+    #[command(name = "acclmt-sbox-vectors")]
+    AcclmtSbox(AcclmtSboxArgs),
+}
+
+#[derive(Args)]
+pub struct AcclmtSboxArgs {
+    /// The file to write (atomically).
+    #[arg(long)]
+    out: PathBuf,
+    /// The field.
+    #[arg(long, value_enum, default_value_t = AcclmtField::Bls12_381)]
+    field: AcclmtField,
+    /// The exponent: 3, 5 or 7.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(3..=7))]
+    alpha: u64,
+    /// Inputs (0, 1 and p − 1 first, then random), at most 10^6.
+    #[arg(long, default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_VECTORS))]
+    count: u64,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// The trees of `acclmt-tree-vectors`: binary, neptune's or circomlib's node hash.
@@ -748,6 +774,50 @@ fn acclmt_config_lines<F: PrimeField, const N: usize>(
     Ok(())
 }
 
+/// The AcclMT S-box's vectors (`hw/acclmt`'s acclmt_sbox bench): a header line `width alpha
+/// count` (decimal), then hexadecimal words (`W/4` digits): the modulus, `P'`, Montgomery one
+/// (`2^W mod P`), and `count` lines `x y` with `y = x^α` by the field's own arithmetic (the
+/// golden model, tested against arkworks), 0, 1 and p − 1 first — Montgomery form.
+fn acclmt_sbox_vectors(args: &AcclmtSboxArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if ![3, 5, 7].contains(&args.alpha) {
+        return Err(format!("--alpha {}: the S-box takes 3, 5 or 7", args.alpha).into());
+    }
+    let text = match args.field {
+        AcclmtField::Bls12_381 => acclmt_sbox_lines::<zkaccel_bls12_381::Fr, 4>(args)?,
+        AcclmtField::Bn254 => acclmt_sbox_lines::<Fr, 4>(args)?,
+    };
+    write_atomically(&args.out, &text)?;
+    eprintln!(
+        "wrote {} S-box vectors (x^{}, {:?}) to {}",
+        args.count,
+        args.alpha,
+        args.field,
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn acclmt_sbox_lines<F: PrimeField, const N: usize>(
+    args: &AcclmtSboxArgs,
+) -> Result<String, std::fmt::Error> {
+    let hex = MontgomeryHex::<N>::new::<F>();
+    let count = args.count as usize;
+    let mut text = String::new();
+    writeln!(text, "{} {} {count}", 64 * N, args.alpha)?;
+    hex.constants(&mut text)?;
+    writeln!(text, "{}", hex.word(&hex.mont.r))?;
+    let edges = [F::ZERO, F::ONE, -F::ONE];
+    let inputs = edges
+        .into_iter()
+        .chain(random_elements::<F, N>(args.seed, count))
+        .take(count);
+    for x in inputs {
+        let y = x.exp_u64(args.alpha);
+        writeln!(text, "{} {}", hex.montgomery(&x), hex.montgomery(&y))?;
+    }
+    Ok(text)
+}
+
 /// The most leaves (log2) of one `acclmt-tree-vectors` file (2^19 elements, ~34 MB of text).
 const MAX_ACCLMT_TREE_LOG: i64 = 18;
 
@@ -873,5 +943,6 @@ pub fn run(cmd: &HwCommand) -> Result<(), Box<dyn std::error::Error>> {
         HwCommand::NttFourStep(args) => ntt_four_step_vectors(args),
         HwCommand::Acclmt(args) => acclmt_vectors(args),
         HwCommand::AcclmtTree(args) => acclmt_tree_vectors(args),
+        HwCommand::AcclmtSbox(args) => acclmt_sbox_vectors(args),
     }
 }

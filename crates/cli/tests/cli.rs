@@ -1452,6 +1452,89 @@ fn ntt_vectors_are_a_transform_in_montgomery_form() {
 }
 
 /// The AcclMT engine's vectors for circomlib t = 3, checked with big integers against
+/// `hw acclmt-sbox-vectors` against big integers, not the field code that wrote them: the
+/// header, the modulus (BLS12-381's r and circomlibjs's BN254 p), P', Montgomery one, then
+/// every `x y` pair out of Montgomery form with `y = x^α mod p` (0, 1, p − 1 first), for each
+/// exponent — x³ included, a permutation of neither field. An exponent the S-box does not take
+/// is refused.
+#[test]
+fn acclmt_sbox_vectors_are_powers_in_montgomery_form() {
+    use num_bigint::BigUint;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sbox.hex");
+    let dec =
+        |v: &serde_json::Value| BigUint::parse_bytes(v.as_str().unwrap().as_bytes(), 10).unwrap();
+    let bn254 = dec(&poseidon_vectors()["circomlibjs_bn254"]["params"]["p"]);
+    let bls12_381 = BigUint::parse_bytes(
+        b"73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
+        16,
+    )
+    .unwrap();
+    let big = |l: &str| BigUint::parse_bytes(l.as_bytes(), 16).unwrap();
+    let two256 = BigUint::from(1u8) << 256;
+    for (field, p) in [("bls12-381", &bls12_381), ("bn254", &bn254)] {
+        for alpha in [3u32, 5, 7] {
+            let out = zkaccel()
+                .args([
+                    "hw",
+                    "acclmt-sbox-vectors",
+                    "--field",
+                    field,
+                    "--count",
+                    "6",
+                ])
+                .args(["--alpha", &alpha.to_string(), "--out"])
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let text = std::fs::read_to_string(&path).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines[0], format!("256 {alpha} 6"));
+            assert_eq!(lines.len(), 1 + 3 + 6);
+            assert_eq!(&big(lines[1]), p, "{field} modulus");
+            assert_eq!(
+                (big(lines[2]) * p + 1u8) % &two256,
+                BigUint::from(0u8),
+                "P'"
+            );
+            let r = &two256 % p;
+            assert_eq!(big(lines[3]), r, "Montgomery one");
+            let r_inv = r.modpow(&(p - 2u8), p);
+            let plain = |l: &str| big(l) * &r_inv % p;
+            let pairs: Vec<(BigUint, BigUint)> = lines[4..]
+                .iter()
+                .map(|l| {
+                    let (x, y) = l.split_once(' ').unwrap();
+                    assert!(x.len() == 64 && y.len() == 64);
+                    (plain(x), plain(y))
+                })
+                .collect();
+            let edges = [BigUint::from(0u8), BigUint::from(1u8), p - 1u8];
+            for (i, (x, y)) in pairs.iter().enumerate() {
+                if i < 3 {
+                    assert_eq!(x, &edges[i], "{field} x^{alpha}: edge input {i}");
+                }
+                assert_eq!(
+                    y,
+                    &x.modpow(&BigUint::from(alpha), p),
+                    "{field} x^{alpha}: input {i}"
+                );
+            }
+        }
+    }
+    let refused = zkaccel()
+        .args(["hw", "acclmt-sbox-vectors", "--alpha", "4", "--out"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "alpha 4");
+}
+
 /// circomlibjs's published constants and hash (vectors/poseidon.json): the header, P', one,
 /// the configuration's layout (the uniform rounds' constants at 0x1000 + 16·r + lane, the
 /// blocks at 0x2000 + 16·n + 3·i + j), the first block (the dense MDS matrix: one beat at

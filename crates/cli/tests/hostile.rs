@@ -764,6 +764,25 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                 ],
             );
         }
+        "hw acclmt-sbox-vectors" => {
+            push(&mut a, "--out", f.fresh(rng));
+            options(
+                rng,
+                &mut a,
+                &[
+                    ("--field", &|r| {
+                        mostly(r, &["bls12-381", "bn254"], &["goldilocks", ""])
+                    }),
+                    ("--alpha", &|r| {
+                        mostly(r, &["3", "5", "7"], &["4", "6", "0", "8", "-3"])
+                    }),
+                    ("--count", &|r| {
+                        mostly(r, &["1", "5"], &["0", "1000001", "-1", "1e6"])
+                    }),
+                    ("--seed", &number),
+                ],
+            );
+        }
         "model acclmt" => {
             options(
                 rng,
@@ -973,6 +992,7 @@ fn hostile_arguments_end_in_bounded_time_with_a_typed_error() {
         "hw ntt-four-step-vectors",
         "hw acclmt-vectors",
         "hw acclmt-tree-vectors",
+        "hw acclmt-sbox-vectors",
         "model acclmt",
         "model ntt-fpga",
     ];
