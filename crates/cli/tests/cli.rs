@@ -1390,6 +1390,29 @@ fn mont_vectors_have_the_shape_the_rtl_bench_reads() {
     assert!(lines[0][4].bytes().all(|b| b == b'0'));
 }
 
+/// Checks the header the 256-bit Montgomery benches read — the modulus `p`, `P' = −p⁻¹ mod
+/// 2^256` and the Montgomery one `2^256 mod p` — against big integers, and returns
+/// `2^−256 mod p`, which takes a word out of Montgomery form.
+fn check_montgomery_header(
+    modulus: &str,
+    p_prime: &str,
+    one: &str,
+    p: &num_bigint::BigUint,
+) -> num_bigint::BigUint {
+    use num_bigint::BigUint;
+    let big = |l: &str| BigUint::parse_bytes(l.as_bytes(), 16).unwrap();
+    let two256 = BigUint::from(1u8) << 256u32;
+    assert_eq!(&big(modulus), p, "modulus");
+    assert_eq!(
+        (big(p_prime) * p + 1u8) % &two256,
+        BigUint::from(0u8),
+        "P' · p ≡ −1 (mod 2^256)"
+    );
+    let r = &two256 % p;
+    assert_eq!(big(one), r, "Montgomery one");
+    r.modpow(&(p - 2u8), p)
+}
+
 /// The NTT core's vectors, checked with big integers: the header, R mod p as ω^0, ω of order 4
 /// (ω² = −1), and a 4-point transform's first two outputs in bit-reversed order (frequency 0:
 /// the sum; frequency 2: the alternating sum) — in Montgomery form, which addition keeps.
@@ -1430,12 +1453,9 @@ fn ntt_vectors_are_a_transform_in_montgomery_form() {
         p.to_string(),
         "21888242871839275222246405745257275088548364400416034343698204186575808495617"
     );
-    let r = (BigUint::from(1u8) << 256) % &p;
-    // P' · p ≡ −1 (mod 2^256).
-    let two256 = BigUint::from(1u8) << 256;
-    assert_eq!((big(lines[2]) * &p + 1u8) % &two256, BigUint::from(0u8));
-    assert_eq!(big(lines[3]), r, "ω^0 is 1 in Montgomery form");
-    let r_inv = r.modpow(&(&p - 2u8), &p);
+    // ω^0 is 1 in Montgomery form.
+    let r_inv = check_montgomery_header(lines[1], lines[2], lines[3], &p);
+    let r = (BigUint::from(1u8) << 256u32) % &p;
     let omega = big(lines[4]);
     assert_eq!(&omega * &omega * &r_inv % &p, &p - &r, "ω² = −1");
     for task in 0..3 {
@@ -1471,7 +1491,6 @@ fn acclmt_sbox_vectors_are_powers_in_montgomery_form() {
     )
     .unwrap();
     let big = |l: &str| BigUint::parse_bytes(l.as_bytes(), 16).unwrap();
-    let two256 = BigUint::from(1u8) << 256;
     for (field, p) in [("bls12-381", &bls12_381), ("bn254", &bn254)] {
         for alpha in [3u32, 5, 7] {
             let out = zkaccel()
@@ -1496,15 +1515,7 @@ fn acclmt_sbox_vectors_are_powers_in_montgomery_form() {
             let lines: Vec<&str> = text.lines().collect();
             assert_eq!(lines[0], format!("256 {alpha} 6"));
             assert_eq!(lines.len(), 1 + 3 + 6);
-            assert_eq!(&big(lines[1]), p, "{field} modulus");
-            assert_eq!(
-                (big(lines[2]) * p + 1u8) % &two256,
-                BigUint::from(0u8),
-                "P'"
-            );
-            let r = &two256 % p;
-            assert_eq!(big(lines[3]), r, "Montgomery one");
-            let r_inv = r.modpow(&(p - 2u8), p);
+            let r_inv = check_montgomery_header(lines[1], lines[2], lines[3], p);
             let plain = |l: &str| big(l) * &r_inv % p;
             let pairs: Vec<(BigUint, BigUint)> = lines[4..]
                 .iter()
@@ -1606,12 +1617,7 @@ fn acclmt_vectors_are_circomlibs_poseidon_in_montgomery_form() {
     let v = poseidon_vectors();
     let c = &v["circomlibjs_bn254"];
     let p = dec(&c["params"]["p"]);
-    assert_eq!(big(lines[1]), p);
-    let two256 = BigUint::from(1u8) << 256;
-    assert_eq!((big(lines[2]) * &p + 1u8) % &two256, BigUint::from(0u8));
-    let r = &two256 % &p;
-    assert_eq!(big(lines[3]), r, "Montgomery one");
-    let r_inv = r.modpow(&(&p - 2u8), &p);
+    let r_inv = check_montgomery_header(lines[1], lines[2], lines[3], &p);
     let plain = |l: &str| big(l) * &r_inv % &p;
     for i in 0..3 {
         for j in 0..3 {

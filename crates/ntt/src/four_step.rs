@@ -588,7 +588,8 @@ fn extension_split(
 /// Row `r` writes `[r·L, (r+1)·L)` (`L` a row's elements) and reads source row `r` at
 /// `out.len() − src_len + r·L/2^k`, so no row overwrites a later row's source; the rows
 /// whose outputs reach into the source run after the others, from a copy of their sources
-/// (the last `1/2^k` of them). Callers pass power-of-two point counts with `out.len() =
+/// (the last `1/2^k` of them). Without a blowup (`k = 0`, a coset NTT) each row is its own
+/// source and is scaled where it lies. Callers pass power-of-two point counts with `out.len() =
 /// src_len << log_blowup`, `width ≥ 1` dividing `src_len`, and `dir` covering the extended
 /// size (checked in debug builds).
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
@@ -658,36 +659,10 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
         width,
         stride: width,
     };
-    let run = |r: usize, row: &mut [MaybeUninit<F>], src: &[F]| {
-        let row_shift = (l1 > 0).then(|| shift.exp_u64(reverse_bits(r, l1) as u64));
-        if width == 1 {
-            let mut values = src.to_vec();
-            F::mul_slices(&mut values, &within);
-            if let Some(c) = row_shift {
-                F::mul_by_constant(&mut values, c);
-            }
-            for (block, &x) in row.chunks_exact_mut(1 << k).zip(&values) {
-                for slot in block {
-                    slot.write(x);
-                }
-            }
-        } else {
-            for ((block, point), &w) in row
-                .chunks_exact_mut(width << k)
-                .zip(src.chunks_exact(width))
-                .zip(&within)
-            {
-                let (first, rest) = block.split_at_mut(width);
-                let first = copy_uninit(first, point);
-                F::mul_by_constant(first, row_shift.map_or(w, |c| w * c));
-                for copy in rest.chunks_exact_mut(width) {
-                    copy_uninit(copy, first);
-                }
-            }
-        }
-        // SAFETY: the blocks of `2^k` points tile the row (`per_row << k = 2^l2`), so every
-        // element of it was written just above.
-        let row = unsafe { assume_init_mut(row) };
+    let row_shift = |r: usize| (l1 > 0).then(|| shift.exp_u64(reverse_bits(r, l1) as u64));
+    // Row `r`'s transform once its points are placed and scaled (`2^k` copies of each source
+    // point, times its coset factor): the stages from `k` on and the row's twiddles.
+    let finish = |r: usize, row: &mut [F]| {
         let base = omega.exp_u64(reverse_bits(r, l1) as u64);
         if width == 1 {
             dit_from_stage(row, k, &dir.tables);
@@ -708,48 +683,73 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
         }
     };
     let (row_len, src_row) = (width << l2, per_row * width);
-    let rows_before_source = tail_start / row_len;
-    {
-        let (head, tail) = out.split_at_mut(tail_start);
-        // SAFETY: the caller initialised the tail.
-        let src: &[F] = unsafe { assume_init_mut(tail) };
-        let head = &mut head[..rows_before_source * row_len];
-        if parallel && l1 > 0 {
-            head.par_chunks_mut(row_len)
-                .zip(src.par_chunks(src_row))
-                .enumerate()
-                .for_each(|(r, (row, s))| run(r, row, s));
-        } else {
-            for (r, (row, s)) in head
-                .chunks_mut(row_len)
-                .zip(src.chunks(src_row))
-                .enumerate()
-            {
-                run(r, row, s);
+    if k == 0 {
+        // No blowup (a coset NTT): each row's source is the row itself, so its points are
+        // scaled where they lie, with no copy.
+        // SAFETY: with `k = 0` the tail is all of `out`, which the caller initialised.
+        let out = unsafe { assume_init_mut(out) };
+        let run = |r: usize, row: &mut [F]| {
+            if width == 1 {
+                F::mul_slices(row, &within);
+                if let Some(c) = row_shift(r) {
+                    F::mul_by_constant(row, c);
+                }
+            } else {
+                let c = row_shift(r);
+                for (point, &w) in row.chunks_exact_mut(width).zip(&within) {
+                    F::mul_by_constant(point, c.map_or(w, |c| w * c));
+                }
             }
-        }
-    }
-    if rows_before_source << l2 < out.len() / width {
-        // The rows that overwrite the source: their own sources copied out first.
-        // SAFETY: the tail is still initialised (the rows above wrote only before it).
-        let rest = unsafe { assume_init_mut(&mut out[tail_start..]) }
-            [rows_before_source * src_row..]
-            .to_vec();
-        let out = &mut out[rows_before_source * row_len..];
+            finish(r, row);
+        };
         if parallel && l1 > 0 {
             out.par_chunks_mut(row_len)
-                .zip(rest.par_chunks(src_row))
                 .enumerate()
-                .for_each(|(r, (row, s))| run(rows_before_source + r, row, s));
+                .for_each(|(r, row)| run(r, row));
         } else {
-            for (r, (row, s)) in out
-                .chunks_mut(row_len)
-                .zip(rest.chunks(src_row))
-                .enumerate()
-            {
-                run(rows_before_source + r, row, s);
+            for (r, row) in out.chunks_mut(row_len).enumerate() {
+                run(r, row);
             }
         }
+    } else {
+        extension_rows(
+            out,
+            tail_start,
+            row_len,
+            src_row,
+            parallel && l1 > 0,
+            |r, row, src| {
+                let row_shift = row_shift(r);
+                if width == 1 {
+                    let mut values = src.to_vec();
+                    F::mul_slices(&mut values, &within);
+                    if let Some(c) = row_shift {
+                        F::mul_by_constant(&mut values, c);
+                    }
+                    for (block, &x) in row.chunks_exact_mut(1 << k).zip(&values) {
+                        for slot in block {
+                            slot.write(x);
+                        }
+                    }
+                } else {
+                    for ((block, point), &w) in row
+                        .chunks_exact_mut(width << k)
+                        .zip(src.chunks_exact(width))
+                        .zip(&within)
+                    {
+                        let (first, rest) = block.split_at_mut(width);
+                        let first = copy_uninit(first, point);
+                        F::mul_by_constant(first, row_shift.map_or(w, |c| w * c));
+                        for copy in rest.chunks_exact_mut(width) {
+                            copy_uninit(copy, first);
+                        }
+                    }
+                }
+                // SAFETY: the blocks of `2^k` points tile the row (`per_row << k = 2^l2`), so every
+                // element of it was written just above.
+                finish(r, unsafe { assume_init_mut(row) });
+            },
+        );
     }
     if l1 > 0 {
         // SAFETY: `out` is `2^log_n` contiguous points, borrowed mutably for the call, and
@@ -766,6 +766,65 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
                 parallel,
             )
         };
+    }
+}
+
+/// The extension's row pass with a blowup (`k ≥ 1`, so a row's source is shorter than the
+/// row): row `r`'s source is the `r`-th run of `src_row` elements of `out`'s initialised tail,
+/// from `tail_start`; `run(r, row, source)` fills and transforms row `r` (`row_len` slots).
+/// The rows before the tail run first, reading their sources where they lie (no row overwrites
+/// a later row's source); the rows that reach into the tail run after, from a copy of their
+/// sources.
+fn extension_rows<F: Copy + Send + Sync>(
+    out: &mut [MaybeUninit<F>],
+    tail_start: usize,
+    row_len: usize,
+    src_row: usize,
+    parallel: bool,
+    run: impl Fn(usize, &mut [MaybeUninit<F>], &[F]) + Sync,
+) {
+    let rows_before_source = tail_start / row_len;
+    {
+        let (head, tail) = out.split_at_mut(tail_start);
+        // SAFETY: the caller initialised the tail.
+        let src: &[F] = unsafe { assume_init_mut(tail) };
+        let head = &mut head[..rows_before_source * row_len];
+        if parallel {
+            head.par_chunks_mut(row_len)
+                .zip(src.par_chunks(src_row))
+                .enumerate()
+                .for_each(|(r, (row, s))| run(r, row, s));
+        } else {
+            for (r, (row, s)) in head
+                .chunks_mut(row_len)
+                .zip(src.chunks(src_row))
+                .enumerate()
+            {
+                run(r, row, s);
+            }
+        }
+    }
+    if rows_before_source * row_len < out.len() {
+        // The rows that overwrite the source: their own sources copied out first.
+        // SAFETY: the tail is still initialised (the rows above wrote only before it).
+        let rest = unsafe { assume_init_mut(&mut out[tail_start..]) }
+            [rows_before_source * src_row..]
+            .to_vec();
+        let out = &mut out[rows_before_source * row_len..];
+        if parallel {
+            out.par_chunks_mut(row_len)
+                .zip(rest.par_chunks(src_row))
+                .enumerate()
+                .for_each(|(r, (row, s))| run(rows_before_source + r, row, s));
+        } else {
+            for (r, (row, s)) in out
+                .chunks_mut(row_len)
+                .zip(rest.chunks(src_row))
+                .enumerate()
+            {
+                run(rows_before_source + r, row, s);
+            }
+        }
     }
 }
 

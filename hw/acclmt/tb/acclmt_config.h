@@ -6,7 +6,6 @@
 // from the header.
 #pragma once
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_args.h"
 #include "wide.h"
 
 namespace acclmt {
@@ -24,16 +24,7 @@ constexpr int kWords = kWidth / 32;
 // The engine's configuration address space (15 bits); 0 … 3 are the parameters.
 constexpr unsigned long long kAddressSpace = 1ULL << 15;
 
-inline bool parse_decimal(const std::string& s, unsigned long long max, unsigned long long& out) {
-  if (s.empty() || s.size() > 20) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  errno = 0;
-  char* end = nullptr;
-  out = std::strtoull(s.c_str(), &end, 10);
-  return errno == 0 && *end == '\0' && out <= max;
-}
+using bench::parse_decimal;
 
 struct EngineConfig {
   int lanes = 0, alpha = 0, full_rounds = 0, partial_rounds = 0;

@@ -266,11 +266,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s <acclmt_vectors.hex> [seed]\n", argv[0]);
     return 2;
   }
-  unsigned long long seed = 1;
-  if (argc == 3 && !parse_decimal(argv[2], ~0ULL, seed)) {
-    std::fprintf(stderr, "bad seed '%s'\n", argv[2]);
-    return 2;
-  }
+  uint64_t seed = 1;
+  if (!bench::parse_seed(argc, argv, 2, seed)) return 2;
   Instance inst;
   if (!read_instance(argv[1], inst)) return 2;
   const size_t n = inst.inputs.size();

@@ -243,11 +243,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s <acclmt_sbox_vectors.hex> [seed]\n", argv[0]);
     return 2;
   }
-  unsigned long long seed = 1;
-  if (argc == 3 && !parse_decimal(argv[2], ~0ULL, seed)) {
-    std::fprintf(stderr, "bad seed '%s'\n", argv[2]);
-    return 2;
-  }
+  uint64_t seed = 1;
+  if (!bench::parse_seed(argc, argv, 2, seed)) return 2;
   Vectors v;
   if (!read_vectors(argv[1], v)) return 2;
 

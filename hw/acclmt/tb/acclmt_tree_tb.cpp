@@ -292,11 +292,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bad bandwidth '%s' (bytes per cycle, 0.01 to 1024)\n", argv[2]);
     return 2;
   }
-  unsigned long long seed = 1;
-  if (argc >= 4 && !parse_decimal(argv[3], ~0ULL, seed)) {
-    std::fprintf(stderr, "bad seed '%s'\n", argv[3]);
-    return 2;
-  }
+  uint64_t seed = 1;
+  if (!bench::parse_seed(argc, argv, 3, seed)) return 2;
   Tree tree;
   if (!read_tree(argv[1], tree)) return 2;
 

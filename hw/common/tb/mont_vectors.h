@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "wide.h"
 
 struct MontVector {
@@ -41,13 +42,7 @@ inline bool read_mont_bench(int argc, char** argv, MontBench& bench) {
   }
   bench.width = static_cast<int>(width);
   bench.words = bench.width / 32;
-  if (argc > 3) {
-    bench.seed = std::strtoull(argv[3], &end, 10);
-    if (*argv[3] == '\0' || *end != '\0') {
-      std::fprintf(stderr, "the seed must be a decimal number, not %s\n", argv[3]);
-      return false;
-    }
-  }
+  if (!bench::parse_seed(argc, argv, 3, bench.seed)) return false;
   std::ifstream in(bench.path);
   std::string line;
   while (std::getline(in, line)) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "wide.h"
 
 // The command line every core bench takes: <vectors.hex> <pipelines> [seed].
@@ -35,15 +36,7 @@ inline bool parse_bench_args(int argc, char** argv, BenchArgs& args) {
     return false;
   }
   args.pipelines = static_cast<int>(pipelines);
-  if (argc > 3) {
-    const unsigned long long seed = std::strtoull(argv[3], &end, 10);
-    if (*argv[3] == '\0' || *end != '\0') {
-      std::fprintf(stderr, "the seed must be a decimal number, not %s\n", argv[3]);
-      return false;
-    }
-    args.seed = seed;
-  }
-  return true;
+  return bench::parse_seed(argc, argv, 3, args.seed);
 }
 
 // Reads a vectors file: whitespace-separated decimal header fields, then hexadecimal words of
