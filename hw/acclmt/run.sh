@@ -280,64 +280,92 @@ expect_refusal "a non-hex input (S-box)" "$sbox" "$bad"
 #     neptune 2^12 (both HIDM levels, a reset, random gaps) and circomlib 2^10; cycles beside
 #     the model, reported (the batch-level model is coarsest on these latency-bound layers:
 #     −8.8 % and −2.6 %; crates/hwmodel's tests pin both);
-#   - beyond the paper, arity 4 (ArityLog 2: 256-leaf subtrees, Level 0 of 4, Level 1 of 16;
+#   - beyond the paper, arity 4 (Arity 4: 256-leaf subtrees, Level 0 of 4, Level 1 of 16;
 #     t = 5 engines): neptune 4^6 (both HIDM levels) and 4^5 (a reset, random gaps); arity 8
-#     (ArityLog 3: 512-leaf subtrees, Level 0 of 8; t = 9): neptune 8^3, and 8^4 (Level 0 over
-#     eight subtrees) with ACCLMT_TREES=full (six more minutes). Cycles beside the model. The
-#     wide engines simulate slowly (about 4,000 cycles a second at t = 5), hence the sizes.
-# The default controller is also linted at arity 4 and 8 (4,096-leaf subtrees).
+#     (512-leaf subtrees, Level 0 of 8; t = 9): neptune 8^3, and 8^4 (Level 0 over eight
+#     subtrees) with ACCLMT_TREES=full (six more minutes); arity 11 (1,331-leaf subtrees, the
+#     largest power of 11 in the paper's 4,096; t = 12): neptune 11^3, and 11^4 (Level 0 over
+#     eleven subtrees) with ACCLMT_TREES=full (five more minutes); arity 3 (243-leaf subtrees,
+#     Level 0 of 3, Level 1 of 9; t = 4): neptune 3^7 (both HIDM levels) and 3^6 (a reset,
+#     random gaps; 3^7 with them with ACCLMT_TREES=full)
+#     — non-power-of-two arities, whose words the controller addresses with counters of
+#     quotient and remainder by A. Cycles beside the model. The wide engines simulate slowly
+#     (about 4,000 cycles a second at t = 5), hence the sizes.
+# The default controller is also linted at arity 4, 8 and 11 (4,096- and 1,331-leaf subtrees).
 tree_srcs=("${srcs[@]}" "$here/rtl/acclmt_tree.sv")
-small=(-GSubtreeLog=8 -GMajorLog=4 -GLevel0Log=2 -GLevel1Log=2)
-quad=(-GArityLog=2 -GSubtreeLog=8 -GMajorLog=4 -GLevel0Log=2 -GLevel1Log=4)
-oct=(-GArityLog=3 -GSubtreeLog=9 -GMajorLog=4 -GLevel0Log=3 -GLevel1Log=6)
+# Each controller: Arity, SubtreeDepth, MajorNodes, Level0Depth, Level1Depth (a tree of A^depth
+# leaves; the paper's controller is 2, 12, 128, 7, 4), and the model's flags for the same
+# buffers (the model keeps in each the largest power of the arity that fits).
+declare -A tree_params=(
+  [default]="2 12 128 7 4"
+  [small]="2 8 16 2 2"
+  [quad]="4 4 16 1 2"
+  [oct]="8 3 16 1 2"
+  [undec]="11 3 11 1 2"
+  [tern]="3 5 9 1 2"
+)
 declare -A tree_model=(
   [default]=""
   [small]="--subtree-leaves 256 --scratch-pad-nodes 16 --level0-subtrees 4 --level1-entries 4"
   [quad]="--subtree-leaves 256 --scratch-pad-nodes 16 --level0-subtrees 4 --level1-entries 16"
   [oct]="--subtree-leaves 512 --scratch-pad-nodes 16 --level0-subtrees 8 --level1-entries 64"
+  [undec]="--subtree-leaves 2048 --scratch-pad-nodes 16 --level0-subtrees 16 --level1-entries 128"
+  [tern]="--subtree-leaves 256 --scratch-pad-nodes 16 --level0-subtrees 4 --level1-entries 16"
 )
-declare -A tree_arity=([default]=2 [small]=2 [quad]=4 [oct]=8)
-verilator --lint-only -Wall --top-module acclmt_tree "${tree_srcs[@]}"
-for cfg in "${small[*]}" "${quad[*]}" "${oct[*]}" "-GArityLog=2 -GLevel0Log=6" \
-    "-GArityLog=3 -GLevel0Log=6 -GLevel1Log=6"; do
+tree_generics() {  # the Verilog parameters of a controller
+  local arity depth major l0 l1
+  read -r arity depth major l0 l1 <<<"${tree_params[$1]}"
+  echo "-GArity=$arity -GSubtreeDepth=$depth -GMajorNodes=$major -GLevel0Depth=$l0 -GLevel1Depth=$l1"
+}
+for cfg in default small quad oct undec tern; do
+  # shellcheck disable=SC2046 # one parameter per word
+  verilator --lint-only -Wall --top-module acclmt_tree $(tree_generics "$cfg") "${tree_srcs[@]}"
+done
+# The paper's buffers at arity 4, 8 (4,096-leaf subtrees) and 11 (1,331).
+for cfg in "-GArity=4 -GSubtreeDepth=6 -GLevel0Depth=3 -GLevel1Depth=2" \
+    "-GArity=8 -GSubtreeDepth=4 -GLevel0Depth=2 -GLevel1Depth=2" \
+    "-GArity=11 -GSubtreeDepth=3 -GMajorNodes=121 -GLevel0Depth=2 -GLevel1Depth=2"; do
   # shellcheck disable=SC2086 # one parameter per word
   verilator --lint-only -Wall --top-module acclmt_tree $cfg "${tree_srcs[@]}"
 done
-echo "lint: acclmt_tree (default and small controller; arity 4 and 8, default and small) is clean"
+echo "lint: acclmt_tree (default and small controller; arity 3, 4, 8 and 11, small and the paper's buffers) is clean"
 build_tree() {
-  local name="$1" subtree_log="$2" max_log="$3" arity_log="$4"
-  shift 4
+  local name="$1" arity depth major l0 l1
+  read -r arity depth major l0 l1 <<<"${tree_params[$name]}"
+  # shellcheck disable=SC2046 # one parameter per word
   verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
-    --top-module acclmt_tree "$@" -GMaxRounds="$max_rounds" \
-    -CFLAGS "-I$common/tb -I$here/tb -DACCLMT_SUBTREE_LOG=$subtree_log -DACCLMT_MAX_LOG=$max_log -DACCLMT_MAX_ROUNDS=$max_rounds -DACCLMT_ARITY_LOG=$arity_log" \
+    --top-module acclmt_tree $(tree_generics "$name") -GMaxRounds="$max_rounds" \
+    -CFLAGS "-I$common/tb -I$here/tb -DACCLMT_ARITY=$arity -DACCLMT_SUBTREE_DEPTH=$depth -DACCLMT_MAX_DEPTH=$((depth + l0 + l1)) -DACCLMT_MAX_ROUNDS=$max_rounds" \
     -Mdir "$build/obj_tree_$name" -o Vacclmt_tree "${tree_srcs[@]}" "$here/tb/acclmt_tree_tb.cpp" >/dev/null
 }
-build_tree default 12 23 1
-build_tree small 8 12 1 "${small[@]}"
-build_tree quad 8 14 2 "${quad[@]}"
-build_tree oct 9 18 3 "${oct[@]}"
+for cfg in default small quad oct undec tern; do build_tree "$cfg"; done
 bytes_per_cycle=1.74
 declare -A table_ii=([12]=0.91 [14]=1.83)
-# config, preset, log2 leaves, phases (full: also a reset and random gaps; once).
+# config, preset, depth (a tree of arity^depth leaves), phases (full: also a reset and random
+# gaps; once).
 tree_jobs=(
   "default|neptune|12|once"
   "small|neptune|12|full"
   "small|circomlib|10|once"
-  "quad|neptune|12|once"
-  "quad|neptune|10|full"
-  "oct|neptune|9|once"
+  "quad|neptune|6|once"
+  "quad|neptune|5|full"
+  "oct|neptune|3|once"
+  "undec|neptune|3|once"
+  "tern|neptune|7|once"
+  "tern|neptune|6|full"
 )
 case "${ACCLMT_TREES:-ci}" in
   ci) ;;
-  full) tree_jobs+=("default|neptune|14|once" "oct|neptune|12|once") ;;
+  full) tree_jobs+=("default|neptune|14|once" "oct|neptune|4|once" "undec|neptune|4|once"
+                   "tern|neptune|7|full") ;;
 esac
-tree_csv="config,preset,arity,log_leaves,rtl_cycles,model_cycles,rtl_ms,paper_ms"
+tree_csv="config,preset,arity,depth,rtl_cycles,model_cycles,rtl_ms,paper_ms"
 for job in "${tree_jobs[@]}"; do
   IFS='|' read -r config preset log phases <<<"$job"
-  arity="${tree_arity[$config]}"
+  read -r arity _ <<<"${tree_params[$config]}"
   vectors="$build/acclmt_tree_${preset}_$log.hex"
   [[ "$arity" == 2 ]] || vectors="$build/acclmt_tree_${preset}_a${arity}_$log.hex"
-  [[ -f "$vectors" ]] || "$zkaccel" hw acclmt-tree-vectors --preset "$preset" --log-leaves "$log" \
+  [[ -f "$vectors" ]] || "$zkaccel" hw acclmt-tree-vectors --preset "$preset" --depth "$log" \
     --arity "$arity" --out "$vectors" 2>/dev/null
   out="$build/tree_${config}_${preset}_$log.txt"
   args=("$vectors" "$bytes_per_cycle" 1)
@@ -349,7 +377,7 @@ for job in "${tree_jobs[@]}"; do
   cycles=$(sed -n 's/.*RESULT cycles=\([0-9]*\).*/\1/p' "$out")
   rp=$(sed -n 's/.*R_P=\([0-9]*\)).*/\1/p' "$out")
   # shellcheck disable=SC2206 # one flag per word
-  model_flags=(--leaves $((1 << log)) --width $((arity + 1)) --partial-rounds "$rp"
+  model_flags=(--leaves $((arity ** log)) --width $((arity + 1)) --partial-rounds "$rp"
                ${tree_model[$config]})
   model=$("$zkaccel" model acclmt "${model_flags[@]}" | sed -n 's/^cycles=//p')
   paper="${table_ii[$log]:-}"
@@ -357,7 +385,7 @@ for job in "${tree_jobs[@]}"; do
   tolerance=3
   [[ "$config" == default ]] || tolerance=""
   if ! awk -v rtl="$cycles" -v model="$model" -v paper="$paper" -v tol="$tolerance" \
-      -v name="$config $preset arity $arity 2^$log" 'BEGIN {
+      -v name="$config $preset arity $arity, $arity^$log leaves" 'BEGIN {
     ok = 1
     dm = 100 * (rtl / model - 1)
     printf "  tree %s: RTL %d cycles (%.4f ms at 500 MHz), model %d (%+.2f %%)", name, rtl, rtl / 5e5, model, dm
@@ -397,10 +425,14 @@ sed '4s/^./x/' "$good" >"$bad"
 expect_refusal "a non-hex word in a tree" "$tree_bench" "$bad" 1.74
 sed '1s/.*/256 5 5 8 55 12 1/' "$good" >"$bad"
 expect_refusal "a tree of state width 5" "$tree_bench" "$bad" 1.74
-quad_good="$build/acclmt_tree_neptune_a4_12.hex"
-sed '1s/.*/256 5 5 8 56 11 1/' "$quad_good" >"$bad"
-expect_refusal "an arity-4 tree of 2^11 leaves" "$build/obj_tree_quad/Vacclmt_tree" "$bad" 1.74
+quad_good="$build/acclmt_tree_neptune_a4_6.hex"
+sed '1s/.*/256 5 5 8 56 3 1/' "$quad_good" >"$bad"
+expect_refusal "an arity-4 tree below one subtree" "$build/obj_tree_quad/Vacclmt_tree" "$bad" 1.74
+sed '1s/.*/256 5 5 8 56 8 1/' "$quad_good" >"$bad"
+expect_refusal "an arity-4 tree of 4^8 leaves (past Level 1)" "$build/obj_tree_quad/Vacclmt_tree" "$bad" 1.74
 expect_refusal "an arity-4 tree on the binary controller" "$tree_bench" "$quad_good" 1.74
 expect_refusal "a binary tree on the arity-4 controller" "$build/obj_tree_quad/Vacclmt_tree" "$good" 1.74
+expect_refusal "an arity-3 tree on the arity-11 controller" "$build/obj_tree_undec/Vacclmt_tree" \
+  "$build/acclmt_tree_neptune_a3_7.hex" 1.74
 [[ "$status" == 0 ]] && echo "tree bench: every hostile command line and tree file refused"
 exit $status

@@ -94,13 +94,18 @@ pub struct AcclmtTreeArgs {
     /// The node hash.
     #[arg(long, value_enum, default_value_t = AcclmtTreePreset::Neptune)]
     preset: AcclmtTreePreset,
-    /// log2 of the leaves the controller's leaf hash engine hashes (each of `arity`
-    /// elements): the tree is zkaccel-merkle's over arity · 2^log_leaves elements. 1 to 18, a
-    /// multiple of log2(arity), at most 2^19 elements.
+    /// The depth: the controller's leaf hash engine hashes arity^depth leaves (each of
+    /// `arity` elements), so the tree is zkaccel-merkle's over arity^(depth + 1) elements, at
+    /// most 2^19.
+    #[arg(long, required_unless_present = "log_leaves", conflicts_with = "log_leaves",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_ACCLMT_TREE_LOG))]
+    depth: Option<u32>,
+    /// For a power-of-two arity, log2 of the leaves instead of the depth: a multiple of
+    /// log2(arity).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_ACCLMT_TREE_LOG))]
-    log_leaves: u32,
-    /// The tree's arity: 2 (the paper's), 4 or 8 (the controller built with ArityLog 2 or 3).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=8))]
+    log_leaves: Option<u32>,
+    /// The tree's arity: 2 (the paper's) to 11 (the controller built with that Arity).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=11))]
     arity: u32,
     /// Seed of the random elements.
     #[arg(long, default_value_t = 1)]
@@ -818,12 +823,43 @@ fn acclmt_sbox_lines<F: PrimeField, const N: usize>(
     Ok(text)
 }
 
-/// The most leaves (log2) of one `acclmt-tree-vectors` file (2^19 elements, ~34 MB of text).
+/// The deepest tree of one `acclmt-tree-vectors` file (binary: 2^18 leaves, 2^19 elements).
 const MAX_ACCLMT_TREE_LOG: i64 = 18;
+/// The most elements of one `acclmt-tree-vectors` file (~34 MB of text).
+const MAX_ACCLMT_TREE_ELEMENTS: usize = 1 << 19;
+
+/// The depth of an `acclmt-tree-vectors` tree: `--depth`, or `--log-leaves` over log2(arity)
+/// for a power-of-two arity; refused past [`MAX_ACCLMT_TREE_ELEMENTS`] elements.
+fn acclmt_tree_depth(args: &AcclmtTreeArgs) -> Result<u32, String> {
+    let arity = args.arity as usize;
+    let depth = match (args.depth, args.log_leaves) {
+        (Some(depth), _) => depth,
+        (None, Some(log)) => {
+            let arity_log = arity.trailing_zeros();
+            if !arity.is_power_of_two() || !log.is_multiple_of(arity_log) {
+                return Err(format!(
+                    "2^{log} leaves is no power of the arity {arity}: give --depth (a tree of arity^depth leaves)"
+                ));
+            }
+            log / arity_log
+        }
+        (None, None) => return Err("give --depth or --log-leaves".into()),
+    };
+    let elements = (0..=depth).try_fold(1usize, |e, _| {
+        e.checked_mul(arity)
+            .filter(|&e| e <= MAX_ACCLMT_TREE_ELEMENTS)
+    });
+    if elements.is_none() {
+        return Err(format!(
+            "{arity}^{depth} leaves of arity {arity}: at most 2^19 elements (arity^(depth + 1))"
+        ));
+    }
+    Ok(depth)
+}
 
 /// The AcclMT Merkle controller's tree (`hw/acclmt`'s acclmt_tree): the header line `width t
-/// alpha full_rounds partial_rounds log_leaves digest_lane` (t = arity + 1), the engine's
-/// configuration as in `acclmt-vectors`, the domain tag, the `arity · 2^log_leaves` elements,
+/// alpha full_rounds partial_rounds depth digest_lane` (t = arity + 1), the engine's
+/// configuration as in `acclmt-vectors`, the domain tag, the `arity^(depth + 1)` elements,
 /// then the root of zkaccel-merkle's arity-`arity` tree over them (neptune's or circomlib's node
 /// hash; its first layer is the controller's leaf hashes) — Montgomery form.
 fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::Error>> {
@@ -832,18 +868,8 @@ fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::
     use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
     let arity = args.arity as usize;
-    if !arity.is_power_of_two() {
-        return Err(format!("arity {arity}: the controller builds arity 2, 4 or 8").into());
-    }
-    let arity_log = arity.trailing_zeros();
-    if !args.log_leaves.is_multiple_of(arity_log) || args.log_leaves + arity_log > 19 {
-        return Err(format!(
-            "2^{} leaves of arity {arity}: log_leaves must be a multiple of {arity_log} with at most 2^19 elements",
-            args.log_leaves
-        )
-        .into());
-    }
-    let elements = arity << args.log_leaves;
+    let depth = acclmt_tree_depth(args)?;
+    let elements = arity.pow(depth + 1);
     let mut text = String::new();
     match args.preset {
         AcclmtTreePreset::Neptune => {
@@ -853,7 +879,7 @@ fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::
             let params = neptune::params::<Bls>(arity, Strength::Standard)?;
             let leaves = random_elements::<Bls, 4>(args.seed, elements);
             let tree = MerkleTree::new(NeptuneHasher::new(node), leaves.clone(), 1, 0)?;
-            tree_lines::<_, 4>(&params, args, tag, 1, &leaves, &tree.cap()[0], &mut text)?;
+            tree_lines::<_, 4>(&params, depth, tag, 1, &leaves, &tree.cap()[0], &mut text)?;
         }
         AcclmtTreePreset::Circomlib => {
             let params = circomlib::params(arity + 1)?;
@@ -862,7 +888,7 @@ fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::
             let tree = MerkleTree::new(hasher, leaves.clone(), 1, 0)?;
             tree_lines::<_, 4>(
                 &params,
-                args,
+                depth,
                 Fr::ZERO,
                 0,
                 &leaves,
@@ -873,8 +899,7 @@ fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::
     }
     write_atomically(&args.out, &text)?;
     eprintln!(
-        "wrote a tree of 2^{} leaves of arity {arity} ({elements} elements, {:?}) to {}",
-        args.log_leaves,
+        "wrote a tree of {arity}^{depth} leaves of arity {arity} ({elements} elements, {:?}) to {}",
         args.preset,
         args.out.display()
     );
@@ -884,7 +909,7 @@ fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::
 /// The lines of [`acclmt_tree_vectors`] for one instance.
 fn tree_lines<F: PrimeField, const N: usize>(
     params: &zkaccel_poseidon::PoseidonParams<F>,
-    args: &AcclmtTreeArgs,
+    depth: u32,
     tag: F,
     digest_lane: usize,
     leaves: &[F],
@@ -892,12 +917,7 @@ fn tree_lines<F: PrimeField, const N: usize>(
     text: &mut String,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let hex = MontgomeryHex::<N>::new::<F>();
-    acclmt_config_lines(
-        params,
-        &hex,
-        &format!("{} {digest_lane}", args.log_leaves),
-        text,
-    )?;
+    acclmt_config_lines(params, &hex, &format!("{depth} {digest_lane}"), text)?;
     for x in core::iter::once(&tag).chain(leaves).chain([root]) {
         writeln!(text, "{}", hex.montgomery(x))?;
     }

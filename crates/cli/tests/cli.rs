@@ -1716,13 +1716,54 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
     }
 
     let dir = tempfile::tempdir().unwrap();
-    // (preset, arity, log2 leaves, header, tag, R_P): each leaf is `arity` elements.
-    for (preset, arity, log, header, tag, partial) in [
-        ("neptune", 2usize, 3u32, "256 3 5 8 55 3 1", 3u64, 55usize),
-        ("circomlib", 2, 3, "256 3 5 8 57 3 0", 0, 57),
-        ("neptune", 4, 2, "256 5 5 8 56 2 1", 15, 56),
-        ("circomlib", 4, 2, "256 5 5 8 60 2 0", 0, 60),
-        ("neptune", 8, 3, "256 9 5 8 57 3 1", 255, 57),
+    // (preset, arity, the size's flag and value, depth, header, tag, R_P): a tree of
+    // arity^depth leaves, each `arity` elements; `--log-leaves` (log2 of the leaves) converts
+    // to the depth for a power-of-two arity.
+    for (preset, arity, flag, value, depth, header, tag, partial) in [
+        (
+            "neptune",
+            2usize,
+            "--log-leaves",
+            3u32,
+            3u32,
+            "256 3 5 8 55 3 1",
+            3u64,
+            55usize,
+        ),
+        ("circomlib", 2, "--depth", 3, 3, "256 3 5 8 57 3 0", 0, 57),
+        (
+            "neptune",
+            4,
+            "--log-leaves",
+            2,
+            1,
+            "256 5 5 8 56 1 1",
+            15,
+            56,
+        ),
+        ("circomlib", 4, "--depth", 2, 2, "256 5 5 8 60 2 0", 0, 60),
+        (
+            "neptune",
+            8,
+            "--log-leaves",
+            3,
+            1,
+            "256 9 5 8 57 1 1",
+            255,
+            57,
+        ),
+        ("neptune", 3, "--depth", 3, 3, "256 4 5 8 56 3 1", 7, 56),
+        ("circomlib", 3, "--depth", 2, 2, "256 4 5 8 56 2 0", 0, 56),
+        (
+            "neptune",
+            11,
+            "--depth",
+            2,
+            2,
+            "256 12 5 8 57 2 1",
+            2047,
+            57,
+        ),
     ] {
         let path = dir.path().join(format!("{preset}-{arity}.hex"));
         let out = zkaccel()
@@ -1733,8 +1774,8 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
                 preset,
                 "--arity",
                 &arity.to_string(),
-                "--log-leaves",
-                &log.to_string(),
+                flag,
+                &value.to_string(),
                 "--out",
             ])
             .arg(&path)
@@ -1755,8 +1796,8 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
         let words = t * (8 + partial) + 9 * (2 * k * k + partial * (t / 2));
         assert_eq!(lines[4], words.to_string());
         let tag_line = 1 + 3 + 1 + words;
-        // Tag, arity · 2^log elements, root.
-        let elements = arity << log;
+        // Tag, arity^(depth + 1) elements, root.
+        let elements = arity.pow(depth + 1);
         assert_eq!(lines.len(), tag_line + 1 + elements + 1);
         let p = BigUint::parse_bytes(lines[1].as_bytes(), 16).unwrap();
         let values = plain(&lines[tag_line..], &p);
@@ -1787,37 +1828,41 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
         }
     }
     // Trees the file format does not hold.
-    for log in ["0", "19", "-1", "x"] {
-        let out = zkaccel()
-            .args(["hw", "acclmt-tree-vectors", "--log-leaves", log, "--out"])
-            .arg(dir.path().join("refused.hex"))
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "accepted --log-leaves {log}");
-        assert!(!dir.path().join("refused.hex").exists());
+    for flag in ["--log-leaves", "--depth"] {
+        for log in ["0", "19", "-1", "x"] {
+            let out = zkaccel()
+                .args(["hw", "acclmt-tree-vectors", flag, log, "--out"])
+                .arg(dir.path().join("refused.hex"))
+                .output()
+                .unwrap();
+            assert!(!out.status.success(), "accepted {flag} {log}");
+            assert!(!dir.path().join("refused.hex").exists());
+        }
     }
-    for (arity, log) in [
-        ("4", "3"),
-        ("8", "4"),
-        ("3", "4"),
-        ("16", "4"),
-        ("1", "4"),
-        ("8", "18"),
+    // Log2 sizes that are no power of the arity, arities the engines do not take, files of
+    // more than 2^19 elements (8^7, 11^6, 3^12), and no size or two.
+    for args in [
+        &["--arity", "4", "--log-leaves", "3"][..],
+        &["--arity", "8", "--log-leaves", "4"],
+        &["--arity", "3", "--log-leaves", "4"],
+        &["--arity", "16", "--depth", "1"],
+        &["--arity", "1", "--depth", "4"],
+        &["--arity", "12", "--depth", "1"],
+        &["--arity", "8", "--log-leaves", "18"],
+        &["--arity", "11", "--depth", "5"],
+        &["--arity", "3", "--depth", "11"],
+        &["--arity", "2"],
+        &["--depth", "3", "--log-leaves", "3"],
     ] {
         let out = zkaccel()
-            .args([
-                "hw",
-                "acclmt-tree-vectors",
-                "--arity",
-                arity,
-                "--log-leaves",
-                log,
-                "--out",
-            ])
+            .args(["hw", "acclmt-tree-vectors"])
+            .args(args)
+            .arg("--out")
             .arg(dir.path().join("refused.hex"))
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(2), "arity {arity}, 2^{log} leaves");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "no message for {args:?}");
         assert!(!dir.path().join("refused.hex").exists());
     }
 }

@@ -1,26 +1,28 @@
 // AcclMT's Merkle controller (§III-C, Fig. 3, 6, 7): two Poseidon engines of acclmt_engine
-// build a binary tree of 2^log_leaves leaves in standard subtrees of 2^SubtreeLog leaves.
-// Beyond the paper, ArityLog = a builds trees of arity A = 2^a (4, 8): a leaf is A elements,
-// a hash takes A children ([tag, c0 … c(A−1)] on engines of t = A + 1), a buffer word holds A
-// siblings, and every "two" below reads "A" (SubtreeLog, Level0Log, Level1Log and log_leaves
-// are multiples of a).
+// build a binary tree of 2^depth leaves in standard subtrees of 2^SubtreeDepth leaves.
+// Beyond the paper, Arity = A (3 … 11) builds trees of arity A: a leaf is A elements, a hash
+// takes A children ([tag, c0 … c(A−1)] on engines of t = A + 1), a buffer word holds A
+// siblings, every "two" below reads "A" and every power of two a power of A (a tree of
+// A^depth leaves, subtrees of A^SubtreeDepth: 4,096 leaves for A = 2, 4, 8 and 1,331 for 11
+// at the paper's buffer sizes). Nothing divides by A: each count that addresses a word keeps
+// its quotient and remainder by A as counters, and the rings' sizes are powers of two.
 //
 //   - The **input loader** takes the leaves' elements (two per leaf, Montgomery form) from a
 //     stream — the off-chip read — into two ping-pong buffers of one subtree each; the leaf
 //     hash engine reads a buffer once it is full, and the loader refills it once the LHE has
 //     read it all.
 //   - The **leaf hash engine (LHE)** hashes each leaf's two elements, [tag, e0, e1] → the
-//     digest lane, into the **leaf hash buffer** (one subtree: 2^SubtreeLog nodes, the paper's
+//     digest lane, into the **leaf hash buffer** (one subtree: 2^SubtreeDepth nodes, the paper's
 //     128 KB). Its leaves of subtree i + 1 overwrite those of subtree i only as the RHE has read
 //     them: a pair of batches enters the LHE once the RHE has read as many leaves of subtree i.
 //   - The **root hash engine (RHE)** aggregates a subtree once the LHE has finished it: layer 1
-//     from the leaf hash buffer, the **major aggregation** (layers of at least 2^MajorLog nodes)
-//     through the **root hash buffer** (2^(SubtreeLog−1) nodes, 64 KB), the **minor
+//     from the leaf hash buffer, the **major aggregation** (layers of at least MajorNodes nodes)
+//     through the **root hash buffer** (2^(SubtreeDepth−1) nodes, 64 KB), the **minor
 //     aggregation** (the smaller layers, latency-bound) through the **scratch pad**
-//     (2^MajorLog nodes, 4 KB), and the subtree's two top nodes into **HIDM Level 0**
-//     (2^(Level0Log+1) nodes). Level 0 aggregates 2^Level0Log subtrees (fewer in a smaller
-//     tree) and its root goes to **Level 1** (2^Level1Log nodes), which aggregates the rest:
-//     trees up to 2^(SubtreeLog + Level0Log + Level1Log) leaves (2^23 by default).
+//     (MajorNodes nodes, 4 KB), and the subtree's two top nodes into **HIDM Level 0**
+//     (2^(Level0Depth+1) nodes). Level 0 aggregates 2^Level0Depth subtrees (fewer in a smaller
+//     tree) and its root goes to **Level 1** (2^Level1Depth nodes), which aggregates the rest:
+//     trees up to 2^(SubtreeDepth + Level0Depth + Level1Depth) leaves (2^23 by default).
 //   - The **dispatch scheduler** with the **merger** feeds the RHE one hash per cycle: minor
 //     aggregation and HIDM work first (oldest subtree, lowest layer first), then major
 //     aggregation, so the previous subtree's sparse top layers fill the slots of the next one's
@@ -41,23 +43,23 @@
 // Configuration (cfg_we_i, cfg_addr_i, cfg_data_i, written while idle): addresses below
 // 0x8000 are both engines' (acclmt_engine's map: modulus, P', one, rounds and t = A + 1, round
 // constants, blocks); 0x8000 the domain tag (lane 0 of every state, Montgomery form: neptune's
-// 2^arity − 1, 3 for a binary tree; circomlib's 0); 0x8001 [7:0] log_leaves, [8] the digest
-// lane (neptune 1, circomlib 0). cfg_error_o flags a log_leaves the controller does not build
-// or a state width the engines refuse (then it takes no input).
+// 2^arity − 1, 3 for a binary tree; circomlib's 0); 0x8001 [7:0] the depth (a tree of
+// Arity^depth leaves), [8] the digest lane (neptune 1, circomlib 0). cfg_error_o flags a depth
+// the controller does not build or a state width the engines refuse (then it takes no input).
 // root_valid_o rises with the root (Montgomery form) and stays until the shape is written again,
 // which starts the next tree (no reset needed between trees).
 module acclmt_tree #(
-  parameter int Width       = 256,
-  parameter int ArityLog    = 1,
-  parameter int MulLatency  = 1,
-  parameter int Batch       = 32,
-  parameter int MaxRounds   = 128,
-  parameter int SlotGap     = 1,
-  parameter int HandoverGap = 9,
-  parameter int SubtreeLog  = 12,
-  parameter int MajorLog    = 7,
-  parameter int Level0Log   = 7,
-  parameter int Level1Log   = 4,
+  parameter int Width        = 256,
+  parameter int Arity        = 2,    // children per hash (the engines' t = Arity + 1)
+  parameter int MulLatency   = 1,
+  parameter int Batch        = 32,
+  parameter int MaxRounds    = 128,
+  parameter int SlotGap      = 1,
+  parameter int HandoverGap  = 9,
+  parameter int SubtreeDepth = 12,   // a standard subtree: Arity^SubtreeDepth leaves
+  parameter int MajorNodes   = 128,  // a layer of at least this many nodes is major
+  parameter int Level0Depth  = 7,    // Level 0 aggregates up to Arity^Level0Depth subtrees
+  parameter int Level1Depth  = 4,    // Level 1 up to Arity^Level1Depth group roots
   localparam int CfgAddrWidth = 16
 ) (
   input  logic                    clk_i,
@@ -66,7 +68,7 @@ module acclmt_tree #(
   input  logic [CfgAddrWidth-1:0] cfg_addr_i,
   input  logic [Width-1:0]        cfg_data_i,
   output logic                    cfg_error_o,
-  // The leaves' elements, leaf after leaf (two each), Montgomery form.
+  // The leaves' elements, leaf after leaf (Arity each), Montgomery form.
   input  logic                    in_valid_i,
   output logic                    in_ready_o,
   input  logic [Width-1:0]        in_data_i,
@@ -77,50 +79,78 @@ module acclmt_tree #(
   output logic [31:0]             rhe_hashes_o
 );
   // ---------------------------------------------------------------- sizes
-  localparam int Arity        = 1 << ArityLog;            // children per hash, a = ArityLog
-  localparam int StateLanes   = Arity + 1;                // the engines' t
-  localparam int Layers       = SubtreeLog / ArityLog - 1;  // layers of 2^(S−a) … A nodes
-  localparam int LeafWords    = 1 << (SubtreeLog - ArityLog);      // leaf hash buffer
-  localparam int RootWords    = 1 << (SubtreeLog - 2 * ArityLog);  // root hash buffer
-  localparam int ScratchWords = 1 << (MajorLog - ArityLog);        // scratch pad
-  localparam int Level0Words  = 1 << Level0Log;                    // HIDM Level 0
-  localparam int Level1Words  = 1 << (Level1Log - ArityLog);       // HIDM Level 1
-  localparam int MaxLog       = SubtreeLog + Level0Log + Level1Log;
-  localparam int CountWidth   = MaxLog + ArityLog + 1;    // leaf and element counters
-  localparam int PtrWidth     = MaxLog + 2;               // ring pointers (words, with laps)
-  localparam int CntWidth     = SubtreeLog;               // per-layer hash counters
+  // A^k, for the sizes below and, by table, for the shapes the configuration asks for.
+  localparam int MaxDepth = SubtreeDepth + Level0Depth + Level1Depth;
+  function automatic longint pow_arity(input int k);
+    longint v = 1;
+    for (int i = 0; i < k; i++) v = v * longint'(Arity);
+    return v;
+  endfunction
+  function automatic int ceil_log2(input longint v);  // bits to hold 0 … v − 1 (v ≥ 1)
+    int b = 0;
+    while ((longint'(1) << b) < v) b++;
+    return b;
+  endfunction
+  function automatic int pow2_ceil(input longint v);
+    return 1 << ceil_log2(v);
+  endfunction
+  localparam int SubtreeLeaves = int'(pow_arity(SubtreeDepth));
+  localparam int StateLanes   = Arity + 1;                 // the engines' t
+  localparam int Layers       = SubtreeDepth - 1;          // layers of A^(S−1) … A nodes
+  localparam int LaneWidth    = ceil_log2(longint'(Arity));          // a node's place in its word
+  // Words (A nodes each) of each buffer; the node buffers are rings of a power of two words.
+  localparam int LeafWords    = int'(pow_arity(SubtreeDepth - 1));       // leaf hash buffer
+  localparam int RootWords    = pow2_ceil(pow_arity(SubtreeDepth - 2));  // root hash buffer
+  localparam int ScratchNeed  = (MajorNodes + Arity - 1) / Arity < 2 ? 2 : (MajorNodes + Arity - 1) / Arity;
+  localparam int ScratchWords = pow2_ceil(longint'(ScratchNeed));  // scratch pad
+  localparam int Level0Words  = pow2_ceil(pow_arity(Level0Depth));       // HIDM Level 0
+  localparam int Level1Words  = pow2_ceil(pow_arity(Level1Depth - 1));   // HIDM Level 1
+  localparam int CountWidth   = ceil_log2(pow_arity(MaxDepth + 1)) + 1;  // leaf and element counters
+  localparam int CntWidth     = ceil_log2(pow_arity(SubtreeDepth - 1)    // per-layer hash counters
+                                          + pow_arity(Level0Depth) + pow_arity(Level1Depth)) + 1;
   localparam int Contexts     = 4;                        // subtrees the RHE works on at once
   localparam int DestDepth    = 8 * Batch;                // results in flight, at most
   localparam int DestIdxWidth = $clog2(DestDepth);
-  localparam int WordIdxWidth = SubtreeLog - ArityLog > Level0Log  // the widest buffer's word
-                                ? SubtreeLog - ArityLog : Level0Log;  // index
-  localparam int L0Layers     = Level0Log / ArityLog + 1;
-  localparam int L1Layers     = Level1Log / ArityLog;
-  localparam int SubWidth     = Level0Log + Level1Log + 1;  // subtree index
+  localparam int LeafIdxW     = ceil_log2(longint'(LeafWords));
+  localparam int RootIdxW     = $clog2(RootWords);
+  localparam int ScrIdxW      = $clog2(ScratchWords);
+  localparam int L0IdxW       = $clog2(Level0Words);
+  localparam int L1IdxW       = $clog2(Level1Words);
+  localparam int IdxMax01     = LeafIdxW > L0IdxW ? LeafIdxW : L0IdxW;
+  localparam int WordIdxWidth = IdxMax01 > L1IdxW ? IdxMax01 : L1IdxW;  // the widest buffer's word index
+  localparam int PtrWidth     = WordIdxWidth + RootIdxW + 2;  // ring pointers (words, with laps)
+  localparam int L0Layers     = Level0Depth + 1;
+  localparam int L1Layers     = Level1Depth;
+  localparam int SubWidth     = ceil_log2(pow_arity(Level0Depth + Level1Depth) + 1);  // subtree index
+  localparam int GroupWidth   = ceil_log2(pow_arity(Level1Depth) + 1);  // Level-0 group index
+  localparam int LeafCntW     = ceil_log2(longint'(SubtreeLeaves));  // a leaf's place in its subtree
   localparam int PairLog      = $clog2(2 * Batch);
-  localparam int RootIdxW     = SubtreeLog - 2 * ArityLog;
-  localparam int LeafIdxW     = SubtreeLog - ArityLog;
-  localparam int ScrIdxW      = MajorLog - ArityLog;
-  localparam int L0IdxW       = Level0Log;
-  localparam int L1IdxW       = Level1Log - ArityLog;
   localparam int LayerSelW    = $clog2(Layers + 1);
   localparam int L0SelW       = $clog2(L0Layers + 1);
   localparam int L1SelW       = $clog2(L1Layers + 1);
 
+  // A count kept as its quotient and remainder by A: the remainder (lane) after one more, and
+  // whether the quotient (word) steps with it.
+  function automatic logic [LaneWidth-1:0] lane_after(input logic [LaneWidth-1:0] lane);
+    return lane == LaneWidth'(Arity - 1) ? '0 : lane + 1'b1;
+  endfunction
+  function automatic logic lane_wraps(input logic [LaneWidth-1:0] lane);
+    return lane == LaneWidth'(Arity - 1);
+  endfunction
+
   initial begin
-    if (ArityLog < 1 || ArityLog > 3) begin
-      $fatal(1, "acclmt_tree: ArityLog 1..3 (arity 2, 4, 8; the engines take t up to 12)");
+    if (Arity < 2 || Arity > 11) begin
+      $fatal(1, "acclmt_tree: Arity 2..11 (the engines take t up to 12)");
     end
-    if (SubtreeLog < 4 || SubtreeLog > 20 || (1 << SubtreeLog) < 4 * Batch
-        || SubtreeLog % ArityLog != 0 || SubtreeLog < 3 * ArityLog) begin
-      $fatal(1, "acclmt_tree: SubtreeLog 4..20, a multiple of ArityLog of at least three layers, a subtree at least four batches");
+    if (SubtreeDepth < 3 || pow_arity(SubtreeDepth) < longint'(4 * Batch)
+        || pow_arity(SubtreeDepth) > longint'(1 << 20)) begin
+      $fatal(1, "acclmt_tree: SubtreeDepth of at least three layers, a subtree of four batches to 2^20 leaves");
     end
-    if (MajorLog < ArityLog + 1 || MajorLog > SubtreeLog - ArityLog) begin
-      $fatal(1, "acclmt_tree: MajorLog ArityLog+1..SubtreeLog-ArityLog");
+    if (MajorNodes < Arity || longint'(MajorNodes) > pow_arity(SubtreeDepth - 1)) begin
+      $fatal(1, "acclmt_tree: MajorNodes Arity..Arity^(SubtreeDepth-1)");
     end
-    if (Level0Log < ArityLog || Level1Log < 2 * ArityLog || MaxLog > 28
-        || Level0Log % ArityLog != 0 || Level1Log % ArityLog != 0) begin
-      $fatal(1, "acclmt_tree: Level0Log and Level1Log multiples of ArityLog, at least ArityLog and 2·ArityLog, up to 2^28 leaves");
+    if (Level0Depth < 1 || Level1Depth < 2 || CountWidth > 40) begin
+      $fatal(1, "acclmt_tree: Level0Depth at least 1, Level1Depth at least 2, up to 2^39 elements");
     end
   end
 
@@ -134,15 +164,15 @@ module acclmt_tree #(
     MemLeaf    = 3'd5
   } mem_e;
 
-  // Subtree layer l (1-based) has 2^(SubtreeLog − l) nodes; its results go to the root hash
+  // Subtree layer l (1-based) has A^(SubtreeDepth − l) nodes; its results go to the root hash
   // buffer while the next layer is major, to the scratch pad after, and the top layer's to
   // Level 0. Regions: each buffer's layers one after another, a subtree's footprint in all.
   function automatic int layer_nodes(input int l);
-    return 1 << (SubtreeLog - ArityLog * l);
+    return int'(pow_arity(SubtreeDepth - l));
   endfunction
   function automatic mem_e layer_dest(input int l);
     if (l == Layers) return MemLevel0;
-    if (layer_nodes(l + 1) >= (1 << MajorLog)) return MemRoot;
+    if (layer_nodes(l + 1) >= MajorNodes) return MemRoot;
     return MemScratch;
   endfunction
   function automatic int layer_dest_off(input int l);
@@ -168,7 +198,7 @@ module acclmt_tree #(
       MemScratch: return ScratchWords;
       MemLevel0:  return Level0Words;
       MemLevel1:  return Level1Words;
-      MemLeaf:    return LeafWords;
+      MemLeaf:    return 1 << LeafIdxW;
       default:    return 1;
     endcase
   endfunction
@@ -178,7 +208,7 @@ module acclmt_tree #(
 
   // ---------------------------------------------------------------- configuration
   logic [Width-1:0] tag_q;
-  logic [7:0]       log_leaves_q;
+  logic [7:0]       depth_q;
   logic             digest_lane_q;
   // Writing the shape starts a tree: the controller's own state (not the engines', idle between
   // trees) is cleared on the next cycle, so trees follow one another without a reset. A shape
@@ -189,7 +219,7 @@ module acclmt_tree #(
   always_ff @(posedge clk_i) begin
     if (cfg_we_i && cfg_addr_i == 16'h8000) tag_q <= cfg_data_i;
     if (shape_we) begin
-      log_leaves_q  <= cfg_data_i[7:0];
+      depth_q       <= cfg_data_i[7:0];
       digest_lane_q <= cfg_data_i[8];
     end
   end
@@ -203,94 +233,110 @@ module acclmt_tree #(
   logic unused_cfg;
   assign unused_cfg = ^cfg_data_i[Width-1:9];
 
-  // The tree's shape: subtrees, Level-0 groups of 2^log_p subtrees, 2^log_g groups.
+  // The tree's shape: A^log_subtrees subtrees, Level-0 groups of A^log_p subtrees, A^log_g
+  // groups (logarithms base A: layers). Powers of A come from a table of constants.
+  function automatic logic [CountWidth-1:0] pow_table(input logic [7:0] k);
+    logic [CountWidth-1:0] v = '0;
+    for (int i = 0; i <= MaxDepth + 1; i++) begin
+      if (k == 8'(i)) v = CountWidth'(pow_arity(i));
+    end
+    return v;
+  endfunction
   logic             cfg_ok, lhe_cfg_error, rhe_cfg_error;
   logic [7:0]       log_subtrees, log_p, log_g, l0_top, l1_top;
   logic [SubWidth-1:0] subtrees, per_group;
-  logic [CountWidth-1:0] leaves;
+  logic [GroupWidth-1:0] groups;
+  logic [CountWidth-1:0] elements;
   always_comb begin
-    cfg_ok       = log_leaves_q >= 8'(SubtreeLog) && log_leaves_q <= 8'(MaxLog)
-                   && log_leaves_q % 8'(ArityLog) == 8'd0
+    cfg_ok       = depth_q >= 8'(SubtreeDepth) && depth_q <= 8'(MaxDepth)
                    && !lhe_cfg_error && !rhe_cfg_error;
-    log_subtrees = cfg_ok ? log_leaves_q - 8'(SubtreeLog) : 8'd0;
-    log_p        = log_subtrees < 8'(Level0Log) ? log_subtrees : 8'(Level0Log);
+    log_subtrees = cfg_ok ? depth_q - 8'(SubtreeDepth) : 8'd0;
+    log_p        = log_subtrees < 8'(Level0Depth) ? log_subtrees : 8'(Level0Depth);
     log_g        = log_subtrees - log_p;
-    l0_top       = log_p / 8'(ArityLog);  // Level 0's layers above its subtrees' roots
-    l1_top       = log_g / 8'(ArityLog);  // Level 1's layers
-    subtrees     = SubWidth'(1) << log_subtrees;
-    per_group    = SubWidth'(1) << log_p;
-    leaves       = CountWidth'(1) << (cfg_ok ? log_leaves_q : 8'(SubtreeLog));
+    l0_top       = log_p;  // Level 0's layers above its subtrees' roots
+    l1_top       = log_g;  // Level 1's layers
+    subtrees     = SubWidth'(pow_table(log_subtrees));
+    per_group    = SubWidth'(pow_table(log_p));
+    groups       = GroupWidth'(pow_table(log_g));
+    elements     = pow_table((cfg_ok ? depth_q : 8'(SubtreeDepth)) + 8'd1);
   end
   assign cfg_error_o = !cfg_ok;
 
   // ---------------------------------------------------------------- input loader
-  logic [Width-1:0]        in_buf_q [2][Arity << SubtreeLog];
+  logic [Width-1:0]        in_buf_q [2][SubtreeLeaves][Arity];
   logic [1:0]              loaded_q;
   logic                    ld_buf_q;
-  logic [SubtreeLog+ArityLog-1:0] ld_idx_q;
+  logic [LeafCntW-1:0]     ld_leaf_q;   // the element's leaf in its subtree
+  logic [LaneWidth-1:0]    ld_lane_q;   // and its place in the leaf
   logic [CountWidth-1:0]   ld_total_q;
   logic                    ld_we;
   assign tree_busy  = ld_total_q != '0 && !root_valid_o;
-  assign in_ready_o = cfg_ok && !clear_q && !loaded_q[ld_buf_q] && ld_total_q < (leaves << ArityLog);
+  assign in_ready_o = cfg_ok && !clear_q && !loaded_q[ld_buf_q] && ld_total_q < elements;
   assign ld_we      = in_valid_i && in_ready_o;
   always_ff @(posedge clk_i) begin
-    if (ld_we) in_buf_q[ld_buf_q][ld_idx_q] <= in_data_i;
+    if (ld_we) in_buf_q[ld_buf_q][ld_leaf_q][ld_lane_q] <= in_data_i;
   end
 
   // ---------------------------------------------------------------- LHE feed
   logic                  fd_valid, fd_ready, fd_take, fd_last;
   logic [SubWidth-1:0]   fd_sub_q;
-  logic [SubtreeLog-1:0] fd_idx_q;
-  logic [CountWidth-1:0] l1_total_q;  // layer-1 hashes the RHE issued (Arity leaves each)
+  logic [LeafCntW-1:0]   fd_idx_q;
+  logic [CountWidth-1:0] l1_read_q;   // leaves the RHE's layer-1 hashes read (Arity each)
+  logic [CountWidth-1:0] fd_base_q;   // the leaves before this subtree's previous one
   logic [CountWidth-1:0] need;
   logic                  fd_buf;
   assign fd_buf = fd_sub_q[0];
   always_comb begin
     // Leaves of the previous subtree the RHE must have read before this pair of batches.
     need = ((CountWidth'(fd_idx_q) >> PairLog) + 1'b1) << PairLog;
-    if (need > CountWidth'(1 << SubtreeLog)) need = CountWidth'(1 << SubtreeLog);
+    if (need > CountWidth'(SubtreeLeaves)) need = CountWidth'(SubtreeLeaves);
     fd_valid = cfg_ok && fd_sub_q < subtrees && loaded_q[fd_buf]
-               && (fd_sub_q == 0
-                   || (l1_total_q << ArityLog)
-                      >= ((CountWidth'(fd_sub_q) - 1'b1) << SubtreeLog) + need);
+               && (fd_sub_q == 0 || l1_read_q >= fd_base_q + need);
     fd_take  = fd_valid && fd_ready;
-    fd_last  = fd_sub_q == subtrees - 1'b1 && fd_idx_q == SubtreeLog'((1 << SubtreeLog) - 1);
+    fd_last  = fd_sub_q == subtrees - 1'b1 && fd_idx_q == LeafCntW'(SubtreeLeaves - 1);
   end
 
   always_ff @(posedge clk_i or negedge tree_rst_n) begin
     if (!tree_rst_n) begin
       loaded_q   <= '0;
       ld_buf_q   <= 1'b0;
-      ld_idx_q   <= '0;
+      ld_leaf_q  <= '0;
+      ld_lane_q  <= '0;
       ld_total_q <= '0;
       fd_sub_q   <= '0;
       fd_idx_q   <= '0;
+      fd_base_q  <= '0;
     end else begin
       if (ld_we) begin
         ld_total_q <= ld_total_q + 1'b1;
-        ld_idx_q   <= ld_idx_q + 1'b1;
-        if (ld_idx_q == (SubtreeLog + ArityLog)'((Arity << SubtreeLog) - 1)) begin
-          ld_idx_q           <= '0;
-          loaded_q[ld_buf_q] <= 1'b1;
-          ld_buf_q           <= !ld_buf_q;
+        ld_lane_q  <= lane_after(ld_lane_q);
+        if (lane_wraps(ld_lane_q)) begin
+          ld_leaf_q <= ld_leaf_q + 1'b1;
+          if (ld_leaf_q == LeafCntW'(SubtreeLeaves - 1)) begin
+            ld_leaf_q          <= '0;
+            loaded_q[ld_buf_q] <= 1'b1;
+            ld_buf_q           <= !ld_buf_q;
+          end
         end
       end
       if (fd_take) begin
         fd_idx_q <= fd_idx_q + 1'b1;
-        if (fd_idx_q == SubtreeLog'((1 << SubtreeLog) - 1)) begin
+        if (fd_idx_q == LeafCntW'(SubtreeLeaves - 1)) begin
+          fd_idx_q         <= '0;
           loaded_q[fd_buf] <= 1'b0;
           fd_sub_q         <= fd_sub_q + 1'b1;
+          if (fd_sub_q != '0) fd_base_q <= fd_base_q + CountWidth'(SubtreeLeaves);
         end
       end
     end
   end
 
   logic [StateLanes*Width-1:0] lhe_in_state, lhe_out_state;
-  logic                        lhe_out_valid, unused_lhe_wanted, unused_lhe_busy;
+  logic                        lhe_out_valid, lhe_wanted, unused_lhe_busy;
   always_comb begin
     lhe_in_state[0 +: Width] = tag_q;
     for (int j = 0; j < Arity; j++) begin
-      lhe_in_state[(j + 1) * Width +: Width] = in_buf_q[fd_buf][{fd_idx_q, ArityLog'(j)}];
+      lhe_in_state[(j + 1) * Width +: Width] = in_buf_q[fd_buf][fd_idx_q][j];
     end
   end
 
@@ -307,8 +353,12 @@ module acclmt_tree #(
     .in_ready_o  (fd_ready),
     .in_last_i   (fd_last),
     .in_state_i  (lhe_in_state),
-    .in_close_i  (1'b0),
-    .in_wanted_o (unused_lhe_wanted),
+    // A subtree of leaves no multiple of the batch (A^SubtreeDepth, A odd) would leave its last
+    // batch part-filled while the next subtree's leaves wait on the RHE reading this one's:
+    // at a subtree's end, a part-filled batch closes when the engine waits for it and no leaf
+    // is ready (a subtree of whole pairs of batches, as at A = 2, 4, 8, leaves none).
+    .in_close_i  (lhe_wanted && !fd_valid && fd_idx_q == '0 && fd_sub_q != '0),
+    .in_wanted_o (lhe_wanted),
     .out_valid_o (lhe_out_valid),
     .out_ready_i (1'b1),
     .out_state_o (lhe_out_state),
@@ -316,16 +366,14 @@ module acclmt_tree #(
   );
 
   // ---------------------------------------------------------------- leaf hash buffer
-  logic [Width-1:0]      leaf_q [LeafWords][Arity];
-  logic [CountWidth-1:0] lhe_out_q;       // leaves hashed
-  logic [SubWidth:0]     lhe_subtrees;    // subtrees the LHE has finished
+  logic [Width-1:0]      leaf_q [1 << LeafIdxW][Arity];
+  logic [LeafIdxW-1:0]   lhe_word_q;      // the next leaf hash's word in the buffer
+  logic [LaneWidth-1:0]  lhe_lane_q;      // and its place in the word
+  logic [SubWidth:0]     lhe_subtrees_q;  // subtrees the LHE has finished
   logic [Width-1:0]      lhe_digest, rhe_digest;
   assign lhe_digest   = digest_lane_q ? lhe_out_state[Width +: Width] : lhe_out_state[0 +: Width];
-  assign lhe_subtrees = (SubWidth + 1)'(lhe_out_q >> SubtreeLog);
   always_ff @(posedge clk_i) begin
-    if (lhe_out_valid) begin
-      leaf_q[lhe_out_q[SubtreeLog-1:ArityLog]][lhe_out_q[ArityLog-1:0]] <= lhe_digest;
-    end
+    if (lhe_out_valid) leaf_q[lhe_word_q][lhe_lane_q] <= lhe_digest;
   end
 
   // ---------------------------------------------------------------- node buffers
@@ -378,42 +426,53 @@ module acclmt_tree #(
   endfunction
 
   // ---------------------------------------------------------------- subtree contexts
+  // Each count that addresses a word also keeps its quotient and remainder by A (the word
+  // and the lane of the hash's result), so nothing divides by A.
   logic [Contexts-1:0]       ctx_open_q;
-  logic [SubWidth-1:0]       ctx_sub_q [Contexts];
   logic [PtrWidth-1:0]       ctx_root_q [Contexts], ctx_scr_q [Contexts];
+  logic [PtrWidth-1:0]       ctx_l0_q [Contexts];            // the subtree's Level-0 word
   logic [CntWidth-1:0]       issued_q [Contexts][Layers+1];  // [c][l], l = 1 … Layers
+  logic [CntWidth-1:0]       issued_w_q [Contexts][Layers+1];  // issued_q / A
+  logic [LaneWidth-1:0]      issued_l_q [Contexts][Layers+1];  // issued_q mod A
   logic [CntWidth-1:0]       done_q [Contexts][Layers+1];    // results written
   logic [1:0]                oldest_q;
   logic [SubWidth:0]         next_sub_q;                     // the next subtree to open
   logic [PtrWidth-1:0]       root_next_q, scr_next_q;
+  // The next subtree's Level-0 word, its group's base, and its place in the group.
+  logic [PtrWidth-1:0]       open_l0_q, open_base_q;
+  logic [SubWidth-1:0]       open_in_group_q;
 
-  // HIDM: the Level-0 group being aggregated and its layers' counters; Level 1's.
-  logic [Level1Log:0]        l0_group_q;
+  // HIDM: the Level-0 group being aggregated (its index, and that index's word and lane in
+  // Level 1), its base in the Level-0 ring and its layers' counters; Level 1's.
+  logic [GroupWidth-1:0]     l0_group_q, l0_group_w_q;
+  logic [LaneWidth-1:0]      l0_group_l_q;
+  logic [PtrWidth-1:0]       l0_base_q;
   logic [CntWidth-1:0]       l0_issued_q [L0Layers+1];       // m = 1 … L0Layers
+  logic [CntWidth-1:0]       l0_issued_w_q [L0Layers+1];
+  logic [LaneWidth-1:0]      l0_issued_l_q [L0Layers+1];
   logic [CntWidth-1:0]       l1_issued_q [L1Layers+1];       // m = 1 … L1Layers
+  logic [CntWidth-1:0]       l1_issued_w_q [L1Layers+1];
+  logic [LaneWidth-1:0]      l1_issued_l_q [L1Layers+1];
 
-  // Level 0 of a group of p subtrees: their top words (p), then its layers' results (p/A, p/A²,
-  // … words): layer m reads at l0_off(m − 1) and writes at l0_off(m), l0_off(j) the sum of
-  // p / A^i for i < j.
+  // Level 0 of a group of p = A^log_p subtrees: their top words (p), then its layers' results
+  // (p/A, p/A², … words): layer m reads at l0_off(m − 1) and writes at l0_off(m), l0_off(j) the
+  // sum of p / A^i for i < j.
   function automatic logic [PtrWidth-1:0] l0_off(input int j);
     logic [PtrWidth-1:0] off = '0;
     for (int i = 0; i < L0Layers; i++) begin
-      if (i < j) off += PtrWidth'(per_group) >> (ArityLog * i);
+      if (i < j && 8'(i) <= log_p) off += PtrWidth'(pow_table(log_p - 8'(i)));
     end
     return off;
   endfunction
-  // The Level-0 ring pointer of a group's base: group · l0_off(l0_top + 1) words.
+  // A group's words in the Level-0 ring: l0_off(l0_top + 1); each group's base follows the last.
   logic [PtrWidth-1:0] l0_region;
   assign l0_region = l0_off(int'(l0_top) + 1);
-  function automatic logic [PtrWidth-1:0] group_base(input logic [PtrWidth-1:0] g);
-    return PtrWidth'(g * l0_region);
-  endfunction
-  // Level 1 over G = 2^log_g group roots: their words (G/A), then its layers' results: layer m
+  // Level 1 over G = A^log_g group roots: their words (G/A), then its layers' results: layer m
   // reads at l1_off(m − 1) and writes at l1_off(m), l1_off(j) the sum of G / A^i for 1 ≤ i ≤ j.
   function automatic logic [PtrWidth-1:0] l1_off(input int j);
     logic [PtrWidth-1:0] off = '0;
     for (int i = 1; i <= L1Layers; i++) begin
-      if (i <= j) off += (PtrWidth'(1) << log_g) >> (ArityLog * i);
+      if (i <= j && 8'(i) <= log_g) off += PtrWidth'(pow_table(log_g - 8'(i)));
     end
     return off;
   endfunction
@@ -427,12 +486,12 @@ module acclmt_tree #(
     logic [PtrWidth-1:0]   src;
     mem_e                  dst_mem;
     logic [PtrWidth-1:0]   dst;
-    logic [ArityLog-1:0]   lane;
+    logic [LaneWidth-1:0]  lane;
   } cand_t;
 
   // A candidate's result has its word: a later sibling's was reserved by the first; the first
   // reserves a free word, or the word it reads itself (a layer overwriting its inputs in place).
-  function automatic logic dest_reservable(input logic [ArityLog-1:0] lane, input mem_e dst_mem,
+  function automatic logic dest_reservable(input logic [LaneWidth-1:0] lane, input mem_e dst_mem,
                                            input logic [PtrWidth-1:0] dst, input mem_e src_mem,
                                            input logic [PtrWidth-1:0] src);
     return lane != '0 || word_free(dst_mem, dst)
@@ -443,25 +502,21 @@ module acclmt_tree #(
   function automatic cand_t subtree_cand(input logic [1:0] c, input int l);
     cand_t k;
     logic [CntWidth-1:0] n;
-    logic [PtrWidth-1:0] sub_l0;
     n = issued_q[c][l];
     k.src_mem = l == 1 ? MemLeaf : layer_dest(l - 1);
     k.src     = l == 1 ? PtrWidth'(n)
                        : (layer_dest(l - 1) == MemRoot ? ctx_root_q[c] : ctx_scr_q[c])
                          + PtrWidth'(layer_dest_off(l - 1)) + PtrWidth'(n);
     k.dst_mem = layer_dest(l);
-    k.lane    = n[ArityLog-1:0];
-    // The subtree's Level-0 word: its group's base plus its place in the group.
-    sub_l0 = group_base(PtrWidth'(ctx_sub_q[c]) >> log_p)
-             + (PtrWidth'(ctx_sub_q[c]) & (PtrWidth'(per_group) - 1'b1));
+    k.lane    = issued_l_q[c][l];
     case (layer_dest(l))
-      MemRoot:    k.dst = ctx_root_q[c] + PtrWidth'(layer_dest_off(l)) + (PtrWidth'(n) >> ArityLog);
-      MemScratch: k.dst = ctx_scr_q[c] + PtrWidth'(layer_dest_off(l)) + (PtrWidth'(n) >> ArityLog);
-      default:    k.dst = sub_l0;
+      MemRoot:    k.dst = ctx_root_q[c] + PtrWidth'(layer_dest_off(l)) + PtrWidth'(issued_w_q[c][l]);
+      MemScratch: k.dst = ctx_scr_q[c] + PtrWidth'(layer_dest_off(l)) + PtrWidth'(issued_w_q[c][l]);
+      default:    k.dst = ctx_l0_q[c];
     endcase
     // Children ready: layer l − 1's results return in order, so its count tells.
     k.ready = ctx_open_q[c] && n < CntWidth'(layer_nodes(l))
-              && (l == 1 || {1'b0, done_q[c][l-1]} >= ({1'b0, n} + 1'b1) << ArityLog)
+              && (l == 1 || {1'b0, done_q[c][l-1]} >= ({1'b0, n} + 1'b1) * (CntWidth + 1)'(Arity))
               && dest_reservable(k.lane, k.dst_mem, k.dst, k.src_mem, k.src);
     return k;
   endfunction
@@ -472,26 +527,24 @@ module acclmt_tree #(
   function automatic cand_t level0_cand(input int m);
     cand_t k;
     logic [CntWidth-1:0] n, hashes;
-    logic [PtrWidth-1:0] base;
     n      = l0_issued_q[m];
-    base   = group_base(PtrWidth'(l0_group_q));
-    hashes = CntWidth'(PtrWidth'(per_group) >> (ArityLog * (m - 1)));
+    hashes = 8'(m - 1) <= log_p ? CntWidth'(pow_table(log_p - 8'(m - 1))) : '0;
     k.src_mem = MemLevel0;
-    k.src     = base + l0_off(m - 1) + PtrWidth'(n);
+    k.src     = l0_base_q + l0_off(m - 1) + PtrWidth'(n);
     if (m < int'(l0_top) + 1) begin
       k.dst_mem = MemLevel0;
-      k.dst     = base + l0_off(m) + (PtrWidth'(n) >> ArityLog);
-      k.lane    = n[ArityLog-1:0];
+      k.dst     = l0_base_q + l0_off(m) + PtrWidth'(l0_issued_w_q[m]);
+      k.lane    = l0_issued_l_q[m];
     end else if (log_g != 0) begin
       k.dst_mem = MemLevel1;
-      k.dst     = PtrWidth'(l0_group_q) >> ArityLog;
-      k.lane    = l0_group_q[ArityLog-1:0];
+      k.dst     = PtrWidth'(l0_group_w_q);
+      k.lane    = l0_group_l_q;
     end else begin
       k.dst_mem = MemOut;
       k.dst     = '0;
       k.lane    = '0;
     end
-    k.ready = m <= int'(l0_top) + 1 && l0_group_q < (Level1Log + 1)'(1 << log_g)
+    k.ready = m <= int'(l0_top) + 1 && l0_group_q < groups
               && n < hashes && word_ready(k.src_mem, k.src)
               && dest_reservable(k.lane, k.dst_mem, k.dst, k.src_mem, k.src);
     return k;
@@ -503,13 +556,13 @@ module acclmt_tree #(
     cand_t k;
     logic [CntWidth-1:0] n, hashes;
     n      = l1_issued_q[m];
-    hashes = CntWidth'((PtrWidth'(1) << log_g) >> (ArityLog * m));
+    hashes = 8'(m) <= log_g ? CntWidth'(pow_table(log_g - 8'(m))) : '0;
     k.src_mem = MemLevel1;
     k.src     = l1_off(m - 1) + PtrWidth'(n);
     if (m < int'(l1_top)) begin
       k.dst_mem = MemLevel1;
-      k.dst     = l1_off(m) + (PtrWidth'(n) >> ArityLog);
-      k.lane    = n[ArityLog-1:0];
+      k.dst     = l1_off(m) + PtrWidth'(l1_issued_w_q[m]);
+      k.lane    = l1_issued_l_q[m];
     end else begin
       k.dst_mem = MemOut;
       k.dst     = '0;
@@ -536,7 +589,7 @@ module acclmt_tree #(
     // Minor aggregation, oldest subtree first.
     for (int a = 0; a < Contexts; a++) begin
       for (int l = 1; l <= Layers; l++) begin
-        if (layer_nodes(l) < (1 << MajorLog)) begin
+        if (layer_nodes(l) < MajorNodes) begin
           k = subtree_cand(oldest_q + 2'(a), l);
           if (k.ready && !pick_found) begin
             pick = k; pick_found = 1'b1; pick_kind = 2'd0;
@@ -560,7 +613,7 @@ module acclmt_tree #(
     // Major aggregation, oldest subtree first.
     for (int a = 0; a < Contexts; a++) begin
       for (int l = 1; l <= Layers; l++) begin
-        if (layer_nodes(l) >= (1 << MajorLog)) begin
+        if (layer_nodes(l) >= MajorNodes) begin
           k = subtree_cand(oldest_q + 2'(a), l);
           if (k.ready && !pick_found) begin
             pick = k; pick_found = 1'b1; pick_kind = 2'd0;
@@ -619,7 +672,7 @@ module acclmt_tree #(
     mem_e                    mem;
     logic [WordIdxWidth-1:0] idx;
     logic [StateWidth-1:0]   id;
-    logic [ArityLog-1:0]     lane;
+    logic [LaneWidth-1:0]    lane;
     logic                    subtree;  // a subtree layer's result: counts in done_q[ctx][layer]
     logic [1:0]              ctx;
     logic [LayerSelW-1:0]    layer;
@@ -683,7 +736,7 @@ module acclmt_tree #(
       if (done_q[oldest_q][l] != CntWidth'(layer_nodes(l))) ctx_retire = 1'b0;
     end
     open_ctx    = next_sub_q[1:0];
-    ctx_opening = next_sub_q < lhe_subtrees && !ctx_open_q[open_ctx];
+    ctx_opening = next_sub_q < lhe_subtrees_q && !ctx_open_q[open_ctx];
   end
 
   // The words a pick reads and reserves, and a result writes.
@@ -714,33 +767,61 @@ module acclmt_tree #(
 
   always_ff @(posedge clk_i or negedge tree_rst_n) begin
     if (!tree_rst_n) begin
-      ctx_open_q  <= '0;
-      oldest_q    <= '0;
-      next_sub_q  <= '0;
-      root_next_q <= '0;
-      scr_next_q  <= '0;
-      l0_group_q  <= '0;
-      l1_total_q  <= '0;
-      lhe_out_q   <= '0;
-      dq_wr_q     <= '0;
-      dq_rd_q     <= '0;
-      dq_cnt_q    <= '0;
-      root_valid_o <= 1'b0;
-      lhe_hashes_o <= '0;
-      rhe_hashes_o <= '0;
+      ctx_open_q      <= '0;
+      oldest_q        <= '0;
+      next_sub_q      <= '0;
+      root_next_q     <= '0;
+      scr_next_q      <= '0;
+      open_l0_q       <= '0;
+      open_base_q     <= '0;
+      open_in_group_q <= '0;
+      l0_group_q      <= '0;
+      l0_group_w_q    <= '0;
+      l0_group_l_q    <= '0;
+      l0_base_q       <= '0;
+      l1_read_q       <= '0;
+      lhe_word_q      <= '0;
+      lhe_lane_q      <= '0;
+      lhe_subtrees_q  <= '0;
+      dq_wr_q         <= '0;
+      dq_rd_q         <= '0;
+      dq_cnt_q        <= '0;
+      root_valid_o    <= 1'b0;
+      lhe_hashes_o    <= '0;
+      rhe_hashes_o    <= '0;
       for (int c = 0; c < Contexts; c++) begin
-        ctx_sub_q[c]  <= '0;
         ctx_root_q[c] <= '0;
         ctx_scr_q[c]  <= '0;
+        ctx_l0_q[c]   <= '0;
         for (int l = 0; l <= Layers; l++) begin
-          issued_q[c][l] <= '0;
-          done_q[c][l]   <= '0;
+          issued_q[c][l]   <= '0;
+          issued_w_q[c][l] <= '0;
+          issued_l_q[c][l] <= '0;
+          done_q[c][l]     <= '0;
         end
       end
-      for (int m = 0; m <= L0Layers; m++) l0_issued_q[m] <= '0;
-      for (int m = 0; m <= L1Layers; m++) l1_issued_q[m] <= '0;
+      for (int m = 0; m <= L0Layers; m++) begin
+        l0_issued_q[m]   <= '0;
+        l0_issued_w_q[m] <= '0;
+        l0_issued_l_q[m] <= '0;
+      end
+      for (int m = 0; m <= L1Layers; m++) begin
+        l1_issued_q[m]   <= '0;
+        l1_issued_w_q[m] <= '0;
+        l1_issued_l_q[m] <= '0;
+      end
     end else begin
-      if (lhe_out_valid) lhe_out_q <= lhe_out_q + 1'b1;
+      // A leaf hash lands in the next lane of the leaf hash buffer; a subtree's last closes it.
+      if (lhe_out_valid) begin
+        lhe_lane_q <= lane_after(lhe_lane_q);
+        if (lane_wraps(lhe_lane_q)) begin
+          lhe_word_q <= lhe_word_q + 1'b1;
+          if (lhe_word_q == LeafIdxW'(LeafWords - 1)) begin
+            lhe_word_q     <= '0;
+            lhe_subtrees_q <= lhe_subtrees_q + 1'b1;
+          end
+        end
+      end
       if (fd_take) lhe_hashes_o <= lhe_hashes_o + 1'b1;
       if (issue) rhe_hashes_o <= rhe_hashes_o + 1'b1;
       dq_cnt_q <= dq_cnt_q + (DestIdxWidth + 1)'(issue) - (DestIdxWidth + 1)'(rhe_out_valid);
@@ -756,32 +837,64 @@ module acclmt_tree #(
       end
       if (ctx_opening) begin
         ctx_open_q[open_ctx] <= 1'b1;
-        ctx_sub_q[open_ctx]  <= next_sub_q[SubWidth-1:0];
         ctx_root_q[open_ctx] <= root_next_q;
         ctx_scr_q[open_ctx]  <= scr_next_q;
+        ctx_l0_q[open_ctx]   <= open_l0_q;
         for (int l = 0; l <= Layers; l++) begin
-          issued_q[open_ctx][l] <= '0;
-          done_q[open_ctx][l]   <= '0;
+          issued_q[open_ctx][l]   <= '0;
+          issued_w_q[open_ctx][l] <= '0;
+          issued_l_q[open_ctx][l] <= '0;
+          done_q[open_ctx][l]     <= '0;
         end
         next_sub_q  <= next_sub_q + 1'b1;
         root_next_q <= root_next_q + PtrWidth'(RootFoot);
         scr_next_q  <= scr_next_q + PtrWidth'(ScratchFoot);
+        // Subtree i's top word is its group's base plus its place in the group.
+        if (open_in_group_q == per_group - 1'b1) begin
+          open_in_group_q <= '0;
+          open_base_q     <= open_base_q + l0_region;
+          open_l0_q       <= open_base_q + l0_region;
+        end else begin
+          open_in_group_q <= open_in_group_q + 1'b1;
+          open_l0_q       <= open_l0_q + 1'b1;
+        end
       end
       if (issue) begin
         case (pick_kind)
           2'd0: begin
             issued_q[pick_ctx][LayerSelW'(pick_layer)] <= issued_q[pick_ctx][LayerSelW'(pick_layer)] + 1'b1;
-            if (pick_layer == 5'd1) l1_total_q <= l1_total_q + 1'b1;
+            issued_l_q[pick_ctx][LayerSelW'(pick_layer)] <= lane_after(issued_l_q[pick_ctx][LayerSelW'(pick_layer)]);
+            if (lane_wraps(issued_l_q[pick_ctx][LayerSelW'(pick_layer)])) begin
+              issued_w_q[pick_ctx][LayerSelW'(pick_layer)] <= issued_w_q[pick_ctx][LayerSelW'(pick_layer)] + 1'b1;
+            end
+            if (pick_layer == 5'd1) l1_read_q <= l1_read_q + CountWidth'(Arity);
           end
           2'd1: begin
             l0_issued_q[L0SelW'(pick_layer)] <= l0_issued_q[L0SelW'(pick_layer)] + 1'b1;
-            // The group's last hash: the next group starts.
+            l0_issued_l_q[L0SelW'(pick_layer)] <= lane_after(l0_issued_l_q[L0SelW'(pick_layer)]);
+            if (lane_wraps(l0_issued_l_q[L0SelW'(pick_layer)])) begin
+              l0_issued_w_q[L0SelW'(pick_layer)] <= l0_issued_w_q[L0SelW'(pick_layer)] + 1'b1;
+            end
+            // The group's last hash: the next group starts, after this one's region.
             if (int'(pick_layer) == int'(l0_top) + 1) begin
-              l0_group_q <= l0_group_q + 1'b1;
-              for (int m = 0; m <= L0Layers; m++) l0_issued_q[m] <= '0;
+              l0_group_q   <= l0_group_q + 1'b1;
+              l0_group_l_q <= lane_after(l0_group_l_q);
+              if (lane_wraps(l0_group_l_q)) l0_group_w_q <= l0_group_w_q + 1'b1;
+              l0_base_q <= l0_base_q + l0_region;
+              for (int m = 0; m <= L0Layers; m++) begin
+                l0_issued_q[m]   <= '0;
+                l0_issued_w_q[m] <= '0;
+                l0_issued_l_q[m] <= '0;
+              end
             end
           end
-          default: l1_issued_q[L1SelW'(pick_layer)] <= l1_issued_q[L1SelW'(pick_layer)] + 1'b1;
+          default: begin
+            l1_issued_q[L1SelW'(pick_layer)] <= l1_issued_q[L1SelW'(pick_layer)] + 1'b1;
+            l1_issued_l_q[L1SelW'(pick_layer)] <= lane_after(l1_issued_l_q[L1SelW'(pick_layer)]);
+            if (lane_wraps(l1_issued_l_q[L1SelW'(pick_layer)])) begin
+              l1_issued_w_q[L1SelW'(pick_layer)] <= l1_issued_w_q[L1SelW'(pick_layer)] + 1'b1;
+            end
+          end
         endcase
       end
     end
@@ -800,12 +913,13 @@ module acclmt_tree #(
   always_ff @(posedge clk_i) begin
     dbg_cycle_q <= dbg_cycle_q + 1;
     if (dbg_cycle_q % 50000 == 0) begin
-      $display("[%0d] lhe_out %0d fd %0d.%0d valid %b ready %b l1_total %0d | open %b oldest %0d next %0d | l0g %0d | pick %b rq %0d dq %0d wanted %b rin %b",
-               dbg_cycle_q, lhe_out_q, fd_sub_q, fd_idx_q, fd_valid, fd_ready, l1_total_q,
+      $display("[%0d] lhe_out %0d.%0d.%0d fd %0d.%0d valid %b ready %b l1_read %0d | open %b oldest %0d next %0d | l0g %0d | pick %b rq %0d dq %0d wanted %b rin %b",
+               dbg_cycle_q, lhe_subtrees_q, lhe_word_q, lhe_lane_q, fd_sub_q, fd_idx_q, fd_valid, fd_ready, l1_read_q,
                ctx_open_q, oldest_q, next_sub_q, l0_group_q, pick_found, rq_cnt_q, dq_cnt_q,
                rhe_wanted, rhe_in_ready);
+      $display("  lhe wanted %b close %b", lhe_wanted, lhe_wanted && !fd_valid && fd_idx_q == '0 && fd_sub_q != '0);
       for (int c = 0; c < Contexts; c++) begin
-        $write("  ctx %0d sub %0d root %0d scr %0d:", c, ctx_sub_q[c], ctx_root_q[c], ctx_scr_q[c]);
+        $write("  ctx %0d l0 %0d root %0d scr %0d:", c, ctx_l0_q[c], ctx_root_q[c], ctx_scr_q[c]);
         for (int l = 1; l <= Layers; l++) $write(" %0d", issued_q[c][l]);
         $write("\n");
       end

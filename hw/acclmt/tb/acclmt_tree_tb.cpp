@@ -14,8 +14,8 @@
 //      shape written while it is under way must be ignored; the same elements at the same
 //      pace must give the same root in the same cycles as run 1.
 //
-// Every run also checks the engines' hash counts (2^n leaf hashes, (2^n − 1)/(A − 1) root hashes
-// for arity A = 2^ACCLMT_ARITY_LOG; each leaf is A elements).
+// Every run also checks the engines' hash counts (A^d leaf hashes, (A^d − 1)/(A − 1) root hashes
+// for a tree of depth d and arity A = ACCLMT_ARITY; each leaf is A elements).
 //
 // Exits 1 on a wrong root, a stall or an element refused; 2 on a bad command line or vectors
 // file, or a tree the built controller does not take.
@@ -35,17 +35,17 @@
 #include "verilated.h"
 #include "wide.h"
 
-#ifndef ACCLMT_SUBTREE_LOG
-#error "build with -DACCLMT_SUBTREE_LOG=<the controller's SubtreeLog parameter>"
+#ifndef ACCLMT_SUBTREE_DEPTH
+#error "build with -DACCLMT_SUBTREE_DEPTH=<the controller's SubtreeDepth parameter>"
 #endif
-#ifndef ACCLMT_MAX_LOG
-#error "build with -DACCLMT_MAX_LOG=<SubtreeLog + Level0Log + Level1Log>"
+#ifndef ACCLMT_MAX_DEPTH
+#error "build with -DACCLMT_MAX_DEPTH=<SubtreeDepth + Level0Depth + Level1Depth>"
 #endif
 #ifndef ACCLMT_MAX_ROUNDS
 #error "build with -DACCLMT_MAX_ROUNDS=<the engines' MaxRounds parameter>"
 #endif
-#ifndef ACCLMT_ARITY_LOG
-#error "build with -DACCLMT_ARITY_LOG=<the controller's ArityLog parameter>"
+#ifndef ACCLMT_ARITY
+#error "build with -DACCLMT_ARITY=<the controller's Arity parameter>"
 #endif
 
 namespace {
@@ -57,14 +57,20 @@ using wide::Word;
 
 constexpr int kTagAddr = 0x8000;
 constexpr int kShapeAddr = 0x8001;
-constexpr int kArityLog = ACCLMT_ARITY_LOG;
-constexpr int kArity = 1 << kArityLog;
-constexpr int kMaxElementsLog = 19;  // acclmt-tree-vectors' largest tree
+constexpr int kArity = ACCLMT_ARITY;
+constexpr uint64_t kMaxElements = uint64_t{1} << 19;  // acclmt-tree-vectors' largest tree
 constexpr uint64_t kStallCycles = 400000;
+
+// kArity^depth.
+uint64_t leaves_of(int depth) {
+  uint64_t v = 1;
+  for (int i = 0; i < depth; ++i) v *= kArity;
+  return v;
+}
 
 struct Tree {
   acclmt::EngineConfig config;
-  int log_leaves = 0, digest_lane = 0;
+  int depth = 0, digest_lane = 0;  // a tree of kArity^depth leaves
   Word tag, root;
   std::vector<Word> elements;
 };
@@ -90,7 +96,7 @@ bool read_tree(const char* path, Tree& tree) {
   c.alpha = static_cast<int>(head[2]);
   c.full_rounds = static_cast<int>(head[3]);
   c.partial_rounds = static_cast<int>(head[4]);
-  tree.log_leaves = static_cast<int>(head[5]);
+  tree.depth = static_cast<int>(head[5]);
   tree.digest_lane = static_cast<int>(head[6]);
   // Trees of arity A: the engines' states are [tag, child 0, …, child A − 1].
   if (!acclmt::check_instance(path, c, head[0], kArity + 1, ACCLMT_MAX_ROUNDS)) return false;
@@ -99,18 +105,19 @@ bool read_tree(const char* path, Tree& tree) {
                  c.lanes, kArity, kArity + 1);
     return false;
   }
-  const int most = ACCLMT_MAX_LOG < kMaxElementsLog - kArityLog ? ACCLMT_MAX_LOG
-                                                                : kMaxElementsLog - kArityLog;
-  if (tree.log_leaves < ACCLMT_SUBTREE_LOG || tree.log_leaves > most ||
-      tree.log_leaves % kArityLog != 0) {
-    std::fprintf(stderr, "%s: 2^%d leaves; this controller builds powers of %d from 2^%d to 2^%d\n",
-                 path, tree.log_leaves, kArity, ACCLMT_SUBTREE_LOG, most);
+  // The deepest tree whose elements (A^(depth + 1)) a file may hold.
+  int most = 0;
+  for (uint64_t e = kArity * kArity; e <= kMaxElements; e *= kArity) ++most;
+  if (most > ACCLMT_MAX_DEPTH) most = ACCLMT_MAX_DEPTH;
+  if (tree.depth < ACCLMT_SUBTREE_DEPTH || tree.depth > most) {
+    std::fprintf(stderr, "%s: %d^%d leaves; this controller builds %d^%d to %d^%d\n", path,
+                 kArity, tree.depth, kArity, ACCLMT_SUBTREE_DEPTH, kArity, most);
     return false;
   }
   auto word = [&](Word& w) { return acclmt::read_word(in, path, w); };
   if (!acclmt::read_config_words(in, path, c)) return false;
   if (!word(tree.tag)) return false;
-  tree.elements.resize(size_t{kArity} << tree.log_leaves);
+  tree.elements.resize(static_cast<size_t>(leaves_of(tree.depth)) * kArity);
   for (Word& w : tree.elements) {
     if (!word(w)) return false;
   }
@@ -159,22 +166,22 @@ class Driver {
     dut_.cfg_we_i = 0;
   }
 
-  void write_shape(int log_leaves, int lane) {
+  void write_shape(int depth, int lane) {
     Word shape(kWords, 0);
-    shape[0] = static_cast<uint32_t>(log_leaves | (lane << 8));
+    shape[0] = static_cast<uint32_t>(depth | (lane << 8));
     write(kShapeAddr, shape);
   }
 
   void configure(const Tree& tree) {
     acclmt::write_config(tree.config, [this](unsigned addr, const Word& w) { write(addr, w); });
     write(kTagAddr, tree.tag);
-    write_shape(tree.log_leaves, tree.digest_lane);
+    write_shape(tree.depth, tree.digest_lane);
     tick();  // the multipliers take the modulus
   }
 
   // A shape the controller refuses: it must say so and take nothing.
-  bool refuses(int log_leaves, int lane) {
-    write_shape(log_leaves, lane);
+  bool refuses(int depth, int lane) {
+    write_shape(depth, lane);
     dut_.in_valid_i = 1;
     bool ok = true;
     for (int i = 0; i < 16; ++i) {
@@ -215,7 +222,7 @@ class Driver {
       }
       if (shape_at != 0 && elapsed == shape_at) {
         Word shape(kWords, 0);
-        shape[0] = static_cast<uint32_t>(ACCLMT_SUBTREE_LOG);
+        shape[0] = static_cast<uint32_t>(ACCLMT_SUBTREE_DEPTH);
         dut_.cfg_we_i = 1;
         dut_.cfg_addr_i = kShapeAddr;
         wide::set_wide(dut_.cfg_data_i, shape);
@@ -304,15 +311,14 @@ int main(int argc, char** argv) {
   unit.configure(tree);
 
   // 0. Shapes the controller does not build.
-  if (!unit.refuses(ACCLMT_SUBTREE_LOG - 1, tree.digest_lane) ||
-      !unit.refuses(ACCLMT_MAX_LOG + 1, tree.digest_lane) ||
-      (kArityLog > 1 && !unit.refuses(ACCLMT_SUBTREE_LOG + 1, tree.digest_lane))) {
+  if (!unit.refuses(ACCLMT_SUBTREE_DEPTH - 1, tree.digest_lane) ||
+      !unit.refuses(ACCLMT_MAX_DEPTH + 1, tree.digest_lane) || !unit.refuses(255, tree.digest_lane)) {
     std::fprintf(stderr, "FAIL: a tree size outside the controller's range was not refused\n");
     return 1;
   }
-  unit.write_shape(tree.log_leaves, tree.digest_lane);
+  unit.write_shape(tree.depth, tree.digest_lane);
   if (dut.cfg_error_o) {
-    std::fprintf(stderr, "FAIL: cfg_error_o for a tree of 2^%d leaves\n", tree.log_leaves);
+    std::fprintf(stderr, "FAIL: cfg_error_o for a tree of %d^%d leaves\n", kArity, tree.depth);
     return 1;
   }
 
@@ -323,17 +329,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   const unsigned lhe = dut.lhe_hashes_o, rhe = dut.rhe_hashes_o;
-  const unsigned long long leaves = 1ULL << tree.log_leaves;
+  const uint64_t leaves = leaves_of(tree.depth);
   if (lhe != leaves || rhe != (leaves - 1) / (kArity - 1)) {
-    std::fprintf(stderr, "FAIL: %u leaf and %u root hashes for 2^%d leaves\n", lhe, rhe,
-                 tree.log_leaves);
+    std::fprintf(stderr, "FAIL: %u leaf and %u root hashes for %d^%d leaves\n", lhe, rhe, kArity,
+                 tree.depth);
     return 1;
   }
 
   if (once) {
-    std::printf("acclmt_tree 2^%d leaves (alpha=%d R_F=%d R_P=%d): root = zkaccel-merkle's at "
+    std::printf("acclmt_tree %d^%d leaves (alpha=%d R_F=%d R_P=%d): root = zkaccel-merkle's at "
                 "%.3f bytes/cycle; RESULT cycles=%llu lhe_hashes=%u rhe_hashes=%u\n",
-                tree.log_leaves, tree.config.alpha, tree.config.full_rounds, tree.config.partial_rounds,
+                kArity, tree.depth, tree.config.alpha, tree.config.full_rounds, tree.config.partial_rounds,
                 bytes_per_cycle, static_cast<unsigned long long>(paced.cycles), lhe, rhe);
     return 0;
   }
@@ -354,7 +360,7 @@ int main(int argc, char** argv) {
 
   // 3. The next tree, without a reset. The cycle after the shape's write clears the state: an
   //    element offered then must not be taken (it would be lost).
-  unit.write_shape(tree.log_leaves, tree.digest_lane);
+  unit.write_shape(tree.depth, tree.digest_lane);
   dut.in_valid_i = 1;
   dut.eval();
   if (dut.in_ready_o) {
@@ -374,12 +380,13 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  std::printf("acclmt_tree 2^%d leaves (alpha=%d R_F=%d R_P=%d): root = zkaccel-merkle's at "
+  std::printf("acclmt_tree %d^%d leaves (alpha=%d R_F=%d R_P=%d): root = zkaccel-merkle's at "
               "%.3f bytes/cycle, after a reset mid-flight, with random input gaps, and as the "
               "next tree without a reset; "
               "RESULT cycles=%llu lhe_hashes=%u rhe_hashes=%u gapped_cycles=%llu\n",
-              tree.log_leaves, tree.config.alpha, tree.config.full_rounds, tree.config.partial_rounds,
-              bytes_per_cycle, static_cast<unsigned long long>(paced.cycles), lhe, rhe,
+              kArity, tree.depth, tree.config.alpha, tree.config.full_rounds,
+              tree.config.partial_rounds, bytes_per_cycle,
+              static_cast<unsigned long long>(paced.cycles), lhe, rhe,
               static_cast<unsigned long long>(again.cycles));
   return 0;
 }
