@@ -161,6 +161,14 @@ impl<F: PrimeField> FileRows<F> {
                 continue;
             }
             let w = split_row(&line).count();
+            if w == 0 {
+                return Err(format!(
+                    "{}:{}: leaf width 0 (a row of separators only)",
+                    path.display(),
+                    i + 1
+                )
+                .into());
+            }
             match width {
                 None => width = Some(w),
                 Some(expected) if expected != w => {

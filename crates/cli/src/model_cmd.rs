@@ -80,6 +80,15 @@ pub struct AcclmtArgs {
     /// Off-chip bandwidth for the leaves' elements, GB/s (the default is fitted to Table II).
     #[arg(long, default_value_t = acclmt_defaults().bandwidth_gb_per_s)]
     bandwidth_gbps: f64,
+    /// With --leaves: run the RTL controller's cycle-exact model (every register of
+    /// hw/acclmt/rtl/acclmt_tree.sv and its two engines, cycle by cycle, fed as the Verilator
+    /// bench feeds it) instead of the batch-level one; its cycles are the RTL's.
+    #[arg(long, requires = "leaves", conflicts_with_all = ["hashes", "trace", "sweep", "no_merger"])]
+    cycle_exact: bool,
+    /// With --cycle-exact: the bench's pace in bytes per cycle (element n is offered once
+    /// (n + 1)·32 bytes have arrived), instead of --bandwidth-gbps at --clock-mhz.
+    #[arg(long, requires = "cycle_exact")]
+    bytes_per_cycle: Option<f64>,
     /// Leaves per standard subtree (the leaf hash buffer).
     #[arg(long, default_value_t = acclmt_defaults().subtree_leaves)]
     subtree_leaves: u64,
@@ -339,6 +348,19 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// `zkaccel model acclmt`.
+/// `log_base(n)` when `n` is a power of `base ≥ 2`.
+fn exact_log(n: u64, base: u64) -> Option<u32> {
+    if base < 2 || n == 0 {
+        return None;
+    }
+    let (mut p, mut d) = (1u64, 0u32);
+    while p < n {
+        p = p.checked_mul(base)?;
+        d += 1;
+    }
+    (p == n).then_some(d)
+}
+
 fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
     use zkaccel_hwmodel::acclmt::{self, EngineConfig, PoseidonShape, PAPER_TIME_LOSS};
     let config = EngineConfig {
@@ -381,6 +403,43 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
         full_rounds: args.full_rounds,
         partial_rounds: args.partial_rounds,
     };
+    if let (Some(leaves), true) = (args.leaves, args.cycle_exact) {
+        let arity = shape.width.saturating_sub(1);
+        let rtl = controller.rtl(arity)?;
+        let depth = exact_log(leaves, u64::from(arity))
+            .ok_or_else(|| format!("{leaves} leaves: not a power of the arity {arity}"))?;
+        let bytes_per_cycle = args
+            .bytes_per_cycle
+            .unwrap_or(args.bandwidth_gbps * 1e3 / args.clock_mhz);
+        let run = rtl.simulate(&config, &shape, depth, bytes_per_cycle)?;
+        if args.json {
+            let out = serde_json::json!({
+                "controller": rtl, "engine": config, "shape": shape, "depth": depth,
+                "bytes_per_cycle": bytes_per_cycle, "run": run
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            println!(
+                "arity={arity} subtree_depth={} major_nodes={} level0_depth={} level1_depth={} depth={depth}",
+                rtl.subtree_depth, rtl.major_nodes, rtl.level0_depth, rtl.level1_depth
+            );
+            println!("cycles={}", run.cycles);
+            println!(
+                "milliseconds={:.4}",
+                run.cycles as f64 / (args.clock_mhz * 1e3)
+            );
+            println!("hashes lhe={} rhe={}", run.hashes[0], run.hashes[1]);
+            println!(
+                "utilisation_active lhe={:.4} rhe={:.4}",
+                run.utilisation_active[0], run.utilisation_active[1]
+            );
+            println!(
+                "utilisation_total lhe={:.4} rhe={:.4}",
+                run.utilisation_total[0], run.utilisation_total[1]
+            );
+        }
+        return Ok(());
+    }
     if let Some(leaves) = args.leaves {
         let run = controller.build(&shape, leaves)?;
         let geometry = controller.geometry(shape.width - 1)?;

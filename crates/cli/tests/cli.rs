@@ -1082,6 +1082,23 @@ fn the_nine_hostile_inputs_get_typed_errors() {
         ],
         "leaf width 0",
     );
+    // … and in a leaf file to open (the CLI fuzzer's find: it used to panic).
+    expect_bad_input(
+        &[
+            "merkle",
+            "open",
+            "--preset",
+            "circomlib",
+            "--input",
+            rows.to_str().unwrap(),
+            "--index",
+            "1",
+            "--output",
+            dir.path().join("never.json").to_str().unwrap(),
+        ],
+        "leaf width 0",
+    );
+    assert!(!dir.path().join("never.json").exists());
     let tree = dir.path().join("tree.json");
     let out = zkaccel()
         .args([
@@ -1958,6 +1975,35 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         "{wide}"
     );
     assert!(cycles(&wide) > 2 * cycles(&merged), "{wide}");
+    // The cycle-exact model on the small RTL controller (256-leaf subtrees, a 16-node scratch
+    // pad, Level 0 and Level 1 of 4), neptune 2^10 at the bench's pace: Verilator's 75,111
+    // cycles would be circomlib's (R_P 57); the model must give exactly the RTL's count, and
+    // the JSON form the same.
+    let small = [
+        "model",
+        "acclmt",
+        "--leaves",
+        "1024",
+        "--partial-rounds",
+        "57",
+        "--subtree-leaves",
+        "256",
+        "--scratch-pad-nodes",
+        "16",
+        "--level0-subtrees",
+        "4",
+        "--level1-entries",
+        "4",
+        "--cycle-exact",
+        "--bytes-per-cycle",
+        "1.74",
+    ];
+    let exact = text(&small);
+    assert_eq!(cycles(&exact), 75_111, "{exact}");
+    assert!(exact.contains("hashes lhe=1024 rhe=1023"), "{exact}");
+    let json: serde_json::Value =
+        serde_json::from_str(&text(&[&small[..], &["--json"]].concat())).unwrap();
+    assert_eq!(json["run"]["cycles"], 75_111);
     // A trace with a neptune tree and a Goldilocks one: one modelled, one listed.
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("trees.jsonl");
@@ -2016,6 +2062,65 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         &["model", "acclmt", "--leaves", "8192", "--width", "5"],
         &["model", "acclmt", "--leaves", "14641", "--width", "13"],
         &["model", "acclmt", "--leaves", "4096", "--width", "2"],
+        // The cycle-exact model: no tree, sizes it does not build, hostile paces.
+        &["model", "acclmt", "--cycle-exact"],
+        &["model", "acclmt", "--hashes", "64", "--cycle-exact"],
+        &["model", "acclmt", "--leaves", "2048", "--cycle-exact"],
+        &["model", "acclmt", "--leaves", "12288", "--cycle-exact"],
+        &["model", "acclmt", "--leaves", "16777216", "--cycle-exact"],
+        &[
+            "model",
+            "acclmt",
+            "--leaves",
+            "4096",
+            "--bytes-per-cycle",
+            "1",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "--leaves",
+            "4096",
+            "--cycle-exact",
+            "--bytes-per-cycle",
+            "nan",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "--leaves",
+            "4096",
+            "--cycle-exact",
+            "--bytes-per-cycle",
+            "0",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "--leaves",
+            "4096",
+            "--cycle-exact",
+            "--bytes-per-cycle",
+            "-1",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "--leaves",
+            "4096",
+            "--cycle-exact",
+            "--bytes-per-cycle",
+            "1e300",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "--leaves",
+            "9",
+            "--width",
+            "4",
+            "--cycle-exact",
+        ],
     ] {
         let out = zkaccel().args(bad).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}");

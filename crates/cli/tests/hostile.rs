@@ -837,8 +837,16 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                     ("--level1-entries", &|r| {
                         mostly(r, &["16", "1"], &["0", "5"])
                     }),
+                    ("--bytes-per-cycle", &|r| {
+                        mostly(
+                            r,
+                            &["1.74", "32"],
+                            &["nan", "0", "-1", "inf", "1e300", "0.001", ""],
+                        )
+                    }),
                 ],
             );
+            flag(rng, &mut a, "--cycle-exact");
             flag(rng, &mut a, "--baseline");
             flag(rng, &mut a, "--no-merger");
             flag(rng, &mut a, "--json");

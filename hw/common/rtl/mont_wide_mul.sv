@@ -38,7 +38,7 @@ module mont_wide_mul #(
       limb_partial = {{LimbWidth{1'b0}}, lhs} * {{Width{1'b0}}, rhs[i*LimbWidth +: LimbWidth]};
       acc = acc + ({{(Width - LimbWidth){1'b0}}, limb_partial} << (i * LimbWidth));
     end
-    return acc;
+    limb_product = acc;  // (not `return`: Yosys 0.23 reads no return statement)
   endfunction
 
   if (Latency == 0) begin : gen_comb

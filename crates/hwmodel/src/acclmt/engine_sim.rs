@@ -65,71 +65,136 @@ struct SubEngine {
     busy: u64,
 }
 
-pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> EngineRun {
-    let batch = config.batch;
-    let rounds = shape.rounds();
-    let alpha7 = shape.alpha == 7;
-    let (full_beats, partial_beats) = (shape.full_round_beats(), shape.partial_round_beats());
-    let half = shape.full_rounds / 2;
-    let is_full = |r: u32| r < half || r >= half + shape.partial_rounds;
-    // A result is written back at the end of cycle issue + 1 + latency.
-    let writeback_delay = 1 + config.round_latency();
-    let (slot_gap, handover_gap) = (config.slot_gap, config.handover_gap);
-    let pair_mask = 3; // the RTL's 2-bit pair counters
-
+/// One engine, cycle by cycle: its registers, and a step that computes the cycle's
+/// combinational values from them and then updates them all. The ports are the RTL's:
+/// `in_valid_i`, `in_last_i` and `in_close_i` go into [`EngineCore::step`]; `in_ready_o` and
+/// `in_wanted_o` depend on the registers only ([`EngineCore::in_ready`],
+/// [`EngineCore::in_wanted`]); `out_valid_o` is the output register, and `out_ready_i` is high.
+pub(super) struct EngineCore {
+    config: EngineConfig,
+    shape: PoseidonShape,
+    rounds: u32,
+    alpha7: bool,
+    full_beats: u32,
+    partial_beats: u32,
+    writeback_delay: u64,
     // Loader and staging.
-    let (mut load_buf, mut load_pair, mut load_idx, mut pending_empty) =
-        (0usize, 0u32, 0u32, false);
-    let mut stage_closed = [false; 2];
-    let mut stage_fill = [0u32; 2];
-    let mut stage_gen = [0u32; 2];
+    load_buf: usize,
+    load_pair: u32,
+    load_idx: u32,
+    pending_empty: bool,
+    stage_closed: [bool; 2],
+    stage_fill: [u32; 2],
+    stage_gen: [u32; 2],
     // Working buffers.
-    let mut round_of = vec![vec![0u32; batch as usize]; 2];
-    let mut desc = [[Descriptor::default(); 2]; 2];
-    let mut engines = [SubEngine::default(); 2];
+    round_of: [Vec<u32>; 2],
+    desc: [[Descriptor; 2]; 2],
+    engines: [SubEngine; 2],
     // Beats in flight: (write-back cycle, buffer, entry, the round's last beat).
-    let mut in_flight: [VecDeque<(u64, usize, usize, bool)>; 2] = Default::default();
-    // Drainer.
-    let (mut drain_buf, mut drain_pair, mut drain_idx) = (0usize, 0u32, 0u32);
+    in_flight: [VecDeque<(u64, usize, usize, bool)>; 2],
+    // Drainer and the output register.
+    drain_buf: usize,
+    drain_pair: u32,
+    drain_idx: u32,
+    out_valid: bool,
+    cycle: u64,
+}
 
-    let mut fed = 0u64;
-    let mut taken = 0u64;
-    let mut take_cycles: Vec<u64> = Vec::with_capacity(hashes as usize);
-    let mut pending_take: Option<u64> = None; // the output register holds a result
-    let mut cycle = 0u64;
-    while taken < hashes {
-        // The output register's result is taken this cycle (out_ready is always high).
-        if pending_take.take().is_some() {
-            take_cycles.push(cycle);
-            taken += 1;
+/// The RTL's 2-bit pair counters.
+const PAIR_MASK: u32 = 3;
+
+impl EngineCore {
+    pub(super) fn new(config: &EngineConfig, shape: &PoseidonShape) -> Self {
+        let batch = config.batch as usize;
+        Self {
+            config: *config,
+            shape: *shape,
+            rounds: shape.rounds(),
+            alpha7: shape.alpha == 7,
+            full_beats: shape.full_round_beats(),
+            partial_beats: shape.partial_round_beats(),
+            // A result is written back at the end of cycle issue + 1 + latency.
+            writeback_delay: 1 + config.round_latency(),
+            load_buf: 0,
+            load_pair: 0,
+            load_idx: 0,
+            pending_empty: false,
+            stage_closed: [false; 2],
+            stage_fill: [0; 2],
+            stage_gen: [0; 2],
+            round_of: [vec![0; batch], vec![0; batch]],
+            desc: [[Descriptor::default(); 2]; 2],
+            engines: [SubEngine::default(); 2],
+            in_flight: Default::default(),
+            drain_buf: 0,
+            drain_pair: 0,
+            drain_idx: 0,
+            out_valid: false,
+            cycle: 0,
         }
+    }
+
+    /// `in_ready_o`.
+    pub(super) fn in_ready(&self) -> bool {
+        !self.stage_closed[self.load_buf] && !self.pending_empty
+    }
+
+    /// `in_wanted_o`: a sub-engine waits at a first pass for the batch the loader is filling.
+    pub(super) fn in_wanted(&self) -> bool {
+        (0..2).any(|e| {
+            let en = &self.engines[e];
+            let seg = segment(&self.config, &self.shape, e, en.seg);
+            !en.started
+                && en.gap == 0
+                && seg.first == 0
+                && seg.buffer == self.load_buf
+                && en.pair == self.load_pair
+                && !self.stage_closed[seg.buffer]
+        })
+    }
+
+    /// Busy issue cycles of each sub-engine so far.
+    fn busy(&self) -> [u64; 2] {
+        [self.engines[0].busy, self.engines[1].busy]
+    }
+
+    /// One cycle. Returns `out_valid_o` as it was during the cycle (the consumer takes it).
+    pub(super) fn step(&mut self, in_valid: bool, in_last: bool, in_close: bool) -> bool {
+        let out_valid = self.out_valid;
+        let batch = self.config.batch;
+        let (slot_gap, handover_gap) = (self.config.slot_gap, self.config.handover_gap);
+        let half = self.shape.full_rounds / 2;
+        let partial_rounds = self.shape.partial_rounds;
+        let is_full = |r: u32| r < half || r >= half + partial_rounds;
 
         // ---------------- combinational values of this cycle
-        let offer = fed < hashes;
-        let in_last = fed + 1 == hashes;
-        let in_ready = !stage_closed[load_buf] && !pending_empty;
-        let load = offer && in_ready;
-        let close_load = load && (in_last || load_idx == batch - 1);
-        let close_empty = pending_empty && !stage_closed[1];
+        let in_ready = self.in_ready();
+        let load = in_valid && in_ready;
+        let close_load = load && (in_last || self.load_idx == batch - 1);
+        let close_empty = self.pending_empty && !self.stage_closed[1];
+        // in_close_i: a part-filled batch closes as with in_last_i on its last state, an empty
+        // B closes empty.
+        let flush = in_close && !in_valid && in_ready && (self.load_idx != 0 || self.load_buf == 1);
+        let flush_empty = flush && self.load_idx == 0;
 
         let mut stage_free = [false; 2];
         let mut desc_set: [Option<(usize, u32, u32)>; 2] = [None, None];
         let mut issues: [Option<(usize, usize, bool)>; 2] = [None, None];
-        let mut next = engines;
+        let mut next = self.engines;
         for e in 0..2 {
-            let en = &engines[e];
-            let seg = segment(config, shape, e, en.seg);
+            let en = &self.engines[e];
+            let seg = segment(&self.config, &self.shape, e, en.seg);
             let parity = (en.pair & 1) as usize;
             let first_pass = seg.first == 0;
             let (available, seg_fill) = if first_pass {
                 (
-                    stage_closed[seg.buffer]
-                        && stage_gen[seg.buffer] == en.pair
-                        && !desc[seg.buffer][parity].active,
-                    stage_fill[seg.buffer],
+                    self.stage_closed[seg.buffer]
+                        && self.stage_gen[seg.buffer] == en.pair
+                        && !self.desc[seg.buffer][parity].active,
+                    self.stage_fill[seg.buffer],
                 )
             } else {
-                let d = desc[seg.buffer][parity];
+                let d = self.desc[seg.buffer][parity];
                 (d.active && d.pair == en.pair, d.fill)
             };
             let startable = !en.started && en.gap == 0 && available;
@@ -140,14 +205,14 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
             } else {
                 (seg.buffer, seg.first, seg.last, 0, 0, seg_fill)
             };
-            let ready = round_of[cur_buf][cur_idx as usize] == cur_round;
+            let ready = self.round_of[cur_buf][cur_idx as usize] == cur_round;
             let issue = ready
                 && en.gap == 0
                 && (en.started || (starting && !(seg.handover && handover_gap != 0)));
             let beats = if is_full(cur_round) {
-                full_beats
+                self.full_beats
             } else {
-                partial_beats
+                self.partial_beats
             };
             let last_beat = cur_beat + 1 == beats;
             let pass_done = issue && cur_idx + 1 == cur_fill;
@@ -167,7 +232,7 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
             }
             let advance = |n: &mut SubEngine| {
                 n.seg = if seg.ends_pair { 0 } else { en.seg + 1 };
-                n.pair = (en.pair + u32::from(seg.ends_pair)) & pair_mask;
+                n.pair = (en.pair + u32::from(seg.ends_pair)) & PAIR_MASK;
             };
             if startable && empty {
                 advance(n);
@@ -186,7 +251,7 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
             if issue {
                 issues[e] = Some((cur_buf, cur_idx as usize, last_beat));
                 n.busy += 1;
-                n.gap = u32::from(alpha7);
+                n.gap = u32::from(self.alpha7);
                 n.idx = cur_idx + 1;
                 if pass_done {
                     n.idx = 0;
@@ -208,83 +273,114 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
         }
 
         // Drainer (out_ready is high, so the output register is always free).
-        let d = desc[drain_buf][(drain_pair & 1) as usize];
-        let drain_ours = d.active && d.pair == drain_pair;
-        let drain_end = drain_ours && drain_idx == d.fill;
-        let drain_take =
-            drain_ours && !drain_end && round_of[drain_buf][drain_idx as usize] == rounds;
+        let d = self.desc[self.drain_buf][(self.drain_pair & 1) as usize];
+        let drain_ours = d.active && d.pair == self.drain_pair;
+        let drain_end = drain_ours && self.drain_idx == d.fill;
+        let drain_take = drain_ours
+            && !drain_end
+            && self.round_of[self.drain_buf][self.drain_idx as usize] == self.rounds;
 
         // ---------------- registers
         // Write-backs that land at the end of this cycle.
-        for queue in &mut in_flight {
+        let cycle = self.cycle;
+        for queue in &mut self.in_flight {
             while let Some(&(at, buffer, entry, last)) = queue.front() {
                 if at != cycle {
                     break;
                 }
-                round_of[buffer][entry] += u32::from(last);
+                self.round_of[buffer][entry] += u32::from(last);
                 queue.pop_front();
             }
         }
         for (e, issued) in issues.iter().enumerate() {
             if let Some((buffer, entry, last)) = *issued {
-                in_flight[e].push_back((cycle + writeback_delay, buffer, entry, last));
+                self.in_flight[e].push_back((cycle + self.writeback_delay, buffer, entry, last));
             }
         }
         for set in desc_set.iter().flatten() {
             let (buffer, fill, pair) = *set;
-            desc[buffer][(pair & 1) as usize] = Descriptor {
+            self.desc[buffer][(pair & 1) as usize] = Descriptor {
                 active: true,
                 fill,
                 pair,
             };
         }
+        self.out_valid = drain_take;
         if drain_take {
-            round_of[drain_buf][drain_idx as usize] = 0;
-            pending_take = Some(cycle);
-            drain_idx += 1;
+            self.round_of[self.drain_buf][self.drain_idx as usize] = 0;
+            self.drain_idx += 1;
         }
         if drain_end {
-            desc[drain_buf][(drain_pair & 1) as usize].active = false;
-            drain_idx = 0;
-            if drain_buf == 1 {
-                drain_pair = (drain_pair + 1) & pair_mask;
+            self.desc[self.drain_buf][(self.drain_pair & 1) as usize].active = false;
+            self.drain_idx = 0;
+            if self.drain_buf == 1 {
+                self.drain_pair = (self.drain_pair + 1) & PAIR_MASK;
             }
-            drain_buf ^= 1;
+            self.drain_buf ^= 1;
         }
-        engines = next;
+        self.engines = next;
 
         // Loader.
-        for b in 0..2 {
-            if stage_free[b] {
-                stage_closed[b] = false;
+        for (closed, free) in self.stage_closed.iter_mut().zip(stage_free) {
+            if free {
+                *closed = false;
             }
         }
         if close_empty {
-            stage_closed[1] = true;
-            stage_fill[1] = 0;
-            stage_gen[1] = load_pair;
-            load_buf = 0;
-            load_pair = (load_pair + 1) & pair_mask;
-            pending_empty = false;
-        } else if load {
-            fed += 1;
-            if close_load {
-                stage_closed[load_buf] = true;
-                stage_fill[load_buf] = load_idx + 1;
-                stage_gen[load_buf] = load_pair;
-                if load_buf == 1 {
-                    load_pair = (load_pair + 1) & pair_mask;
-                } else if in_last {
-                    pending_empty = true;
-                }
-                load_buf ^= 1;
+            self.stage_closed[1] = true;
+            self.stage_fill[1] = 0;
+            self.stage_gen[1] = self.load_pair;
+            self.load_buf = 0;
+            self.load_pair = (self.load_pair + 1) & PAIR_MASK;
+            self.pending_empty = false;
+        } else if flush {
+            let b = self.load_buf;
+            self.stage_closed[b] = true;
+            self.stage_fill[b] = if flush_empty { 0 } else { self.load_idx };
+            self.stage_gen[b] = self.load_pair;
+            if b == 1 {
+                self.load_pair = (self.load_pair + 1) & PAIR_MASK;
             }
-            load_idx = if close_load { 0 } else { load_idx + 1 };
+            self.load_buf ^= 1;
+            self.load_idx = 0;
+        } else if load {
+            if close_load {
+                let b = self.load_buf;
+                self.stage_closed[b] = true;
+                self.stage_fill[b] = self.load_idx + 1;
+                self.stage_gen[b] = self.load_pair;
+                if b == 1 {
+                    self.load_pair = (self.load_pair + 1) & PAIR_MASK;
+                } else if in_last {
+                    self.pending_empty = true;
+                }
+                self.load_buf ^= 1;
+            }
+            self.load_idx = if close_load { 0 } else { self.load_idx + 1 };
         }
+        self.cycle += 1;
+        out_valid
+    }
+}
+
+/// Streams `hashes` states at full rate (a state offered every cycle, every result taken).
+pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> EngineRun {
+    let mut core = EngineCore::new(config, shape);
+    let mut fed = 0u64;
+    let mut take_cycles: Vec<u64> = Vec::with_capacity(hashes as usize);
+    let mut cycle = 0u64;
+    while (take_cycles.len() as u64) < hashes {
+        let offer = fed < hashes;
+        let in_last = fed + 1 == hashes;
+        let accepted = offer && core.in_ready();
+        if core.step(offer, in_last, false) {
+            take_cycles.push(cycle);
+        }
+        fed += u64::from(accepted);
         cycle += 1;
     }
 
-    let pair = 2 * u64::from(batch);
+    let pair = 2 * u64::from(config.batch);
     let pairs = hashes / pair;
     let cycles_per_hash = if pairs >= 2 {
         (take_cycles[(pairs * pair - 1) as usize] - take_cycles[(pair - 1) as usize]) as f64
@@ -294,13 +390,14 @@ pub(super) fn run(config: &EngineConfig, shape: &PoseidonShape, hashes: u64) -> 
     };
     // The first state is accepted in cycle 0; the loop ran until the last result was taken.
     let cycles = take_cycles.last().copied().unwrap_or(0) + 1;
+    let busy = core.busy();
     EngineRun {
         hashes,
         cycles,
         cycles_per_hash,
         utilisation: [
-            engines[0].busy as f64 / cycles as f64,
-            engines[1].busy as f64 / cycles as f64,
+            busy[0] as f64 / cycles as f64,
+            busy[1] as f64 / cycles as f64,
         ],
     }
 }

@@ -374,8 +374,10 @@ mod engine_sim;
 mod sweep;
 pub mod trace;
 mod tree;
+mod tree_sim;
 
 pub use sweep::{AcclmtSweep, AcclmtSweepPoint, ACCLMT_SWEEP_KNOBS, MAX_ACCLMT_SWEEP_POINTS};
+pub use tree_sim::{ControllerRtl, TreeSimRun};
 
 pub use tree::{
     table_ii, ControllerConfig, TableIIModel, TableIIRow, TreeGeometry, TreeRun,

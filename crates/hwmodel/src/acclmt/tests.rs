@@ -322,7 +322,11 @@ fn bad_controller_inputs_are_typed_errors() {
             ..c
         },
         ControllerConfig {
-            major_min_nodes: 3,
+            major_min_nodes: 1,
+            ..c
+        },
+        ControllerConfig {
+            major_min_nodes: 8192,
             ..c
         },
         ControllerConfig {
@@ -608,6 +612,147 @@ fn a_wider_trees_input_loads_arity_elements_per_leaf() {
             run.cycles as f64 >= load_cycles && (run.cycles as f64) < 1.05 * load_cycles,
             "arity {arity}: {} cycles against {load_cycles} to load",
             run.cycles
+        );
+    }
+}
+
+/// The trees `hw/acclmt/run.sh` built on the RTL controller (Verilator, default engine
+/// parameters, neptune's standard rounds unless circomlib's 57, 1.74 bytes per cycle), with
+/// the cycles its bench measured: the cycle-exact model must equal every one. (controller
+/// parameters `Arity, SubtreeDepth, MajorNodes, Level0Depth, Level1Depth`, R_P, depth, RTL
+/// cycles.)
+/// `Arity, SubtreeDepth, MajorNodes, Level0Depth, Level1Depth`.
+type RtlParams = (u32, u32, u64, u32, u32);
+
+const RTL_TREES: [(RtlParams, u32, u32, u64); 10] = [
+    ((2, 12, 128, 7, 4), 55, 12, 445_495),
+    ((2, 8, 16, 2, 2), 55, 12, 189_726),
+    ((2, 8, 16, 2, 2), 57, 10, 75_111),
+    ((4, 4, 16, 1, 2), 56, 6, 393_201),
+    ((4, 4, 16, 1, 2), 56, 5, 123_107),
+    ((8, 3, 16, 1, 2), 57, 3, 199_882),
+    ((11, 3, 11, 1, 2), 57, 3, 709_226),
+    ((3, 5, 9, 1, 2), 56, 7, 234_592),
+    ((3, 5, 9, 1, 2), 56, 6, 101_190),
+    // ACCLMT_TREES=full
+    ((11, 3, 11, 1, 2), 57, 4, 4_672_932),
+];
+
+fn rtl_controller(
+    (arity, subtree_depth, major_nodes, level0_depth, level1_depth): RtlParams,
+) -> ControllerRtl {
+    ControllerRtl {
+        arity,
+        subtree_depth,
+        major_nodes,
+        level0_depth,
+        level1_depth,
+    }
+}
+
+#[test]
+fn the_cycle_exact_controller_equals_the_rtls_cycles() {
+    let engine = EngineConfig::default();
+    // The largest tree runs in release builds only (a few seconds in debug ones).
+    let trees = if cfg!(debug_assertions) {
+        &RTL_TREES[..RTL_TREES.len() - 1]
+    } else {
+        &RTL_TREES[..]
+    };
+    for &(params, rp, depth, cycles) in trees {
+        let rtl = rtl_controller(params);
+        let shape = PoseidonShape {
+            width: rtl.arity + 1,
+            ..shape(rp, 5)
+        };
+        let run = rtl.simulate(&engine, &shape, depth, 1.74).unwrap();
+        assert_eq!(
+            run.cycles, cycles,
+            "{params:?}, {}^{depth} leaves",
+            rtl.arity
+        );
+        let leaves = u64::from(rtl.arity).pow(depth);
+        assert_eq!(
+            run.hashes,
+            [leaves, (leaves - 1) / u64::from(rtl.arity - 1)]
+        );
+        for u in run.utilisation_active.iter().chain(&run.utilisation_total) {
+            assert!(*u > 0.0 && *u <= 1.0, "{run:?}");
+        }
+    }
+}
+
+/// The batch-level model's buffers map onto the RTL's parameters: the default controller is
+/// the paper's (`2, 12, 128, 7, 4`), and its fitted sizes at arity 11 are `11^3`, `11`, `11^2`.
+#[test]
+fn the_controller_configuration_maps_onto_the_rtl_parameters() {
+    let c = ControllerConfig::default();
+    assert_eq!(c.rtl(2).unwrap(), rtl_controller((2, 12, 128, 7, 4)));
+    let undec = ControllerConfig {
+        subtree_leaves: 2048,
+        major_min_nodes: 11,
+        level0_subtrees: 16,
+        level1_entries: 128,
+        ..c
+    };
+    assert_eq!(undec.rtl(11).unwrap(), rtl_controller((11, 3, 11, 1, 2)));
+    // The same tree through both: the cycle-exact model and the batch model agree within 1 %
+    // at 4,096-leaf subtrees.
+    let shape = shape(56, 5);
+    let exact = c
+        .rtl(2)
+        .unwrap()
+        .simulate(&c.engine, &shape, 13, 1.74)
+        .unwrap();
+    let batch = c.build(&shape, 1 << 13).unwrap();
+    let error = 100.0 * (exact.cycles as f64 / batch.cycles as f64 - 1.0);
+    assert!(error.abs() < 1.0, "{exact:?} against {batch:?}");
+}
+
+/// Hostile parameters are typed errors, not panics or endless runs.
+#[test]
+fn the_cycle_exact_controller_refuses_bad_inputs() {
+    let engine = EngineConfig::default();
+    let good = rtl_controller((2, 8, 16, 2, 2));
+    let shape3 = shape(55, 5);
+    assert!(good.simulate(&engine, &shape3, 8, 1.74).is_ok());
+    for (rtl, shape, depth, bpc) in [
+        // Depths outside one subtree … the HIDM's capacity.
+        (good, shape3, 7, 1.74),
+        (good, shape3, 13, 1.74),
+        (good, shape3, u32::MAX, 1.74),
+        // A state width that is not arity + 1.
+        (good, PoseidonShape { width: 5, ..shape3 }, 8, 1.74),
+        // Bandwidths the bench refuses.
+        (good, shape3, 8, 0.0),
+        (good, shape3, 8, f64::NAN),
+        (good, shape3, 8, f64::INFINITY),
+        (good, shape3, 8, 1e9),
+        // Parameters the RTL refuses at elaboration.
+        (rtl_controller((1, 8, 16, 2, 2)), shape3, 8, 1.74),
+        (rtl_controller((12, 3, 16, 1, 2)), shape3, 3, 1.74),
+        (rtl_controller((2, 2, 2, 2, 2)), shape3, 2, 1.74),
+        (rtl_controller((2, 8, 1, 2, 2)), shape3, 8, 1.74),
+        (rtl_controller((2, 8, 1 << 20, 2, 2)), shape3, 8, 1.74),
+        (rtl_controller((2, 8, 16, 0, 2)), shape3, 8, 1.74),
+        (rtl_controller((2, 8, 16, 2, 1)), shape3, 8, 1.74),
+        (rtl_controller((2, 30, 16, 20, 20)), shape3, 30, 1.74),
+        (
+            rtl_controller((11, 3, 11, 30, 30)),
+            PoseidonShape {
+                width: 12,
+                ..shape3
+            },
+            3,
+            1.74,
+        ),
+    ] {
+        assert!(
+            matches!(
+                rtl.simulate(&engine, &shape, depth, bpc),
+                Err(AcclmtModelError::InvalidConfig(_))
+            ),
+            "{rtl:?} depth {depth} at {bpc} bytes per cycle"
         );
     }
 }

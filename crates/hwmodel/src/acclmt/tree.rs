@@ -39,7 +39,7 @@ use std::collections::BinaryHeap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{AcclmtModelError, EngineConfig, PoseidonShape};
+use super::{AcclmtModelError, ControllerRtl, EngineConfig, PoseidonShape};
 
 /// The Merkle controller's parameters. From JSON, missing fields take the defaults and unknown
 /// ones are errors.
@@ -121,9 +121,9 @@ impl ControllerConfig {
                 self.subtree_leaves
             ));
         }
-        if !self.major_min_nodes.is_power_of_two() || self.major_min_nodes > self.subtree_leaves {
+        if self.major_min_nodes < 2 || self.major_min_nodes > self.subtree_leaves {
             return bad(format!(
-                "major aggregation threshold {} (a power of two up to the subtree)",
+                "major aggregation threshold {} (2 nodes up to the subtree)",
                 self.major_min_nodes
             ));
         }
@@ -178,6 +178,36 @@ impl ControllerConfig {
             level0_subtrees: fit(self.level0_subtrees),
             level1_entries: fit(self.level1_entries),
         })
+    }
+
+    /// The RTL controller's parameters for a tree of `arity` with these buffers
+    /// ([`ControllerConfig::geometry`]): its depths are the logarithms of the fitted sizes, and
+    /// `MajorNodes` is the threshold as given.
+    ///
+    /// # Errors
+    /// As [`ControllerConfig::validate`], [`ControllerConfig::geometry`] and
+    /// [`ControllerRtl::validate`].
+    pub fn rtl(&self, arity: u32) -> Result<ControllerRtl, AcclmtModelError> {
+        self.validate()?;
+        let geometry = self.geometry(arity)?;
+        let depth = |n: u64| {
+            let mut d = 0;
+            let mut p = 1;
+            while p < n {
+                p *= geometry.arity;
+                d += 1;
+            }
+            d
+        };
+        let rtl = ControllerRtl {
+            arity,
+            subtree_depth: depth(geometry.subtree_leaves),
+            major_nodes: self.major_min_nodes,
+            level0_depth: depth(geometry.level0_subtrees),
+            level1_depth: depth(geometry.level1_entries),
+        };
+        rtl.validate(&self.engine)?;
+        Ok(rtl)
     }
 
     /// Builds a tree of `leaves` leaves with the Poseidon instance `shape`, whose arity is
