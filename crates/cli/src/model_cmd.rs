@@ -348,19 +348,6 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// `zkaccel model acclmt`.
-/// `log_base(n)` when `n` is a power of `base ≥ 2`.
-fn exact_log(n: u64, base: u64) -> Option<u32> {
-    if base < 2 || n == 0 {
-        return None;
-    }
-    let (mut p, mut d) = (1u64, 0u32);
-    while p < n {
-        p = p.checked_mul(base)?;
-        d += 1;
-    }
-    (p == n).then_some(d)
-}
-
 fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
     use zkaccel_hwmodel::acclmt::{self, EngineConfig, PoseidonShape, PAPER_TIME_LOSS};
     let config = EngineConfig {
@@ -405,17 +392,12 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     if let (Some(leaves), true) = (args.leaves, args.cycle_exact) {
         let arity = shape.width.saturating_sub(1);
+        let run = controller.simulate_rtl(&shape, leaves, args.bytes_per_cycle)?;
         let rtl = controller.rtl(arity)?;
-        let depth = exact_log(leaves, u64::from(arity))
-            .ok_or_else(|| format!("{leaves} leaves: not a power of the arity {arity}"))?;
-        let bytes_per_cycle = args
-            .bytes_per_cycle
-            .unwrap_or(args.bandwidth_gbps * 1e3 / args.clock_mhz);
-        let run = rtl.simulate(&config, &shape, depth, bytes_per_cycle)?;
+        let depth = leaves.ilog(u64::from(arity));
         if args.json {
             let out = serde_json::json!({
-                "controller": rtl, "engine": config, "shape": shape, "depth": depth,
-                "bytes_per_cycle": bytes_per_cycle, "run": run
+                "controller": rtl, "engine": config, "shape": shape, "depth": depth, "run": run
             });
             println!("{}", serde_json::to_string_pretty(&out)?);
         } else {

@@ -321,18 +321,33 @@ fn acclmt_config(
 /// engine's utilisation, the buffers' geometry for the arity); without, Tables I and II beside
 /// the paper's, the time losses and the mean utilisation (the CLI's `zkaccel model acclmt
 /// --json`). `config` is a dict of the controller's fields (`{"merger": False, "engine":
-/// {"batch": 16}}`).
+/// {"batch": 16}}`). `cycle_exact` builds the tree on the RTL controller's cycle-exact model
+/// instead (`zkaccel model acclmt --leaves N --cycle-exact`: its cycles are the RTL's).
 #[pyfunction]
-#[pyo3(signature = (leaves = None, *, arity = 2, config = None))]
+#[pyo3(signature = (leaves = None, *, arity = 2, config = None, cycle_exact = false))]
 fn acclmt(
     py: Python<'_>,
     leaves: Option<u64>,
     arity: u32,
     config: Option<Bound<'_, PyAny>>,
+    cycle_exact: bool,
 ) -> PyResult<Py<PyAny>> {
     use zkaccel_hwmodel::acclmt::{self, PoseidonShape};
     let c = acclmt_config(py, config)?;
     let shape = PoseidonShape::filecoin(arity).map_err(other)?;
+    if cycle_exact {
+        let leaves = leaves.ok_or_else(|| invalid("cycle_exact needs leaves (one tree)"))?;
+        let rtl = c.rtl(arity).map_err(other)?;
+        let run = py
+            .detach(|| c.simulate_rtl(&shape, leaves, None))
+            .map_err(other)?;
+        return to_python(
+            py,
+            &serde_json::json!({
+                "controller": rtl, "engine": c.engine, "shape": shape, "run": run
+            }),
+        );
+    }
     if let Some(leaves) = leaves {
         let geometry = c.geometry(arity).map_err(other)?;
         let run = py.detach(|| c.build(&shape, leaves)).map_err(other)?;

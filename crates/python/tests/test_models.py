@@ -166,6 +166,17 @@ def test_acclmt_equals_the_cli_and_takes_a_partial_config(cli: str, tmp_path: pa
         "arity": 4, "subtree_leaves": 4096, "level0_subtrees": 64, "level1_entries": 16}
     assert quad["run"]["rhe_hashes"] == (4**7 - 1) // 3
     assert models.acclmt(11**4, arity=11)["geometry"]["subtree_leaves"] == 1331
+    # The RTL controller's cycle-exact model: the CLI's run, within 1 % of the batch model's.
+    exact = models.acclmt(16384, cycle_exact=True)
+    theirs = cli_json(cli, "model", "acclmt", "--leaves", "16384", "--cycle-exact", "--json")
+    assert isinstance(theirs, dict) and exact["run"] == theirs["run"]
+    assert exact["controller"] == {"arity": 2, "subtree_depth": 12, "major_nodes": 128,
+                                   "level0_depth": 7, "level1_depth": 4}
+    assert exact["run"]["hashes"] == [16384, 16383]
+    assert abs(exact["run"]["cycles"] / tree["run"]["cycles"] - 1) < 0.01
+    for size in (None, 12288, 2048, 2**63):
+        with pytest.raises(zkaccel.InvalidInputError):
+            models.acclmt(size, cycle_exact=True)
     for arity, leaves in ((4, 8192), (3, 3**9), (11, 4096), (0, 16384), (12, 12**4)):
         with pytest.raises(zkaccel.InvalidInputError):
             models.acclmt(leaves, arity=arity)

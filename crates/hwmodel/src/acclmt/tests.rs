@@ -696,6 +696,15 @@ fn the_controller_configuration_maps_onto_the_rtl_parameters() {
         ..c
     };
     assert_eq!(undec.rtl(11).unwrap(), rtl_controller((11, 3, 11, 1, 2)));
+    // From a leaf count, at the bench's pace or the bandwidth's.
+    let neptune = shape(55, 5);
+    let run = c.simulate_rtl(&neptune, 4096, Some(1.74)).unwrap();
+    assert_eq!(run.cycles, 445_495);
+    let paced = c.simulate_rtl(&neptune, 4096, None).unwrap();
+    assert!(paced.cycles.abs_diff(run.cycles) < 100, "{paced:?}");
+    for leaves in [0, 1, 12_288, 2048, 1 << 24, u64::MAX] {
+        assert!(c.simulate_rtl(&neptune, leaves, None).is_err(), "{leaves}");
+    }
     // The same tree through both: the cycle-exact model and the batch model agree within 1 %
     // at 4,096-leaf subtrees.
     let shape = shape(56, 5);

@@ -39,7 +39,7 @@ use std::collections::BinaryHeap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{AcclmtModelError, ControllerRtl, EngineConfig, PoseidonShape};
+use super::{AcclmtModelError, ControllerRtl, EngineConfig, PoseidonShape, TreeSimRun};
 
 /// The Merkle controller's parameters. From JSON, missing fields take the defaults and unknown
 /// ones are errors.
@@ -208,6 +208,41 @@ impl ControllerConfig {
         };
         rtl.validate(&self.engine)?;
         Ok(rtl)
+    }
+
+    /// Builds a tree of `leaves` leaves (a power of the arity, `shape.width − 1`) on the RTL
+    /// controller these buffers give ([`ControllerConfig::rtl`]), cycle by cycle
+    /// ([`ControllerRtl::simulate`]), its elements offered at `bytes_per_cycle` (by default the
+    /// bandwidth at the clock).
+    ///
+    /// # Errors
+    /// As [`ControllerConfig::rtl`] and [`ControllerRtl::simulate`];
+    /// [`AcclmtModelError::InvalidConfig`] for a leaf count that is no power of the arity.
+    pub fn simulate_rtl(
+        &self,
+        shape: &PoseidonShape,
+        leaves: u64,
+        bytes_per_cycle: Option<f64>,
+    ) -> Result<TreeSimRun, AcclmtModelError> {
+        let arity = shape.width.saturating_sub(1);
+        let rtl = self.rtl(arity)?;
+        let a = u64::from(arity);
+        let (mut power, mut depth) = (1u64, 0u32);
+        while power < leaves {
+            power = power.checked_mul(a).unwrap_or(0);
+            depth += 1;
+            if power == 0 {
+                break;
+            }
+        }
+        if power != leaves {
+            return Err(AcclmtModelError::InvalidConfig(format!(
+                "{leaves} leaves (a power of the arity {arity})"
+            )));
+        }
+        let bytes_per_cycle =
+            bytes_per_cycle.unwrap_or(self.bandwidth_gb_per_s * 1e3 / self.engine.clock_mhz);
+        rtl.simulate(&self.engine, shape, depth, bytes_per_cycle)
     }
 
     /// Builds a tree of `leaves` leaves with the Poseidon instance `shape`, whose arity is

@@ -36,12 +36,14 @@ def write_sweep(sweep: dict[str, Any], out: str | os.PathLike[str], *, model: st
     ``ntt-fpga`` or ``acclmt``); returns their paths as ``{"csv", "svg", "png"}``."""
 
 def acclmt(leaves: int | None = None, *, arity: int = 2,
-           config: dict[str, Any] | None = None) -> dict[str, Any]:
+           config: dict[str, Any] | None = None, cycle_exact: bool = False) -> dict[str, Any]:
     """AcclMT: one tree of ``leaves`` (a power of ``arity``: 2, 4, 8 or 11, FileCoin's Poseidon;
     wider than 2 is beyond the paper) on the Merkle controller (``run``: cycles, ms,
     utilisation; ``geometry``: the buffers for the arity), or Tables I and II, the time losses
     and the controller (``config``: the controller's fields, missing ones at the paper's
-    values)."""
+    values). ``cycle_exact=True`` builds the tree on the RTL controller's cycle-exact model
+    (``controller``: its Verilog parameters; ``run``: cycles, leaf and root hashes,
+    utilisation), whose cycles are the RTL's."""
 
 def acclmt_sweep(knob: str, values: Sequence[Any], *, leaves: int = 16384,
                  config: dict[str, Any] | None = None) -> dict[str, Any]:
