@@ -40,10 +40,10 @@ for component in rustfmt clippy; do
   fi
 done
 
-# Hardware simulators (the RTL benches) and python3 (the generated-assembly check), from
-# Debian's packages.
+# Hardware simulators (the RTL benches), Yosys (the AcclMT sub-engines' multiplier counts) and
+# python3 (the generated-assembly check), from Debian's packages.
 missing=()
-for tool in verilator iverilog python3; do
+for tool in verilator iverilog yosys python3; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [[ ${#missing[@]} -gt 0 ]]; then
@@ -111,6 +111,9 @@ bash hw/ntt/run.sh
 
 step "RTL: AcclMT (hw/acclmt: the two-batch FR/PR engine and its two-FR baseline vs zkaccel-poseidon, Table I cycles, time loss; the Merkle controller: roots vs zkaccel-merkle, Table II)"
 bash hw/acclmt/run.sh "${ACCLMT_VECTORS:-1000}"
+
+step "RTL: AcclMT sub-engines read by Yosys (hw/acclmt/synth.sh: FR 18 and PR 12 Montgomery multipliers, the baseline's 36)"
+bash hw/acclmt/synth.sh
 
 step "zkaccel bench --quick (smoke run)"
 cargo run --release --locked -p zkaccel-cli -- bench --quick --filter goldilocks >/dev/null

@@ -42,7 +42,11 @@ tee -q -o $build/synth_$sub.txt stat" >/dev/null 2>&1; then
     echo "yosys failed on the $sub sub-engine; see $build/synth_$sub.log" >&2
     exit 1
   fi
-  count[$sub]=$(awk '/mont_mul_pipe[ \t]+[0-9]+$/ { print $NF; exit }' "$build/synth_$sub.txt")
+  # The mont_mul_pipe instances in acclmt_round's own section of `stat`: "name count" (Yosys
+  # 0.23, Debian bookworm) or "count name" (later Yosys).
+  count[$sub]=$(awk '/^=== / { top = /acclmt_round/ }
+    top && /mont_mul_pipe/ { if ($NF ~ /^[0-9]+$/) { print $NF; exit } if ($1 ~ /^[0-9]+$/) { print $1; exit } }' \
+    "$build/synth_$sub.txt")
 done
 fr="${count[fr]}" pr="${count[pr]}"
 echo "FR sub-engine: $fr modular multipliers (paper 18)"

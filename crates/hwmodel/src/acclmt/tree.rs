@@ -190,15 +190,8 @@ impl ControllerConfig {
     pub fn rtl(&self, arity: u32) -> Result<ControllerRtl, AcclmtModelError> {
         self.validate()?;
         let geometry = self.geometry(arity)?;
-        let depth = |n: u64| {
-            let mut d = 0;
-            let mut p = 1;
-            while p < n {
-                p *= geometry.arity;
-                d += 1;
-            }
-            d
-        };
+        // The fitted sizes are powers of the arity.
+        let depth = |n: u64| n.ilog(geometry.arity);
         let rtl = ControllerRtl {
             arity,
             subtree_depth: depth(geometry.subtree_leaves),
@@ -227,19 +220,14 @@ impl ControllerConfig {
         let arity = shape.width.saturating_sub(1);
         let rtl = self.rtl(arity)?;
         let a = u64::from(arity);
-        let (mut power, mut depth) = (1u64, 0u32);
-        while power < leaves {
-            power = power.checked_mul(a).unwrap_or(0);
-            depth += 1;
-            if power == 0 {
-                break;
-            }
-        }
-        if power != leaves {
-            return Err(AcclmtModelError::InvalidConfig(format!(
-                "{leaves} leaves (a power of the arity {arity})"
-            )));
-        }
+        let depth = leaves
+            .checked_ilog(a)
+            .filter(|&d| a.checked_pow(d) == Some(leaves))
+            .ok_or_else(|| {
+                AcclmtModelError::InvalidConfig(format!(
+                    "{leaves} leaves (a power of the arity {arity})"
+                ))
+            })?;
         let bytes_per_cycle =
             bytes_per_cycle.unwrap_or(self.bandwidth_gb_per_s * 1e3 / self.engine.clock_mhz);
         rtl.simulate(&self.engine, shape, depth, bytes_per_cycle)
