@@ -348,6 +348,15 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// `zkaccel model acclmt`.
+/// A tree build's LHE and RHE utilisation, over their active windows and the whole build.
+fn print_tree_utilisation(active: [f64; 2], total: [f64; 2]) {
+    println!(
+        "utilisation_active lhe={:.4} rhe={:.4}",
+        active[0], active[1]
+    );
+    println!("utilisation_total lhe={:.4} rhe={:.4}", total[0], total[1]);
+}
+
 fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
     use zkaccel_hwmodel::acclmt::{self, EngineConfig, PoseidonShape, PAPER_TIME_LOSS};
     let config = EngineConfig {
@@ -411,14 +420,7 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
                 run.cycles as f64 / (args.clock_mhz * 1e3)
             );
             println!("hashes lhe={} rhe={}", run.hashes[0], run.hashes[1]);
-            println!(
-                "utilisation_active lhe={:.4} rhe={:.4}",
-                run.utilisation_active[0], run.utilisation_active[1]
-            );
-            println!(
-                "utilisation_total lhe={:.4} rhe={:.4}",
-                run.utilisation_total[0], run.utilisation_total[1]
-            );
+            print_tree_utilisation(run.utilisation_active, run.utilisation_total);
         }
         return Ok(());
     }
@@ -440,14 +442,7 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
             );
             println!("cycles={}", run.cycles);
             println!("milliseconds={:.4}", run.milliseconds);
-            println!(
-                "utilisation_active lhe={:.4} rhe={:.4}",
-                run.utilisation_active[0], run.utilisation_active[1]
-            );
-            println!(
-                "utilisation_total lhe={:.4} rhe={:.4}",
-                run.utilisation_total[0], run.utilisation_total[1]
-            );
+            print_tree_utilisation(run.utilisation_active, run.utilisation_total);
         }
         return Ok(());
     }

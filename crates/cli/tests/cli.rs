@@ -2062,7 +2062,7 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         &["model", "acclmt", "--leaves", "8192", "--width", "5"],
         &["model", "acclmt", "--leaves", "14641", "--width", "13"],
         &["model", "acclmt", "--leaves", "4096", "--width", "2"],
-        // The cycle-exact model: no tree, sizes it does not build, hostile paces.
+        // The cycle-exact model: no tree, sizes it does not build (near 2^64 too).
         &["model", "acclmt", "--cycle-exact"],
         &["model", "acclmt", "--hashes", "64", "--cycle-exact"],
         &["model", "acclmt", "--leaves", "2048", "--cycle-exact"],
@@ -2072,45 +2072,8 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
             "model",
             "acclmt",
             "--leaves",
-            "4096",
-            "--bytes-per-cycle",
-            "1",
-        ],
-        &[
-            "model",
-            "acclmt",
-            "--leaves",
-            "4096",
+            "18446744073709551615",
             "--cycle-exact",
-            "--bytes-per-cycle",
-            "nan",
-        ],
-        &[
-            "model",
-            "acclmt",
-            "--leaves",
-            "4096",
-            "--cycle-exact",
-            "--bytes-per-cycle",
-            "0",
-        ],
-        &[
-            "model",
-            "acclmt",
-            "--leaves",
-            "4096",
-            "--cycle-exact",
-            "--bytes-per-cycle",
-            "-1",
-        ],
-        &[
-            "model",
-            "acclmt",
-            "--leaves",
-            "4096",
-            "--cycle-exact",
-            "--bytes-per-cycle",
-            "1e300",
         ],
         &[
             "model",
@@ -2121,9 +2084,32 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
             "4",
             "--cycle-exact",
         ],
+        &[
+            "model",
+            "acclmt",
+            "--leaves",
+            "4096",
+            "--bytes-per-cycle",
+            "1",
+        ],
     ] {
         let out = zkaccel().args(bad).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+    // Hostile paces, and one slow enough to run for hours: refused before the run starts.
+    for (leaves, pace) in [
+        ("4096", "nan"),
+        ("4096", "0"),
+        ("4096", "-1"),
+        ("4096", "1e300"),
+        ("8388608", "0.01"),
+    ] {
+        let out = zkaccel()
+            .args(["model", "acclmt", "--leaves", leaves, "--cycle-exact"])
+            .args(["--bytes-per-cycle", pace])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{leaves} leaves at {pace}");
     }
 }
 

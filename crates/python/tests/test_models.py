@@ -174,7 +174,7 @@ def test_acclmt_equals_the_cli_and_takes_a_partial_config(cli: str, tmp_path: pa
                                    "level0_depth": 7, "level1_depth": 4}
     assert exact["run"]["hashes"] == [16384, 16383]
     assert abs(exact["run"]["cycles"] / tree["run"]["cycles"] - 1) < 0.01
-    for size in (None, 12288, 2048, 2**63):
+    for size in (None, 0, 12288, 2048, 2**63, 2**64 - 1):
         with pytest.raises(zkaccel.InvalidInputError):
             models.acclmt(size, cycle_exact=True)
     for arity, leaves in ((4, 8192), (3, 3**9), (11, 4096), (0, 16384), (12, 12**4)):

@@ -377,7 +377,7 @@ mod tree;
 mod tree_sim;
 
 pub use sweep::{AcclmtSweep, AcclmtSweepPoint, ACCLMT_SWEEP_KNOBS, MAX_ACCLMT_SWEEP_POINTS};
-pub use tree_sim::{ControllerRtl, TreeSimRun};
+pub use tree_sim::{ControllerRtl, TreeSimRun, MAX_SIMULATED_TREE_CYCLES};
 
 pub use tree::{
     table_ii, ControllerConfig, TableIIModel, TableIIRow, TreeGeometry, TreeRun,

@@ -737,6 +737,8 @@ fn the_cycle_exact_controller_refuses_bad_inputs() {
         (good, shape3, 8, f64::NAN),
         (good, shape3, 8, f64::INFINITY),
         (good, shape3, 8, 1e9),
+        // A pace slow enough to run for hours: refused before it starts.
+        (rtl_controller((2, 12, 128, 7, 4)), shape3, 23, 0.01),
         // Parameters the RTL refuses at elaboration.
         (rtl_controller((1, 8, 16, 2, 2)), shape3, 8, 1.74),
         (rtl_controller((12, 3, 16, 1, 2)), shape3, 3, 1.74),

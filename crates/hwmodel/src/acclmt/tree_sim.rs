@@ -47,6 +47,9 @@ pub struct TreeSimRun {
 
 /// Cycles without any element taken or hash issued after which the model reports a stall.
 const STALL_CYCLES: u64 = 1 << 20;
+/// The most cycles a tree is simulated for: 2^23 binary leaves take 3.1·10^8, 42 s on one
+/// core of the 2-core Xeon, so the bound is about two and a half minutes there.
+pub const MAX_SIMULATED_TREE_CYCLES: u64 = 1 << 30;
 /// Bytes of one element (the RTL's `Width` of 256 bits).
 const ELEMENT_BYTES: u64 = 32;
 /// Subtrees the RHE works on at once (`Contexts`).
@@ -88,6 +91,19 @@ struct Dest {
     id: usize,
     lane: u32,
     subtree: Option<(usize, usize)>,
+}
+
+/// A count kept as its quotient (`word`) and remainder (`lane`) by `a`: one more. Returns
+/// whether the word stepped.
+fn lane_step(a: u64, word: &mut u64, lane: &mut u64) -> bool {
+    if *lane == a - 1 {
+        *lane = 0;
+        *word += 1;
+        true
+    } else {
+        *lane += 1;
+        false
+    }
 }
 
 /// `v` rounded up to a power of two.
@@ -169,6 +185,16 @@ impl ControllerRtl {
         }
         if !(bytes_per_cycle.is_finite() && (0.01..=1024.0).contains(&bytes_per_cycle)) {
             return bad(format!("{bytes_per_cycle} bytes per cycle (0.01 to 1024)"));
+        }
+        // The elements alone take this long to arrive; the engines cannot be faster than the
+        // loader.
+        let elements = u64::from(self.arity).pow(depth + 1);
+        let arrival = (elements * ELEMENT_BYTES) as f64 / bytes_per_cycle;
+        if arrival > MAX_SIMULATED_TREE_CYCLES as f64 {
+            return bad(format!(
+                "{elements} elements at {bytes_per_cycle} bytes per cycle take {arrival:.3e} \
+                 cycles to arrive (the model runs at most {MAX_SIMULATED_TREE_CYCLES})"
+            ));
         }
         let per_hash = engine.steady_cycles_per_pair(shape)? as f64 / (2 * engine.batch) as f64;
         Tree::new(self, engine, shape, depth).run(bytes_per_cycle, per_hash)
@@ -544,14 +570,7 @@ impl Tree {
         } else {
             (Mem::Out, 0, 0)
         };
-        let k = Cand {
-            src_mem: Mem::Level0,
-            src,
-            dst_mem,
-            dst,
-            lane: lane as u32,
-        };
-        (self.word_ready(Mem::Level0, src) && self.dest_reservable(&k)).then_some(k)
+        self.hidm_cand(Mem::Level0, src, dst_mem, dst, lane)
     }
 
     fn level1_cand(&self, m: usize) -> Option<Cand> {
@@ -574,14 +593,20 @@ impl Tree {
         } else {
             (Mem::Out, 0, 0)
         };
+        self.hidm_cand(Mem::Level1, src, dst_mem, dst, lane)
+    }
+
+    /// A HIDM hash reading the word at `src` of `src_mem`: ready once that word holds all its
+    /// children at the expected lap and its result's word can be had.
+    fn hidm_cand(&self, src_mem: Mem, src: u64, dst_mem: Mem, dst: u64, lane: u64) -> Option<Cand> {
         let k = Cand {
-            src_mem: Mem::Level1,
+            src_mem,
             src,
             dst_mem,
             dst,
             lane: lane as u32,
         };
-        (self.word_ready(Mem::Level1, src) && self.dest_reservable(&k)).then_some(k)
+        (self.word_ready(src_mem, src) && self.dest_reservable(&k)).then_some(k)
     }
 
     /// The dispatch scheduler's pick: minor aggregation (oldest subtree, lowest layer first),
@@ -616,16 +641,6 @@ impl Tree {
         None
     }
 
-    /// A count kept as quotient and remainder by A: one more.
-    fn lane_step(&self, word: &mut u64, lane: &mut u64) {
-        if *lane == self.a - 1 {
-            *lane = 0;
-            *word += 1;
-        } else {
-            *lane += 1;
-        }
-    }
-
     fn run(mut self, bytes_per_cycle: f64, per_hash: f64) -> Result<TreeSimRun, AcclmtModelError> {
         let mut fed = 0u64;
         let mut cycle = 0u64;
@@ -640,10 +655,10 @@ impl Tree {
             self.now = cycle;
             let moved = self.cycle(ld_we);
             idle = if moved || ld_we { 0 } else { idle + 1 };
-            if idle > STALL_CYCLES {
+            if idle > STALL_CYCLES || cycle > MAX_SIMULATED_TREE_CYCLES {
                 return Err(AcclmtModelError::InvalidConfig(format!(
-                    "the controller model stalled at cycle {cycle} ({fed} of {} elements \
-                     taken)",
+                    "the controller model stopped at cycle {cycle} ({fed} of {} elements \
+                     taken): stalled, or past {MAX_SIMULATED_TREE_CYCLES} cycles",
                     self.elements
                 )));
             }
@@ -707,16 +722,12 @@ impl Tree {
         // ---------------- registers: loader and feed
         if ld_we {
             self.ld_total += 1;
-            if self.ld_lane == self.a - 1 {
-                self.ld_lane = 0;
-                self.ld_leaf += 1;
-                if self.ld_leaf == self.subtree_leaves {
-                    self.ld_leaf = 0;
-                    self.loaded[self.ld_buf] = true;
-                    self.ld_buf ^= 1;
-                }
-            } else {
-                self.ld_lane += 1;
+            if lane_step(self.a, &mut self.ld_leaf, &mut self.ld_lane)
+                && self.ld_leaf == self.subtree_leaves
+            {
+                self.ld_leaf = 0;
+                self.loaded[self.ld_buf] = true;
+                self.ld_buf ^= 1;
             }
         }
         if fd_take {
@@ -751,17 +762,12 @@ impl Tree {
         }
 
         // ---------------- registers: counters
-        if lhe_out_valid {
-            if self.lhe_lane == self.a - 1 {
-                self.lhe_lane = 0;
-                self.lhe_word += 1;
-                if self.lhe_word == self.leaf_words {
-                    self.lhe_word = 0;
-                    self.lhe_subtrees += 1;
-                }
-            } else {
-                self.lhe_lane += 1;
-            }
+        if lhe_out_valid
+            && lane_step(self.a, &mut self.lhe_word, &mut self.lhe_lane)
+            && self.lhe_word == self.leaf_words
+        {
+            self.lhe_word = 0;
+            self.lhe_subtrees += 1;
         }
         self.hashes[0] += u64::from(fd_take);
         self.hashes[1] += u64::from(issue);
@@ -817,9 +823,7 @@ impl Tree {
             match kind {
                 Kind::Subtree(c, l) => {
                     self.issued[c][l] += 1;
-                    let (mut w, mut n) = (self.issued_w[c][l], self.issued_l[c][l]);
-                    self.lane_step(&mut w, &mut n);
-                    (self.issued_w[c][l], self.issued_l[c][l]) = (w, n);
+                    lane_step(self.a, &mut self.issued_w[c][l], &mut self.issued_l[c][l]);
                     if l == 1 {
                         self.l1_read += self.a;
                     }
@@ -828,9 +832,7 @@ impl Tree {
                     if m == self.log_p as usize + 1 {
                         // The group's last hash: the next group starts after this one's region.
                         self.l0_group += 1;
-                        let (mut w, mut n) = (self.l0_group_w, self.l0_group_l);
-                        self.lane_step(&mut w, &mut n);
-                        (self.l0_group_w, self.l0_group_l) = (w, n);
+                        lane_step(self.a, &mut self.l0_group_w, &mut self.l0_group_l);
                         self.l0_base += self.l0_region;
                         for v in [
                             &mut self.l0_issued,
@@ -841,16 +843,12 @@ impl Tree {
                         }
                     } else {
                         self.l0_issued[m] += 1;
-                        let (mut w, mut n) = (self.l0_issued_w[m], self.l0_issued_l[m]);
-                        self.lane_step(&mut w, &mut n);
-                        (self.l0_issued_w[m], self.l0_issued_l[m]) = (w, n);
+                        lane_step(self.a, &mut self.l0_issued_w[m], &mut self.l0_issued_l[m]);
                     }
                 }
                 Kind::Level1(m) => {
                     self.l1_issued[m] += 1;
-                    let (mut w, mut n) = (self.l1_issued_w[m], self.l1_issued_l[m]);
-                    self.lane_step(&mut w, &mut n);
-                    (self.l1_issued_w[m], self.l1_issued_l[m]) = (w, n);
+                    lane_step(self.a, &mut self.l1_issued_w[m], &mut self.l1_issued_l[m]);
                 }
             }
         }
