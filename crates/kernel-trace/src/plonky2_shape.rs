@@ -18,8 +18,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::record::{
-    Kernel, KernelId, KernelRecord, LeafLayout, NttLayout, NttOrder, Phase, TraceField, VectorForm,
-    VectorOp, VectorOpKind,
+    Kernel, KernelId, KernelRecord, LeafLayout, NttLayout, NttOrder, Phase, RowGather, TraceField,
+    VectorForm, VectorOp, VectorOpKind,
 };
 use crate::{TraceError, Tracer};
 
@@ -291,6 +291,32 @@ impl CircuitShape {
         ops
     }
 
+    /// The rows each quotient point reads (plonky2's `compute_quotient_polys`): constants and
+    /// sigmas, wires, Zs and partial products at `x`, the Zs at `g·x` — each from its
+    /// commitment's leaf rows, stored bit-reversed over the LDE, read from the row's start
+    /// (the last element's bytes end the range, as the simulator addresses it). Only wires and
+    /// Zs are salted under zero knowledge; constants and sigmas never are.
+    fn quotient_gathers(&self, quotient_bits: u32) -> Vec<RowGather> {
+        let salt = if self.zero_knowledge { SALT } else { 0 };
+        let log_rows = self.degree_bits + self.fri.rate_bits;
+        let stride_log = self.fri.rate_bits - quotient_bits;
+        let zs_polys = self.num_challenges * (1 + self.num_partial_products);
+        let row = |width: u64, read: u64, shift: u64| RowGather {
+            log_rows,
+            stride_log,
+            pitch_bytes: width * ELEMENT,
+            bytes: (read - 1) * ELEMENT + 1,
+            shift,
+        };
+        let constants_sigmas = self.num_constants + self.num_routed_wires;
+        vec![
+            row(constants_sigmas, constants_sigmas, 0),
+            row(self.num_wires + salt, self.num_wires, 0),
+            row(zs_polys + salt, zs_polys, 0),
+            row(zs_polys + salt, self.num_challenges, 1 << quotient_bits),
+        ]
+    }
+
     /// The kernel sequence of plonky2 1.1.0's `prove()` on this shape.
     ///
     /// # Errors
@@ -403,6 +429,7 @@ impl CircuitShape {
                 in_bytes: points * row_bytes,
                 out_bytes: points * c * ELEMENT,
                 gather_bytes: row_bytes / 4,
+                gathers: self.quotient_gathers(quotient_bits),
                 scan: false,
             },
         );
@@ -443,6 +470,7 @@ impl CircuitShape {
                 in_bytes: n * (at_zeta + at_next) * ELEMENT,
                 out_bytes: 2 * (at_zeta + at_next) * 2 * ELEMENT,
                 gather_bytes: 0,
+                gathers: Vec::new(),
                 scan: false,
             },
         );
@@ -462,6 +490,7 @@ impl CircuitShape {
                     in_bytes: polys * n * ELEMENT,
                     out_bytes: 2 * n * ELEMENT,
                     gather_bytes: 0,
+                    gathers: Vec::new(),
                     scan: false,
                 },
             );
@@ -475,6 +504,7 @@ impl CircuitShape {
                     in_bytes: 2 * n * ELEMENT,
                     out_bytes: 2 * n * ELEMENT,
                     gather_bytes: 0,
+                    gathers: Vec::new(),
                     scan: true,
                 },
             );
@@ -489,6 +519,7 @@ impl CircuitShape {
                     in_bytes: 4 * n * ELEMENT,
                     out_bytes: 2 * n * ELEMENT,
                     gather_bytes: 0,
+                    gathers: Vec::new(),
                     scan: false,
                 },
             ));
@@ -536,6 +567,7 @@ impl CircuitShape {
                     in_bytes: (2 * ELEMENT) << (log_len + arity),
                     out_bytes: (2 * ELEMENT) << log_len,
                     gather_bytes: 0,
+                    gathers: Vec::new(),
                     scan: false,
                 },
             );

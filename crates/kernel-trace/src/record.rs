@@ -174,6 +174,25 @@ pub struct VectorOp {
     pub ext: u8,
 }
 
+/// One row of an LDE matrix that every element of a vector kernel reads: element `i` reads
+/// `bytes` from row `rev((i + shift) mod 2^(log_rows − stride_log) · 2^stride_log)` of a matrix of
+/// `2^log_rows` rows stored bit-reversed at `pitch_bytes` per row (plonky2's
+/// `get_lde_values(i, step)` with `step = 2^stride_log`; `shift` is the next point's offset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RowGather {
+    /// log2 of the matrix's rows.
+    pub log_rows: u32,
+    /// log2 of the step between the rows of consecutive elements' points.
+    pub stride_log: u32,
+    /// Bytes from one row's start to the next's (the leaf width, salt included).
+    pub pitch_bytes: u64,
+    /// Bytes read from each row (at most the pitch).
+    pub bytes: u64,
+    /// Points added to the element's index before the step (0: this point; the next point's
+    /// rows: plonky2's `1 << quotient_degree_bits`).
+    pub shift: u64,
+}
+
 /// A kernel and its shape (the spec's kinds, UniZK's Table 1 classes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -249,6 +268,11 @@ pub enum Kernel {
         /// omitted from JSON) when they are streamed.
         #[serde(default, skip_serializing_if = "is_zero")]
         gather_bytes: u64,
+        /// The rows each element gathers, matrix by matrix, when the producer knows them exactly
+        /// (the shape front end's quotient: plonky2's `get_lde_values` at every point); empty
+        /// (the default, omitted from JSON) otherwise. A memory model replays their addresses.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        gathers: Vec<RowGather>,
         /// Each element's program reads the previous element's result (a linear recurrence:
         /// Ruffini's division by `X − z`, a running product), so the elements are a scan, not
         /// independent lanes; false (the default, omitted from JSON) for element-wise work.
@@ -414,8 +438,23 @@ impl Kernel {
                 hash, permutations, ..
             } => bad(hash.is_empty(), "no hash named")
                 .or_else(|| bad(*permutations == 0, "no permutation tried")),
-            Self::Vector { ops, len, .. } => bad(ops.is_empty(), "a vector kernel without ops")
+            Self::Vector {
+                ops, len, gathers, ..
+            } => bad(ops.is_empty(), "a vector kernel without ops")
                 .or_else(|| bad(*len == 0, "a vector of length 0"))
+                .or_else(|| {
+                    bad(
+                        gathers.iter().any(|g| {
+                            g.log_rows > MAX_LOG
+                                || g.stride_log > g.log_rows
+                                || g.bytes == 0
+                                || g.bytes > g.pitch_bytes
+                                || 1u64 << (g.log_rows - g.stride_log) != *len
+                        }),
+                        "a gathered row that is empty, wider than its pitch, or from a matrix \
+                         whose points are not the vector's elements",
+                    )
+                })
                 .or_else(|| {
                     bad(
                         ops.iter().any(|o| o.ext != 1 && o.ext != 2),

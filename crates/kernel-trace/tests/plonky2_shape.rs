@@ -103,6 +103,27 @@ fn the_fibonacci_shape_expands_to_plonky2s_prove() {
     };
     assert_eq!(*len, 1 << 19);
     assert!(*gather_bytes > 0);
+    // plonky2's `compute_quotient_polys` at rate 3 and quotient degree 8 (step 1, next point
+    // 8 on): rows of constants (`CommonCircuitData::num_constants` 4: two selectors and the
+    // gates' two constants) and sigmas (80 routed wires), of the 135 wires, of the Zs and
+    // partial products (2 × (1 + 9)), and the next point's 2 Zs from that matrix; each read
+    // from its row's start up to its last element's first byte.
+    let Kernel::Vector { gathers, .. } = &quotient.kernel else {
+        unreachable!()
+    };
+    let rows: Vec<(u32, u32, u64, u64, u64)> = gathers
+        .iter()
+        .map(|g| (g.log_rows, g.stride_log, g.pitch_bytes, g.bytes, g.shift))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (19, 0, 84 * 8, 83 * 8 + 1, 0),
+            (19, 0, 135 * 8, 134 * 8 + 1, 0),
+            (19, 0, 20 * 8, 19 * 8 + 1, 0),
+            (19, 0, 20 * 8, 8 + 1, 8),
+        ]
+    );
     assert!(
         ops.len() > 2352 + 2011,
         "the Poseidon gate alone is 4,363 ops"

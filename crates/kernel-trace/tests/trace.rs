@@ -56,6 +56,13 @@ fn kernels() -> Vec<Kernel> {
             in_bytes: 16 << 21,
             out_bytes: 8 << 21,
             gather_bytes: 16,
+            gathers: vec![zkaccel_kernel_trace::RowGather {
+                log_rows: 22,
+                stride_log: 1,
+                pitch_bytes: 160,
+                bytes: 9,
+                shift: 8,
+            }],
             scan: true,
         },
         Kernel::PartialProducts {
@@ -134,6 +141,9 @@ fn every_kind_round_trips_with_the_spec_field_names() {
     assert_eq!(lines[1]["leaf_layout"], "rows");
     assert_eq!(lines[4]["ops"][0]["form"], "vs");
     assert_eq!(lines[4]["ops"][1]["op"], "inv");
+    assert_eq!(lines[4]["gathers"][0]["pitch_bytes"], 160);
+    assert_eq!(lines[4]["gathers"][0]["stride_log"], 1);
+    assert!(lines[0].get("gathers").is_none(), "omitted where empty");
     assert_eq!(lines[8]["field"], "bn254");
     assert_eq!(lines[0]["cpu"]["threads"], 2);
     assert!(lines[1].get("cpu").is_none());
@@ -199,6 +209,13 @@ fn impossible_shapes_are_refused() {
         r#""kind":"merkle","hash":"","log_leaves":4,"leaf_width":1,"cap_height":0,"arity":2,"leaf_layout":"rows""#,
         r#""kind":"vector","field":"goldilocks","len":4,"ops":[],"in_bytes":0,"out_bytes":0"#,
         r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":3}],"in_bytes":0,"out_bytes":0"#,
+        // Gathered rows wider than their pitch, empty, from a matrix of other points, a stride
+        // past the matrix, 2^64 rows.
+        r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gathers":[{"log_rows":2,"stride_log":0,"pitch_bytes":8,"bytes":9,"shift":0}]"#,
+        r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gathers":[{"log_rows":2,"stride_log":0,"pitch_bytes":8,"bytes":0,"shift":0}]"#,
+        r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gathers":[{"log_rows":3,"stride_log":0,"pitch_bytes":8,"bytes":8,"shift":0}]"#,
+        r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gathers":[{"log_rows":2,"stride_log":3,"pitch_bytes":8,"bytes":8,"shift":0}]"#,
+        r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gathers":[{"log_rows":64,"stride_log":62,"pitch_bytes":8,"bytes":8,"shift":0}]"#,
         r#""kind":"sponge","hash":"h","absorbed":0,"squeezed":0,"permutations":0"#,
         r#""kind":"grind","hash":"h","pow_bits":3,"permutations":0"#,
         r#""kind":"transpose","rows":0,"cols":1,"elem_bytes":8"#,

@@ -1,12 +1,15 @@
 //! Each kernel kind lowered to blocks the way the paper's §5 maps it.
 
-use zkaccel_kernel_trace::{Kernel, LeafLayout, NttLayout, TraceField, VectorOp, VectorOpKind};
+use zkaccel_kernel_trace::{
+    Kernel, LeafLayout, NttLayout, RowGather, TraceField, VectorOp, VectorOpKind,
+};
 
 use super::blocks::{Blocks, Stream};
 use super::config::{
     Mode, UnizkConfig, DIGEST_ELEMENTS, ELEMENT_BYTES, EXT2_MUL_PRODUCTS, INVERSE_PRODUCTS,
     SPONGE_RATE,
 };
+use super::hbm::{self, GatherPattern, HbmTimings};
 
 /// The hash every Poseidon kernel must name.
 pub const POSEIDON_GOLDILOCKS: &str = "poseidon-goldilocks-12";
@@ -27,7 +30,29 @@ pub struct Lowered {
     /// Share of the compute cycles in which the PEs issue work (1 for the NTT and Poseidon
     /// pipelines; for vector programs the rest is the chain's fill and drain).
     pub issue_fraction: f64,
+    /// Memory replayed record by record ([`hbm`]), outside any block and after them.
+    pub replayed: Replayed,
 }
+
+/// Memory time a kernel spends in records replayed one by one through the HBM model.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Replayed {
+    /// Cycles, in series with the kernel's blocks.
+    pub cycles: f64,
+    /// Bytes the memory moved (whole 64-byte requests).
+    pub moved_bytes: u64,
+    /// Cycles the PEs issued work meanwhile (the simulator charges no time for it).
+    pub busy_cycles: f64,
+}
+
+/// Quotient batches whose gathers are replayed: evenly spread over the kernel, each from an
+/// idle memory; the kernel's gather time is their mean times the batches.
+pub const GATHER_SAMPLES: u64 = 16;
+/// 64-byte requests of one batch replayed at most (the simulator's batches: Fibonacci 5,888,
+/// Factorial 8,192, MVM 29,440).
+pub const MAX_BATCH_REQUESTS: u64 = 1 << 15;
+/// 64-byte requests replayed at most for one kernel, over all its samples.
+pub const MAX_REPLAYED_REQUESTS: u64 = 1 << 18;
 
 /// Why a kernel has no mapping on UniZK.
 pub type Unmapped = String;
@@ -89,12 +114,15 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
             in_bytes,
             out_bytes,
             gather_bytes,
+            gathers,
             scan,
         } => {
             goldilocks(*field)?;
             let ops = expand(ops);
             Ok(if *scan {
                 recurrence(config, *len, &ops, *in_bytes, *out_bytes)
+            } else if config.mode == Mode::UnizkSim && !gathers.is_empty() {
+                gathered(config, *len, &ops, *in_bytes, *out_bytes, gathers)
             } else {
                 vector(config, *len, &ops, *in_bytes, *out_bytes, *gather_bytes)
             })
@@ -124,6 +152,7 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
             serial: 0.0,
             note: Some("read folded into its producer through the transpose buffer"),
             issue_fraction: 1.0,
+            replayed: Replayed::default(),
         }),
         Kernel::Copy { bytes } => {
             if phase == "fri-query" {
@@ -138,6 +167,7 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
                     serial: 0.0,
                     note: None,
                     issue_fraction: 1.0,
+                    replayed: Replayed::default(),
                 })
             } else {
                 Ok(Lowered {
@@ -145,6 +175,7 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
                     serial: 0.0,
                     note: Some("folded into its producer's store addresses"),
                     issue_fraction: 1.0,
+                    replayed: Replayed::default(),
                 })
             }
         }
@@ -236,6 +267,7 @@ fn ntt(
         serial: 0.0,
         note: None,
         issue_fraction: 1.0,
+        replayed: Replayed::default(),
     })
 }
 
@@ -309,6 +341,7 @@ fn merkle(
         serial: 0.0,
         note: None,
         issue_fraction: 1.0,
+        replayed: Replayed::default(),
     }
 }
 
@@ -338,6 +371,7 @@ fn sponge(config: &UnizkConfig, absorbed: u64, squeezed: u64, permutations: u64)
         issue_fraction: config.permutation_interval() as f64
             / config.permutation_latency() as f64
             / f64::from(config.vsas),
+        replayed: Replayed::default(),
     }
 }
 
@@ -357,6 +391,7 @@ fn grind(config: &UnizkConfig, permutations: u64) -> Lowered {
         serial,
         note: None,
         issue_fraction: 1.0,
+        replayed: Replayed::default(),
     }
 }
 
@@ -451,6 +486,89 @@ fn vector(
         serial: 0.0,
         note: None,
         issue_fraction: issue / compute,
+        replayed: Replayed::default(),
+    }
+}
+
+/// The simulator's quotient: batches of `vector_batch` points, each gathering its points' rows
+/// record by record (replayed through [`hbm`]), then the program on rows already on chip.
+///
+/// The program's compute is no time here: in the simulator a vector chain's delay rides on its
+/// block's first write, and the gate program's blocks write nothing (their operands are
+/// preloaded and their results stay in the scratchpad), so only the batch's outputs are
+/// stored. Its operations still count as VSA work.
+fn gathered(
+    config: &UnizkConfig,
+    len: u64,
+    ops: &BaseOps,
+    in_bytes: u64,
+    out_bytes: u64,
+    gathers: &[RowGather],
+) -> Lowered {
+    let len = len.max(1);
+    let batch = config.vector_batch.clamp(1, len);
+    let batches = len.div_ceil(batch);
+    // The program's operations, one per PE and cycle: the VSAs' work in all-PEs-busy cycles.
+    let work = ops.muls.saturating_add(ops.adds) as f64 * len as f64 / config.pes() as f64;
+    // Matrices 16 GiB apart, as the simulator's first-fit allocator puts large LDEs on 4 KiB
+    // boundaries: the row order within each, not the bases, decides the banks.
+    let patterns: Vec<GatherPattern> = gathers
+        .iter()
+        .enumerate()
+        .map(|(k, g)| GatherPattern {
+            lde_bits: g.log_rows.min(40),
+            stride_log: g.stride_log.min(g.log_rows.min(40)),
+            pitch: g.pitch_bytes.min(1 << 20),
+            bytes: g.bytes.clamp(1, 1 << 16),
+            shift: g.shift,
+            base: (k as u64 + 1) << 34,
+        })
+        .collect();
+    // The simulator's memory on the configured channels (the bandwidth knob's).
+    let timings = HbmTimings::UNIZK_SIM.with_channels(config.channels);
+    let request = timings.request_bytes;
+    let requests_per_point: u64 = patterns.iter().map(|p| p.bytes.div_ceil(request)).sum();
+    // A batch of more than MAX_BATCH_REQUESTS requests (a swept knob, a hostile trace) replays
+    // its first points and scales; samples stop at MAX_REPLAYED_REQUESTS in all.
+    let replayed_points = batch
+        .min(MAX_BATCH_REQUESTS / requests_per_point.max(1))
+        .max(1);
+    let samples = batches
+        .min(GATHER_SAMPLES)
+        .min(MAX_REPLAYED_REQUESTS / (replayed_points * requests_per_point).max(1))
+        .max(1);
+    let sampled: u64 = (0..samples)
+        .map(|k| {
+            let spread = u128::from(k) * u128::from(batches) / u128::from(samples);
+            let first = (spread as u64).saturating_mul(batch);
+            let records: Vec<_> = patterns
+                .iter()
+                .flat_map(|p| (0..replayed_points).map(move |i| p.record(first.wrapping_add(i))))
+                .collect();
+            hbm::replay_reads(&timings, &records)
+        })
+        .sum();
+    let per_batch = sampled as f64 / samples as f64 * batch as f64 / replayed_points as f64;
+    let gathered_bytes = requests_per_point
+        .saturating_mul(request)
+        .saturating_mul(len);
+    // Whatever the rows do not cover (none for plonky2's quotient) streams in the batch blocks.
+    let read_rest = in_bytes.saturating_sub(gathered_bytes);
+    Lowered {
+        groups: vec![Blocks {
+            count: batches,
+            read: Stream::contiguous(read_rest.div_ceil(batches)),
+            write: Stream::contiguous(out_bytes.div_ceil(batches)),
+            compute: 0.0,
+        }],
+        serial: 0.0,
+        note: Some("rows gathered record by record through the HBM model"),
+        issue_fraction: 1.0,
+        replayed: Replayed {
+            cycles: per_batch * batches as f64,
+            moved_bytes: gathered_bytes,
+            busy_cycles: work,
+        },
     }
 }
 

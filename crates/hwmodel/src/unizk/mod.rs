@@ -10,6 +10,7 @@
 
 pub mod blocks;
 pub mod config;
+pub mod hbm;
 pub mod lower;
 mod report;
 pub mod sweep;

@@ -146,14 +146,15 @@ pub(super) fn replay(config: &UnizkConfig, records: &[KernelRecord]) -> UnizkRep
         match lower(config, &record.phase, &record.kernel) {
             Ok(lowered) => {
                 let timing = time_blocks(config, &lowered.groups, lowered.serial);
+                let replayed = lowered.replayed;
                 kernels.push(KernelTime {
                     id: record.id,
                     kind: record.kernel.kind(),
                     phase: record.phase.clone(),
                     class: UnizkClass::of(record.kernel.class()),
-                    cycles: timing.cycles,
-                    moved_bytes: timing.moved_bytes,
-                    busy_cycles: timing.busy_cycles * lowered.issue_fraction,
+                    cycles: timing.cycles + replayed.cycles,
+                    moved_bytes: timing.moved_bytes.saturating_add(replayed.moved_bytes),
+                    busy_cycles: timing.busy_cycles * lowered.issue_fraction + replayed.busy_cycles,
                     cpu_ns: record.cpu.map(|c| c.wall_ns),
                     note: lowered.note,
                 });
