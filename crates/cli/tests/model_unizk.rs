@@ -63,6 +63,42 @@ fn a_recorded_trace_is_replayed_in_both_modes_with_a_table_and_json() {
 #[test]
 fn bad_knobs_and_traces_exit_2_with_a_message() {
     let trace = fixture("starky-fibonacci-2e20.jsonl");
+    // The recorded trace with its quotient's gathered rows forged: wider than their pitch, from
+    // a matrix of other points, 2^64 rows.
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let gathered =
+        r#""gathers":[{"log_rows":21,"stride_log":1,"pitch_bytes":16,"bytes":9,"shift":0}"#;
+    assert!(
+        text.contains(gathered),
+        "the fixture's quotient gathers rows"
+    );
+    let forged: Vec<String> = [
+        r#""log_rows":21,"stride_log":1,"pitch_bytes":16,"bytes":17"#,
+        r#""log_rows":22,"stride_log":1,"pitch_bytes":16,"bytes":9"#,
+        r#""log_rows":64,"stride_log":44,"pitch_bytes":16,"bytes":9"#,
+    ]
+    .iter()
+    .enumerate()
+    .map(|(k, row)| {
+        let path = dir.path().join(format!("forged-{k}.jsonl"));
+        let bad = format!(r#""gathers":[{{{row},"shift":0}}"#);
+        std::fs::write(&path, text.replacen(gathered, &bad, 1)).unwrap();
+        path.to_str().unwrap().to_owned()
+    })
+    .collect();
+    for path in &forged {
+        let out = zkaccel()
+            .args(["model", "unizk", "--mode", "unizk-sim", "--trace", path])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("gathered row"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     for args in [
         vec!["--trace", trace.as_str(), "--set", "vsas=0"],
         vec!["--trace", trace.as_str(), "--set", "warp=9"],
@@ -81,15 +117,26 @@ fn bad_knobs_and_traces_exit_2_with_a_message() {
 }
 
 /// One record's kind, phase and dependencies.
-type Step = (String, String, Vec<u64>);
+type Step = (String, String, Vec<u64>, usize);
 
-/// Kind, phase and dependencies of every record before FRI folds (whose count depends on the
-/// size), and the set of (kind, phase) pairs overall.
+/// Kind, phase, dependencies and gathered matrices of every record before FRI folds (whose
+/// count depends on the size), and the set of (kind, phase) pairs overall.
 fn skeleton(records: &[KernelRecord]) -> (Vec<Step>, BTreeSet<(String, String)>) {
     let prefix = records
         .iter()
         .take_while(|r| r.phase != "fri-commit")
-        .map(|r| (r.kernel.kind().to_owned(), r.phase.clone(), r.deps.clone()))
+        .map(|r| {
+            let gathers = match &r.kernel {
+                zkaccel_kernel_trace::Kernel::Vector { gathers, .. } => gathers.len(),
+                _ => 0,
+            };
+            (
+                r.kernel.kind().to_owned(),
+                r.phase.clone(),
+                r.deps.clone(),
+                gathers,
+            )
+        })
         .collect();
     let kinds = records
         .iter()

@@ -9,7 +9,8 @@ use zkaccel_fri::{
     evaluate, observe_cap, prove_openings_traced, record_challenger, FriScheme, PolynomialBatch,
 };
 use zkaccel_kernel_trace::{
-    Kernel, KernelId, NttLayout, NttOrder, Phase, Tracer, VectorForm, VectorOp, VectorOpKind,
+    Kernel, KernelId, NttLayout, NttOrder, Phase, RowGather, Tracer, VectorForm, VectorOp,
+    VectorOpKind,
 };
 use zkaccel_ntt::Order;
 
@@ -346,7 +347,17 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             in_bytes: size as u64 * columns * base_bytes,
             out_bytes: (size * num_challenges) as u64 * base_bytes,
             gather_bytes: columns * base_bytes,
-            gathers: Vec::new(),
+            // Each point reads the trace's LDE row at `i` and at the next point (starky's
+            // `get_lde_values(i, step)`), from leaves stored bit-reversed over the LDE.
+            gathers: [0, next_step]
+                .map(|shift| RowGather {
+                    log_rows: (degree_bits + rate_bits) as u32,
+                    stride_log: (rate_bits - qdb) as u32,
+                    pitch_bytes: columns * base_bytes,
+                    bytes: (columns.max(1) - 1) * base_bytes + 1,
+                    shift: shift as u64,
+                })
+                .to_vec(),
             scan: false,
         },
         started,
