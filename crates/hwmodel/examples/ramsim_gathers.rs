@@ -18,7 +18,7 @@
 use std::io::Write;
 
 use zkaccel_hwmodel::unizk::hbm::{
-    batch_records, replay_reads, GatherPattern, HbmTimings, ReadRecord,
+    bank_probe, batch_records, replay_reads, GatherPattern, HbmTimings,
 };
 
 const BATCHES: u64 = 16;
@@ -33,38 +33,15 @@ fn arg<T: std::str::FromStr>(args: &[String], i: usize) -> T {
 fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (records, out) = match args.first().map(String::as_str) {
-        Some("grid") => {
-            let banks: u64 = arg(&args, 1);
-            let bytes: u64 = arg(&args, 2);
-            let records: Vec<ReadRecord> = (0..BATCHES * POINTS)
-                .map(|k| {
-                    let bank = k % banks; // pseudo-channel, group, bank: address bits 16..21
-                    let row = k / banks + 1;
-                    ReadRecord { addr: (bank << 16) | (row << 21), size: bytes }
-                })
-                .collect();
-            (records, args[3].clone())
-        }
+        Some("grid") => (bank_probe(arg(&args, 1), arg(&args, 2), BATCHES * POINTS), args[3].clone()),
         Some("gather") => {
-            let p = GatherPattern {
-                lde_bits: arg(&args, 1),
-                stride_log: 0,
-                pitch: arg(&args, 2),
-                bytes: arg(&args, 3),
-                shift: arg(&args, 4),
-                base: 1 << 30,
-            };
+            let p = GatherPattern::in_slot(0, arg(&args, 1), 0, arg(&args, 2), arg(&args, 3), arg(&args, 4));
             (batch_records(&[p], POINTS, 0, BATCHES), args[5].clone())
         }
         Some("quotient") => {
             let lde_bits: u32 = arg(&args, 1);
-            let matrix = |k: u64, pitch: u64, bytes: u64, shift: u64| GatherPattern {
-                lde_bits,
-                stride_log: 0,
-                pitch,
-                bytes,
-                shift,
-                base: (k + 1) << 34,
+            let matrix = |slot, pitch, bytes, shift| {
+                GatherPattern::in_slot(slot, lde_bits, 0, pitch, bytes, shift)
             };
             let patterns = [
                 matrix(0, 82 * 8, 81 * 8 + 1, 0),

@@ -621,7 +621,7 @@ fn hostile_gathers_cost_bounded_work() {
 #[test]
 fn hbm_gathers_take_ramsims_cycles_within_3_percent() {
     use zkaccel_hwmodel::unizk::hbm::{
-        batch_records, replay_reads, GatherPattern, HbmTimings, ReadRecord,
+        bank_probe, batch_records, replay_reads, GatherPattern, HbmTimings,
     };
     let t = HbmTimings::UNIZK_SIM;
     // 4,096 records, each in a new DRAM row, over BANKS banks of one pseudo-channel (32: both).
@@ -632,26 +632,15 @@ fn hbm_gathers_take_ramsims_cycles_within_3_percent() {
         (8, 656, 15_403),
         (32, 3200, 16_704),
     ] {
-        let records: Vec<ReadRecord> = (0..4096u64)
-            .map(|k| ReadRecord {
-                addr: ((k % banks) << 16) | ((k / banks + 1) << 21),
-                size: bytes,
-            })
-            .collect();
-        let model = replay_reads(&t, &records) as f64;
+        let model = replay_reads(&t, &bank_probe(banks, bytes, 4096)) as f64;
         assert!(
             within(model, ramsim as f64, 0.03),
             "{banks} banks, {bytes} B: model {model}, RamSim {ramsim}"
         );
     }
     // 16 batches of 256 points; rows bit-reversed over the LDE.
-    let matrix = |lde_bits, k: u64, pitch, bytes, shift| GatherPattern {
-        lde_bits,
-        stride_log: 0,
-        pitch,
-        bytes,
-        shift,
-        base: (k + 1) << 34,
+    let matrix = |lde_bits, slot, pitch, bytes, shift| {
+        GatherPattern::in_slot(slot, lde_bits, 0, pitch, bytes, shift)
     };
     let wires = |l| matrix(l, 1, 1080, 1073, 0);
     let sigmas = |l| matrix(l, 0, 656, 649, 0);

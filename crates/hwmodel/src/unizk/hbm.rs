@@ -443,6 +443,27 @@ pub struct GatherPattern {
 }
 
 impl GatherPattern {
+    /// Matrix number `slot` of a trace, at `(slot + 1) · 16 GiB`: the simulator's first-fit
+    /// allocator puts large LDEs far apart on 4 KiB boundaries, so the row order within each,
+    /// not the bases, decides the banks.
+    pub fn in_slot(
+        slot: u64,
+        lde_bits: u32,
+        stride_log: u32,
+        pitch: u64,
+        bytes: u64,
+        shift: u64,
+    ) -> Self {
+        Self {
+            lde_bits,
+            stride_log,
+            pitch,
+            bytes,
+            shift,
+            base: slot.saturating_add(1).saturating_mul(1 << 34),
+        }
+    }
+
     /// The record of point `i`: row `rev((i + shift) · step)`, `bytes` from its start (the
     /// simulator merges a row's elements into one range ending at its last element's first
     /// byte).
@@ -460,6 +481,20 @@ impl GatherPattern {
             size: self.bytes,
         }
     }
+}
+
+/// The bank-parallelism probe: `count` records of `bytes`, each opening a new DRAM row of
+/// channel 0, spread round-robin over `banks` banks of its first pseudo-channel (17 … 32 reach
+/// into the second).
+pub fn bank_probe(banks: u64, bytes: u64, count: u64) -> Vec<ReadRecord> {
+    let banks = banks.clamp(1, BANKS_PER_CHANNEL as u64);
+    (0..count)
+        .map(|k| ReadRecord {
+            // Pseudo-channel, group and bank are address bits 16 … 20; rows start at bit 21.
+            addr: ((k % banks) << 16) | ((k / banks + 1) << 21),
+            size: bytes,
+        })
+        .collect()
 }
 
 /// The records of quotient batches `first..first + count` of `points` points each: per batch,

@@ -510,18 +510,18 @@ fn gathered(
     let batches = len.div_ceil(batch);
     // The program's operations, one per PE and cycle: the VSAs' work in all-PEs-busy cycles.
     let work = ops.muls.saturating_add(ops.adds) as f64 * len as f64 / config.pes() as f64;
-    // Matrices 16 GiB apart, as the simulator's first-fit allocator puts large LDEs on 4 KiB
-    // boundaries: the row order within each, not the bases, decides the banks.
     let patterns: Vec<GatherPattern> = gathers
         .iter()
-        .enumerate()
-        .map(|(k, g)| GatherPattern {
-            lde_bits: g.log_rows.min(40),
-            stride_log: g.stride_log.min(g.log_rows.min(40)),
-            pitch: g.pitch_bytes.min(1 << 20),
-            bytes: g.bytes.clamp(1, 1 << 16),
-            shift: g.shift,
-            base: (k as u64 + 1) << 34,
+        .zip(0..)
+        .map(|(g, slot)| {
+            GatherPattern::in_slot(
+                slot,
+                g.log_rows.min(40),
+                g.stride_log.min(g.log_rows.min(40)),
+                g.pitch_bytes.min(1 << 20),
+                g.bytes.clamp(1, 1 << 16),
+                g.shift,
+            )
         })
         .collect();
     // The simulator's memory on the configured channels (the bandwidth knob's).
