@@ -616,7 +616,7 @@ fn hostile_gathers_cost_bounded_work() {
 
 /// The quotient's gathers through the HBM model against RamSim itself (Ramulator2 `b7c7027` and
 /// the UniZK authors' front end, `configs/factorial.yaml`, built from their repository at
-/// `9c94b55`), on traces `examples/ramsim_gathers` writes: the cycles RamSim printed, each
+/// `9c94b55`), on traces `examples/ramsim_traces` writes: the cycles RamSim printed, each
 /// within ±3 %.
 #[test]
 fn hbm_gathers_take_ramsims_cycles_within_3_percent() {
