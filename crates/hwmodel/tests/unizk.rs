@@ -593,6 +593,7 @@ fn hostile_gathers_cost_bounded_work() {
         &[][..],
         &["batch=1073741824", "channels=4096"],
         &["batch=1", "channels=1"],
+        &["batch=0", "spm_mb=0.0625"],
     ] {
         let mut config = UnizkConfig::unizk_sim();
         for knob in knobs {

@@ -506,7 +506,13 @@ fn gathered(
     gathers: &[RowGather],
 ) -> Lowered {
     let len = len.max(1);
-    let batch = config.vector_batch.clamp(1, len);
+    // The simulator's 256 points, or (knob 0) as many as the scratchpad's active half holds.
+    let per_point = in_bytes.saturating_add(out_bytes).div_ceil(len).max(1);
+    let batch = match config.vector_batch {
+        0 => config.active_bytes() / per_point,
+        points => points,
+    }
+    .clamp(1, len);
     let batches = len.div_ceil(batch);
     // The program's operations, one per PE and cycle: the VSAs' work in all-PEs-busy cycles.
     let work = ops.muls.saturating_add(ops.adds) as f64 * len as f64 / config.pes() as f64;
