@@ -549,7 +549,7 @@ fn table3_fibonacci_23_ms_and_factorial_828_ms_within_20_percent() {
 }
 
 /// UniZK's Table 3, MVM (3000 × 3000, 16-bit; plonky2 with 400 wires and zero knowledge), in
-/// `unizk-sim` mode: −20.4 %, just short of the issue's ±20 %. The model's NTT kernels are
+/// `unizk-sim` mode: −20.3 %, just short of the issue's ±20 %. The model's NTT kernels are
 /// about 40 % faster than the simulator's (its record window; the Fibonacci breakdown), and
 /// MVM spends the largest share of the three workloads in them.
 #[test]
