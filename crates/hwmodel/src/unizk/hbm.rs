@@ -469,17 +469,21 @@ impl GatherPattern {
     /// The record of point `i`: row `rev((i + shift) · step)`, `bytes` from its start (the
     /// simulator merges a row's elements into one range ending at its last element's first
     /// byte).
+    ///
+    /// Any field values give a record: a matrix of 2^64 rows or more is taken as 2^63, and
+    /// addresses wrap at 2^64.
     pub fn record(&self, point: u64) -> ReadRecord {
-        let stride = self.stride_log.min(self.lde_bits);
-        let mask = (1u64 << (self.lde_bits - stride)) - 1;
+        let bits = self.lde_bits.min(63);
+        let stride = self.stride_log.min(bits);
+        let mask = (1u64 << (bits - stride)) - 1;
         let index = ((point.wrapping_add(self.shift)) & mask) << stride;
-        let row = if self.lde_bits == 0 {
+        let row = if bits == 0 {
             0
         } else {
-            index.reverse_bits() >> (64 - self.lde_bits)
+            index.reverse_bits() >> (64 - bits)
         };
         ReadRecord {
-            addr: self.base + row * self.pitch,
+            addr: self.base.wrapping_add(row.wrapping_mul(self.pitch)),
             size: self.bytes,
         }
     }
@@ -599,5 +603,26 @@ mod tests {
         let next = GatherPattern { shift: 2, ..p };
         assert_eq!(next.record(15).addr, 4096 + 8 * 100);
         assert_eq!(batch_records(&[p, next], 4, 1, 2).len(), 16);
+        // Hostile fields: no overflow, a record all the same.
+        let hostile = GatherPattern {
+            lde_bits: u32::MAX,
+            stride_log: u32::MAX,
+            pitch: u64::MAX,
+            bytes: u64::MAX,
+            shift: u64::MAX,
+            base: u64::MAX,
+        };
+        assert_eq!(hostile.record(u64::MAX).size, u64::MAX);
+        let wide = GatherPattern {
+            stride_log: 0,
+            shift: 0,
+            ..hostile
+        };
+        assert_eq!(wide.record(0).addr, u64::MAX, "point 0 is row 0 of 2^63");
+        assert_eq!(
+            wide.record(1 << 62).addr,
+            u64::MAX.wrapping_add(u64::MAX),
+            "row 1 wraps"
+        );
     }
 }
