@@ -362,13 +362,18 @@ pub struct ReadRecord {
 
 /// Cycles RamSim takes to read `records`, admitted in order with no dependencies, from an idle
 /// memory to the last data.
+///
+/// Memory stays bounded by the window whatever the records' sizes; time is one loop turn per
+/// memory cycle, so the caller bounds the requests (the UniZK lowering replays at most
+/// `MAX_REPLAYED_REQUESTS` a kernel). Addresses wrap at 2^64.
 pub fn replay_reads(timings: &HbmTimings, records: &[ReadRecord]) -> u64 {
     let t = timings;
     let mut channels: Vec<Channel> = (0..1usize << t.channel_bits.min(12))
         .map(|_| Channel::new())
         .collect();
-    // Records being sent: (record, its requests' addresses still to send).
-    let mut sending: VecDeque<(usize, VecDeque<u64>)> = VecDeque::new();
+    let request_bytes = t.request_bytes.max(1);
+    // Records being sent: (record, its next request's address, requests still to send).
+    let mut sending: VecDeque<(usize, u64, u64)> = VecDeque::new();
     let mut outstanding = 0usize;
     let mut next = 0usize;
     let mut now = 0u64;
@@ -378,9 +383,9 @@ pub fn replay_reads(timings: &HbmTimings, records: &[ReadRecord]) -> u64 {
         // Front end: each record sends what the channels take, in order.
         let mut i = 0;
         while i < sending.len() {
-            let (record, pending) = &mut sending[i];
-            while let Some(&addr) = pending.front() {
-                let target = map(t.channel_bits.min(12), addr);
+            let (record, addr, left) = &mut sending[i];
+            while *left > 0 {
+                let target = map(t.channel_bits.min(12), *addr);
                 let ch = &mut channels[target.channel];
                 if ch.read_buffer.len() >= t.read_buffer {
                     break;
@@ -388,15 +393,16 @@ pub fn replay_reads(timings: &HbmTimings, records: &[ReadRecord]) -> u64 {
                 if ch.idle() {
                     busy.push(target.channel);
                 }
-                pending.pop_front();
+                *left -= 1;
+                *addr = addr.wrapping_add(request_bytes);
                 ch.read_buffer.push(Request {
                     record: *record,
                     target,
                     arrive: now,
-                    last: pending.is_empty(),
+                    last: *left == 0,
                 });
             }
-            if pending.is_empty() {
+            if *left == 0 {
                 sending.remove(i);
             } else {
                 i += 1;
@@ -404,12 +410,7 @@ pub fn replay_reads(timings: &HbmTimings, records: &[ReadRecord]) -> u64 {
         }
         if next < records.len() && sending.len() <= t.window {
             let r = records[next];
-            let first = r.addr;
-            let count = r.size.max(1).div_ceil(t.request_bytes);
-            sending.push_back((
-                next,
-                (0..count).map(|k| first + k * t.request_bytes).collect(),
-            ));
+            sending.push_back((next, r.addr, r.size.max(1).div_ceil(request_bytes)));
             outstanding += 1;
             next += 1;
         }
@@ -579,6 +580,26 @@ mod tests {
             cycles > ideal && cycles < 1.1 * ideal,
             "{cycles} against {ideal}"
         );
+    }
+
+    #[test]
+    fn hostile_records_wrap_and_stay_bounded() {
+        // A record ending past 2^64, and a request size of 0 taken as 1.
+        let t = HbmTimings {
+            request_bytes: 0,
+            ..HbmTimings::UNIZK_SIM
+        };
+        let records = [ReadRecord {
+            addr: u64::MAX - 1,
+            size: 4,
+        }];
+        assert!(replay_reads(&t, &records) > 0);
+        let wrap = [ReadRecord {
+            addr: u64::MAX - 63,
+            size: 128,
+        }];
+        assert!(replay_reads(&HbmTimings::UNIZK_SIM, &wrap) > 0);
+        assert!(replay_reads(&HbmTimings::UNIZK_SIM, &[]) == 0);
     }
 
     #[test]
