@@ -3,8 +3,11 @@
 //! machine load, and time is the thread's on-CPU time (`/proc/thread-self/schedstat`) when
 //! the system provides it, else wall time. Prints each side's best and median time per
 //! permutation and the median of the per-round ratios. Use it when the machine is too busy
-//! for criterion's wall-clock samples. `RUSTC_BOOTSTRAP=1 cargo run --release --example
-//! poseidon_compare -- [ROUNDS]`.
+//! for criterion's wall-clock samples. With `single`, each side instead permutes one state
+//! 102,400 times in a dependent chain (the latency of one permutation: `Plonky2Poseidon::permute`
+//! against `GoldilocksField::poseidon`, which uses plonky2's AVX2 assembly when built with
+//! `-C target-cpu=native`). `RUSTC_BOOTSTRAP=1 cargo run --release --example
+//! poseidon_compare -- [ROUNDS] [single]`.
 
 use std::time::Instant;
 
@@ -48,6 +51,7 @@ fn main() {
         .nth(1)
         .map(|a| a.parse().expect("a number of rounds"))
         .unwrap_or(15);
+    let single = std::env::args().nth(2).is_some_and(|a| a == "single");
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let h = Plonky2Poseidon::get().permutation();
     let lanes = Goldilocks::packing_widths()[0];
@@ -58,16 +62,30 @@ fn main() {
         .chunks(12)
         .map(|s| core::array::from_fn(|i| to_plonky2(s[i])))
         .collect();
+    let mut one: [Goldilocks; 12] = states[..12].try_into().expect("a state");
+    let mut their_one = theirs[0];
     let mut ours = states;
     let mut run_ours = || {
         for _ in 0..REPEAT {
-            h.permute_many_within(lanes, &mut ours).unwrap();
+            if single {
+                for _ in 0..BATCH {
+                    Plonky2Poseidon::get().permute(&mut one);
+                }
+            } else {
+                h.permute_many_within(lanes, &mut ours).unwrap();
+            }
         }
     };
     let mut run_theirs = || {
         for _ in 0..REPEAT {
-            for s in theirs.iter_mut() {
-                *s = GoldilocksField::poseidon(*s);
+            if single {
+                for _ in 0..BATCH {
+                    their_one = GoldilocksField::poseidon(their_one);
+                }
+            } else {
+                for s in theirs.iter_mut() {
+                    *s = GoldilocksField::poseidon(*s);
+                }
             }
         }
     };
@@ -81,9 +99,20 @@ fn main() {
         b.push(y);
         r.push(y / x);
     }
+    if single {
+        // The two chains computed the same permutation the same number of times.
+        let ours = one.map(|x| x.as_canonical_u64());
+        let theirs = their_one.map(|x| zkaccel_peers::from_plonky2(x).as_canonical_u64());
+        assert_eq!(ours, theirs, "the chains diverged");
+    }
     let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let ours_name = if single {
+        "zkaccel (one state)".to_string()
+    } else {
+        format!("zkaccel-{lanes}-lanes")
+    };
     println!(
-        "zkaccel-{lanes}-lanes: best {:.1} ns, median {:.1} ns per permutation",
+        "{ours_name}: best {:.1} ns, median {:.1} ns per permutation",
         best(&a) * 1e9,
         median(&mut a.clone()) * 1e9
     );

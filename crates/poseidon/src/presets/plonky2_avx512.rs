@@ -8,14 +8,15 @@
 //! `Σ_k CIRC[k]·rot_k(s) + DIAG·s` with the rotations as lane permutations and the products
 //! of 32-bit halves summed unreduced ([`P::circulant12_small`]). Measured on a 2-core Zen 4
 //! (`perf`-free timing of a dependent chain): the eight full rounds went from about 1.08 µs
-//! scalar to 0.79 µs; the partial rounds touch one lane per round and stay scalar.
+//! scalar to 0.79 µs. The partial rounds keep lane 0's chain and the dot products scalar and
+//! update lanes 1..12 in two registers ([`PartialRoundsAvx512`]).
 
-use zkaccel_field::Field;
+use zkaccel_field::{Algebra, Field};
 use zkaccel_goldilocks::x86_64::{Avx512, Avx512Ifma, PackedGoldilocksAvx512 as P};
 use zkaccel_goldilocks::Goldilocks;
 
-use super::plonky2::{MDS_CIRC, MDS_DIAG, WIDTH};
-use super::plonky2_partial::PartialRounds12;
+use super::plonky2::{MDS_CIRC, MDS_DIAG, PARTIAL_ROUNDS, WIDTH};
+use super::plonky2_partial::{PartialRounds12, LANES};
 use crate::permutation::KernelConstants;
 
 /// Whether the kernel's full rounds are what this module computes: width 12, `x^7`, and the
@@ -113,7 +114,7 @@ fn full_round(mds: impl MdsLayer, a: &mut P, b: &mut P, rc_a: P, rc_b: P) {
 pub(crate) unsafe fn permute(
     cpu: Avx512,
     k: &KernelConstants<Goldilocks>,
-    partial: &PartialRounds12,
+    partial: &PartialRoundsAvx512,
     state: &mut [Goldilocks; WIDTH],
 ) {
     permute_with(cpu, PlainMds, k, partial, state);
@@ -127,7 +128,7 @@ pub(crate) unsafe fn permute(
 pub(crate) unsafe fn permute_ifma(
     cpu: Avx512Ifma,
     k: &KernelConstants<Goldilocks>,
-    partial: &PartialRounds12,
+    partial: &PartialRoundsAvx512,
     state: &mut [Goldilocks; WIDTH],
 ) {
     permute_with(cpu.avx512(), IfmaMds(cpu), k, partial, state);
@@ -139,7 +140,7 @@ fn permute_with(
     cpu: Avx512,
     mds: impl MdsLayer,
     k: &KernelConstants<Goldilocks>,
-    partial: &PartialRounds12,
+    partial: &PartialRoundsAvx512,
     state: &mut [Goldilocks; WIDTH],
 ) {
     debug_assert!(applies(k));
@@ -159,6 +160,123 @@ fn permute_with(
         full_round(mds, &mut a, &mut b, rc_a, rc_b);
     }
     join(a, b, state);
+}
+
+/// One partial round's constants for [`PartialRoundsAvx512`].
+#[derive(Debug, Clone, Copy)]
+struct RoundAvx512 {
+    /// Added to the S-box output (zero in the last round).
+    scalar: Goldilocks,
+    /// The next round's `M[0][0]·scalar` (zero after the last round).
+    next_m00_scalar: Goldilocks,
+    /// `Σ_c w_next[c]·v[c]` (zero in the last round).
+    next_dot_s0: Goldilocks,
+    /// `Σ_c w_next[c]·v_prev[c]`, with the previous round's `v` (zero in the first and the
+    /// last round).
+    next_dot_prev_s0: Goldilocks,
+    /// The next round's `ŵ` (zero in the last round).
+    w_next: [Goldilocks; LANES],
+    /// The sparse matrix's first row without `M[0][0]`: lanes 1–8 and 9–11.
+    v_a: P,
+    v_b: P,
+}
+
+/// [`PartialRounds12`] with lanes 1..12 in two AVX-512 registers (lanes 1–8 and 9–11, the
+/// other five zero). Scalar, a round is some 375 integer instructions, and the rounds are
+/// bound by the four integer ALUs rather than by lane 0's chain (measured on Zen 4: about 96
+/// cycles a round against a chain of about 45); the eleven lane updates (a multiply-add and a
+/// reduction each) move to the vector units here. The dot products stay scalar (no sum
+/// across lanes on the way back to lane 0), formed from the lanes of two rounds back, so that
+/// a round's vector update and its store to the scalar copy are off the chain.
+#[derive(Debug, Clone)]
+pub(crate) struct PartialRoundsAvx512 {
+    cpu: Avx512,
+    first: [Goldilocks; WIDTH],
+    /// `init_a[r]`, `init_b[r]`: input lane `r + 1`'s column of the dense first matrix, over
+    /// output lanes 1–8 and 9–11.
+    init_a: [P; LANES],
+    init_b: [P; LANES],
+    w_first: [Goldilocks; LANES],
+    m00: Goldilocks,
+    m00_scalar_first: Goldilocks,
+    rounds: [RoundAvx512; PARTIAL_ROUNDS],
+}
+
+impl PartialRoundsAvx512 {
+    /// The vector form of `partial`'s constants.
+    pub(crate) fn new(cpu: Avx512, partial: &PartialRounds12) -> Self {
+        let column =
+            |r: usize| -> [Goldilocks; LANES] { core::array::from_fn(|c| partial.init_t[c][r]) };
+        Self {
+            cpu,
+            first: partial.first,
+            init_a: core::array::from_fn(|r| P::from_prefix(cpu, &column(r)[..8])),
+            init_b: core::array::from_fn(|r| P::from_prefix(cpu, &column(r)[8..])),
+            w_first: partial.w_first,
+            m00: partial.m00,
+            m00_scalar_first: partial.rounds[0].m00_scalar,
+            rounds: core::array::from_fn(|i| {
+                let round = &partial.rounds[i];
+                let next = partial.rounds.get(i + 1);
+                let next_dot_prev_s0 = match (i.checked_sub(1), next) {
+                    (Some(prev), Some(_)) => {
+                        Goldilocks::dot_product(&round.w_next, &partial.rounds[prev].v)
+                    }
+                    _ => Goldilocks::ZERO,
+                };
+                RoundAvx512 {
+                    scalar: round.scalar,
+                    next_m00_scalar: next.map_or(Goldilocks::ZERO, |n| n.m00_scalar),
+                    next_dot_s0: round.next_dot_s0,
+                    next_dot_prev_s0,
+                    w_next: round.w_next,
+                    v_a: P::from_prefix(cpu, &round.v[..8]),
+                    v_b: P::from_prefix(cpu, &round.v[8..]),
+                }
+            }),
+        }
+    }
+
+    /// The partial rounds on `state`.
+    #[inline(always)]
+    pub(crate) fn apply(&self, state: &mut [Goldilocks; WIDTH]) {
+        let x: [Goldilocks; LANES] = core::array::from_fn(|i| state[i + 1] + self.first[i + 1]);
+        let mut a = P::dot_constants16(&self.init_a, &x);
+        let mut b = P::dot_constants16(&self.init_b, &x);
+        // The lanes before this round's update, as scalars (16 words: two whole stores).
+        let mut cur = [Goldilocks::ZERO; 16];
+        a.write_prefix(&mut cur[..8]);
+        b.write_prefix(&mut cur[8..]);
+        let mut lane0 = state[0] + self.first[0];
+        let mut acc = Goldilocks::dot_product(&cur[..LANES], &self.w_first) + self.m00_scalar_first;
+        let mut prev = cur;
+        let mut prev_s0 = Goldilocks::ZERO;
+        for r in &self.rounds {
+            let x2 = lane0.square();
+            let x3 = x2 * lane0;
+            let x4 = x2.square();
+            let y = x3 * x4;
+            lane0 = y.mul_add(self.m00, acc);
+            let s0 = y + r.scalar;
+            // The next round's dot product over lanes 1..12, from the lanes before the
+            // previous round's update (`prev`, so the vector update and its store have two
+            // rounds to land), plus the two S-box outputs' terms that the updates since fold in.
+            acc = s0.mul_add(r.next_dot_s0, r.next_m00_scalar)
+                + prev_s0.mul_add(
+                    r.next_dot_prev_s0,
+                    Goldilocks::dot_product(&prev[..LANES], &r.w_next),
+                );
+            prev = cur;
+            prev_s0 = s0;
+            let s = P::broadcast(self.cpu, s0);
+            a += s * r.v_a;
+            b += s * r.v_b;
+            a.write_prefix(&mut cur[..8]);
+            b.write_prefix(&mut cur[8..]);
+        }
+        state[0] = lane0;
+        state[1..].copy_from_slice(&cur[..LANES]);
+    }
 }
 
 /// The state as lanes 0–7 and 8–11 (lanes 12–15 zero).

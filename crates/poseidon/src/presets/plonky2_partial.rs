@@ -12,35 +12,35 @@ use super::plonky2::{PARTIAL_ROUNDS, WIDTH};
 use crate::permutation::KernelConstants;
 
 /// Lanes `1..12`.
-const LANES: usize = WIDTH - 1;
+pub(super) const LANES: usize = WIDTH - 1;
 
 /// One partial round's constants.
 #[derive(Debug, Clone, Copy)]
-struct Round {
+pub(super) struct Round {
     /// Added to the S-box output (zero in the last round).
-    scalar: Goldilocks,
+    pub(super) scalar: Goldilocks,
     /// `M[0][0]·scalar`.
-    m00_scalar: Goldilocks,
+    pub(super) m00_scalar: Goldilocks,
     /// The next round's `ŵ` (zero in the last round).
-    w_next: [Goldilocks; LANES],
+    pub(super) w_next: [Goldilocks; LANES],
     /// `Σ_c w_next[c]·v[c]` (zero in the last round).
-    next_dot_s0: Goldilocks,
+    pub(super) next_dot_s0: Goldilocks,
     /// The sparse matrix's first row without `M[0][0]`.
-    v: [Goldilocks; LANES],
+    pub(super) v: [Goldilocks; LANES],
 }
 
 /// The partial rounds' constants in fixed-size arrays.
 #[derive(Debug, Clone)]
 pub(crate) struct PartialRounds12 {
     /// Added to the state first.
-    first: [Goldilocks; WIDTH],
+    pub(super) first: [Goldilocks; WIDTH],
     /// The dense matrix applied to lanes `1..12` first, transposed: `init_t[c][r]` multiplies
     /// input lane `r + 1` into output lane `c + 1`.
-    init_t: [[Goldilocks; LANES]; LANES],
+    pub(super) init_t: [[Goldilocks; LANES]; LANES],
     /// Round 0's `ŵ`.
-    w_first: [Goldilocks; LANES],
-    m00: Goldilocks,
-    rounds: [Round; PARTIAL_ROUNDS],
+    pub(super) w_first: [Goldilocks; LANES],
+    pub(super) m00: Goldilocks,
+    pub(super) rounds: [Round; PARTIAL_ROUNDS],
 }
 
 impl PartialRounds12 {
