@@ -5,8 +5,9 @@
 //! permutation and the median of the per-round ratios. Use it when the machine is too busy
 //! for criterion's wall-clock samples. With `single`, each side instead permutes one state
 //! 102,400 times in a dependent chain (the latency of one permutation: `Plonky2Poseidon::permute`
-//! against `GoldilocksField::poseidon`, which uses plonky2's AVX2 assembly when built with
-//! `-C target-cpu=native`). `RUSTC_BOOTSTRAP=1 cargo run --release --example
+//! against `GoldilocksField::poseidon`; plonky2 1.1.0's x86 AVX2 Poseidon is commented out of
+//! the crate, so that is its scalar code, built for the CPU with `-C target-cpu=native`).
+//! `RUSTC_BOOTSTRAP=1 cargo run --release --example
 //! poseidon_compare -- [ROUNDS] [single]`.
 
 use std::time::Instant;
