@@ -34,3 +34,4 @@ pub mod kernels {
 pub use presets::circomlib::CircomPoseidon;
 pub use presets::neptune::{HashType, NeptunePoseidon, Strength};
 pub use presets::plonky2::Plonky2Poseidon;
+pub use presets::plonky3::Plonky3Poseidon1;

@@ -1,8 +1,7 @@
 //! Instances bit-exact with the standards users rely on.
 
 pub mod circomlib;
+mod latency12;
 pub mod neptune;
 pub mod plonky2;
-#[cfg(target_arch = "x86_64")]
-mod plonky2_avx512;
-mod plonky2_partial;
+pub mod plonky3;

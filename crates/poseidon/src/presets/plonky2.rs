@@ -72,19 +72,8 @@ pub fn params() -> PoseidonParams<Goldilocks> {
 /// Plonky2's Poseidon and its hash functions.
 #[derive(Debug, Clone)]
 pub struct Plonky2Poseidon {
-    perm: Poseidon<Goldilocks>,
-    /// The partial rounds' constants for the latency path.
-    partial: super::plonky2_partial::PartialRounds12,
-    /// The CPU's AVX-512F, when it has it (and `ZKACCEL_SIMD` allows it) and the kernel's
-    /// full rounds are the form the AVX-512 single permutation computes.
-    #[cfg(target_arch = "x86_64")]
-    avx512: Option<zkaccel_goldilocks::x86_64::Avx512>,
-    /// The CPU's IFMA, under the same conditions (the full rounds' MDS layers use it).
-    #[cfg(target_arch = "x86_64")]
-    ifma: Option<zkaccel_goldilocks::x86_64::Avx512Ifma>,
-    /// The partial rounds with lanes 1..12 in vector registers, where `avx512` is set.
-    #[cfg(target_arch = "x86_64")]
-    partial_avx512: Option<super::plonky2_avx512::PartialRoundsAvx512>,
+    /// The permutation with its latency kernel.
+    fast: super::latency12::Latency12,
 }
 
 impl Plonky2Poseidon {
@@ -93,33 +82,16 @@ impl Plonky2Poseidon {
         static INSTANCE: OnceLock<Plonky2Poseidon> = OnceLock::new();
         INSTANCE.get_or_init(|| {
             let perm = Poseidon::new(params()).expect("plonky2's MDS matrix has invertible minors");
-            let partial = super::plonky2_partial::PartialRounds12::new(perm.kernel_constants())
-                .expect("plonky2's permutation has width 12, x^7 and 22 partial rounds");
-            #[cfg(target_arch = "x86_64")]
-            let applies = super::plonky2_avx512::applies(perm.kernel_constants());
-            #[cfg(target_arch = "x86_64")]
-            let avx512 = zkaccel_goldilocks::x86_64::Avx512::detect().filter(|_| applies);
-            #[cfg(target_arch = "x86_64")]
-            let ifma = zkaccel_goldilocks::x86_64::Avx512Ifma::detect().filter(|_| applies);
-            #[cfg(target_arch = "x86_64")]
-            let partial_avx512 =
-                avx512.map(|cpu| super::plonky2_avx512::PartialRoundsAvx512::new(cpu, &partial));
             Self {
-                perm,
-                partial,
-                #[cfg(target_arch = "x86_64")]
-                avx512,
-                #[cfg(target_arch = "x86_64")]
-                ifma,
-                #[cfg(target_arch = "x86_64")]
-                partial_avx512,
+                fast: super::latency12::Latency12::new(perm)
+                    .expect("plonky2's permutation has width 12, x^7 and 22 partial rounds"),
             }
         })
     }
 
     /// The underlying permutation.
     pub fn permutation(&self) -> &Poseidon<Goldilocks> {
-        &self.perm
+        self.fast.permutation()
     }
 
     /// Permutes a state in place, scheduled for latency: the chain from partial round to
@@ -127,40 +99,14 @@ impl Plonky2Poseidon {
     /// full rounds run with the twelve lanes in two registers and the partial rounds update
     /// lanes 1..12 in two registers; elsewhere both are scalar.
     pub fn permute(&self, state: &mut [Goldilocks; WIDTH]) {
-        #[cfg(target_arch = "x86_64")]
-        if let (Some(cpu), Some(partial)) = (self.ifma, &self.partial_avx512) {
-            // SAFETY: `cpu` proves AVX-512F and IFMA, and `get` checked that the kernel's
-            // full rounds are the form the AVX-512 permutation computes.
-            unsafe {
-                super::plonky2_avx512::permute_ifma(
-                    cpu,
-                    self.perm.kernel_constants(),
-                    partial,
-                    state,
-                );
-            };
-            return;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let (Some(cpu), Some(partial)) = (self.avx512, &self.partial_avx512) {
-            // SAFETY: `cpu` proves AVX-512F, and `get` checked that the kernel's full rounds
-            // are the form the AVX-512 permutation computes.
-            unsafe {
-                super::plonky2_avx512::permute(cpu, self.perm.kernel_constants(), partial, state);
-            };
-            return;
-        }
-        let k = self.perm.kernel_constants();
-        crate::permutation::full_rounds_half(k, state, false);
-        self.partial.apply(state);
-        crate::permutation::full_rounds_half(k, state, true);
+        self.fast.permute(state);
     }
 
     /// Permutes a state in place with the generic kernel every Poseidon instance runs
     /// (sparse partial rounds), whatever the CPU (tests compare it with
     /// [`Plonky2Poseidon::permute`]).
     pub fn permute_portable(&self, state: &mut [Goldilocks; WIDTH]) {
-        self.perm.permute_unchecked(state);
+        self.permutation().permute_unchecked(state);
     }
 
     /// `hash_n_to_m_no_pad`: overwrite-mode sponge, zero state, absorb chunks of 8 by
@@ -273,7 +219,7 @@ impl Plonky2Poseidon {
                     for (s, row) in states.chunks_exact_mut(WIDTH).zip(rows.chunks_exact(width)) {
                         s[..len].copy_from_slice(&row[start..start + len]);
                     }
-                    self.perm
+                    self.permutation()
                         .permute_many_single_thread(states)
                         .expect("whole states");
                 }
@@ -310,7 +256,7 @@ impl Plonky2Poseidon {
                     s[..DIGEST].copy_from_slice(&pair[0]);
                     s[DIGEST..2 * DIGEST].copy_from_slice(&pair[1]);
                 }
-                self.perm
+                self.permutation()
                     .permute_many_single_thread(states)
                     .expect("whole states");
                 for (d, s) in digests.iter_mut().zip(states.chunks_exact(WIDTH)) {
@@ -356,54 +302,5 @@ impl zkaccel_symmetric::Compression<Digest> for Plonky2Poseidon {
         let mut out = vec![[Goldilocks::ZERO; DIGEST]; children.len() / 2];
         self.two_to_one_many(children, &mut out)?;
         Ok(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The AVX-512F path without IFMA (full rounds on the plain MDS layer, partial rounds with
-    /// vector lane updates), which `permute` does not take on an IFMA CPU, against the
-    /// textbook permutation on edge and random states. Skipped (with a note) on CPUs without
-    /// AVX-512F.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn avx512f_path_without_ifma_matches_the_textbook() {
-        let h = Plonky2Poseidon::get();
-        let (Some(cpu), Some(partial)) = (h.avx512, &h.partial_avx512) else {
-            eprintln!("no AVX-512F here (or ZKACCEL_SIMD=off): the path is not taken");
-            return;
-        };
-        let p = zkaccel_goldilocks::ORDER;
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let edges = [0, 1, p - 1, 1 << 63, (1 << 32) - 1];
-        for case in 0..64 {
-            let state: [Goldilocks; WIDTH] = core::array::from_fn(|i| {
-                Goldilocks::new_reduced(if case < edges.len() {
-                    edges[(case + i) % edges.len()]
-                } else {
-                    rng.gen_range(0..p)
-                })
-            });
-            let mut want = state;
-            h.perm.permute_textbook(&mut want).expect("a whole state");
-            let mut got = state;
-            // SAFETY: `cpu` proves AVX-512F, and `get` checked that the kernel's full rounds
-            // are the form the AVX-512 permutation computes.
-            unsafe {
-                super::super::plonky2_avx512::permute(
-                    cpu,
-                    h.perm.kernel_constants(),
-                    partial,
-                    &mut got,
-                )
-            };
-            assert_eq!(
-                got.map(|x| x.as_canonical_u64()),
-                want.map(|x| x.as_canonical_u64()),
-                "on {state:?}"
-            );
-        }
     }
 }

@@ -1,5 +1,6 @@
-//! One plonky2 Poseidon permutation with its twelve lanes in two AVX-512 registers: the
-//! latency path ([`super::plonky2::Plonky2Poseidon::permute`]) on CPUs with AVX-512F.
+//! One permutation with its twelve lanes in two AVX-512 registers: the latency path
+//! ([`super::Latency12::permute`]) on CPUs with AVX-512F, for matrices that are circulant plus
+//! a diagonal with small entries (plonky2's and Plonky3's).
 //!
 //! A batch spreads independent states over the SIMD lanes; a single permutation (a sponge
 //! absorbing, a Merkle path, the challenger) has only its own twelve lanes. Scalar, a full
@@ -15,26 +16,40 @@ use zkaccel_field::{Algebra, Field};
 use zkaccel_goldilocks::x86_64::{Avx512, Avx512Ifma, PackedGoldilocksAvx512 as P};
 use zkaccel_goldilocks::Goldilocks;
 
-use super::plonky2::{MDS_CIRC, MDS_DIAG, PARTIAL_ROUNDS, WIDTH};
-use super::plonky2_partial::{PartialRounds12, LANES};
+use super::partial::{PartialRounds12, LANES};
+use super::{PARTIAL_ROUNDS, WIDTH};
 use crate::permutation::KernelConstants;
 
-/// Whether the kernel's full rounds are what this module computes: width 12, `x^7`, and the
-/// MDS rows as small integers equal to plonky2's circulant-plus-diagonal matrix.
-pub(crate) fn applies(k: &KernelConstants<Goldilocks>) -> bool {
-    let Some(small) = k.mds_small.as_deref() else {
-        return false;
-    };
-    k.width == WIDTH
-        && k.alpha == 7
-        && small.len() == WIDTH * WIDTH
-        && (0..WIDTH * WIDTH).all(|i| {
+/// A full round's MDS matrix as `M[r][j] = circ[(j − r) mod 12] + [r = j]·diag[r]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SmallCirculant {
+    circ: [u32; WIDTH],
+    diag: [u32; WIDTH],
+}
+
+impl SmallCirculant {
+    /// The kernel's MDS matrix in that form, when it has it with entries small enough for
+    /// both layers below (`Σ circ + max diag < 2^20`: the IFMA layer's bound, which implies
+    /// the plain layer's `2^32`), a width of 12 and `x^7`.
+    pub(crate) fn of(k: &KernelConstants<Goldilocks>) -> Option<Self> {
+        let small = k.mds_small.as_deref()?;
+        if k.width != WIDTH || k.alpha != 7 || small.len() != WIDTH * WIDTH {
+            return None;
+        }
+        let at = |r: usize, j: usize| small[r * WIDTH + j];
+        // The diagonal's common part is the circulant's; the rest is `diag`.
+        let c0 = (0..WIDTH).map(|r| at(r, r)).min()?;
+        let circ: [u32; WIDTH] = core::array::from_fn(|j| if j == 0 { c0 } else { at(0, j) });
+        let diag: [u32; WIDTH] = core::array::from_fn(|r| at(r, r) - c0);
+        let fits = (0..WIDTH * WIDTH).all(|i| {
             let (r, j) = (i / WIDTH, i % WIDTH);
-            let d = if r == j { MDS_DIAG[r] } else { 0 };
-            u64::from(small[i]) == MDS_CIRC[(j + WIDTH - r) % WIDTH] + d
-        })
-        // Only lane 0 has a diagonal term (used below).
-        && MDS_DIAG[1..].iter().all(|&d| d == 0)
+            let d = if r == j { diag[r] } else { 0 };
+            at(r, j) == circ[(j + WIDTH - r) % WIDTH] + d
+        });
+        let bound = circ.iter().map(|&c| u64::from(c)).sum::<u64>()
+            + diag.iter().map(|&d| u64::from(d)).max().unwrap_or(0);
+        (fits && bound < 1 << 20).then_some(Self { circ, diag })
+    }
 }
 
 /// `x^7` on every lane.
@@ -44,20 +59,6 @@ fn sbox(x: P) -> P {
     let x3 = x2 * x;
     let x4 = x2 * x2;
     x3 * x4
-}
-
-/// The MDS layer's constants as `u32`s.
-const CIRC: [u32; WIDTH] = small(MDS_CIRC);
-const DIAG: [u32; WIDTH] = small(MDS_DIAG);
-
-const fn small(v: [u64; WIDTH]) -> [u32; WIDTH] {
-    let mut out = [0u32; WIDTH];
-    let mut k = 0;
-    while k < WIDTH {
-        out[k] = v[k] as u32;
-        k += 1;
-    }
-    out
 }
 
 /// Eight lanes from `s[at..at + 8]`.
@@ -74,23 +75,23 @@ trait MdsLayer: Copy {
 
 /// [`P::circulant12_small`].
 #[derive(Clone, Copy)]
-struct PlainMds;
+struct PlainMds<'a>(&'a SmallCirculant);
 
-impl MdsLayer for PlainMds {
+impl MdsLayer for PlainMds<'_> {
     #[inline(always)]
     fn apply(self, a: P, b: P) -> (P, P) {
-        P::circulant12_small(a, b, &CIRC, &DIAG)
+        P::circulant12_small(a, b, &self.0.circ, &self.0.diag)
     }
 }
 
 /// [`P::circulant12_small_ifma`].
 #[derive(Clone, Copy)]
-struct IfmaMds(Avx512Ifma);
+struct IfmaMds<'a>(Avx512Ifma, &'a SmallCirculant);
 
-impl MdsLayer for IfmaMds {
+impl MdsLayer for IfmaMds<'_> {
     #[inline(always)]
     fn apply(self, a: P, b: P) -> (P, P) {
-        P::circulant12_small_ifma(self.0, a, b, &CIRC, &DIAG)
+        P::circulant12_small_ifma(self.0, a, b, &self.1.circ, &self.1.diag)
     }
 }
 
@@ -107,17 +108,18 @@ fn full_round(mds: impl MdsLayer, a: &mut P, b: &mut P, rc_a: P, rc_b: P) {
 /// One permutation of `state`.
 ///
 /// # Safety
-/// None beyond `cpu` (which proves AVX-512F), [`applies`] holding for `k` and `partial`
-/// holding `k`'s partial rounds; the function is `unsafe` only because it is compiled with
-/// `#[target_feature]`.
+/// None beyond `cpu` (which proves AVX-512F), `mds` being [`SmallCirculant::of`]`(k)` and
+/// `partial` holding `k`'s partial rounds; the function is `unsafe` only because it is
+/// compiled with `#[target_feature]`.
 #[target_feature(enable = "avx512f")]
 pub(crate) unsafe fn permute(
     cpu: Avx512,
     k: &KernelConstants<Goldilocks>,
+    mds: &SmallCirculant,
     partial: &PartialRoundsAvx512,
     state: &mut [Goldilocks; WIDTH],
 ) {
-    permute_with(cpu, PlainMds, k, partial, state);
+    permute_with(cpu, PlainMds(mds), k, partial, state);
 }
 
 /// [`permute`] with the MDS layers on IFMA.
@@ -128,10 +130,11 @@ pub(crate) unsafe fn permute(
 pub(crate) unsafe fn permute_ifma(
     cpu: Avx512Ifma,
     k: &KernelConstants<Goldilocks>,
+    mds: &SmallCirculant,
     partial: &PartialRoundsAvx512,
     state: &mut [Goldilocks; WIDTH],
 ) {
-    permute_with(cpu.avx512(), IfmaMds(cpu), k, partial, state);
+    permute_with(cpu.avx512(), IfmaMds(cpu, mds), k, partial, state);
 }
 
 /// The permutation with full rounds on `mds`.
@@ -143,7 +146,7 @@ fn permute_with(
     partial: &PartialRoundsAvx512,
     state: &mut [Goldilocks; WIDTH],
 ) {
-    debug_assert!(applies(k));
+    debug_assert!(k.width == WIDTH && k.alpha == 7);
     let t = WIDTH;
     let half = k.half_full_rounds;
     let (mut a, mut b) = split(cpu, state);

@@ -1,14 +1,14 @@
-//! Plonky2's 22 partial rounds on one state, scheduled for latency: the form of
+//! The 22 partial rounds of a width-12 Goldilocks Poseidon on one state, scheduled for latency: the form of
 //! [`crate::permutation::partial_rounds_latency`] (only the S-box and one multiply-add on the
 //! chain from round to round; the next round's dot product and the lane updates beside it),
 //! with every constant in a fixed-size array, so that the rounds compile to straight-line
 //! scalar code with constant offsets and no bounds checks. The constants are the kernel's,
-//! derived from plonky2's round constants and MDS matrix ([`KernelConstants::derive`]).
+//! derived from the preset's round constants and MDS matrix ([`KernelConstants::derive`]).
 
 use zkaccel_field::{Algebra, Field};
 use zkaccel_goldilocks::Goldilocks;
 
-use super::plonky2::{PARTIAL_ROUNDS, WIDTH};
+use super::{PARTIAL_ROUNDS, WIDTH};
 use crate::permutation::KernelConstants;
 
 /// Lanes `1..12`.
