@@ -533,6 +533,30 @@ pub trait TwoAdicField: Field {
         butterflies::block_row_by_blocks(data, h, width, t, dif, points);
     }
 
+    /// `t.len()` radix-2 stages (1, 2 or 4) of half-sizes `h`, `2h`, … over rows of
+    /// `2^t.len()·h` contiguous points of `width` elements each, a radix-`2^t.len()` block in
+    /// registers at a time: in every row, for every `j < h`, the points `j + m·h`; the stage of
+    /// half-size `2^s·h` pairs block points `m` and `m + 2^s` (bit `s` of `m` clear) with the
+    /// twiddle `t[s][j + (m mod 2^s)·h]`, DIT from `s = 0` up, DIF from the top down. Returns
+    /// `false`, having done nothing, where the field has no such kernel (the default): the
+    /// caller then runs the stages pair by pair. A field overrides it where whole blocks in
+    /// registers beat runs of slices (Goldilocks on AVX-512).
+    ///
+    /// # Panics
+    /// An override may panic when `data.len()` is not a multiple of `2^t.len()·h·width` or a
+    /// stage table is shorter than its stage.
+    #[inline]
+    fn stages_block_row(
+        data: &mut [Self],
+        h: usize,
+        width: usize,
+        t: &[&[Self]],
+        dif: bool,
+    ) -> bool {
+        let _ = (data, h, width, t, dif);
+        false
+    }
+
     /// [`TwoAdicField::three_stages_same`] with a twiddle per element: slot `i`'s twiddle for
     /// element `j` is `tw[i][j]` (each table at least as long as the runs). This is three
     /// stages of one polynomial, whose runs are consecutive pieces of it.

@@ -580,6 +580,15 @@ impl TwoAdicField for Goldilocks {
     ) {
         crate::butterflies::three_stages_block_row(data, h, width, t, dif, points)
     }
+    fn stages_block_row(
+        data: &mut [Self],
+        h: usize,
+        width: usize,
+        t: &[&[Self]],
+        dif: bool,
+    ) -> bool {
+        crate::butterflies::stages_block_row(data, h, width, t, dif, None)
+    }
     #[inline]
     fn three_stages(runs: &mut [&mut [Self]; 8], tw: &[&[Self]; 7], dif: bool) {
         if dif {

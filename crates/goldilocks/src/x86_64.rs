@@ -320,6 +320,48 @@ impl PackedGoldilocksAvx512 {
         unsafe { _mm512_mask_storeu_epi64(out.as_mut_ptr().cast(), mask, self.0) };
     }
 
+    /// The DIT butterfly `(x + y·w, x − y·w)`, with the product brought below `p` once for
+    /// both (an unsigned minimum) so that the sum and the difference each need one correction,
+    /// not two. Equal as field elements to `(x + y*w, x - y*w)`.
+    #[inline(always)]
+    pub fn dit_butterfly(x: Self, y: Self, w: Self) -> (Self, Self) {
+        // SAFETY: a value of this type exists only if AVX-512F was detected.
+        unsafe {
+            let t = canonical_avx512(mul_avx512(y.0, w.0));
+            (
+                Self(add_canonical_avx512(x.0, t)),
+                Self(sub_canonical_avx512(x.0, t)),
+            )
+        }
+    }
+
+    /// `(x + y, x − y)`: the butterfly of twiddle one, `y` brought below `p` once for both.
+    #[inline(always)]
+    pub fn add_sub(x: Self, y: Self) -> (Self, Self) {
+        // SAFETY: a value of this type exists only if AVX-512F was detected.
+        unsafe {
+            let y = canonical_avx512(y.0);
+            (
+                Self(add_canonical_avx512(x.0, y)),
+                Self(sub_canonical_avx512(x.0, y)),
+            )
+        }
+    }
+
+    /// The DIF butterfly `(x + y, (x − y)·w)`, `y` brought below `p` once for the sum and the
+    /// difference. Equal as field elements to `(x + y, (x - y) * w)`.
+    #[inline(always)]
+    pub fn dif_butterfly(x: Self, y: Self, w: Self) -> (Self, Self) {
+        // SAFETY: a value of this type exists only if AVX-512F was detected.
+        unsafe {
+            let y = canonical_avx512(y.0);
+            (
+                Self(add_canonical_avx512(x.0, y)),
+                Self(mul_avx512(sub_canonical_avx512(x.0, y), w.0)),
+            )
+        }
+    }
+
     /// Stores the eight lanes.
     #[inline(always)]
     pub fn to_array(self) -> [Goldilocks; 8] {
@@ -350,6 +392,37 @@ unsafe fn sub_avx512(a: __m512i, b: __m512i) -> __m512i {
         let d = _mm512_sub_epi64(a, b);
         let d2 = _mm512_mask_sub_epi64(d, _mm512_cmplt_epu64_mask(a, b), d, eps);
         _mm512_mask_sub_epi64(d2, _mm512_cmplt_epu64_mask(d, d2), d2, eps)
+    }
+}
+
+/// `a mod p` for any word `a`: `min(a, a − p)` unsigned (`a − p` wraps above `a` exactly when
+/// `a < p`).
+#[inline(always)]
+unsafe fn canonical_avx512(a: __m512i) -> __m512i {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe { _mm512_min_epu64(a, _mm512_add_epi64(a, _mm512_set1_epi64(EPSILON as i64))) }
+}
+
+/// `a + b` for any word `a` and `b < p`: one carry correction suffices (`a + b < 2^64 + p`, so
+/// after adding `2^64 − p` back the sum cannot carry again).
+#[inline(always)]
+unsafe fn add_canonical_avx512(a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let eps = _mm512_set1_epi64(EPSILON as i64);
+        let s = _mm512_add_epi64(a, b);
+        _mm512_mask_add_epi64(s, _mm512_cmplt_epu64_mask(s, b), s, eps)
+    }
+}
+
+/// `a − b` for any word `a` and `b < p`: one borrow correction suffices (`a − b > −p`).
+#[inline(always)]
+unsafe fn sub_canonical_avx512(a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let eps = _mm512_set1_epi64(EPSILON as i64);
+        let d = _mm512_sub_epi64(a, b);
+        _mm512_mask_sub_epi64(d, _mm512_cmplt_epu64_mask(a, b), d, eps)
     }
 }
 
@@ -412,7 +485,10 @@ unsafe fn reduce128_avx512(hi: __m512i, lo: __m512i) -> __m512i {
         let hi_hi = _mm512_srli_epi64::<32>(hi);
         let t0 = _mm512_sub_epi64(lo, hi_hi);
         let t0 = _mm512_mask_sub_epi64(t0, _mm512_cmplt_epu64_mask(lo, hi_hi), t0, eps);
-        let t1 = _mm512_mul_epu32(hi, eps);
+        // hi_lo · (2^32 − 1) = (hi_lo << 32) − hi_lo: a shift, a mask and a subtraction on
+        // the vector ALUs instead of a product on the multiplier ports the rest of a product
+        // keeps busy.
+        let t1 = _mm512_sub_epi64(_mm512_slli_epi64::<32>(hi), _mm512_and_si512(hi, eps));
         let r = _mm512_add_epi64(t0, t1);
         _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(r, t1), r, eps)
     }
@@ -1287,3 +1363,75 @@ fn blocks_avx512<const DIF: bool>(
 
 mod ifma;
 pub use ifma::{PackedGoldilocksIfma, PackedGoldilocksIfmaPair};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PackedGoldilocksAvx512 as P512;
+
+    /// The AVX-512 butterflies that bring one operand below `p` once (`dit_butterfly`,
+    /// `dif_butterfly`, `add_sub`) against the field's operators, on the words where a single
+    /// correction could go wrong: non-canonical words up to `2^64 − 1` in either operand.
+    #[test]
+    fn avx512_butterflies_match_the_operators_on_edge_words() {
+        use crate::field::ORDER;
+        use rand::{RngCore, SeedableRng};
+        use P512 as P;
+        let Some(cpu) = Avx512::detect() else {
+            eprintln!("no AVX-512F here (or ZKACCEL_SIMD=off): nothing to check");
+            return;
+        };
+        let edges = [
+            0,
+            1,
+            ORDER - 1,
+            ORDER,
+            ORDER + 1,
+            u64::MAX,
+            1 << 63,
+            (1 << 32) - 1,
+        ];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let word = |rng: &mut rand::rngs::StdRng, i: usize| -> u64 {
+            if i < edges.len() {
+                edges[i]
+            } else {
+                rng.next_u64()
+            }
+        };
+        for round in 0..200 {
+            let x: [u64; 8] = core::array::from_fn(|l| word(&mut rng, (round + l) % 16));
+            let y: [u64; 8] = core::array::from_fn(|l| word(&mut rng, (round / 2 + 3 * l) % 16));
+            let w: [u64; 8] = core::array::from_fn(|l| word(&mut rng, (round / 3 + 5 * l) % 16));
+            // Non-canonical words are what the type may hold; the operators accept them.
+            let g = |v: [u64; 8]| v.map(Goldilocks);
+            let (xs, ys, ws) = (g(x), g(y), g(w));
+            let (px, py, pw) = (
+                P::from_array(cpu, xs),
+                P::from_array(cpu, ys),
+                P::from_array(cpu, ws),
+            );
+            let canon = |v: P| v.to_array().map(|e| e.as_canonical_u64());
+            let lanes = |f: &dyn Fn(usize) -> Goldilocks| -> [u64; 8] {
+                core::array::from_fn(|l| f(l).as_canonical_u64())
+            };
+            let (a, b) = P::dit_butterfly(px, py, pw);
+            assert_eq!(
+                canon(a),
+                lanes(&|l| xs[l] + ys[l] * ws[l]),
+                "dit sum {x:?} {y:?} {w:?}"
+            );
+            assert_eq!(
+                canon(b),
+                lanes(&|l| xs[l] - ys[l] * ws[l]),
+                "dit difference"
+            );
+            let (a, b) = P::dif_butterfly(px, py, pw);
+            assert_eq!(canon(a), lanes(&|l| xs[l] + ys[l]), "dif sum {x:?} {y:?}");
+            assert_eq!(canon(b), lanes(&|l| (xs[l] - ys[l]) * ws[l]), "dif product");
+            let (a, b) = P::add_sub(px, py);
+            assert_eq!(canon(a), lanes(&|l| xs[l] + ys[l]), "sum {x:?} {y:?}");
+            assert_eq!(canon(b), lanes(&|l| xs[l] - ys[l]), "difference");
+        }
+    }
+}

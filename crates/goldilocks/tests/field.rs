@@ -545,12 +545,14 @@ fn butterflies_match_their_definition() {
 }
 
 /// The radix-8 blocks across eight runs (SIMD when present) against the twelve butterflies
-/// written out pair by pair, for lengths around the 4- and 8-lane boundaries: one twiddle per
-/// slot with and without the unit twiddles, and a twiddle per element.
+/// written out pair by pair, for lengths around the 4- and 8-lane boundaries and the layered
+/// kernel's (from 32 elements, chunks of 512): one twiddle per slot with and without the unit
+/// twiddles, with and without point scales, and a twiddle per element.
 #[test]
 fn three_stages_across_runs_match_their_butterflies() {
     use zkaccel_goldilocks::butterflies::{
-        dif_three_stages, dif_three_stages_same, dit_three_stages, dit_three_stages_same,
+        dif_three_stages, dif_three_stages_same, dif_three_stages_scaled, dit_three_stages,
+        dit_three_stages_same, dit_three_stages_scaled,
     };
     let mut rng = rng();
     // (half-size, first point, slot of w) of every butterfly, DIT order; DIF runs it reversed.
@@ -559,7 +561,7 @@ fn three_stages_across_runs_match_their_butterflies() {
             .iter()
             .flat_map(|&(h, ms)| ms.map(|m| (h, m, h - 1 + m % h)))
             .collect();
-    for len in 0..40 {
+    for len in (0..40).chain([64, 100, 511, 513, 1100]) {
         let runs: Vec<Vec<Goldilocks>> = (0..8)
             .map(|_| (0..len).map(|_| sample(&mut rng)).collect())
             .collect();
@@ -578,7 +580,11 @@ fn three_stages_across_runs_match_their_butterflies() {
                         .collect()
                 })
                 .collect();
-            for dif in [false, true] {
+            let points: [Goldilocks; 8] = core::array::from_fn(|_| sample(&mut rng));
+            for (dif, scaled) in [(false, false), (true, false), (false, true), (true, true)] {
+                if scaled && unit.is_none() {
+                    continue;
+                }
                 let mut got = runs.clone();
                 {
                     let mut views: [&mut [Goldilocks]; 8] = got
@@ -590,15 +596,24 @@ fn three_stages_across_runs_match_their_butterflies() {
                     let slices: [&[Goldilocks]; 7] = core::array::from_fn(|i| tables[i].as_slice());
                     let same: [Goldilocks; 7] =
                         core::array::from_fn(|i| tables[i].first().copied().unwrap_or_default());
-                    match (unit, dif) {
-                        (Some(u), true) => dif_three_stages_same(&mut views, &same, u),
-                        (Some(u), false) => dit_three_stages_same(&mut views, &same, u),
-                        (None, true) => dif_three_stages(&mut views, &slices),
-                        (None, false) => dit_three_stages(&mut views, &slices),
+                    match (unit, dif, scaled) {
+                        (Some(u), true, false) => dif_three_stages_same(&mut views, &same, u),
+                        (Some(u), false, false) => dit_three_stages_same(&mut views, &same, u),
+                        (Some(u), true, true) => {
+                            dif_three_stages_scaled(&mut views, &same, u, &points)
+                        }
+                        (Some(u), false, true) => {
+                            dit_three_stages_scaled(&mut views, &same, u, &points)
+                        }
+                        (None, true, _) => dif_three_stages(&mut views, &slices),
+                        (None, false, _) => dit_three_stages(&mut views, &slices),
                     }
                 }
                 for j in 0..len {
                     let mut v: Vec<Goldilocks> = runs.iter().map(|r| r[j]).collect();
+                    if scaled && dif {
+                        (0..8).for_each(|m| v[m] *= points[m]);
+                    }
                     let order: Vec<_> = if dif {
                         pairs.iter().rev().collect()
                     } else {
@@ -612,8 +627,14 @@ fn three_stages_across_runs_match_their_butterflies() {
                             (x + y * t, x - y * t)
                         };
                     }
+                    if scaled && !dif {
+                        (0..8).for_each(|m| v[m] *= points[m]);
+                    }
                     let out: Vec<Goldilocks> = got.iter().map(|r| r[j]).collect();
-                    assert_eq!(out, v, "len {len} element {j} dif {dif} unit {unit:?}");
+                    assert_eq!(
+                        out, v,
+                        "len {len} element {j} dif {dif} unit {unit:?} scaled {scaled}"
+                    );
                 }
             }
         }
@@ -690,16 +711,29 @@ fn block_rows_match_their_butterflies() {
             .iter()
             .flat_map(|&(hh, ms)| ms.map(|m| (hh, m, hh - 1 + m % hh)))
             .collect();
-    for h in [1usize, 2, 4] {
+    for (h, rows) in [
+        (1usize, 1usize),
+        (1, 600),
+        (2, 1),
+        (2, 9),
+        (4, 1),
+        (4, 3),
+        (8, 1),
+        (16, 2),
+        (64, 1),
+    ] {
         for width in [1usize, 2, 3, 7, 8, 9, 16, 17] {
-            let data: Vec<Goldilocks> = (0..8 * h * width).map(|_| sample(&mut rng)).collect();
+            let data: Vec<Goldilocks> = (0..rows * 8 * h * width)
+                .map(|_| sample(&mut rng))
+                .collect();
             let t: Vec<Vec<Goldilocks>> = [h, 2 * h, 4 * h]
                 .iter()
                 .map(|&len| (0..len).map(|_| sample(&mut rng)).collect())
                 .collect();
             let points: Vec<Goldilocks> = (0..8 * h).map(|_| sample(&mut rng)).collect();
             for dif in [false, true] {
-                for scaled in [false, true] {
+                // Scales are for one row.
+                for scaled in [false, rows == 1] {
                     let mut got = data.clone();
                     three_stages_block_row(
                         &mut got,
@@ -710,7 +744,8 @@ fn block_rows_match_their_butterflies() {
                         scaled.then_some(&points[..]),
                     );
                     let mut want = data.clone();
-                    for j in 0..h {
+                    for (j, row) in (0..rows).flat_map(|row| (0..h).map(move |j| (j, row))) {
+                        let base = row * 8 * h * width;
                         // Slot twiddles of block `j`; the unit ones are one for `j = 0`.
                         let w = [
                             t[0][j],
@@ -733,7 +768,7 @@ fn block_rows_match_their_butterflies() {
                             })
                             .collect();
                         for e in 0..width {
-                            let at = |m: usize| (j + m * h) * width + e;
+                            let at = |m: usize| base + (j + m * h) * width + e;
                             let mut v: Vec<Goldilocks> = (0..8).map(|m| want[at(m)]).collect();
                             if scaled && dif {
                                 (0..8).for_each(|m| v[m] *= points[j + m * h]);
@@ -757,7 +792,10 @@ fn block_rows_match_their_butterflies() {
                             (0..8).for_each(|m| want[at(m)] = v[m]);
                         }
                     }
-                    assert_eq!(got, want, "h {h} width {width} dif {dif} scaled {scaled}");
+                    assert_eq!(
+                        got, want,
+                        "h {h} rows {rows} width {width} dif {dif} scaled {scaled}"
+                    );
                 }
             }
         }
@@ -839,6 +877,150 @@ fn block_rows_refuse_bad_shapes() {
             let mut got = data.clone();
             let refused = catch_unwind(AssertUnwindSafe(|| {
                 three_stages_block_row(&mut got, h, width, t, dif, scales)
+            }));
+            assert!(refused.is_err(), "{what} (dif {dif}) was accepted");
+            assert_eq!(got, data, "{what} (dif {dif}) touched the data");
+        }
+    }
+}
+
+/// The layered block-row kernel for one to four stages (the NTT's passes of one, two and four
+/// stages over contiguous wide points) against its butterflies written out pair by pair: short
+/// and long blocks, several rows, widths around the vector boundaries, with and without
+/// point scales. Where it has no kernel (no AVX-512F, `ZKACCEL_SIMD=off`, a width of one) it
+/// must say so and leave the data as it was.
+#[test]
+fn stage_block_rows_match_their_butterflies() {
+    use zkaccel_goldilocks::butterflies::stages_block_row;
+    let mut rng = rng();
+    for stages in 1..=4usize {
+        let r = 1usize << stages;
+        for (h, rows) in [(1usize, 1usize), (1, 300), (2, 5), (4, 1), (8, 3), (32, 1)] {
+            for width in [1usize, 2, 7, 8, 9, 17] {
+                let data: Vec<Goldilocks> = (0..rows * r * h * width)
+                    .map(|_| sample(&mut rng))
+                    .collect();
+                let t: Vec<Vec<Goldilocks>> = (0..stages)
+                    .map(|s| (0..h << s).map(|_| sample(&mut rng)).collect())
+                    .collect();
+                let tables: Vec<&[Goldilocks]> = t.iter().map(|v| v.as_slice()).collect();
+                let points: Vec<Goldilocks> = (0..r * h).map(|_| sample(&mut rng)).collect();
+                for dif in [false, true] {
+                    for scaled in [false, rows == 1] {
+                        let mut got = data.clone();
+                        let ran = stages_block_row(
+                            &mut got,
+                            h,
+                            width,
+                            &tables,
+                            dif,
+                            scaled.then_some(&points[..]),
+                        );
+                        if !ran {
+                            assert_eq!(got, data, "declined, but wrote");
+                            continue;
+                        }
+                        let mut want = data.clone();
+                        for row in 0..rows {
+                            for j in 0..h {
+                                for e in 0..width {
+                                    let at = |m: usize| (row * r * h + j + m * h) * width + e;
+                                    let mut v: Vec<Goldilocks> =
+                                        (0..r).map(|m| want[at(m)]).collect();
+                                    if scaled && dif {
+                                        (0..r).for_each(|m| v[m] *= points[j + m * h]);
+                                    }
+                                    let order: Vec<usize> = if dif {
+                                        (0..stages).rev().collect()
+                                    } else {
+                                        (0..stages).collect()
+                                    };
+                                    for s in order {
+                                        let half = 1 << s;
+                                        for m in (0..r).filter(|m| m & half == 0) {
+                                            let slot = m % half;
+                                            let w = if j == 0 && slot == 0 {
+                                                Goldilocks::ONE
+                                            } else {
+                                                t[s][slot * h + j]
+                                            };
+                                            let (x, y) = (v[m], v[m + half]);
+                                            (v[m], v[m + half]) = if dif {
+                                                (x + y, (x - y) * w)
+                                            } else {
+                                                (x + y * w, x - y * w)
+                                            };
+                                        }
+                                    }
+                                    if scaled && !dif {
+                                        (0..r).for_each(|m| v[m] *= points[j + m * h]);
+                                    }
+                                    (0..r).for_each(|m| want[at(m)] = v[m]);
+                                }
+                            }
+                        }
+                        assert_eq!(
+                            got, want,
+                            "{stages} stages h {h} rows {rows} width {width} dif {dif} scaled {scaled}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The layered block-row kernel refuses every shape it cannot run, before writing anything:
+/// no stage or five, a length that is not whole rows, a short stage table, too few scales,
+/// scales for two rows.
+#[test]
+fn stage_block_rows_refuse_bad_shapes() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use zkaccel_goldilocks::butterflies::stages_block_row;
+    let mut rng = rng();
+    let (h, width) = (4usize, 9usize);
+    let t: Vec<Vec<Goldilocks>> = (0..5)
+        .map(|s| (0..h << s).map(|_| sample(&mut rng)).collect())
+        .collect();
+    let tables: Vec<&[Goldilocks]> = t.iter().map(|v| v.as_slice()).collect();
+    let row: Vec<Goldilocks> = (0..4 * h * width).map(|_| sample(&mut rng)).collect();
+    let points: Vec<Goldilocks> = (0..4 * h).map(|_| sample(&mut rng)).collect();
+    let two_rows = [row.clone(), row.clone()].concat();
+    let short = [tables[0], &t[1][..2 * h - 1]];
+    type Case<'a> = (
+        &'a str,
+        Vec<Goldilocks>,
+        &'a [&'a [Goldilocks]],
+        Option<&'a [Goldilocks]>,
+    );
+    let cases: Vec<Case> = vec![
+        ("no stage", row.clone(), &tables[..0], None),
+        ("five stages", row.clone(), &tables[..5], None),
+        (
+            "not whole rows",
+            row[..row.len() - 1].to_vec(),
+            &tables[..2],
+            None,
+        ),
+        ("short table", row.clone(), &short, None),
+        (
+            "too few scales",
+            row.clone(),
+            &tables[..2],
+            Some(&points[..4 * h - 1]),
+        ),
+        (
+            "scales for two rows",
+            two_rows,
+            &tables[..2],
+            Some(&points[..]),
+        ),
+    ];
+    for (what, data, t, scales) in cases {
+        for dif in [false, true] {
+            let mut got = data.clone();
+            let refused = catch_unwind(AssertUnwindSafe(|| {
+                stages_block_row(&mut got, h, width, t, dif, scales)
             }));
             assert!(refused.is_err(), "{what} (dif {dif}) was accepted");
             assert_eq!(got, data, "{what} (dif {dif}) touched the data");

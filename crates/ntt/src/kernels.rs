@@ -256,6 +256,10 @@ unsafe fn stage_of_runs<F: TwoAdicField>(
     tw: &[F],
     dif: bool,
 ) {
+    // SAFETY: forwarded contract.
+    if unsafe { block_row_in_registers(data, n, h, width, stride, &[tw], dif) } {
+        return;
+    }
     for start in (0..n).step_by(2 * h) {
         for (j, &w) in tw.iter().enumerate() {
             // SAFETY: points `start + j` and `start + j + h` are distinct points below
@@ -310,8 +314,18 @@ unsafe fn four_stages_of_runs<F: TwoAdicField>(
     tables: &StageTables<F>,
     dif: bool,
 ) {
+    let t = [
+        tables.stage(h),
+        tables.stage(2 * h),
+        tables.stage(4 * h),
+        tables.stage(8 * h),
+    ];
+    // SAFETY: forwarded contract.
+    if unsafe { block_row_in_registers(data, n, h, width, stride, &t, dif) } {
+        return;
+    }
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
-    let t8 = tables.stage(8 * h);
+    let t8 = t[3];
     for start in (0..n).step_by(16 * h) {
         for j in 0..h {
             let w = tables.radix8(h, j);
@@ -361,8 +375,12 @@ unsafe fn two_stages_of_runs<F: TwoAdicField>(
     tables: &StageTables<F>,
     dif: bool,
 ) {
-    let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
     let (t1, t2) = (tables.stage(h), tables.stage(2 * h));
+    // SAFETY: forwarded contract.
+    if unsafe { block_row_in_registers(data, n, h, width, stride, &[t1, t2], dif) } {
+        return;
+    }
+    let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
     for start in (0..n).step_by(4 * h) {
         for j in 0..h {
             let base = start + j;
@@ -388,6 +406,30 @@ unsafe fn two_stages_of_runs<F: TwoAdicField>(
             }
         }
     }
+}
+
+/// The `t.len()` stages of half-sizes `h`, `2h`, … over `n` contiguous points (`width =
+/// stride`) through the field's block-row kernel ([`TwoAdicField::stages_block_row`]), where
+/// it has one; `false` (nothing done) otherwise, and for points that are not contiguous.
+///
+/// # Safety
+/// As [`radix2`], with `2^t.len()·h ≤ n`.
+unsafe fn block_row_in_registers<F: TwoAdicField>(
+    data: *mut F,
+    n: usize,
+    h: usize,
+    width: usize,
+    stride: usize,
+    t: &[&[F]],
+    dif: bool,
+) -> bool {
+    if width != stride {
+        return false;
+    }
+    // SAFETY: the `n` points are contiguous (`width = stride`), valid and exclusively ours
+    // (caller's contract).
+    let rows = unsafe { core::slice::from_raw_parts_mut(data, n * width) };
+    F::stages_block_row(rows, h, width, t, dif)
 }
 
 /// The run chunks `c .. c + len` of the `N` points `base + m·h` (`m < N`) of a block, as
