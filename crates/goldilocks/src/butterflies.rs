@@ -436,18 +436,25 @@ fn three_stages_on<T: TailTwiddle, const DIF: bool, const UNIT: bool, const SCAL
     three_stages_scalar::<T, DIF, UNIT, SCALED>(runs, tw, points, 0)
 }
 
-/// Runs at least this long take [`same_layered`]'s path.
+/// Runs at least this long take [`runs_layered`]'s path.
 const LAYERED_MIN_RUN: usize = 32;
 
-/// The three stages on eight runs with one twiddle per slot, on AVX-512, one stage at a time
-/// over chunks of the runs that fit the level-1 cache together: each pair of runs then
-/// streams through its butterflies with one twiddle (four vectors in flight), where a radix-8
-/// block in registers is a chain three stages deep. `false` (nothing done) without AVX-512F
-/// or for runs shorter than [`LAYERED_MIN_RUN`].
-fn same_layered(
+/// The twiddles of the three stages on eight runs: one per slot (`unit`: slots 0, 1 and 3
+/// are one), or a table per slot with one per element.
+#[derive(Clone, Copy)]
+enum SlotTwiddles<'a> {
+    Same(&'a ThreeStageTwiddles, bool),
+    Table(&'a [&'a [Goldilocks]; 7]),
+}
+
+/// The three stages on eight runs on AVX-512, one stage at a time over chunks of the runs
+/// that fit the level-1 cache together: each pair of runs then streams through its
+/// butterflies (four vectors in flight), where a radix-8 block in registers is a chain three
+/// stages deep. `false` (nothing done) without AVX-512F or for runs shorter than
+/// [`LAYERED_MIN_RUN`].
+fn runs_layered(
     runs: &mut [&mut [Goldilocks]; 8],
-    w: &ThreeStageTwiddles,
-    unit: bool,
+    tw: SlotTwiddles<'_>,
     dif: bool,
     points: Option<&[Goldilocks; 8]>,
 ) -> bool {
@@ -459,26 +466,25 @@ fn same_layered(
             // SAFETY: the token proves AVX-512F is present.
             unsafe {
                 if dif {
-                    same_layered_avx512::<true>(cpu, runs, w, unit, points);
+                    runs_layered_avx512::<true>(cpu, runs, tw, points);
                 } else {
-                    same_layered_avx512::<false>(cpu, runs, w, unit, points);
+                    runs_layered_avx512::<false>(cpu, runs, tw, points);
                 }
             }
             return true;
         }
     }
-    let _ = (w, unit, dif, points);
+    let _ = (tw, dif, points);
     false
 }
 
-/// [`same_layered`] on AVX-512.
+/// [`runs_layered`] on AVX-512.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn same_layered_avx512<const DIF: bool>(
+fn runs_layered_avx512<const DIF: bool>(
     cpu: crate::x86_64::Avx512,
     runs: &mut [&mut [Goldilocks]; 8],
-    w: &ThreeStageTwiddles,
-    unit: bool,
+    tw: SlotTwiddles<'_>,
     points: Option<&[Goldilocks; 8]>,
 ) {
     use crate::x86_64::PackedGoldilocksAvx512 as P;
@@ -501,10 +507,18 @@ fn same_layered_avx512<const DIF: bool>(
             let s = if DIF { 2 - k } else { k };
             let half = 1usize << s;
             for m in (0..8).filter(|m| m & half == 0) {
-                let slot = m % half;
-                let tw = (!unit || slot > 0).then(|| P::broadcast(cpu, w[half - 1 + slot]));
+                let slot = half - 1 + m % half;
                 let (lo, hi) = runs.split_at_mut(m + half);
-                butterflies_same::<DIF>(cpu, &mut lo[m][e0..e1], &mut hi[0][e0..e1], tw, None);
+                let (a, b) = (&mut lo[m][e0..e1], &mut hi[0][e0..e1]);
+                match tw {
+                    SlotTwiddles::Same(w, unit) => {
+                        let w = (!unit || m % half > 0).then(|| P::broadcast(cpu, w[slot]));
+                        butterflies_same::<DIF>(cpu, a, b, w, None);
+                    }
+                    SlotTwiddles::Table(t) => {
+                        butterflies_table::<DIF>(cpu, a, b, &t[slot][e0..e1]);
+                    }
+                }
             }
         }
         if !DIF {
@@ -545,7 +559,7 @@ pub fn dit_three_stages_same(
     w: &ThreeStageTwiddles,
     unit: bool,
 ) {
-    if same_layered(runs, w, unit, false, None) {
+    if runs_layered(runs, SlotTwiddles::Same(w, unit), false, None) {
         return;
     }
     if unit {
@@ -565,7 +579,7 @@ pub fn dif_three_stages_same(
     w: &ThreeStageTwiddles,
     unit: bool,
 ) {
-    if same_layered(runs, w, unit, true, None) {
+    if runs_layered(runs, SlotTwiddles::Same(w, unit), true, None) {
         return;
     }
     if unit {
@@ -583,6 +597,9 @@ pub fn dif_three_stages_same(
 /// When the runs differ in length or a twiddle table is shorter than them.
 pub fn dit_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 7]) {
     let tw = per_element_twiddles(runs, tw);
+    if runs_layered(runs, SlotTwiddles::Table(&tw), false, None) {
+        return;
+    }
     three_stages_on::<_, false, false, false>(runs, &tw, &NO_POINTS)
 }
 
@@ -593,6 +610,9 @@ pub fn dit_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 
 /// When the runs differ in length or a twiddle table is shorter than them.
 pub fn dif_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 7]) {
     let tw = per_element_twiddles(runs, tw);
+    if runs_layered(runs, SlotTwiddles::Table(&tw), true, None) {
+        return;
+    }
     three_stages_on::<_, true, false, false>(runs, &tw, &NO_POINTS)
 }
 
@@ -607,7 +627,7 @@ pub fn dif_three_stages_scaled(
     unit: bool,
     points: &[Goldilocks; 8],
 ) {
-    if same_layered(runs, w, unit, true, Some(points)) {
+    if runs_layered(runs, SlotTwiddles::Same(w, unit), true, Some(points)) {
         return;
     }
     if unit {
@@ -628,7 +648,7 @@ pub fn dit_three_stages_scaled(
     unit: bool,
     points: &[Goldilocks; 8],
 ) {
-    if same_layered(runs, w, unit, false, Some(points)) {
+    if runs_layered(runs, SlotTwiddles::Same(w, unit), false, Some(points)) {
         return;
     }
     if unit {
@@ -1104,6 +1124,48 @@ fn butterflies_same<const DIF: bool>(
     let (x, y) = (x_c.into_remainder(), y_c.into_remainder());
     if !x.is_empty() {
         let (p, q) = vector_butterfly::<DIF>(P::from_prefix(cpu, x), P::from_prefix(cpu, y), w);
+        p.write_prefix(x);
+        q.write_prefix(y);
+    }
+}
+
+/// The butterflies `(a[e], b[e])` with twiddle `tw[e]`, four vectors at a time, the tail in a
+/// masked vector.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn butterflies_table<const DIF: bool>(
+    cpu: crate::x86_64::Avx512,
+    a: &mut [Goldilocks],
+    b: &mut [Goldilocks],
+    tw: &[Goldilocks],
+) {
+    use crate::x86_64::PackedGoldilocksAvx512 as P;
+    const U: usize = 4;
+    let lanes =
+        |v: &[Goldilocks], u: usize| P::from_slice(cpu, &v[u * P::WIDTH..(u + 1) * P::WIDTH]);
+    let mut a_c = a.chunks_exact_mut(U * P::WIDTH);
+    let mut b_c = b.chunks_exact_mut(U * P::WIDTH);
+    let mut t_c = tw.chunks_exact(U * P::WIDTH);
+    for ((x, y), t) in (&mut a_c).zip(&mut b_c).zip(&mut t_c) {
+        let out: [(P, P); U] = core::array::from_fn(|u| {
+            vector_butterfly::<DIF>(lanes(x, u), lanes(y, u), Some(lanes(t, u)))
+        });
+        for (u, (p, q)) in out.into_iter().enumerate() {
+            p.write_to_slice(&mut x[u * P::WIDTH..(u + 1) * P::WIDTH]);
+            q.write_to_slice(&mut y[u * P::WIDTH..(u + 1) * P::WIDTH]);
+        }
+    }
+    let (x, y, t) = (a_c.into_remainder(), b_c.into_remainder(), t_c.remainder());
+    for ((x, y), t) in x
+        .chunks_mut(P::WIDTH)
+        .zip(y.chunks_mut(P::WIDTH))
+        .zip(t.chunks(P::WIDTH))
+    {
+        let (p, q) = vector_butterfly::<DIF>(
+            P::from_prefix(cpu, x),
+            P::from_prefix(cpu, y),
+            Some(P::from_prefix(cpu, t)),
+        );
         p.write_prefix(x);
         q.write_prefix(y);
     }
