@@ -490,18 +490,10 @@ fn runs_layered_avx512<const DIF: bool>(
     use crate::x86_64::PackedGoldilocksAvx512 as P;
     let len = runs[0].len();
     let chunk = LAYER_CHUNK_ELEMS / 8;
-    let scale = |runs: &mut [&mut [Goldilocks]; 8], e0: usize, e1: usize| {
-        if let Some(p) = points {
-            for (run, &c) in runs.iter_mut().zip(p) {
-                let c = Some(P::broadcast(cpu, c));
-                butterflies_same::<true>(cpu, &mut run[e0..e1], &mut [], None, c);
-            }
-        }
-    };
     for e0 in (0..len).step_by(chunk) {
         let e1 = (e0 + chunk).min(len);
         if DIF {
-            scale(runs, e0, e1);
+            scale_runs(cpu, runs, e0, e1, points);
         }
         for k in 0..3 {
             let s = if DIF { 2 - k } else { k };
@@ -512,7 +504,11 @@ fn runs_layered_avx512<const DIF: bool>(
                 let (a, b) = (&mut lo[m][e0..e1], &mut hi[0][e0..e1]);
                 match tw {
                     SlotTwiddles::Same(w, unit) => {
-                        let w = (!unit || m % half > 0).then(|| P::broadcast(cpu, w[slot]));
+                        let w = if !unit || m % half > 0 {
+                            Some(P::broadcast(cpu, w[slot]))
+                        } else {
+                            None
+                        };
                         butterflies_same::<DIF>(cpu, a, b, w, None);
                     }
                     SlotTwiddles::Table(t) => {
@@ -522,7 +518,7 @@ fn runs_layered_avx512<const DIF: bool>(
             }
         }
         if !DIF {
-            scale(runs, e0, e1);
+            scale_runs(cpu, runs, e0, e1, points);
         }
     }
 }
@@ -874,8 +870,14 @@ fn block_twiddle(
     j: usize,
     h: usize,
 ) -> Option<crate::x86_64::PackedGoldilocksAvx512> {
-    (j > 0 || slot > 0)
-        .then(|| crate::x86_64::PackedGoldilocksAvx512::broadcast(cpu, t[s][slot * h + j]))
+    if j > 0 || slot > 0 {
+        Some(crate::x86_64::PackedGoldilocksAvx512::broadcast(
+            cpu,
+            t[s][slot * h + j],
+        ))
+    } else {
+        None
+    }
 }
 
 /// [`stages_block_row`] on AVX-512, chunks of consecutive blocks `j` of one row at a time.
@@ -894,26 +896,10 @@ fn layered_blocks_avx512<const DIF: bool>(
     let r = 1usize << stages;
     // `c` consecutive blocks (a power of two, so chunks tile `h`).
     let c = 1usize << (LAYER_CHUNK_ELEMS / (r * width)).clamp(1, h).ilog2();
-    let scale = |row: &mut [Goldilocks], j0: usize| {
-        if let Some(p) = points {
-            for m in 0..r {
-                for k in j0 + m * h..j0 + m * h + c {
-                    let point = &mut row[k * width..(k + 1) * width];
-                    butterflies_same::<true>(
-                        cpu,
-                        point,
-                        &mut [],
-                        None,
-                        Some(P::broadcast(cpu, p[k])),
-                    );
-                }
-            }
-        }
-    };
     for row in data.chunks_exact_mut(r * h * width) {
         for j0 in (0..h).step_by(c) {
             if DIF {
-                scale(row, j0);
+                scale_points(cpu, row, h, width, r, j0, c, points);
             }
             for k in 0..stages {
                 let s = if DIF { stages - 1 - k } else { k };
@@ -941,7 +927,7 @@ fn layered_blocks_avx512<const DIF: bool>(
                 }
             }
             if !DIF {
-                scale(row, j0);
+                scale_points(cpu, row, h, width, r, j0, c, points);
             }
         }
     }
@@ -978,17 +964,20 @@ fn layered_rows_avx512<const DIF: bool>(
                     let mut row = 0;
                     if width == P::WIDTH {
                         while row + U <= rows {
-                            let at = |u: usize, off: usize| (row + u) * row_len + off;
-                            let x: [P; U] = core::array::from_fn(|u| {
-                                P::from_slice(cpu, &chunk[at(u, a_at)..at(u, a_at) + P::WIDTH])
-                            });
-                            let y: [P; U] = core::array::from_fn(|u| {
-                                P::from_slice(cpu, &chunk[at(u, b_at)..at(u, b_at) + P::WIDTH])
-                            });
+                            let zero = P::broadcast(cpu, Goldilocks::ZERO);
+                            let (mut x, mut y) = ([zero; U], [zero; U]);
                             for u in 0..U {
+                                let (a, b) =
+                                    ((row + u) * row_len + a_at, (row + u) * row_len + b_at);
+                                x[u] = P::from_slice(cpu, &chunk[a..a + P::WIDTH]);
+                                y[u] = P::from_slice(cpu, &chunk[b..b + P::WIDTH]);
+                            }
+                            for u in 0..U {
+                                let (a, b) =
+                                    ((row + u) * row_len + a_at, (row + u) * row_len + b_at);
                                 let (p, q) = vector_butterfly::<DIF>(x[u], y[u], w);
-                                p.write_to_slice(&mut chunk[at(u, a_at)..at(u, a_at) + P::WIDTH]);
-                                q.write_to_slice(&mut chunk[at(u, b_at)..at(u, b_at) + P::WIDTH]);
+                                p.write_to_slice(&mut chunk[a..a + P::WIDTH]);
+                                q.write_to_slice(&mut chunk[b..b + P::WIDTH]);
                             }
                             row += U;
                         }
@@ -1031,7 +1020,8 @@ fn vector_butterfly<const DIF: bool>(
 
 /// The butterflies of one-vector points (`lo[8j..8j + 8]` with `hi[8j..8j + 8]`, twiddle
 /// `tw[j]`; with `unit_first`, the first twiddle is one), four at a time so that four
-/// independent products are in flight.
+/// independent products are in flight. Plain loops, no closures: a closure would not inherit
+/// the caller's target features, and the packed operations inside it would stop inlining.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn butterflies_per_vector<const DIF: bool>(
@@ -1050,18 +1040,18 @@ fn butterflies_per_vector<const DIF: bool>(
         butterflies_same::<DIF>(cpu, a, b, None, None);
         (lo, hi, tw) = (rest_lo, rest_hi, &tw[1..]);
     }
+    let zero = P::broadcast(cpu, Goldilocks::ZERO);
     let mut lo_c = lo.chunks_exact_mut(U * P::WIDTH);
     let mut hi_c = hi.chunks_exact_mut(U * P::WIDTH);
     let mut tw_c = tw.chunks_exact(U);
     for ((a, b), w) in (&mut lo_c).zip(&mut hi_c).zip(&mut tw_c) {
-        let x: [P; U] =
-            core::array::from_fn(|u| P::from_slice(cpu, &a[u * P::WIDTH..(u + 1) * P::WIDTH]));
-        let y: [P; U] =
-            core::array::from_fn(|u| P::from_slice(cpu, &b[u * P::WIDTH..(u + 1) * P::WIDTH]));
-        let out: [(P, P); U] = core::array::from_fn(|u| {
-            vector_butterfly::<DIF>(x[u], y[u], Some(P::broadcast(cpu, w[u])))
-        });
-        for (u, (p, q)) in out.into_iter().enumerate() {
+        let (mut x, mut y) = ([zero; U], [zero; U]);
+        for u in 0..U {
+            x[u] = P::from_slice(cpu, &a[u * P::WIDTH..(u + 1) * P::WIDTH]);
+            y[u] = P::from_slice(cpu, &b[u * P::WIDTH..(u + 1) * P::WIDTH]);
+        }
+        for u in 0..U {
+            let (p, q) = vector_butterfly::<DIF>(x[u], y[u], Some(P::broadcast(cpu, w[u])));
             p.write_to_slice(&mut a[u * P::WIDTH..(u + 1) * P::WIDTH]);
             q.write_to_slice(&mut b[u * P::WIDTH..(u + 1) * P::WIDTH]);
         }
@@ -1078,6 +1068,7 @@ fn butterflies_per_vector<const DIF: bool>(
 
 /// The butterflies `(a[e], b[e])` with one twiddle (`w = None`: one), four vectors at a time,
 /// the tail in a masked vector. With `scale = Some(c)` instead: `a[e] ← a[e]·c` (`b` empty).
+/// Plain loops, no closures (see [`butterflies_per_vector`]).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn butterflies_same<const DIF: bool>(
@@ -1100,15 +1091,17 @@ fn butterflies_same<const DIF: bool>(
         }
         return;
     }
+    let zero = P::broadcast(cpu, Goldilocks::ZERO);
     let mut a_c = a.chunks_exact_mut(U * P::WIDTH);
     let mut b_c = b.chunks_exact_mut(U * P::WIDTH);
     for (x, y) in (&mut a_c).zip(&mut b_c) {
-        let xs: [P; U] =
-            core::array::from_fn(|u| P::from_slice(cpu, &x[u * P::WIDTH..(u + 1) * P::WIDTH]));
-        let ys: [P; U] =
-            core::array::from_fn(|u| P::from_slice(cpu, &y[u * P::WIDTH..(u + 1) * P::WIDTH]));
-        let out: [(P, P); U] = core::array::from_fn(|u| vector_butterfly::<DIF>(xs[u], ys[u], w));
-        for (u, (p, q)) in out.into_iter().enumerate() {
+        let (mut xs, mut ys) = ([zero; U], [zero; U]);
+        for u in 0..U {
+            xs[u] = P::from_slice(cpu, &x[u * P::WIDTH..(u + 1) * P::WIDTH]);
+            ys[u] = P::from_slice(cpu, &y[u * P::WIDTH..(u + 1) * P::WIDTH]);
+        }
+        for u in 0..U {
+            let (p, q) = vector_butterfly::<DIF>(xs[u], ys[u], w);
             p.write_to_slice(&mut x[u * P::WIDTH..(u + 1) * P::WIDTH]);
             q.write_to_slice(&mut y[u * P::WIDTH..(u + 1) * P::WIDTH]);
         }
@@ -1129,8 +1122,8 @@ fn butterflies_same<const DIF: bool>(
     }
 }
 
-/// The butterflies `(a[e], b[e])` with twiddle `tw[e]`, four vectors at a time, the tail in a
-/// masked vector.
+/// The butterflies `(a[e], b[e])` with twiddle `tw[e]`, four vectors at a time, the tail in
+/// masked vectors. Plain loops, no closures (see [`butterflies_per_vector`]).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn butterflies_table<const DIF: bool>(
@@ -1141,16 +1134,19 @@ fn butterflies_table<const DIF: bool>(
 ) {
     use crate::x86_64::PackedGoldilocksAvx512 as P;
     const U: usize = 4;
-    let lanes =
-        |v: &[Goldilocks], u: usize| P::from_slice(cpu, &v[u * P::WIDTH..(u + 1) * P::WIDTH]);
+    let zero = P::broadcast(cpu, Goldilocks::ZERO);
     let mut a_c = a.chunks_exact_mut(U * P::WIDTH);
     let mut b_c = b.chunks_exact_mut(U * P::WIDTH);
     let mut t_c = tw.chunks_exact(U * P::WIDTH);
     for ((x, y), t) in (&mut a_c).zip(&mut b_c).zip(&mut t_c) {
-        let out: [(P, P); U] = core::array::from_fn(|u| {
-            vector_butterfly::<DIF>(lanes(x, u), lanes(y, u), Some(lanes(t, u)))
-        });
-        for (u, (p, q)) in out.into_iter().enumerate() {
+        let (mut xs, mut ys, mut ws) = ([zero; U], [zero; U], [zero; U]);
+        for u in 0..U {
+            xs[u] = P::from_slice(cpu, &x[u * P::WIDTH..(u + 1) * P::WIDTH]);
+            ys[u] = P::from_slice(cpu, &y[u * P::WIDTH..(u + 1) * P::WIDTH]);
+            ws[u] = P::from_slice(cpu, &t[u * P::WIDTH..(u + 1) * P::WIDTH]);
+        }
+        for u in 0..U {
+            let (p, q) = vector_butterfly::<DIF>(xs[u], ys[u], Some(ws[u]));
             p.write_to_slice(&mut x[u * P::WIDTH..(u + 1) * P::WIDTH]);
             q.write_to_slice(&mut y[u * P::WIDTH..(u + 1) * P::WIDTH]);
         }
@@ -1168,5 +1164,51 @@ fn butterflies_table<const DIF: bool>(
         );
         p.write_prefix(x);
         q.write_prefix(y);
+    }
+}
+
+/// Points `j0 + m·h .. j0 + m·h + c` (`m < r`) of a row times their `points` scales.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // a chunk's place in the row and its scales
+fn scale_points(
+    cpu: crate::x86_64::Avx512,
+    row: &mut [Goldilocks],
+    h: usize,
+    width: usize,
+    r: usize,
+    j0: usize,
+    c: usize,
+    points: Option<&[Goldilocks]>,
+) {
+    use crate::x86_64::PackedGoldilocksAvx512 as P;
+    let Some(p) = points else {
+        return;
+    };
+    for m in 0..r {
+        for k in j0 + m * h..j0 + m * h + c {
+            let point = &mut row[k * width..(k + 1) * width];
+            butterflies_same::<true>(cpu, point, &mut [], None, Some(P::broadcast(cpu, p[k])));
+        }
+    }
+}
+
+/// Elements `e0 .. e1` of run `m` times `points[m]`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn scale_runs(
+    cpu: crate::x86_64::Avx512,
+    runs: &mut [&mut [Goldilocks]; 8],
+    e0: usize,
+    e1: usize,
+    points: Option<&[Goldilocks; 8]>,
+) {
+    use crate::x86_64::PackedGoldilocksAvx512 as P;
+    let Some(p) = points else {
+        return;
+    };
+    for (run, &c) in runs.iter_mut().zip(p) {
+        let c = Some(P::broadcast(cpu, c));
+        butterflies_same::<true>(cpu, &mut run[e0..e1], &mut [], None, c);
     }
 }
