@@ -4,11 +4,13 @@
 //! on a busy box the fairer figure for one thread); best and median of the rounds.
 //!
 //! `cargo run --release -p zkaccel-ntt --example lde_compare -- [LOG_N] [ROUNDS] [THREADS]
-//! [COLUMNS] [POLYNOMIAL_MAJOR]` (defaults 20, 15, all cores, 1, 0); Plonky3's matrix is
-//! index-major, and so is ours unless the last argument is 1 (then the same values stored
-//! polynomial after polynomial). Also times ours into one buffer reused across rounds
+//! [COLUMNS] [POLYNOMIAL_MAJOR] [KIND]` (defaults 20, 15, all cores, 1, 0, `lde`); Plonky3's
+//! matrix is index-major, and so is ours unless POLYNOMIAL_MAJOR is 1 (then the same values
+//! stored polynomial after polynomial). Also times ours into one buffer reused across rounds
 //! (`lde_batch_into`: no page faults after the first round), which Plonky3's API has no
-//! counterpart of: the like-for-like ratio is the first.
+//! counterpart of: the like-for-like ratio is the first. KIND `forward` or `inverse` times
+//! the batched NTTs instead (natural order in and out, Plonky3's `dft_batch` and
+//! `idft_batch`), each side transforming a copy of the input made outside the timing.
 
 use p3_dft::{Radix2DFTSmallBatch, TwoAdicSubgroupDft};
 use p3_matrix::dense::RowMajorMatrix;
@@ -17,13 +19,14 @@ use zkaccel_field::Field;
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_ntt::{Layout, LdeInput, NttPlan};
+use zkaccel_ntt::{Layout, LdeInput, NttPlan, Order};
 
 type P3 = p3_goldilocks::Goldilocks;
 
 fn main() {
     let args: Vec<usize> = std::env::args()
         .skip(1)
+        .take(5)
         .map(|a| a.parse().expect("numeric arguments"))
         .collect();
     let log_n = args.first().copied().unwrap_or(20);
@@ -35,6 +38,7 @@ fn main() {
     } else {
         Layout::IndexMajor
     };
+    let kind = std::env::args().nth(6).unwrap_or_else(|| "lde".into());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -53,6 +57,23 @@ fn main() {
             .flat_map(|c| x.iter().skip(c).step_by(columns).copied())
             .collect(),
     };
+    if kind != "lde" {
+        let inverse = match kind.as_str() {
+            "forward" => false,
+            "inverse" => true,
+            other => panic!("KIND is lde, forward or inverse, not {other}"),
+        };
+        return compare_ntts(
+            log_n,
+            rounds,
+            &pool,
+            columns,
+            layout,
+            inverse,
+            &ours_input,
+            &theirs,
+        );
+    }
     let plan = NttPlan::<Goldilocks>::new(log_n + 3).expect("supported size");
     let p3 = Radix2DFTSmallBatch::<P3>::new(1 << (log_n + 3));
     let (mut ours, mut peer, mut reusing) = (Vec::new(), Vec::new(), Vec::new());
@@ -102,5 +123,54 @@ fn main() {
         pc / oc,
         pw / rw,
         pc / rc
+    );
+}
+
+/// The batched NTTs of the same matrix, ours in `layout`, alternating round by round.
+#[allow(clippy::too_many_arguments)] // the shape and the two inputs
+fn compare_ntts(
+    log_n: usize,
+    rounds: usize,
+    pool: &rayon::ThreadPool,
+    columns: usize,
+    layout: Layout,
+    inverse: bool,
+    ours_input: &[Goldilocks],
+    theirs: &[P3],
+) {
+    let plan = NttPlan::<Goldilocks>::new(log_n).expect("supported size");
+    let p3 = Radix2DFTSmallBatch::<P3>::new(1 << log_n);
+    let (mut ours, mut peer) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        pool.install(|| {
+            let mut data = ours_input.to_vec();
+            ours.push(timed(CpuClock::Process, || {
+                if inverse {
+                    plan.inverse_batch(&mut data, columns, layout, Order::NN)
+                } else {
+                    plan.forward_batch(&mut data, columns, layout, Order::NN)
+                }
+            }));
+            let m = RowMajorMatrix::new(theirs.to_vec(), columns);
+            peer.push(timed(CpuClock::Process, || {
+                if inverse {
+                    p3.idft_batch(m)
+                } else {
+                    p3.dft_batch(m)
+                }
+            }));
+        });
+    }
+    println!(
+        "{} NTT 2^{log_n} x {columns} (ours {layout:?}), {} threads, {rounds} alternating rounds:",
+        if inverse { "inverse" } else { "forward" },
+        pool.current_num_threads()
+    );
+    let (ow, oc) = report_samples("zkaccel", &ours, 1e3, "ms");
+    let (pw, pc) = report_samples("plonky3", &peer, 1e3, "ms");
+    println!(
+        "  ratio plonky3/zkaccel (medians): wall {:.3}, cpu {:.3}",
+        pw / ow,
+        pc / oc
     );
 }
