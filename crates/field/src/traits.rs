@@ -534,13 +534,14 @@ pub trait TwoAdicField: Field {
     }
 
     /// `t.len()` radix-2 stages (1, 2 or 4) of half-sizes `h`, `2h`, … over rows of
-    /// `2^t.len()·h` contiguous points of `width` elements each, a radix-`2^t.len()` block in
-    /// registers at a time: in every row, for every `j < h`, the points `j + m·h`; the stage of
-    /// half-size `2^s·h` pairs block points `m` and `m + 2^s` (bit `s` of `m` clear) with the
-    /// twiddle `t[s][j + (m mod 2^s)·h]`, DIT from `s = 0` up, DIF from the top down. Returns
-    /// `false`, having done nothing, where the field has no such kernel (the default): the
-    /// caller then runs the stages pair by pair. A field overrides it where whole blocks in
-    /// registers beat runs of slices (Goldilocks on AVX-512).
+    /// `2^t.len()·h` contiguous points of `width` elements each: in every row, for every
+    /// `j < h`, the points `j + m·h`; the stage of half-size `2^s·h` pairs block points `m` and
+    /// `m + 2^s` (bit `s` of `m` clear) with the twiddle `t[s][j + (m mod 2^s)·h]` (one for
+    /// `j = 0` and `m mod 2^s = 0`, as in [`TwoAdicField::three_stages_block_row`]), DIT from
+    /// `s = 0` up, DIF from the top down. Returns `false`, having done nothing, where the field
+    /// has no such kernel (the default): the caller then runs the stages pair by pair on runs
+    /// of slices. A field overrides it where a kernel of its own beats that (Goldilocks on
+    /// AVX-512: stage by stage over cache-sized chunks).
     ///
     /// # Panics
     /// An override may panic when `data.len()` is not a multiple of `2^t.len()·h·width` or a

@@ -257,7 +257,7 @@ unsafe fn stage_of_runs<F: TwoAdicField>(
     dif: bool,
 ) {
     // SAFETY: forwarded contract.
-    if unsafe { block_row_in_registers(data, n, h, width, stride, &[tw], dif) } {
+    if unsafe { block_row_kernel(data, n, h, width, stride, &[tw], dif) } {
         return;
     }
     for start in (0..n).step_by(2 * h) {
@@ -321,7 +321,7 @@ unsafe fn four_stages_of_runs<F: TwoAdicField>(
         tables.stage(8 * h),
     ];
     // SAFETY: forwarded contract.
-    if unsafe { block_row_in_registers(data, n, h, width, stride, &t, dif) } {
+    if unsafe { block_row_kernel(data, n, h, width, stride, &t, dif) } {
         return;
     }
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
@@ -377,7 +377,7 @@ unsafe fn two_stages_of_runs<F: TwoAdicField>(
 ) {
     let (t1, t2) = (tables.stage(h), tables.stage(2 * h));
     // SAFETY: forwarded contract.
-    if unsafe { block_row_in_registers(data, n, h, width, stride, &[t1, t2], dif) } {
+    if unsafe { block_row_kernel(data, n, h, width, stride, &[t1, t2], dif) } {
         return;
     }
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
@@ -414,7 +414,7 @@ unsafe fn two_stages_of_runs<F: TwoAdicField>(
 ///
 /// # Safety
 /// As [`radix2`], with `2^t.len()·h ≤ n`.
-unsafe fn block_row_in_registers<F: TwoAdicField>(
+unsafe fn block_row_kernel<F: TwoAdicField>(
     data: *mut F,
     n: usize,
     h: usize,
