@@ -485,9 +485,9 @@ unsafe fn reduce128_avx512(hi: __m512i, lo: __m512i) -> __m512i {
         let hi_hi = _mm512_srli_epi64::<32>(hi);
         let t0 = _mm512_sub_epi64(lo, hi_hi);
         let t0 = _mm512_mask_sub_epi64(t0, _mm512_cmplt_epu64_mask(lo, hi_hi), t0, eps);
-        // hi_lo · (2^32 − 1) = (hi_lo << 32) − hi_lo: a shift, a mask and a subtraction on
-        // the vector ALUs instead of a product on the multiplier ports the rest of a product
-        // keeps busy.
+        // hi_lo · (2^32 − 1) = (hi_lo << 32) − hi_lo: a shift, a mask and a subtraction
+        // instead of a product (Plonky3's form; on a Zen 4 EPYC it measured the same as the
+        // product, within noise).
         let t1 = _mm512_sub_epi64(_mm512_slli_epi64::<32>(hi), _mm512_and_si512(hi, eps));
         let r = _mm512_add_epi64(t0, t1);
         _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(r, t1), r, eps)
