@@ -19,6 +19,18 @@ fn sample(rng: &mut StdRng) -> Goldilocks {
     random_prime(rng)
 }
 
+/// A twiddle for the butterfly kernels: as often as not `±2^s` (`s < 64`, which the AVX-512
+/// kernels apply by shifts, or `64 ≤ s < 192`, which they do not), else a random element.
+fn twiddle_sample(rng: &mut StdRng) -> Goldilocks {
+    let s = rng.next_u64();
+    let power = Goldilocks::new_reduced(2).exp_u64(s % 192);
+    match (s >> 8) % 4 {
+        0 => power,
+        1 => -power,
+        _ => sample(rng),
+    }
+}
+
 fn sample_ext(rng: &mut StdRng) -> Goldilocks2 {
     Goldilocks2::new(sample(rng), sample(rng))
 }
@@ -570,12 +582,12 @@ fn three_stages_across_runs_match_their_butterflies() {
         for unit in [Some(false), Some(true), None] {
             let tables: Vec<Vec<Goldilocks>> = (0..7)
                 .map(|i| {
-                    let same = sample(&mut rng);
+                    let same = twiddle_sample(&mut rng);
                     (0..len)
                         .map(|_| match unit {
                             Some(true) if [0, 1, 3].contains(&i) => Goldilocks::ONE,
                             Some(_) => same,
-                            None => sample(&mut rng),
+                            None => twiddle_sample(&mut rng),
                         })
                         .collect()
                 })
@@ -728,7 +740,7 @@ fn block_rows_match_their_butterflies() {
                 .collect();
             let t: Vec<Vec<Goldilocks>> = [h, 2 * h, 4 * h]
                 .iter()
-                .map(|&len| (0..len).map(|_| sample(&mut rng)).collect())
+                .map(|&len| (0..len).map(|_| twiddle_sample(&mut rng)).collect())
                 .collect();
             let points: Vec<Goldilocks> = (0..8 * h).map(|_| sample(&mut rng)).collect();
             for dif in [false, true] {
@@ -901,7 +913,7 @@ fn stage_block_rows_match_their_butterflies() {
                     .map(|_| sample(&mut rng))
                     .collect();
                 let t: Vec<Vec<Goldilocks>> = (0..stages)
-                    .map(|s| (0..h << s).map(|_| sample(&mut rng)).collect())
+                    .map(|s| (0..h << s).map(|_| twiddle_sample(&mut rng)).collect())
                     .collect();
                 let tables: Vec<&[Goldilocks]> = t.iter().map(|v| v.as_slice()).collect();
                 let points: Vec<Goldilocks> = (0..r * h).map(|_| sample(&mut rng)).collect();
