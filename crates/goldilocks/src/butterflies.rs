@@ -679,8 +679,8 @@ pub fn three_stages_block_row(
     );
     // The layered kernel where there is one (AVX-512F), else block by block. Short DIF blocks
     // (`h < 4`) used to run as radix-8 blocks in registers; once the layered kernel took the
-    // twiddles `±2^s` by shifts ([`crate::x86_64::PackedPowerOfTwo`]: the short stages' roots
-    // are all such powers or a product), it ran the `2^16 × 135` forward transform 4–8 %
+    // twiddles `±2^s` by shifts ([`crate::x86_64::PowerTwiddle`]: the short stages' roots
+    // are all such powers), it ran the `2^16 × 135` forward transform 4–8 %
     // faster than they did on a Zen 4 EPYC.
     if !stages_block_row(data, h, width, &t, dif, points) {
         zkaccel_field::butterflies::block_row_by_blocks(data, h, width, t, dif, points);
@@ -841,7 +841,7 @@ fn layered_rows_avx512<const DIF: bool>(
     width: usize,
     t: &[&[Goldilocks]],
 ) {
-    use crate::x86_64::{PackedGoldilocksAvx512 as P, PackedPowerOfTwo};
+    use crate::x86_64::{PackedGoldilocksAvx512 as P, PowerTwiddle};
     let stages = t.len();
     let r = 1usize << stages;
     let row_len = r * h * width;
@@ -857,11 +857,14 @@ fn layered_rows_avx512<const DIF: bool>(
                     let (a_at, b_at) = ((j + m * h) * width, (j + (m + half) * h) * width);
                     let mut row = 0;
                     if width == P::WIDTH {
-                        row = match w.map(|w| (w, PackedPowerOfTwo::of(cpu, w))) {
+                        row = match w.map(|w| (w, PowerTwiddle::of(cpu, w))) {
                             None => {
                                 rows_one_vector::<DIF, _>(cpu, chunk, row_len, a_at, b_at, Unit)
                             }
-                            Some((_, Some(power))) => {
+                            Some((_, Some(PowerTwiddle::Low(power)))) => {
+                                rows_one_vector::<DIF, _>(cpu, chunk, row_len, a_at, b_at, power)
+                            }
+                            Some((_, Some(PowerTwiddle::High(power)))) => {
                                 rows_one_vector::<DIF, _>(cpu, chunk, row_len, a_at, b_at, power)
                             }
                             Some((w, None)) => {
@@ -935,7 +938,7 @@ impl VectorTwiddle for crate::x86_64::PackedGoldilocksAvx512 {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl VectorTwiddle for crate::x86_64::PackedPowerOfTwo {
+impl<const HIGH: bool> VectorTwiddle for crate::x86_64::PackedPowerOfTwo<HIGH> {
     #[inline(always)]
     fn butterfly<const DIF: bool>(
         self,
@@ -963,11 +966,12 @@ fn butterflies_twiddled<const DIF: bool>(
     b: &mut [Goldilocks],
     w: Option<Goldilocks>,
 ) {
-    use crate::x86_64::{PackedGoldilocksAvx512 as P, PackedPowerOfTwo};
+    use crate::x86_64::{PackedGoldilocksAvx512 as P, PowerTwiddle};
     match w {
         None => butterflies_same::<DIF, _>(cpu, a, b, Unit),
-        Some(w) => match PackedPowerOfTwo::of(cpu, w) {
-            Some(power) => butterflies_same::<DIF, _>(cpu, a, b, power),
+        Some(w) => match PowerTwiddle::of(cpu, w) {
+            Some(PowerTwiddle::Low(power)) => butterflies_same::<DIF, _>(cpu, a, b, power),
+            Some(PowerTwiddle::High(power)) => butterflies_same::<DIF, _>(cpu, a, b, power),
             None => butterflies_same::<DIF, _>(cpu, a, b, P::broadcast(cpu, w)),
         },
     }
