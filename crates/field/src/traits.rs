@@ -558,6 +558,15 @@ pub trait TwoAdicField: Field {
         false
     }
 
+    /// `c` such that the field's butterfly kernels multiply by the roots of unity of order up
+    /// to `2^c` for markedly less than by other twiddles, on this CPU: 0 (none; the default).
+    /// Goldilocks on AVX-512 says 6 (those roots are all `±2^k`, applied by shifts). The NTT's
+    /// four-step split of wide points uses it to put more stages on such twiddles.
+    #[inline]
+    fn cheap_roots_log() -> usize {
+        0
+    }
+
     /// [`TwoAdicField::three_stages_same`] with a twiddle per element: slot `i`'s twiddle for
     /// element `j` is `tw[i][j]` (each table at least as long as the runs). This is three
     /// stages of one polynomial, whose runs are consecutive pieces of it.

@@ -589,6 +589,16 @@ impl TwoAdicField for Goldilocks {
     ) -> bool {
         crate::butterflies::stages_block_row(data, h, width, t, dif, None)
     }
+    /// 6 where the layered AVX-512 kernels run ([`crate::x86_64::PowerTwiddle`]: the roots of
+    /// order up to 64 are `±2^k`), else 0.
+    #[inline]
+    fn cheap_roots_log() -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if crate::x86_64::Avx512::detect().is_some() {
+            return 6;
+        }
+        0
+    }
     #[inline]
     fn three_stages(runs: &mut [&mut [Self]; 8], tw: &[&[Self]; 7], dif: bool) {
         if dif {

@@ -247,7 +247,9 @@ fn cosets_and_ldes<F: Sample>() {
 fn batches<F: Sample>() {
     let mut rng = rng();
     // Rows of the four-step split of 3 (one radix-8 pass: the twiddles ride on it), 4 and 2
-    // (they take a pass of their own), 6, and columns split again.
+    // (they take a pass of their own), 6, and columns split again; with a core of 2^7, the
+    // columns of 2^6 points a field with cheap roots of order 64 takes (Goldilocks on
+    // AVX-512: rows of 4), else the core's split.
     let shapes = [
         (0, 3, 2),
         (3, 5, 2),
@@ -257,6 +259,8 @@ fn batches<F: Sample>() {
         (8, 3, 6),
         (8, 7, 4),
         (8, 6, 3),
+        (8, 5, 7),
+        (8, 16, 7),
     ];
     for (log_n, count, core_log) in shapes {
         let n = 1usize << log_n;
