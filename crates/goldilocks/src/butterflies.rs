@@ -712,13 +712,16 @@ const LAYERED_MIN_H: usize = 4;
 /// butterflies are independent of one another and stream four vectors at a time. A radix-8
 /// block held in registers is a chain three stages deep whose eight points and seven twiddles
 /// crowd the registers: on a Zen 4 EPYC this kernel took 0.24 ns per element and stage where
-/// the radix-8 blocks took 0.29–0.37 (eight-element points). Returns `false`, having done
+/// the radix-8 blocks took 0.29–0.37 (eight-element points). A run's twiddle `±2^k` (every
+/// twiddle of a stage of half-size up to 32) is applied by shifts
+/// ([`crate::x86_64::PowerTwiddle`]), where the points are wider than one vector or share it
+/// down a chunk's rows. Returns `false`, having done
 /// nothing, where there is no such kernel (no AVX-512F, `width < 2`): the caller then runs the
 /// stages its own way.
 ///
 /// # Panics
-/// When `t` has no stage or more than [`MAX_BLOCK_ROW_STAGES`], `data.len()` is not a multiple
-/// of `2^stages·h·width`, a stage table is shorter than its stage, or `points` is given for
+/// When `t` has no stage or more than [`MAX_BLOCK_ROW_STAGES`], `h` or `width` is zero or
+/// `2^stages·h·width` overflows, `data.len()` is not a multiple of it, a stage table is shorter than its stage, or `points` is given for
 /// more than one row or holds fewer than `2^stages·h` elements.
 pub fn stages_block_row(
     data: &mut [Goldilocks],
@@ -733,8 +736,13 @@ pub fn stages_block_row(
         (1..=MAX_BLOCK_ROW_STAGES).contains(&stages),
         "one to four stages"
     );
+    // Checked products: a row length that overflows is refused, not wrapped.
+    let row_len = h
+        .checked_mul(width)
+        .and_then(|x| x.checked_mul(1 << stages))
+        .filter(|&len| len > 0);
     assert!(
-        h > 0 && width > 0 && data.len().is_multiple_of((h * width) << stages),
+        row_len.is_some_and(|len| data.len().is_multiple_of(len)),
         "rows of 2^stages runs of h points"
     );
     assert!(
@@ -742,7 +750,7 @@ pub fn stages_block_row(
         "a twiddle per block and slot"
     );
     assert!(
-        points.is_none_or(|p| p.len() >= h << stages && data.len() == (h * width) << stages),
+        points.is_none_or(|p| p.len() >= h << stages && Some(data.len()) == row_len),
         "a scale per point of one row"
     );
     #[cfg(target_arch = "x86_64")]

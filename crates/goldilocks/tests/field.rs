@@ -1038,4 +1038,22 @@ fn stage_block_rows_refuse_bad_shapes() {
             assert_eq!(got, data, "{what} (dif {dif}) touched the data");
         }
     }
+    // Row lengths that overflow (and would wrap to zero, of which an empty slice is a
+    // multiple) or are zero: refused, with the library's message, not a later slicing panic.
+    let empty: &[&[Goldilocks]] = &[&[], &[]];
+    for (h, width) in [(1usize << 62, 2usize), (usize::MAX, 1), (0, 9), (4, 0)] {
+        let refused = catch_unwind(AssertUnwindSafe(|| {
+            stages_block_row(&mut [], h, width, empty, false, None)
+        }));
+        let message = refused.expect_err("an impossible row was accepted");
+        let text = message
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| message.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        assert!(
+            text.contains("rows of 2^stages"),
+            "h {h} width {width}: {text}"
+        );
+    }
 }
