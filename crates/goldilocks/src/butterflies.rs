@@ -651,8 +651,8 @@ pub fn dit_three_stages_scaled(
 
 /// The radix-8 blocks of the three stages of half-sizes `h`, `2h`, `4h` over rows of `8h`
 /// contiguous points of `width` elements (see `TwoAdicField::three_stages_block_row`): on
-/// AVX-512 all rows in one kernel (twiddles broadcast once per block, runs' tails in masked
-/// vectors); else block by block through [`dif_three_stages_same`] and friends.
+/// AVX-512 the layered kernel's three-stage case ([`stages_block_row`]); else block by block
+/// through [`dif_three_stages_same`] and friends.
 ///
 /// # Panics
 /// When `data.len()` is not a multiple of `8h·width`, a stage table is shorter than its
