@@ -897,20 +897,17 @@ fn layered_rows_avx512<const DIF: bool>(
     }
 }
 
+/// The AVX-512 vector the run kernels work on.
+#[cfg(target_arch = "x86_64")]
+type Packed = crate::x86_64::PackedGoldilocksAvx512;
+
 /// How the butterflies of a run apply its one twiddle: [`Unit`] (no product), a
 /// [`PackedPowerOfTwo`](crate::x86_64::PackedPowerOfTwo) (shifts), or a broadcast element (a
 /// product). Generic kernels over it keep the choice out of their inner loops.
 #[cfg(target_arch = "x86_64")]
 trait VectorTwiddle: Copy {
     /// The DIF (`DIF`) or DIT butterfly of `x` and `y` with this twiddle.
-    fn butterfly<const DIF: bool>(
-        self,
-        x: crate::x86_64::PackedGoldilocksAvx512,
-        y: crate::x86_64::PackedGoldilocksAvx512,
-    ) -> (
-        crate::x86_64::PackedGoldilocksAvx512,
-        crate::x86_64::PackedGoldilocksAvx512,
-    );
+    fn butterfly<const DIF: bool>(self, x: Packed, y: Packed) -> (Packed, Packed);
 }
 
 /// The twiddle one.
@@ -921,20 +918,13 @@ struct Unit;
 #[cfg(target_arch = "x86_64")]
 impl VectorTwiddle for Unit {
     #[inline(always)]
-    fn butterfly<const DIF: bool>(
-        self,
-        x: crate::x86_64::PackedGoldilocksAvx512,
-        y: crate::x86_64::PackedGoldilocksAvx512,
-    ) -> (
-        crate::x86_64::PackedGoldilocksAvx512,
-        crate::x86_64::PackedGoldilocksAvx512,
-    ) {
-        crate::x86_64::PackedGoldilocksAvx512::add_sub(x, y)
+    fn butterfly<const DIF: bool>(self, x: Packed, y: Packed) -> (Packed, Packed) {
+        Packed::add_sub(x, y)
     }
 }
 
 #[cfg(target_arch = "x86_64")]
-impl VectorTwiddle for crate::x86_64::PackedGoldilocksAvx512 {
+impl VectorTwiddle for Packed {
     #[inline(always)]
     fn butterfly<const DIF: bool>(self, x: Self, y: Self) -> (Self, Self) {
         if DIF {
@@ -948,14 +938,7 @@ impl VectorTwiddle for crate::x86_64::PackedGoldilocksAvx512 {
 #[cfg(target_arch = "x86_64")]
 impl<const HIGH: bool> VectorTwiddle for crate::x86_64::PackedPowerOfTwo<HIGH> {
     #[inline(always)]
-    fn butterfly<const DIF: bool>(
-        self,
-        x: crate::x86_64::PackedGoldilocksAvx512,
-        y: crate::x86_64::PackedGoldilocksAvx512,
-    ) -> (
-        crate::x86_64::PackedGoldilocksAvx512,
-        crate::x86_64::PackedGoldilocksAvx512,
-    ) {
+    fn butterfly<const DIF: bool>(self, x: Packed, y: Packed) -> (Packed, Packed) {
         if DIF {
             self.dif_butterfly(x, y)
         } else {

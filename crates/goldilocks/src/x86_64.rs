@@ -1527,28 +1527,30 @@ mod tests {
     use super::*;
     use PackedGoldilocksAvx512 as P512;
 
+    /// Words where a single correction could go wrong: non-canonical words up to `2^64 − 1`.
+    const EDGE_WORDS: [u64; 8] = [
+        0,
+        1,
+        ORDER - 1,
+        ORDER,
+        ORDER + 1,
+        u64::MAX,
+        1 << 63,
+        (1 << 32) - 1,
+    ];
+
     /// The AVX-512 butterflies that bring one operand below `p` once (`dit_butterfly`,
     /// `dif_butterfly`, `add_sub`) against the field's operators, on the words where a single
     /// correction could go wrong: non-canonical words up to `2^64 − 1` in either operand.
     #[test]
     fn avx512_butterflies_match_the_operators_on_edge_words() {
-        use crate::field::ORDER;
         use rand::{RngCore, SeedableRng};
         use P512 as P;
         let Some(cpu) = Avx512::detect() else {
             eprintln!("no AVX-512F here (or ZKACCEL_SIMD=off): nothing to check");
             return;
         };
-        let edges = [
-            0,
-            1,
-            ORDER - 1,
-            ORDER,
-            ORDER + 1,
-            u64::MAX,
-            1 << 63,
-            (1 << 32) - 1,
-        ];
+        let edges = EDGE_WORDS;
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
         let word = |rng: &mut rand::rngs::StdRng, i: usize| -> u64 {
             if i < edges.len() {
@@ -1605,16 +1607,7 @@ mod tests {
             eprintln!("no AVX-512F here (or ZKACCEL_SIMD=off): nothing to check");
             return;
         };
-        let edges = [
-            0,
-            1,
-            ORDER - 1,
-            ORDER,
-            ORDER + 1,
-            u64::MAX,
-            1 << 63,
-            (1 << 32) - 1,
-        ];
+        let edges = EDGE_WORDS;
         let mut rng = rand::rngs::StdRng::seed_from_u64(12);
         let canon = |v: P| v.to_array().map(|e| e.as_canonical_u64());
         let two = Goldilocks::new_reduced(2);
