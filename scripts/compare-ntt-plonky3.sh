@@ -4,7 +4,9 @@
 # process (`crates/ntt/examples/lde_compare.rs`), the two alternating round by round on
 # identical inputs, built with `-C target-cpu=native` (Plonky3 picks its packed Goldilocks at
 # compile time; ours picks its SIMD at run time either way). Prints a Markdown table of
-# Plonky3's median time / ours (> 1: ours is faster), wall clock and process CPU time.
+# Plonky3's median time / ours (> 1: ours is faster), wall clock and process CPU time; for the
+# LDEs also ours in place (`lde_batch_in_place`, the input taken by value as Plonky3 takes
+# its matrix: the like-for-like API).
 #
 # Shapes: NTTs 2^16 × 135 and 2^20 × 8, forward and inverse; coset LDEs (blowup 8, from
 # evaluations) 2^20 × 8 and 2^20 × 135 → 2^23; index-major and polynomial-major; 1 and 2
@@ -23,18 +25,24 @@ if [ "${ZKACCEL_COMPARE_LARGE:-1}" = 0 ]; then
 fi
 echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(date -u +%F)"
 echo
-echo "| kind | shape | layout | threads | Plonky3 / ours, wall | CPU |"
-echo "|---|---|---|---|---|---|"
+echo "| kind | shape | layout | threads | Plonky3 / ours, wall | CPU | LDE in place, wall | CPU |"
+echo "|---|---|---|---|---|---|---|---|"
 row() { # kind log_n columns rounds layout threads
-  local line
-  line=$("$bin" "$2" "$4" "$6" "$3" "$5" "$1" | grep 'ratio plonky3/zkaccel')
-  local wall cpu layout
+  local out line
+  out=$("$bin" "$2" "$4" "$6" "$3" "$5" "$1")
+  line=$(grep 'ratio plonky3/zkaccel (medians)' <<<"$out")
+  local wall cpu layout in_wall=— in_cpu=—
   wall=$(sed -E 's/.*medians\): wall ([0-9.]+), cpu ([0-9.]+).*/\1/' <<<"$line")
   cpu=$(sed -E 's/.*medians\): wall ([0-9.]+), cpu ([0-9.]+).*/\2/' <<<"$line")
+  if [ "$1" = lde ]; then
+    line=$(grep 'ratio plonky3/zkaccel in place' <<<"$out")
+    in_wall=$(sed -E 's/.*medians\): wall ([0-9.]+), cpu ([0-9.]+).*/\1/' <<<"$line")
+    in_cpu=$(sed -E 's/.*medians\): wall ([0-9.]+), cpu ([0-9.]+).*/\2/' <<<"$line")
+  fi
   layout=$([ "$5" = 1 ] && echo polynomial-major || echo index-major)
   local shape="2^$2 × $3"
   [ "$1" = lde ] && shape="2^$2 × $3 → 2^$(($2 + 3))"
-  echo "| $1 | $shape | $layout | $6 | $wall | $cpu |"
+  echo "| $1 | $shape | $layout | $6 | $wall | $cpu | $in_wall | $in_cpu |"
 }
 for kind in forward inverse; do
   for shape in "16 135" "20 8"; do

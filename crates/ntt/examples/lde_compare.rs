@@ -8,8 +8,11 @@
 //! matrix is index-major, and so is ours unless POLYNOMIAL_MAJOR is 1 (then the same values
 //! stored polynomial after polynomial). Also times ours into one buffer reused across rounds
 //! (`lde_batch_into`: no page faults after the first round), which Plonky3's API has no
-//! counterpart of: the like-for-like ratio is the first (skipped for outputs over 4 GiB, so
-//! that `2^20 × 135 → 2^23`, 9 GiB a side, fits a 24 GB machine). KIND `forward` or `inverse` times
+//! counterpart of (skipped for outputs over 4 GiB, so that `2^20 × 135 → 2^23`, 9 GiB a side,
+//! fits a 24 GB machine), and in place (`lde_batch_in_place`: the input taken by value and
+//! grown into the output, as Plonky3's `coset_lde_batch` takes its matrix; both inputs copied
+//! outside the timing), the like-for-like ratio; the first, ours borrowing its input and
+//! allocating the output, is the other API's. KIND `forward` or `inverse` times
 //! the batched NTTs instead (natural order in and out, Plonky3's `dft_batch` and
 //! `idft_batch`), each side transforming a copy of the input made outside the timing.
 
@@ -85,6 +88,7 @@ fn main() {
     let plan = NttPlan::<Goldilocks>::new(log_n + 3).expect("supported size");
     let p3 = Radix2DFTSmallBatch::<P3>::new(1 << (log_n + 3));
     let (mut ours, mut peer, mut reusing) = (Vec::new(), Vec::new(), Vec::new());
+    let mut in_place = Vec::new();
     let mut buffer = Vec::new();
     // A reused output beside the two fresh ones would not fit the memory of a small machine
     // at the largest shapes (`2^23 × 135` is 9 GiB).
@@ -114,6 +118,19 @@ fn main() {
                     )
                 }));
             }
+            // Owned input, copied outside the timing, as Plonky3's.
+            let mut values = ours_input.to_vec();
+            in_place.push(timed(CpuClock::Process, || {
+                plan.lde_batch_in_place(
+                    &mut values,
+                    columns,
+                    layout,
+                    3,
+                    Goldilocks::GENERATOR,
+                    LdeInput::Evaluations,
+                )
+                .map(|()| values)
+            }));
             let m = RowMajorMatrix::new(theirs.clone(), columns);
             peer.push(timed(CpuClock::Process, || {
                 p3.coset_lde_batch(m, 3, <P3 as p3_field::Field>::GENERATOR)
@@ -128,6 +145,12 @@ fn main() {
     );
     let (ow, oc) = report_samples("zkaccel", &ours, 1e3, "ms");
     let (pw, pc) = report_samples("plonky3", &peer, 1e3, "ms");
+    let (iw, ic) = report_samples("zkaccel, in place", &in_place, 1e3, "ms");
+    println!(
+        "  ratio plonky3/zkaccel in place (medians): wall {:.3}, cpu {:.3}",
+        pw / iw,
+        pc / ic
+    );
     if !reuse {
         println!(
             "  ratio plonky3/zkaccel (medians): wall {:.3}, cpu {:.3} (no reused-buffer run: \

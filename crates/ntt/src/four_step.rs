@@ -873,7 +873,7 @@ fn fill_uninit<F: Copy>(slots: &mut [MaybeUninit<F>], value: F) -> &mut [F] {
 ///
 /// # Safety
 /// Every element of `slots` must have been written.
-unsafe fn assume_init_mut<F>(slots: &mut [MaybeUninit<F>]) -> &mut [F] {
+pub(crate) unsafe fn assume_init_mut<F>(slots: &mut [MaybeUninit<F>]) -> &mut [F] {
     // SAFETY: `MaybeUninit<F>` has `F`'s layout, and the caller guarantees that every
     // element is initialised.
     unsafe { &mut *(slots as *mut [MaybeUninit<F>] as *mut [F]) }

@@ -8,7 +8,8 @@ use crate::error::NttError;
 use core::mem::MaybeUninit;
 
 use crate::four_step::{
-    copy_uninit, extend_dit, transform, transform_dif_checked, Direction, Outputs, Shape,
+    assume_init_mut, copy_uninit, extend_dit, transform, transform_dif_checked, Direction, Outputs,
+    Shape,
 };
 use crate::kernels::{bit_reverse_points, StageTables};
 use crate::memory::with_capacity_for_pages;
@@ -621,7 +622,87 @@ impl<F: TwoAdicField> NttPlan<F> {
         input: LdeInput,
         out: &mut Vec<F>,
     ) -> Result<(), NttError> {
-        let log_n = self.batch_shape(data.len(), count)?;
+        let (log_n, total) = self.extension_shape(data.len(), count, log_blowup, shift)?;
+        out.clear();
+        if out.capacity() < total {
+            // The old allocation goes before the new one is made.
+            *out = Vec::new();
+            *out = with_capacity_for_pages(total, self.huge_pages);
+        }
+        let slots = &mut out.spare_capacity_mut()[..total];
+        // Each polynomial's input goes to the tail of its output block (the whole input to
+        // the tail of an index-major output), inside the (parallel) extension.
+        let n = data.len() / count;
+        let fill = |p: usize, tail: &mut [MaybeUninit<F>]| {
+            copy_uninit(tail, &data[p * n..p * n + tail.len()]);
+        };
+        self.extend_from_tails(slots, log_n, count, layout, log_blowup, shift, input, fill);
+        // SAFETY: `extend_from_tails` wrote all `total` elements of the spare capacity.
+        unsafe { out.set_len(total) };
+        Ok(())
+    }
+
+    /// [`NttPlan::lde_batch`] of the values in `data`, replaced by their extension: the
+    /// allocation grows to the output's size (a reallocation, which for large buffers remaps
+    /// the pages already written instead of copying them), so no buffer besides the output is
+    /// needed, peak memory is the output's alone (the borrowing calls hold the input and the
+    /// output), and the input's pages, already written, take no page faults again: `1/2^k` of
+    /// the output's. Plonky3's `coset_lde_batch` likewise takes its input by value.
+    ///
+    /// # Errors
+    /// As [`NttPlan::lde_batch`]; on an error `data` is left as it was.
+    pub fn lde_batch_in_place(
+        &self,
+        data: &mut Vec<F>,
+        count: usize,
+        layout: Layout,
+        log_blowup: usize,
+        shift: F,
+        input: LdeInput,
+    ) -> Result<(), NttError> {
+        let len = data.len();
+        let (log_n, total) = self.extension_shape(len, count, log_blowup, shift)?;
+        data.reserve_exact(total - len);
+        let n = 1usize << log_n;
+        // Move each polynomial's input to the tail of its output block, the last first: tail
+        // `p` starts at `(p + 1)·big − n ≥ (2p + 1)·n` (for `big ≥ 2n`), past every input `q < p`
+        // still to move, so no move overwrites a value not yet moved.
+        let (moves, src_len) = match layout {
+            Layout::PolynomialMajor => (count, n),
+            Layout::IndexMajor => (1, len),
+        };
+        let base = data.as_mut_ptr().cast::<MaybeUninit<F>>();
+        for p in (0..moves).rev() {
+            let (from, to) = (p * src_len, (p + 1) * (total / moves) - src_len);
+            if from != to {
+                // SAFETY: both ranges of `src_len` lie inside `data`'s allocation of at least
+                // `total` elements (`to + src_len ≤ total`), the source holds initialised
+                // values (`F: Copy`), and `ptr::copy` allows overlap.
+                unsafe { core::ptr::copy(base.add(from), base.add(to), src_len) };
+            }
+        }
+        // SAFETY: the allocation holds `total` elements from `base` (reserved above), seen as
+        // possibly uninitialised slots; `data` is borrowed mutably for the whole call and its
+        // length is only set once all of them are written.
+        let slots = unsafe { core::slice::from_raw_parts_mut(base, total) };
+        // The tails hold the inputs already (moved there above).
+        let fill = |_: usize, _: &mut [MaybeUninit<F>]| {};
+        self.extend_from_tails(slots, log_n, count, layout, log_blowup, shift, input, fill);
+        // SAFETY: `extend_from_tails` wrote all `total` elements.
+        unsafe { data.set_len(total) };
+        Ok(())
+    }
+
+    /// The checked shape of an extension of `len` values in `count` polynomials by
+    /// `2^log_blowup`: `log2` of a polynomial's length and the output's length.
+    fn extension_shape(
+        &self,
+        len: usize,
+        count: usize,
+        log_blowup: usize,
+        shift: F,
+    ) -> Result<(usize, usize), NttError> {
+        let log_n = self.batch_shape(len, count)?;
         check_shift(shift)?;
         let n = 1usize << log_n;
         let big = n
@@ -632,21 +713,38 @@ impl<F: TwoAdicField> NttPlan<F> {
         let total = big
             .checked_mul(count)
             .ok_or_else(|| NttError::Shape("the batch's extension overflows".into()))?;
-        // Each polynomial's input goes to the tail of its output block, becomes its
-        // bit-reversed coefficients there (times `factor`: the inverse transform's `1/n`, folded
-        // into the shift powers), and is extended in place: no buffer besides the output.
-        out.clear();
-        if out.capacity() < total {
-            // The old allocation goes before the new one is made.
-            *out = Vec::new();
-            *out = with_capacity_for_pages(total, self.huge_pages);
-        }
-        let slots = &mut out.spare_capacity_mut()[..total];
+        Ok((log_n, total))
+    }
+
+    /// The extension in `slots` (`count` output blocks, or one index-major matrix) whose
+    /// tails hold the inputs once `fill(p, tail)` has initialised them (called with each
+    /// polynomial's block's last `2^log_n` slots, polynomial-major, inside the parallel work,
+    /// or once with `p = 0` and the last `count·2^log_n` slots, index-major); the rest may be
+    /// uninitialised and is written before it is read. The inputs become their bit-reversed
+    /// coefficients there (times `factor`: the inverse transform's `1/n`, folded into the
+    /// shift powers) and are extended in place.
+    #[allow(clippy::too_many_arguments)] // the extension's options and its fill
+    fn extend_from_tails(
+        &self,
+        slots: &mut [MaybeUninit<F>],
+        log_n: usize,
+        count: usize,
+        layout: Layout,
+        log_blowup: usize,
+        shift: F,
+        input: LdeInput,
+        fill: impl Fn(usize, &mut [MaybeUninit<F>]) + Sync,
+    ) {
+        let n = 1usize << log_n;
+        let total = slots.len();
+        let big = total / count;
         match layout {
             Layout::PolynomialMajor => {
                 let single = self.clone().parallel(count < rayon::current_num_threads());
-                let each = |(block, poly): (&mut [MaybeUninit<F>], &[F])| {
-                    let tail = copy_uninit(&mut block[big - n..], poly);
+                let each = |(p, block): (usize, &mut [MaybeUninit<F>])| {
+                    fill(p, &mut block[big - n..]);
+                    // SAFETY: `fill` initialised the block's tail.
+                    let tail = unsafe { assume_init_mut(&mut block[big - n..]) };
                     let factor = single.reversed_coefficients(tail, log_n, 1, input);
                     extend_dit(
                         block,
@@ -661,12 +759,9 @@ impl<F: TwoAdicField> NttPlan<F> {
                     )
                 };
                 if self.parallel {
-                    slots
-                        .par_chunks_mut(big)
-                        .zip(data.par_chunks(n))
-                        .for_each(each);
+                    slots.par_chunks_mut(big).enumerate().for_each(each);
                 } else {
-                    slots.chunks_mut(big).zip(data.chunks(n)).for_each(each);
+                    slots.chunks_mut(big).enumerate().for_each(each);
                 }
             }
             Layout::IndexMajor => {
@@ -674,11 +769,14 @@ impl<F: TwoAdicField> NttPlan<F> {
                 // `factor·shift^rev(p)` goes to row `p·2^k` of the extension, zeros between,
                 // and one forward DIT over rows of `count` elements gives natural order; its
                 // first `k` stages are the fill inside the row pass.
-                let tail = copy_uninit(&mut slots[total - data.len()..], data);
+                let src_len = n * count;
+                fill(0, &mut slots[total - src_len..]);
+                // SAFETY: `fill` initialised the tail.
+                let tail = unsafe { assume_init_mut(&mut slots[total - src_len..]) };
                 let factor = self.reversed_coefficients(tail, log_n, count, input);
                 extend_dit(
                     slots,
-                    data.len(),
+                    src_len,
                     count,
                     shift,
                     factor,
@@ -689,9 +787,6 @@ impl<F: TwoAdicField> NttPlan<F> {
                 );
             }
         }
-        // SAFETY: both arms wrote all `total` elements of the spare capacity.
-        unsafe { out.set_len(total) };
-        Ok(())
     }
 
     /// Inverse transforms of a batch (see [`NttPlan::forward_batch`]).

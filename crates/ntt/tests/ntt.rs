@@ -234,6 +234,27 @@ fn cosets_and_ldes<F: Sample>() {
                     )
                     .unwrap();
                 assert_eq!(got, single.concat(), "polynomial-major {what}");
+                // In place: the inputs' own allocations grown into the outputs, from an exact
+                // capacity and from a larger one.
+                for spare in [0, 5] {
+                    for (layout, data, want) in [
+                        (Layout::IndexMajor, &index_major, &want),
+                        (Layout::PolynomialMajor, &polys.concat(), &single.concat()),
+                    ] {
+                        let mut values = Vec::with_capacity(data.len() + spare);
+                        values.extend_from_slice(data);
+                        plan.lde_batch_in_place(
+                            &mut values,
+                            count,
+                            layout,
+                            log_blowup,
+                            shift,
+                            LdeInput::Coefficients,
+                        )
+                        .unwrap();
+                        assert_eq!(&values, want, "in place {layout:?} {what} spare {spare}");
+                    }
+                }
             }
         }
     }
@@ -549,12 +570,30 @@ fn batched_lde_rejects_bad_shapes() {
                 Err(NttError::TooLarge { .. })
             ));
             assert_eq!(out, vec![Goldilocks::TWO; 5]);
+            // In place: a refused call leaves the values (and their allocation) as they were.
+            let mut values = x.clone();
+            let capacity = values.capacity();
+            for (count, k, shift) in [
+                (0, 1, g),
+                (5, 1, g),
+                (4, 1, g),
+                (3, 1, Goldilocks::ZERO),
+                (3, 8, g),
+                (3, 70, g),
+            ] {
+                assert!(plan
+                    .lde_batch_in_place(&mut values, count, layout, k, shift, input)
+                    .is_err());
+                assert_eq!(values, x, "{count} {k}");
+                assert_eq!(values.capacity(), capacity);
+            }
         }
     }
 }
 
 /// `lde_batch_into` equals `lde_batch` whatever the buffer held: too small (reallocated),
-/// larger than needed with old values in it (reused), and the same buffer again.
+/// larger than needed with old values in it (reused), and the same buffer again; so does
+/// `lde_batch_in_place` on the input itself.
 #[test]
 fn batched_lde_into_a_reused_buffer_equals_a_fresh_one() {
     use zkaccel_ntt::{Layout, LdeInput};
@@ -573,6 +612,13 @@ fn batched_lde_into_a_reused_buffer_equals_a_fresh_one() {
                     assert_eq!(
                         out, want,
                         "{algorithm:?} {layout:?} {input:?} 2^{log_n}x{count}"
+                    );
+                    let mut values = x.clone();
+                    plan.lde_batch_in_place(&mut values, count, layout, k, shift, input)
+                        .unwrap();
+                    assert_eq!(
+                        values, want,
+                        "in place {algorithm:?} {layout:?} {input:?} 2^{log_n}x{count}"
                     );
                 }
             }
