@@ -647,7 +647,8 @@ impl<F: TwoAdicField> NttPlan<F> {
     /// the pages already written instead of copying them), so no buffer besides the output is
     /// needed, peak memory is the output's alone (the borrowing calls hold the input and the
     /// output), and the input's pages, already written, take no page faults again: `1/2^k` of
-    /// the output's. Plonky3's `coset_lde_batch` likewise takes its input by value.
+    /// the output's. Plonky3's `coset_lde_batch` likewise takes its input by value. The
+    /// allocation is the input's, so [`NttPlan::advising_huge_pages`] does not apply to it.
     ///
     /// # Errors
     /// As [`NttPlan::lde_batch`]; on an error `data` is left as it was.
@@ -664,9 +665,10 @@ impl<F: TwoAdicField> NttPlan<F> {
         let (log_n, total) = self.extension_shape(len, count, log_blowup, shift)?;
         data.reserve_exact(total - len);
         let n = 1usize << log_n;
-        // Move each polynomial's input to the tail of its output block, the last first: tail
-        // `p` starts at `(p + 1)·big − n ≥ (2p + 1)·n` (for `big ≥ 2n`), past every input `q < p`
-        // still to move, so no move overwrites a value not yet moved.
+        // Move each polynomial's input to the tail of its output block of `big = total/count`,
+        // the last first: tail `p` starts at `(p + 1)·big − n ≥ (2p + 1)·n` (for `big ≥ 2n`;
+        // with `big = n` nothing moves), past every input `q < p` still to move, so no move
+        // overwrites a value not yet moved.
         let (moves, src_len) = match layout {
             Layout::PolynomialMajor => (count, n),
             Layout::IndexMajor => (1, len),
