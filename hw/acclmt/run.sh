@@ -98,6 +98,7 @@ jobs=(
 status=0
 declare -A per_hash
 csv="instance,design,t,alpha,full_rounds,partial_rounds,permutations,rtl_cycles,cycles_per_hash"
+# The simulations first, side by side (sim_start); then each one's result, in order.
 for job in "${jobs[@]}"; do
   IFS='|' read -r name options n design_list <<<"$job"
   vectors="$build/acclmt_vectors_${name}_$n.hex"
@@ -111,8 +112,16 @@ for job in "${jobs[@]}"; do
       wide) bench="$wide_engine" ;;
       *) bench="$engine" ;;
     esac
+    sim_start "$build/result_${name}_${design}.txt" "$bench" "$vectors"
+  done
+done
+wait
+for job in "${jobs[@]}"; do
+  IFS='|' read -r name options n design_list <<<"$job"
+  read -r -a designs <<<"$design_list"
+  for design in "${designs[@]}"; do
     out="$build/result_${name}_${design}.txt"
-    if ! "$bench" "$vectors" | tee "$out"; then
+    if ! sim_result "$out"; then
       status=1
       continue
     fi
@@ -331,11 +340,15 @@ for cfg in "-GArity=4 -GSubtreeDepth=6 -GLevel0Depth=3 -GLevel1Depth=2" \
   verilator --lint-only -Wall --top-module acclmt_tree $cfg "${tree_srcs[@]}"
 done
 echo "lint: acclmt_tree (default and small controller; arity 3, 4, 8 and 11, small and the paper's buffers) is clean"
+# The controllers' models at -O2, not lib.sh's -O1: the trees' simulations are most of this
+# script's time, and -O2 halves them (the 2^12 tree: 55 s to 29 s here) for 14 s more of
+# build (63 s against 49 s).
+tree_cxx_opt=(-MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O1")
 build_tree() {
   local name="$1" arity depth major l0 l1
   read -r arity depth major l0 l1 <<<"${tree_params[$name]}"
   # shellcheck disable=SC2046 # one parameter per word
-  verilator --cc --exe --build -j 2 -O2 "${verilator_cxx_opt[@]}" --x-assign unique --x-initial unique \
+  verilator --cc --exe --build -j 2 -O2 "${tree_cxx_opt[@]}" --x-assign unique --x-initial unique \
     --top-module acclmt_tree $(tree_generics "$name") -GMaxRounds="$max_rounds" \
     -CFLAGS "-I$common/tb -I$here/tb -DACCLMT_ARITY=$arity -DACCLMT_SUBTREE_DEPTH=$depth -DACCLMT_MAX_DEPTH=$((depth + l0 + l1)) -DACCLMT_MAX_ROUNDS=$max_rounds" \
     -Mdir "$build/obj_tree_$name" -o Vacclmt_tree "${tree_srcs[@]}" "$here/tb/acclmt_tree_tb.cpp" >/dev/null
@@ -345,23 +358,25 @@ bytes_per_cycle=1.74
 declare -A table_ii=([12]=0.91 [14]=1.83)
 # config, preset, depth (a tree of arity^depth leaves), phases (full: also a reset and random
 # gaps; once).
+# Longest first, so that the simulations side by side finish together.
 tree_jobs=(
-  "default|neptune|12|once"
   "small|neptune|12|full"
-  "small|circomlib|10|once"
   "quad|neptune|6|once"
   "quad|neptune|5|full"
-  "oct|neptune|3|once"
   "undec|neptune|3|once"
-  "tern|neptune|7|once"
   "tern|neptune|6|full"
+  "tern|neptune|7|once"
+  "default|neptune|12|once"
+  "oct|neptune|3|once"
+  "small|circomlib|10|once"
 )
 case "${ACCLMT_TREES:-ci}" in
   ci) ;;
-  full) tree_jobs+=("default|neptune|14|once" "oct|neptune|4|once" "undec|neptune|4|once"
-                   "tern|neptune|7|full") ;;
+  full) tree_jobs=("default|neptune|14|once" "oct|neptune|4|once" "undec|neptune|4|once"
+                   "tern|neptune|7|full" "${tree_jobs[@]}") ;;
 esac
 tree_csv="config,preset,arity,depth,rtl_cycles,exact_model_cycles,batch_model_cycles,rtl_ms,paper_ms"
+# The simulations side by side, longest first (sim_start); then each one's result, in order.
 for job in "${tree_jobs[@]}"; do
   IFS='|' read -r config preset log phases <<<"$job"
   read -r arity _ <<<"${tree_params[$config]}"
@@ -369,10 +384,16 @@ for job in "${tree_jobs[@]}"; do
   [[ "$arity" == 2 ]] || vectors="$build/acclmt_tree_${preset}_a${arity}_$log.hex"
   [[ -f "$vectors" ]] || "$zkaccel" hw acclmt-tree-vectors --preset "$preset" --depth "$log" \
     --arity "$arity" --out "$vectors" 2>/dev/null
-  out="$build/tree_${config}_${preset}_$log.txt"
   args=("$vectors" "$bytes_per_cycle" 1)
   [[ "$phases" == once ]] && args+=(once)
-  if ! "$build/obj_tree_$config/Vacclmt_tree" "${args[@]}" | tee "$out"; then
+  sim_start "$build/tree_${config}_${preset}_$log.txt" "$build/obj_tree_$config/Vacclmt_tree" "${args[@]}"
+done
+wait
+for job in "${tree_jobs[@]}"; do
+  IFS='|' read -r config preset log phases <<<"$job"
+  read -r arity _ <<<"${tree_params[$config]}"
+  out="$build/tree_${config}_${preset}_$log.txt"
+  if ! sim_result "$out"; then
     status=1
     continue
   fi

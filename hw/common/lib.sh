@@ -41,3 +41,28 @@ knob_count() {
     exit 2
   fi
 }
+
+# Simulations run side by side, one per core (a Verilator model runs on one thread; the builds
+# already use both cores with `-j 2`): `sim_start OUT COMMAND...` starts COMMAND in the
+# background once fewer than SIM_JOBS (default: the cores) are running, its output in OUT and
+# its exit status in OUT.rc; `wait` then waits for all of them and `sim_result OUT` prints the
+# output and returns the status.
+sim_jobs="${SIM_JOBS:-$(nproc)}"
+knob_count SIM_JOBS "$sim_jobs" 1 256
+sim_start() {
+  local out="$1"
+  shift
+  while (($(jobs -rp | wc -l) >= sim_jobs)); do wait -n || true; done
+  rm -f "$out.rc"
+  (
+    rc=0
+    "$@" >"$out" 2>&1 || rc=$?
+    echo "$rc" >"$out.rc"
+  ) &
+}
+sim_result() {
+  local out="$1" rc
+  cat "$out"
+  rc=$(cat "$out.rc" 2>/dev/null || echo 1)
+  return "$rc"
+}

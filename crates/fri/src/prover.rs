@@ -422,7 +422,7 @@ fn query_round<S: FriScheme>(
 /// LDE skips; where they are not, the whole transform runs.
 ///
 /// # Errors
-/// As [`NttPlan::lde_batch`].
+/// As [`NttPlan::lde_batch_in_place`].
 fn coset_evaluations<F: zkaccel_field::TwoAdicField, E: ExtensionField<F>>(
     plan: &NttPlan<F>,
     coeffs: &[E],
@@ -441,15 +441,16 @@ fn coset_evaluations<F: zkaccel_field::TwoAdicField, E: ExtensionField<F>>(
     for k in 0..degree {
         columns.extend(coeffs[..m].iter().map(|c| c.as_base_slice()[k]));
     }
-    let evaluations = plan.lde_batch(
-        &columns,
+    // The columns grow into their own extension: peak memory is the evaluations alone.
+    let mut evaluations = columns;
+    plan.lde_batch_in_place(
+        &mut evaluations,
         degree,
         Layout::PolynomialMajor,
         zero_tail,
         shift,
         LdeInput::Coefficients,
     )?;
-    drop(columns);
     const RUN: usize = 1 << 12;
     let mut values = vec![E::ZERO; n];
     values

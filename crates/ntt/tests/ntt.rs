@@ -587,6 +587,14 @@ fn batched_lde_rejects_bad_shapes() {
                 assert_eq!(values, x, "{count} {k}");
                 assert_eq!(values.capacity(), capacity);
             }
+            // No values at all: refused as the borrowing call refuses them, nothing allocated.
+            for count in [0, 1, 3] {
+                let mut empty: Vec<Goldilocks> = Vec::new();
+                let in_place = plan.lde_batch_in_place(&mut empty, count, layout, 1, g, input);
+                assert!(in_place.is_err(), "{count}");
+                assert_eq!(in_place, plan.lde_batch(&[], count, layout, 1, g, input).map(drop));
+                assert!(empty.is_empty() && empty.capacity() == 0);
+            }
         }
     }
 }
