@@ -105,6 +105,60 @@ fn ramsim_overlaps_two_blocks_compute_40_086_cycles_within_10_percent() {
     assert!(t.cycles >= 80_000.0, "{}", t.cycles);
 }
 
+/// RamSim's record window: blocks that store in more records than its 16 slots hold back the
+/// next block's loads (their stores wait in the window for the block's compute), so they run
+/// one after another; with their stores in few records two blocks overlap as above.
+#[test]
+fn blocks_storing_past_the_record_window_run_one_after_another() {
+    let sim = UnizkConfig::unizk_sim();
+    let blocks = |write_run| Blocks {
+        count: 8,
+        read: Stream::contiguous(64 << 10),
+        write: Stream::runs(64 << 10, write_run),
+        compute: 10_000.0,
+    };
+    // 16 records of 4 KiB fit the window, 32 of 2 KiB do not.
+    let fits = time_blocks(&sim, &[blocks(4096)], 0.0);
+    let overflows = time_blocks(&sim, &[blocks(2048)], 0.0);
+    let b = blocks(2048);
+    let chain =
+        f64::from(sim.dram_latency) + b.read.cycles(&sim) + b.compute + b.write.cycles(&sim);
+    assert!(within(overflows.cycles, 8.0 * chain, 1e-9), "{overflows:?}");
+    assert!(
+        fits.cycles < 0.6 * overflows.cycles,
+        "{fits:?} {overflows:?}"
+    );
+    // The knob moves the rule; the paper's hardware streams blocks either way.
+    let mut wide = sim.clone();
+    wide.set("record_window=32").unwrap();
+    assert!(within(
+        time_blocks(&wide, &[blocks(2048)], 0.0).cycles,
+        fits.cycles,
+        0.01
+    ));
+    let paper = time_blocks(&UnizkConfig::paper(), &[blocks(2048)], 0.0);
+    assert!(paper.cycles >= 8.0 * 10_000.0 && paper.cycles < overflows.cycles);
+}
+
+/// RamSim on four NTT blocks (`examples/ramsim_traces blocks`: 2 MiB read and 2 MiB stored
+/// each in back-to-back records, the simulator's dependencies, 489 cycles of compute; the
+/// hwmodel README's table): 34,752 cycles in 512-byte records, 18,723 in 1 KiB and 18,664 in
+/// 2 KiB — every block's stores overflow the window, so the four chains run one after another.
+#[test]
+fn ramsim_ntt_blocks_in_small_records_run_serially_within_2_percent() {
+    let sim = UnizkConfig::unizk_sim();
+    for (run, ramsim) in [(512, 34_752.0), (1024, 18_723.0), (2048, 18_664.0)] {
+        let block = Blocks {
+            count: 4,
+            read: Stream::runs(2 << 20, run),
+            write: Stream::runs(2 << 20, run),
+            compute: 489.0,
+        };
+        let t = time_blocks(&sim, &[block], 0.0);
+        assert!(within(t.cycles, ramsim, 0.02), "{run} B: {} cycles", t.cycles);
+    }
+}
+
 #[test]
 fn random_64_byte_reads_are_admitted_one_per_cycle_within_5_percent() {
     // RamSim probe: 262,144 random 64 B reads in 262,173 cycles.
@@ -162,6 +216,8 @@ fn hostile_knobs_and_traces_are_refused_with_typed_errors() {
         "spm_mb=inf",
         "bw_tbps=0",
         "clock_ghz=1e400",
+        "record_window=0",
+        "record_window=2000000000",
         "mode=fast",
         "warp_drive=1",
         "=3",
@@ -474,34 +530,46 @@ fn figure10_sweeps_have_the_papers_shape_scratchpad_vsas_bandwidth() {
 
 /// UniZK's Table 4 (memory and VSA utilisation per class) for the plonky2 workloads, the cells
 /// the model reproduces within ±10 points in `unizk-sim` mode. The cells it does not: NTT
-/// memory (the model 100 % against 47.6–55.5 %: the simulator's window stalls) and Factorial's
+/// memory of Factorial and MVM (the model 71 % against 47.6 % and 53.0 %: their blocks, run one
+/// after another behind the record window, still overlap their reads and stores) and Factorial's
 /// polynomial memory (4.4 % against 15.7 %: its quotient's gathers, replayed record by record
 /// as RamSim runs them, take 472 ms for 17 GB of 64-byte requests at 2^23 rows — bank-bound,
 /// not bandwidth-bound; the paper's 15.7 % and 828 ms cannot both hold for those records).
 /// `None`: a cell left out.
 #[test]
-fn table4_ntt_vsa_poly_memory_and_vsa_hash_memory_and_vsa_within_10_points() {
+fn table4_fifteen_of_eighteen_cells_within_10_points() {
     let shapes = [
         (
             include_str!("../shapes/plonky2-fibonacci.json"),
-            [5.0, 17.9, 5.8, 20.6, 96.7].map(Some),
+            [55.5, 5.0, 17.9, 5.8, 20.6, 96.7].map(Some),
         ),
         (
             include_str!("../shapes/plonky2-factorial.json"),
-            [Some(4.3), None, Some(2.0), Some(20.6), Some(96.9)],
+            [None, Some(4.3), None, Some(2.0), Some(20.6), Some(96.9)],
         ),
         (
             include_str!("../shapes/plonky2-mvm.json"),
-            [4.8, 24.5, 5.9, 21.7, 95.3].map(Some),
+            [
+                None,
+                Some(4.8),
+                Some(24.5),
+                Some(5.9),
+                Some(21.7),
+                Some(95.3),
+            ],
         ),
     ];
-    for (json, [ntt_vsa, poly_memory, poly_vsa, hash_memory, hash_vsa]) in shapes {
+    for (json, [ntt_memory, ntt_vsa, poly_memory, poly_vsa, hash_memory, hash_vsa]) in shapes {
         let shape = zkaccel_kernel_trace::CircuitShape::from_json(json).unwrap();
         let report = UnizkConfig::unizk_sim()
             .replay(&shape.kernels().unwrap())
             .unwrap();
         let class = |c| report.class(c).unwrap();
         let cells = [
+            (
+                100.0 * class(UnizkClass::Ntt).memory_utilisation,
+                ntt_memory,
+            ),
             (100.0 * class(UnizkClass::Ntt).vsa_utilisation, ntt_vsa),
             (
                 100.0 * class(UnizkClass::Polynomial).memory_utilisation,
@@ -549,19 +617,43 @@ fn table3_fibonacci_23_ms_and_factorial_828_ms_within_20_percent() {
 }
 
 /// UniZK's Table 3, MVM (3000 × 3000, 16-bit; plonky2 with 400 wires and zero knowledge), in
-/// `unizk-sim` mode: −20.3 %, just short of the issue's ±20 %. The model's NTT kernels are
-/// about 40 % faster than the simulator's (its record window; the Fibonacci breakdown), and
-/// MVM spends the largest share of the three workloads in them.
+/// `unizk-sim` mode.
 #[test]
-fn table3_mvm_320_ms_within_25_percent_short_of_the_20_percent_target() {
+fn table3_mvm_320_ms_within_20_percent() {
     let records = zkaccel_hwmodel::unizk::workloads::kernels("mvm").unwrap();
     let report = UnizkConfig::unizk_sim().replay(&records).unwrap();
     assert!(report.unmodelled.is_empty());
     assert!(
-        within(report.ms, 320.0, 0.25),
+        within(report.ms, 320.0, 0.20),
         "model {:.1} ms, paper 320 ms",
         report.ms
     );
+}
+
+/// The public simulator's own Fibonacci run (notes §1.7, measured with RamSim): the proof in
+/// 23,025,281 cycles, its NTT kernels alone (`-e 0`) in 4,365,780 and its hash kernels alone
+/// (`-e 1`) in 6,792,057. The NTT kernels' time comes from how their records meet RamSim's
+/// front end: the witness's interpolation gathers 16 polynomials per 128-byte record (1.1 M
+/// records at one a cycle), and every block stores in more records than the 16-record window
+/// holds, so blocks run one after another. Without the window rule the NTT kernels come out
+/// 3.54 ms; without the index-major witness too, 2.57 ms. The hash kernels are 18 % short.
+#[test]
+fn simulator_fibonacci_proof_and_ntt_kernels_within_10_percent_hash_kernels_within_20() {
+    let records = zkaccel_hwmodel::unizk::workloads::kernels("fibonacci").unwrap();
+    let report = UnizkConfig::unizk_sim().replay(&records).unwrap();
+    let ms = |c| report.class(c).unwrap().ms;
+    assert!(within(report.ms, 23.03, 0.10), "proof {:.2} ms", report.ms);
+    let ntt = ms(UnizkClass::Ntt);
+    assert!(within(ntt, 4.37, 0.10), "NTT kernels {ntt:.2} ms");
+    let hash = ms(UnizkClass::Hash);
+    assert!(within(hash, 6.79, 0.20), "hash kernels {hash:.2} ms");
+    // The window rule is part of what takes the NTT kernels there: a window as large as the
+    // blocks' stores lets two blocks overlap again (3.54 ms).
+    let mut open = UnizkConfig::unizk_sim();
+    open.set("record_window=100000").unwrap();
+    let wide = open.replay(&records).unwrap();
+    let wide_ntt = wide.class(UnizkClass::Ntt).unwrap().ms;
+    assert!(wide_ntt < 0.92 * ntt, "{wide_ntt:.2} against {ntt:.2} ms");
 }
 
 /// Gathers no trace validator would pass (rows wider than any memory, 2^64-point vectors, 2^40
@@ -682,14 +774,27 @@ fn figure10_on_mvm_scratchpad_and_bandwidth_move_ntt_and_polynomial_vsas_move_ha
     let spm = sweep("spm_mb=1,8,32");
     assert!(spm.points[0].speedup[ntt] < 0.5, "{:?}", spm.points[0]);
     assert!(spm.points[0].speedup[poly] < 0.8, "{:?}", spm.points[0]);
+    // The NTT kernels' 128-byte records (one admitted a cycle) and their blocks' compute,
+    // serial behind the record window, do not scale with bandwidth: 4× gives 1.5×.
     let bw = sweep("bw_tbps=0.25,1,4");
-    assert!(bw.points[0].speedup[ntt] < 0.3 && bw.points[2].speedup[ntt] > 1.8);
+    assert!(
+        bw.points[0].speedup[ntt] < 0.4 && bw.points[2].speedup[ntt] > 1.4,
+        "{:?}",
+        bw.points
+    );
     assert!(bw.points[0].speedup[poly] < 0.8, "{:?}", bw.points[0]);
+    // The VSAs move the Merkle trees; the NTT blocks' compute (a quarter of the VSAs: four
+    // times the cycles) shows only where it sits in the blocks' serial chain.
     let vsas = sweep("vsas=8,32,128");
     assert!(vsas.points[0].speedup[hash] < 0.4 && vsas.points[2].speedup[hash] > 2.5);
     for point in [&vsas.points[0], &vsas.points[2]] {
         for class in [ntt, poly] {
-            assert!((point.speedup[class] - 1.0).abs() < 0.01, "{point:?}");
+            assert!((point.speedup[class] - 1.0).abs() < 0.25, "{point:?}");
         }
     }
+    assert!(
+        (vsas.points[0].speedup[poly] - 1.0).abs() < 0.01,
+        "{:?}",
+        vsas.points[0]
+    );
 }

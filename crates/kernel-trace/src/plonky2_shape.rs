@@ -336,37 +336,45 @@ impl CircuitShape {
             .next_power_of_two()
             .trailing_zeros();
 
-        // A PolynomialBatch: interpolation (from values), coset LDE, leaf rows, tree.
-        let commit =
-            |t: &mut Tracer, phase: &str, after: &[KernelId], polys: u64, from_values: bool| {
-                let mut last = deps(after);
-                if from_values {
-                    last = vec![t.record_untimed(phase, &last, ntt(d, polys, true, false, 0))];
+        // A PolynomialBatch: interpolation (from values in `values`' layout), coset LDE, leaf
+        // rows, tree.
+        let commit = |t: &mut Tracer,
+                      phase: &str,
+                      after: &[KernelId],
+                      polys: u64,
+                      values: Option<NttLayout>| {
+            let mut last = deps(after);
+            if let Some(layout) = values {
+                let mut interpolation = ntt(d, polys, true, false, 0);
+                if let Kernel::Ntt { layout: l, .. } = &mut interpolation {
+                    *l = layout;
                 }
-                let lde = t.record_untimed(phase, &last, ntt(d + r, polys, false, true, r));
-                let rows = t.record_untimed(
-                    phase,
-                    &[lde],
-                    Kernel::Transpose {
-                        rows: polys,
-                        cols: n << r,
-                        elem_bytes: ELEMENT,
-                    },
-                );
-                let tree = t.record_untimed(
-                    phase,
-                    &[rows],
-                    Kernel::Merkle {
-                        hash: HASH.into(),
-                        log_leaves: d + r,
-                        leaf_width: polys + salt,
-                        cap_height: f.cap_height,
-                        arity: 2,
-                        leaf_layout: LeafLayout::Rows,
-                    },
-                );
-                (rows, tree)
-            };
+                last = vec![t.record_untimed(phase, &last, interpolation)];
+            }
+            let lde = t.record_untimed(phase, &last, ntt(d + r, polys, false, true, r));
+            let rows = t.record_untimed(
+                phase,
+                &[lde],
+                Kernel::Transpose {
+                    rows: polys,
+                    cols: n << r,
+                    elem_bytes: ELEMENT,
+                },
+            );
+            let tree = t.record_untimed(
+                phase,
+                &[rows],
+                Kernel::Merkle {
+                    hash: HASH.into(),
+                    log_leaves: d + r,
+                    leaf_width: polys + salt,
+                    cap_height: f.cap_height,
+                    arity: 2,
+                    leaf_layout: LeafLayout::Rows,
+                },
+            );
+            (rows, tree)
+        };
         let sponge = |t: &mut Tracer, after: &[KernelId], absorbed: u64, squeezed: u64| {
             t.record_untimed(
                 Phase::CHALLENGER,
@@ -395,7 +403,16 @@ impl CircuitShape {
             )
         });
         // Wires.
-        let (wire_rows, wires) = commit(&mut t, Phase::TRACE_COMMIT, &[], self.num_wires, true);
+        // The witness arrives from the CPU's witness generation row by row, a gate's wires side
+        // by side (UniZK's prover reads it `transposed_input`): its interpolation gathers
+        // across polynomials.
+        let (wire_rows, wires) = commit(
+            &mut t,
+            Phase::TRACE_COMMIT,
+            &[],
+            self.num_wires,
+            Some(NttLayout::IndexMajor),
+        );
         // Circuit digest, public-inputs hash, the cap; β and γ.
         let mut before_betas = vec![wires];
         before_betas.extend(public_inputs);
@@ -412,7 +429,13 @@ impl CircuitShape {
             },
         );
         let zs_polys = c * (1 + self.num_partial_products);
-        let (zs_rows, zs) = commit(&mut t, Phase::AUX_COMMIT, &[products], zs_polys, true);
+        let (zs_rows, zs) = commit(
+            &mut t,
+            Phase::AUX_COMMIT,
+            &[products],
+            zs_polys,
+            Some(NttLayout::PolyMajor),
+        );
         let alphas = sponge(&mut t, &[betas, zs], cap_digests, c);
 
         // The quotient: rows of constants and sigmas, wires, and Zs here and next.
@@ -449,7 +472,7 @@ impl CircuitShape {
         );
         // Its chunks of degree n, committed from coefficients.
         let chunks = c * self.quotient_degree_factor;
-        let (_, quotient_tree) = commit(&mut t, Phase::QUOTIENT_COMMIT, &[quotient], chunks, false);
+        let (_, quotient_tree) = commit(&mut t, Phase::QUOTIENT_COMMIT, &[quotient], chunks, None);
         let zeta = sponge(&mut t, &[alphas, quotient_tree], cap_digests, 2);
 
         // Openings: every polynomial at ζ, the Zs also at gζ (Horner in the extension).

@@ -592,7 +592,10 @@ fn batched_lde_rejects_bad_shapes() {
                 let mut empty: Vec<Goldilocks> = Vec::new();
                 let in_place = plan.lde_batch_in_place(&mut empty, count, layout, 1, g, input);
                 assert!(in_place.is_err(), "{count}");
-                assert_eq!(in_place, plan.lde_batch(&[], count, layout, 1, g, input).map(drop));
+                assert_eq!(
+                    in_place,
+                    plan.lde_batch(&[], count, layout, 1, g, input).map(drop)
+                );
                 assert!(empty.is_empty() && empty.capacity() == 0);
             }
         }

@@ -9,7 +9,11 @@
 //! - `unizk-sim`: the public simulator charges compute as a delay on a block's first write, and
 //!   a block's reads wait only for the writes of the block two before it; two chains of blocks
 //!   therefore run at once, and a kernel takes the larger of its memory time and half its chained
-//!   latency (read latency, load, compute), never less than one block's chain.
+//!   latency (read latency, load, compute), never less than one block's chain. Records wait
+//!   for their dependencies inside the simulator's front-end window (`record_window`), so where
+//!   a block stores in more records than the window holds, its stores fill the window until
+//!   its compute is done and the next block's loads are not admitted before them: such blocks
+//!   run one chain after another, with no overlap at all.
 
 use super::config::{Mode, UnizkConfig};
 
@@ -100,6 +104,9 @@ pub fn time_blocks(config: &UnizkConfig, groups: &[Blocks], serial: f64) -> Timi
     let mut steady = 0.0;
     let mut chained = 0.0;
     let mut longest_chain: f64 = 0.0;
+    // unizk-sim: blocks whose stores overflow the record window, one chain after another.
+    let mut windowed = 0.0;
+    let window = u64::from(config.record_window.max(1));
     for g in &groups {
         let n = g.count as f64;
         let rd = g.read.cycles(config);
@@ -109,11 +116,15 @@ pub fn time_blocks(config: &UnizkConfig, groups: &[Blocks], serial: f64) -> Timi
                 .saturating_mul(g.read.moved(config).saturating_add(g.write.moved(config))),
         );
         busy += n * g.compute;
-        memory += n * (rd + wr);
         steady += n * (rd + wr).max(g.compute);
+        let chain = latency + rd + g.compute + wr;
+        if g.write.records() > window {
+            windowed += n * chain;
+            continue;
+        }
+        memory += n * (rd + wr);
         // Only a block that stores holds back the loads of the block two after it.
         if g.write.bytes > 0 {
-            let chain = latency + rd + g.compute + wr;
             chained += n * chain;
             longest_chain = longest_chain.max(chain);
         }
@@ -125,9 +136,16 @@ pub fn time_blocks(config: &UnizkConfig, groups: &[Blocks], serial: f64) -> Timi
             // Blocks stream: a block's compute starts on its first lines and its last lines
             // leave as they are produced, so one memory latency is exposed per kernel.
             Mode::Paper => latency + steady,
-            Mode::UnizkSim => (latency + memory)
-                .max(chained / config.mode.compute_overlap())
-                .max(longest_chain),
+            Mode::UnizkSim => {
+                let overlapped = if memory > 0.0 || chained > 0.0 {
+                    (latency + memory)
+                        .max(chained / config.mode.compute_overlap())
+                        .max(longest_chain)
+                } else {
+                    0.0
+                };
+                overlapped + windowed
+            }
         }
     };
     Timing {

@@ -115,6 +115,11 @@ pub struct UnizkConfig {
     /// Runs of consecutive addresses (DMA descriptors, the simulator's trace records) the
     /// memory front end accepts per cycle.
     pub runs_per_cycle: f64,
+    /// Records the memory front end holds before it stops admitting more (RamSim's
+    /// `maxPendEntry`, 16), in `unizk-sim` mode: records wait there for their dependencies, so
+    /// a block that stores in more records than this holds back the next block's loads until
+    /// its own stores go, and its blocks run one after another.
+    pub record_window: u32,
     /// Points per quotient-evaluation batch when rows are gathered (the simulator's 256);
     /// 0: tiles sized from the scratchpad.
     pub vector_batch: u64,
@@ -148,6 +153,7 @@ impl UnizkConfig {
             request_bytes: 64,
             dram_latency: 80,
             runs_per_cycle: 1.0,
+            record_window: 16,
             vector_batch: 0,
         }
     }
@@ -300,13 +306,14 @@ impl UnizkConfig {
             "request_bytes" => self.request_bytes = int(8, 1 << 20)? as u32,
             "dram_latency" => self.dram_latency = int(0, 100_000)? as u32,
             "runs_per_cycle" => self.runs_per_cycle = real(0.001, 1_000_000.0)?,
+            "record_window" => self.record_window = int(1, 1 << 30)? as u32,
             "batch" | "vector_batch" => self.vector_batch = int(0, 1 << 30)?,
             other => {
                 return Err(ModelError::Knob(format!(
                     "unknown knob `{other}` (known: mode, vsas, array, clock_ghz, spm_mb, \
                      transpose_b, mul_latency, full_rounds, partial_rounds, \
                      partial_pass_latency, channels, channel_bytes, bw_tbps, interleave_bytes, \
-                     request_bytes, dram_latency, runs_per_cycle, batch)"
+                     request_bytes, dram_latency, runs_per_cycle, record_window, batch)"
                 )))
             }
         }

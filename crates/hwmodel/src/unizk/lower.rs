@@ -241,17 +241,26 @@ fn ntt(
         + plane as f64 / f64::from(config.array)
         + line_interval * (planes * lines_per_plane).div_ceil(u64::from(config.vsas)) as f64;
     // Pass 0 streams the input (index-major through the transpose buffer: b polynomials per
-    // run), skipping an LDE's zero padding; later passes read and write runs of the already
-    // transformed dimensions: a block's planes side by side.
-    let first_run = match layout {
-        NttLayout::PolyMajor => 0,
-        NttLayout::IndexMajor => u64::from(config.transpose_b).min(batch).max(1) * elem,
+    // run), skipping an LDE's zero padding, and stores each transformed dimension in runs of
+    // the block's planes side by side (index-major: the planes split among b polynomials, the
+    // simulator's `para_k`); later passes read and write such runs.
+    let (first_run, para_k) = match layout {
+        NttLayout::PolyMajor => (0, 1),
+        NttLayout::IndexMajor => {
+            let b = u64::from(config.transpose_b).min(batch).max(1);
+            (b * elem, b)
+        }
+    };
+    let first_write_run = if passes == 1 {
+        first_run
+    } else {
+        (planes / para_k).max(1) * elem
     };
     let strided_run = (block / plane).max(elem);
     let mut groups = vec![Blocks {
         count,
         read: Stream::runs(block >> zero_log.min(62), first_run),
-        write: Stream::runs(block, if passes == 1 { first_run } else { 0 }),
+        write: Stream::runs(block, first_write_run),
         compute,
     }];
     if passes > 1 {
