@@ -98,5 +98,8 @@ expect_refusal "ACCLMT_TREES=FULL" env ACCLMT_TREES=FULL bash "$hw/acclmt/run.sh
 expect_refusal "ACCLMT_TREES=all" env ACCLMT_TREES=all bash "$hw/acclmt/run.sh"
 expect_refusal "an AcclMT permutation count of 0" bash "$hw/acclmt/run.sh" 0
 expect_refusal "an AcclMT permutation count of 10000000000" bash "$hw/acclmt/run.sh" 10000000000
+expect_refusal "SIM_JOBS=0" env SIM_JOBS=0 bash "$hw/acclmt/run.sh"
+expect_refusal "SIM_JOBS=two" env SIM_JOBS=two bash "$hw/acclmt/run.sh"
+expect_refusal "SIM_JOBS=-1" env SIM_JOBS=-1 bash "$hw/amaze/run.sh" 10
 [[ "$status" == 0 ]] && echo "knobs: every hardware script refuses bad knobs before building"
 exit $status

@@ -345,13 +345,13 @@ impl CircuitShape {
                       values: Option<NttLayout>| {
             let mut last = deps(after);
             if let Some(layout) = values {
-                let mut interpolation = ntt(d, polys, true, false, 0);
-                if let Kernel::Ntt { layout: l, .. } = &mut interpolation {
-                    *l = layout;
-                }
-                last = vec![t.record_untimed(phase, &last, interpolation)];
+                last = vec![t.record_untimed(phase, &last, ntt(d, polys, true, false, 0, layout))];
             }
-            let lde = t.record_untimed(phase, &last, ntt(d + r, polys, false, true, r));
+            let lde = t.record_untimed(
+                phase,
+                &last,
+                ntt(d + r, polys, false, true, r, NttLayout::PolyMajor),
+            );
             let rows = t.record_untimed(
                 phase,
                 &[lde],
@@ -468,7 +468,7 @@ impl CircuitShape {
         let quotient = t.record_untimed(
             Phase::QUOTIENT,
             &[gathered],
-            ntt(d + quotient_bits, c, true, true, 0),
+            ntt(d + quotient_bits, c, true, true, 0, NttLayout::PolyMajor),
         );
         // Its chunks of degree n, committed from coefficients.
         let chunks = c * self.quotient_degree_factor;
@@ -650,7 +650,14 @@ impl CircuitShape {
     }
 }
 
-fn ntt(log_n: u32, batch: u64, inverse: bool, coset: bool, zero_log: u32) -> Kernel {
+fn ntt(
+    log_n: u32,
+    batch: u64,
+    inverse: bool,
+    coset: bool,
+    zero_log: u32,
+    layout: NttLayout,
+) -> Kernel {
     Kernel::Ntt {
         field: TraceField::Goldilocks,
         log_n,
@@ -658,7 +665,7 @@ fn ntt(log_n: u32, batch: u64, inverse: bool, coset: bool, zero_log: u32) -> Ker
         inverse,
         coset,
         order: NttOrder::Nn,
-        layout: NttLayout::PolyMajor,
+        layout,
         zero_log,
     }
 }
