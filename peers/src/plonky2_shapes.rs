@@ -16,7 +16,41 @@ use plonky2::hash::hash_types::RichField;
 use plonky2::hash::poseidon::{HALF_N_FULL_ROUNDS, N_PARTIAL_ROUNDS, SPONGE_WIDTH};
 use plonky2::plonk::circuit_builder::CircuitBuilder;
 use plonky2::plonk::circuit_data::{CircuitConfig, CommonCircuitData};
-use zkaccel_kernel_trace::{CircuitShape, FriShape, GateShape, SHAPE_FORMAT, SHAPE_VERSION};
+pub use zkaccel_kernel_trace::{CircuitShape, FriShape, GateShape, SHAPE_FORMAT, SHAPE_VERSION};
+
+/// The [`CircuitShape`] of a plonky2 circuit: `$common` a `CommonCircuitData` (plonky2 1.1.0's
+/// here, 0.1.1's in `peers/plonky2-v01`: the types differ, the fields read do not), `$gates`
+/// its gates' [`GateShape`]s, `$name` and `$provenance` anything `Into<String>`.
+#[macro_export]
+macro_rules! circuit_shape {
+    ($name:expr, $provenance:expr, $common:expr, $gates:expr) => {{
+        let common = $common;
+        let fri = &common.fri_params;
+        $crate::plonky2_shapes::CircuitShape {
+            format: $crate::plonky2_shapes::SHAPE_FORMAT.into(),
+            version: $crate::plonky2_shapes::SHAPE_VERSION,
+            name: $name.into(),
+            provenance: $provenance.into(),
+            degree_bits: common.degree_bits() as u32,
+            num_wires: common.config.num_wires as u64,
+            num_routed_wires: common.config.num_routed_wires as u64,
+            num_constants: common.num_constants as u64,
+            num_public_inputs: common.num_public_inputs as u64,
+            num_partial_products: common.num_partial_products as u64,
+            quotient_degree_factor: common.quotient_degree_factor as u64,
+            num_challenges: common.config.num_challenges as u64,
+            zero_knowledge: common.config.zero_knowledge,
+            gates: $gates,
+            fri: $crate::plonky2_shapes::FriShape {
+                rate_bits: fri.config.rate_bits as u32,
+                cap_height: fri.config.cap_height as u32,
+                proof_of_work_bits: fri.config.proof_of_work_bits,
+                num_query_rounds: fri.config.num_query_rounds as u64,
+                reduction_arity_bits: fri.reduction_arity_bits.iter().map(|&a| a as u32).collect(),
+            },
+        }
+    }};
+}
 
 type F = GoldilocksField;
 const D: usize = 2;
@@ -29,18 +63,21 @@ fn dense(w: u64) -> (u64, u64) {
     (w * w, w * (w - 1))
 }
 
+/// The number after `key` in a gate id (`"num_ops"` in `ArithmeticGate { num_ops: 20 }`).
+pub fn id_number(id: &str, key: &str) -> Option<u64> {
+    let start = id.find(key)? + key.len();
+    let digits: String = id[start..]
+        .chars()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
 /// Goldilocks products and additions `eval_unfiltered_base_one` performs for the gate with
 /// this id, at one point; `None` for a gate type without a count.
 pub fn gate_ops(id: &str) -> Option<(u64, u64)> {
-    let number = |key: &str| -> Option<u64> {
-        let start = id.find(key)? + key.len();
-        let digits: String = id[start..]
-            .chars()
-            .skip_while(|c| !c.is_ascii_digit())
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits.parse().ok()
-    };
+    let number = |key: &str| id_number(id, key);
     if id.starts_with("NoopGate") {
         Some((0, 0))
     } else if id.starts_with("ConstantGate") {
@@ -74,6 +111,98 @@ pub fn gate_ops(id: &str) -> Option<(u64, u64)> {
         // Outputs.
         adds += w;
         Some((muls, adds))
+    } else if id.starts_with("BaseSumGate") {
+        // The limbs recombined (Horner), the sum subtracted, each limb range-checked by the
+        // product of (limb − k) over its base.
+        let limbs = number("num_limbs")?;
+        let base = number("Base: ")?;
+        Some((limbs - 1 + limbs * (base - 1), limbs - 1 + 1 + limbs * base))
+    } else if id.starts_with("RandomAccessGate") {
+        // Per copy: each bit boolean, the index recombined and compared, the list folded by
+        // x + b·(y − x) down to one item and compared; then the extra constants.
+        let bits = number("bits")?;
+        let copies = number("num_copies")?;
+        let extra = number("num_extra_constants")?;
+        let folds = (1 << bits) - 1;
+        Some((
+            copies * (bits + folds),
+            copies * (bits + 2 * bits + 1 + 2 * folds + 1) + extra,
+        ))
+    } else if id.starts_with("ComparisonGate") {
+        // plonky2_u32 0.1.0: both inputs' chunks recombined and compared, each chunk
+        // range-checked twice, four steps of the equality and most-significant-difference
+        // chain per chunk, the difference's bits checked, recombined and compared.
+        let bits = number("num_bits")?;
+        let chunks = number("num_chunks")?;
+        let chunk_bits = bits.div_ceil(chunks);
+        let size = 1 << chunk_bits;
+        let muls = 2 * (chunks - 1) + chunks * (2 * (size - 1) + 4) + (chunk_bits + 1) + chunk_bits;
+        let adds =
+            2 * (chunks - 1) + 2 + chunks * (2 * size + 6) + 1 + (chunk_bits + 1) + chunk_bits + 3;
+        Some((muls, adds))
+    } else if id.starts_with("U32AddManyGate") {
+        // plonky2_u32 0.1.0, per operation: the addends and carry summed, the output
+        // recombined and compared, 18 two-bit limbs range-checked and recombined into result
+        // and carry, both compared.
+        let addends = number("num_addends")?;
+        let ops = number("num_ops")?;
+        let limbs = 16 + 2;
+        Some((
+            ops * (1 + limbs * 4),
+            ops * (addends + 1 + 1 + limbs * 5 + 2),
+        ))
+    } else if id.starts_with("U32ArithmeticGate") {
+        // plonky2_u32 0.1.0, per operation: m0·m1 + addend, the high-limb canonicity check,
+        // the halves recombined and compared, 32 two-bit limbs range-checked and recombined
+        // into the halves, both compared.
+        let ops = number("num_ops")?;
+        let limbs = 32;
+        Some((ops * (4 + limbs * 4), ops * (5 + limbs * 5 + 2)))
+    } else if id.starts_with("U32RangeCheckGate") {
+        // plonky2_u32 0.1.0, per input limb: 16 two-bit aux limbs recombined and compared,
+        // each range-checked.
+        let limbs = number("num_input_limbs")?;
+        Some((limbs * (15 + 16 * 3), limbs * (15 + 1 + 16 * 4)))
+    } else if id.starts_with("U32SubtractionGate") {
+        // plonky2_u32 0.1.0, per operation: x − y − borrow + 2^32·borrow' compared, 16 two-bit
+        // limbs range-checked and recombined and compared, the borrow boolean.
+        let ops = number("num_ops")?;
+        let limbs = 16;
+        Some((ops * (1 + limbs * 4 + 1), ops * (4 + limbs * 5 + 1 + 1)))
+    } else {
+        None
+    }
+}
+
+/// The constraints of the gate with this id, from each gate's `num_constraints`, for the
+/// gates of plonky2 0.1's u32 and ECDSA gadgets (whose circuits' `GateRef` does not expose
+/// its gate) and the two plonky2 gates they use; `None` for any other id. Checked against
+/// `num_constraints()` where plonky2 1.1.0 has the gate (`tests/plonky2_shapes.rs`), and by
+/// `peers/plonky2-v01` against every gate of the ECDSA circuit rebuilt with plonky2 0.1.1's and
+/// plonky2_u32 0.1.0's own constructors.
+pub fn gate_constraints(id: &str) -> Option<u64> {
+    let number = |key: &str| id_number(id, key);
+    if id.starts_with("NoopGate") {
+        Some(0)
+    } else if id.starts_with("ConstantGate") {
+        number("num_consts")
+    } else if id.starts_with("PublicInputGate") {
+        Some(4)
+    } else if id.starts_with("ArithmeticGate") {
+        number("num_ops")
+    } else if id.starts_with("BaseSumGate") {
+        Some(1 + number("num_limbs")?)
+    } else if id.starts_with("RandomAccessGate") {
+        Some(number("num_copies")? * (number("bits")? + 2) + number("num_extra_constants")?)
+    } else if id.starts_with("ComparisonGate") {
+        let chunks = number("num_chunks")?;
+        Some(6 + 5 * chunks + number("num_bits")?.div_ceil(chunks))
+    } else if id.starts_with("U32AddManyGate") || id.starts_with("U32SubtractionGate") {
+        Some(number("num_ops")? * (3 + if id.starts_with("U32Add") { 18 } else { 16 }))
+    } else if id.starts_with("U32ArithmeticGate") {
+        Some(number("num_ops")? * (4 + 32))
+    } else if id.starts_with("U32RangeCheckGate") {
+        Some(number("num_input_limbs")? * (1 + 16))
     } else {
         None
     }
@@ -141,30 +270,7 @@ pub fn shape_of<Fx: RichField + Extendable<D>>(
             selector_group: group,
         });
     }
-    let fri = &common.fri_params;
-    Ok(CircuitShape {
-        format: SHAPE_FORMAT.into(),
-        version: SHAPE_VERSION,
-        name: name.into(),
-        provenance: provenance.into(),
-        degree_bits: common.degree_bits() as u32,
-        num_wires: common.config.num_wires as u64,
-        num_routed_wires: common.config.num_routed_wires as u64,
-        num_constants: common.num_constants as u64,
-        num_public_inputs: common.num_public_inputs as u64,
-        num_partial_products: common.num_partial_products as u64,
-        quotient_degree_factor: common.quotient_degree_factor as u64,
-        num_challenges: common.config.num_challenges as u64,
-        zero_knowledge: common.config.zero_knowledge,
-        gates,
-        fri: FriShape {
-            rate_bits: fri.config.rate_bits as u32,
-            cap_height: fri.config.cap_height as u32,
-            proof_of_work_bits: fri.config.proof_of_work_bits,
-            num_query_rounds: fri.config.num_query_rounds as u64,
-            reduction_arity_bits: fri.reduction_arity_bits.iter().map(|&a| a as u32).collect(),
-        },
-    })
+    Ok(crate::circuit_shape!(name, provenance, common, gates))
 }
 
 /// UniZK's Fibonacci: `additions` additions of the two previous values, the two seeds and the

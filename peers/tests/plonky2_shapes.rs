@@ -5,8 +5,8 @@
 
 use zkaccel_kernel_trace::{validate, CircuitShape};
 use zkaccel_peers::plonky2_shapes::{
-    factorial_shape, fibonacci, gate_ops, mvm, mvm_config, mvm_exact_config, mvm_rows, mvm_shape,
-    shape_of,
+    factorial_shape, fibonacci, gate_constraints, gate_ops, mvm, mvm_config, mvm_exact_config,
+    mvm_rows, mvm_shape, shape_of,
 };
 
 const COMMITTED: &str = include_str!("../../crates/hwmodel/shapes/plonky2-fibonacci.json");
@@ -48,6 +48,84 @@ fn gates_without_an_op_count_are_refused() {
     assert_eq!(gate_ops("ConstantGate { num_consts: 2 }"), Some((0, 2)));
     assert!(gate_ops("RandomAccessGate { bits: 4 }").is_none());
     assert!(gate_ops("ArithmeticGate").is_none());
+}
+
+#[test]
+fn constraint_counts_equal_plonky2_s_own_where_it_has_the_gate() {
+    use plonky2::field::goldilocks_field::GoldilocksField as F;
+    use plonky2::gates::arithmetic_base::ArithmeticGate;
+    use plonky2::gates::base_sum::BaseSumGate;
+    use plonky2::gates::constant::ConstantGate;
+    use plonky2::gates::gate::Gate;
+    use plonky2::gates::noop::NoopGate;
+    use plonky2::gates::public_input::PublicInputGate;
+    use plonky2::gates::random_access::RandomAccessGate;
+    use plonky2::plonk::circuit_data::CircuitConfig;
+    fn check(gate: &dyn Gate<F, 2>) {
+        let id = gate.id();
+        assert_eq!(
+            gate_constraints(&id),
+            Some(gate.num_constraints() as u64),
+            "{id}"
+        );
+        assert!(gate_ops(&id).is_some(), "{id}");
+    }
+    let standard = CircuitConfig::standard_recursion_config();
+    let wide = CircuitConfig {
+        num_wires: 136,
+        ..standard.clone()
+    };
+    check(&NoopGate);
+    check(&PublicInputGate);
+    check(&ConstantGate::new(2));
+    check(&ArithmeticGate::new_from_config(&standard));
+    for limbs in [1, 16, 63] {
+        check(&BaseSumGate::<2>::new(limbs));
+        check(&BaseSumGate::<4>::new(limbs));
+    }
+    for bits in [1, 4, 5] {
+        for config in [&standard, &wide] {
+            check(&RandomAccessGate::<F, 2>::new_from_config(config, bits));
+        }
+    }
+    assert_eq!(gate_constraints("PoseidonGate"), None);
+    assert_eq!(gate_constraints("U32ArithmeticGate { _phantom }"), None);
+    // The base is read after "Base: ", not from the gate's name.
+    assert_eq!(
+        gate_ops("BaseSumGate { num_limbs: 16 } + Base: 4"),
+        Some((15 + 16 * 3, 15 + 1 + 16 * 4))
+    );
+}
+
+const COMMITTED_ECDSA: &str = include_str!("../../crates/hwmodel/shapes/plonky2-ecdsa.json");
+
+/// The committed ECDSA shape (written by `peers/plonky2-v01`, not rebuilt here) holds the counts
+/// `gate_constraints` and `gate_ops` give today: a count changed here without rerunning
+/// `bash peers/plonky2-v01/run.sh` fails this.
+#[test]
+fn the_committed_ecdsa_shape_has_todays_gate_counts() {
+    let shape = CircuitShape::from_json(COMMITTED_ECDSA).unwrap();
+    assert_eq!(shape.degree_bits, 17);
+    assert!(shape.zero_knowledge);
+    assert!(shape
+        .gates
+        .iter()
+        .any(|g| g.name.starts_with("U32AddManyGate")));
+    for gate in &shape.gates {
+        assert_eq!(
+            gate_constraints(&gate.name),
+            Some(gate.constraints),
+            "{}",
+            gate.name
+        );
+        assert_eq!(
+            gate_ops(&gate.name),
+            Some((gate.muls, gate.adds)),
+            "{}",
+            gate.name
+        );
+    }
+    validate(&shape.kernels().unwrap()).unwrap();
 }
 
 const COMMITTED_MVM: &str = include_str!("../../crates/hwmodel/shapes/plonky2-mvm.json");

@@ -1,14 +1,16 @@
-//! UniZK's plonky2 workloads (`unizk.txt` §6: Fibonacci, Factorial and MVM), built in: the circuit
-//! shapes `peers/examples/plonky2_shapes` wrote with plonky2 1.1.0 (`shapes/*.json`, with the
+//! UniZK's plonky2 workloads (`unizk.txt` §6: Fibonacci, Factorial, MVM and ECDSA), built in: the
+//! circuit shapes `peers/examples/plonky2_shapes` wrote with plonky2 1.1.0 and
+//! `peers/plonky2-v01` with plonky2 0.1.1 and plonky2_ecdsa 0.1.0 (`shapes/*.json`, with the
 //! command and versions that made them), lowered to kernel traces by
-//! [`CircuitShape::kernels`].
+//! [`CircuitShape::kernels`] (plonky2 1.1.0's `prove()`, whose kernel sequence for a circuit
+//! without lookups is 0.1.1's).
 
 use zkaccel_kernel_trace::{CircuitShape, KernelRecord};
 
 use super::ModelError;
 
 /// The built-in workloads' names.
-pub const WORKLOADS: [&str; 3] = ["fibonacci", "factorial", "mvm"];
+pub const WORKLOADS: [&str; 4] = ["fibonacci", "factorial", "mvm", "ecdsa"];
 
 /// The shape JSON of a built-in workload.
 ///
@@ -19,6 +21,7 @@ pub fn shape_json(name: &str) -> Result<&'static str, ModelError> {
         "fibonacci" => Ok(include_str!("../../shapes/plonky2-fibonacci.json")),
         "factorial" => Ok(include_str!("../../shapes/plonky2-factorial.json")),
         "mvm" => Ok(include_str!("../../shapes/plonky2-mvm.json")),
+        "ecdsa" => Ok(include_str!("../../shapes/plonky2-ecdsa.json")),
         other => Err(ModelError::Workload(format!(
             "`{other}`: the built-in workloads are {}",
             WORKLOADS.join(", ")
