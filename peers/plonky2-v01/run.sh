@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Writes crates/hwmodel/shapes/plonky2-ecdsa.json (or into the directory given) from
-# plonky2_ecdsa 0.1.0's circuit. plonky2_field 0.1.1 no longer compiles on current rustc
-# (`#![feature(stdsimd)]`, removed in 1.78); this fetches it with `cargo vendor` and removes
-# that one line into target/patched, which Cargo.toml's [patch] points at.
+# plonky2_ecdsa 0.1.0's circuit, and, with UNIZK_DIR set to a checkout of the UniZK authors'
+# repository (github.com/tsinghua-ideal/UniZK at 9c94b55), plonky2-sha256.json from the
+# plonky2-sha256 crate it vendors (thirdparty/sha256, published on no registry).
+# plonky2_field 0.1.1 no longer compiles on current rustc (`#![feature(stdsimd)]`, removed in
+# 1.78); this fetches it with `cargo vendor` and removes that one line into target/patched,
+# which the manifests' [patch] points at. The sha256 crate is copied, unchanged but for its
+# manifest (plonky2 0.1.1 and plonky2_u32 0.1.0 from crates.io instead of the authors' plonky2
+# fork, which current rustc no longer compiles), into target/unizk; neither copy is committed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -26,3 +31,23 @@ if [[ ! -f "$patched/Cargo.toml" ]]; then
 fi
 cd "$here"
 RUSTC_BOOTSTRAP=1 cargo run --release -- "$out"
+if [[ -n ${UNIZK_DIR:-} ]]; then
+    sha256="$here/target/unizk/plonky2_sha256"
+    rm -rf "$sha256"
+    mkdir -p "$(dirname "$sha256")"
+    cp -r "$UNIZK_DIR/thirdparty/sha256" "$sha256"
+    cat > "$sha256/Cargo.toml" <<'MANIFEST'
+[package]
+name = "plonky2_sha256"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+plonky2 = { version = "=0.1.1", default-features = false, features = ["std"] }
+plonky2_util = "0.1"
+plonky2_field = "=0.1.1"
+plonky2_u32 = "=0.1.0"
+itertools = "0.10"
+MANIFEST
+    (cd "$here/sha256" && RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$here/target" cargo run --release -- "$out")
+fi

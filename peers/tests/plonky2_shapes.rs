@@ -97,35 +97,43 @@ fn constraint_counts_equal_plonky2_s_own_where_it_has_the_gate() {
     );
 }
 
-const COMMITTED_ECDSA: &str = include_str!("../../crates/hwmodel/shapes/plonky2-ecdsa.json");
+/// The shapes `peers/plonky2-v01` wrote on plonky2 0.1 (not rebuilt here), with their degrees.
+const COMMITTED_V01: [(&str, u32); 2] = [
+    (
+        include_str!("../../crates/hwmodel/shapes/plonky2-ecdsa.json"),
+        17,
+    ),
+    (
+        include_str!("../../crates/hwmodel/shapes/plonky2-sha256.json"),
+        20,
+    ),
+];
 
-/// The committed ECDSA shape (written by `peers/plonky2-v01`, not rebuilt here) holds the counts
-/// `gate_constraints` and `gate_ops` give today: a count changed here without rerunning
-/// `bash peers/plonky2-v01/run.sh` fails this.
+/// The committed plonky2 0.1 shapes hold the counts `gate_constraints` and `gate_ops` give
+/// today: a count changed here without rerunning `peers/plonky2-v01/run.sh` fails this.
 #[test]
-fn the_committed_ecdsa_shape_has_todays_gate_counts() {
-    let shape = CircuitShape::from_json(COMMITTED_ECDSA).unwrap();
-    assert_eq!(shape.degree_bits, 17);
-    assert!(shape.zero_knowledge);
-    assert!(shape
-        .gates
-        .iter()
-        .any(|g| g.name.starts_with("U32AddManyGate")));
-    for gate in &shape.gates {
-        assert_eq!(
-            gate_constraints(&gate.name),
-            Some(gate.constraints),
-            "{}",
-            gate.name
-        );
-        assert_eq!(
-            gate_ops(&gate.name),
-            Some((gate.muls, gate.adds)),
-            "{}",
-            gate.name
-        );
+fn the_committed_plonky2_v01_shapes_have_todays_gate_counts() {
+    for (json, degree_bits) in COMMITTED_V01 {
+        let shape = CircuitShape::from_json(json).unwrap();
+        assert_eq!(shape.degree_bits, degree_bits);
+        assert!(shape.zero_knowledge);
+        assert!(shape.gates.iter().any(|g| g.name.starts_with("U32")));
+        for gate in &shape.gates {
+            assert_eq!(
+                gate_constraints(&gate.name),
+                Some(gate.constraints),
+                "{}",
+                gate.name
+            );
+            assert_eq!(
+                gate_ops(&gate.name),
+                Some((gate.muls, gate.adds)),
+                "{}",
+                gate.name
+            );
+        }
+        validate(&shape.kernels().unwrap()).unwrap();
     }
-    validate(&shape.kernels().unwrap()).unwrap();
 }
 
 const COMMITTED_MVM: &str = include_str!("../../crates/hwmodel/shapes/plonky2-mvm.json");

@@ -221,7 +221,7 @@ fn a_sweep_writes_csv_svg_and_png_per_knob() {
 
 #[test]
 fn plonky2_workloads_and_shape_files_are_modelled() {
-    for workload in ["fibonacci", "mvm", "ecdsa"] {
+    for workload in ["fibonacci", "mvm", "ecdsa", "sha256"] {
         let out = zkaccel()
             .args(["model", "unizk", "--workload", workload])
             .args(["--mode", "unizk-sim", "--json"])

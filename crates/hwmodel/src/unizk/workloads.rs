@@ -1,7 +1,7 @@
-//! UniZK's plonky2 workloads (`unizk.txt` §6: Fibonacci, Factorial, MVM and ECDSA), built in: the
-//! circuit shapes `peers/examples/plonky2_shapes` wrote with plonky2 1.1.0 and
-//! `peers/plonky2-v01` with plonky2 0.1.1 and plonky2_ecdsa 0.1.0 (`shapes/*.json`, with the
-//! command and versions that made them), lowered to kernel traces by
+//! UniZK's plonky2 workloads (`unizk.txt` §6: Fibonacci, Factorial, MVM, ECDSA and SHA-256),
+//! built in: the circuit shapes `peers/examples/plonky2_shapes` wrote with plonky2 1.1.0 and
+//! `peers/plonky2-v01` with plonky2 0.1.1 and plonky2_ecdsa 0.1.0 or the authors' vendored
+//! plonky2-sha256 (`shapes/*.json`, with the command and versions that made them), lowered to kernel traces by
 //! [`CircuitShape::kernels`] (plonky2 1.1.0's `prove()`, whose kernel sequence for a circuit
 //! without lookups is 0.1.1's).
 
@@ -10,7 +10,7 @@ use zkaccel_kernel_trace::{CircuitShape, KernelRecord};
 use super::ModelError;
 
 /// The built-in workloads' names.
-pub const WORKLOADS: [&str; 4] = ["fibonacci", "factorial", "mvm", "ecdsa"];
+pub const WORKLOADS: [&str; 5] = ["fibonacci", "factorial", "mvm", "ecdsa", "sha256"];
 
 /// The shape JSON of a built-in workload.
 ///
@@ -22,6 +22,7 @@ pub fn shape_json(name: &str) -> Result<&'static str, ModelError> {
         "factorial" => Ok(include_str!("../../shapes/plonky2-factorial.json")),
         "mvm" => Ok(include_str!("../../shapes/plonky2-mvm.json")),
         "ecdsa" => Ok(include_str!("../../shapes/plonky2-ecdsa.json")),
+        "sha256" => Ok(include_str!("../../shapes/plonky2-sha256.json")),
         other => Err(ModelError::Workload(format!(
             "`{other}`: the built-in workloads are {}",
             WORKLOADS.join(", ")
@@ -50,7 +51,10 @@ mod tests {
             let records = kernels(name).unwrap();
             assert!(records.len() > 10, "{name}: {} records", records.len());
         }
-        assert!(matches!(kernels("sha256"), Err(ModelError::Workload(_))));
+        assert!(matches!(
+            kernels("image-crop"),
+            Err(ModelError::Workload(_))
+        ));
         assert!(matches!(shape_json(""), Err(ModelError::Workload(_))));
     }
 }
