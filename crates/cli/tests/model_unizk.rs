@@ -254,7 +254,7 @@ fn plonky2_workloads_and_shape_files_are_modelled() {
     let big = dir.path().join("big.json");
     std::fs::write(&big, " ".repeat(2 << 20)).unwrap();
     for args in [
-        vec!["--workload", "sha256"],
+        vec!["--workload", "image-crop"],
         vec!["--shape", bad.to_str().unwrap()],
         vec!["--shape", big.to_str().unwrap()],
         vec!["--shape", "/nonexistent.json"],
