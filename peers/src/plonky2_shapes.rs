@@ -63,6 +63,20 @@ fn dense(w: u64) -> (u64, u64) {
     (w * w, w * (w - 1))
 }
 
+/// The largest gate parameter the counts take: gates plonky2 builds have a few hundred wires
+/// at most, and a larger number in an id is refused rather than overflowing a count.
+const MAX_GATE_PARAMETER: u64 = 1 << 16;
+
+/// The largest power-of-two exponent (`bits` of `RandomAccessGate`, a `ComparisonGate` chunk's
+/// bits) the counts take.
+const MAX_GATE_BITS: u64 = 32;
+
+/// A gate id's parameter `key` in `1..=MAX_GATE_PARAMETER` (`positive`) or
+/// `0..=MAX_GATE_PARAMETER`, `None` otherwise.
+fn parameter(id: &str, key: &str, positive: bool) -> Option<u64> {
+    id_number(id, key).filter(|&n| n <= MAX_GATE_PARAMETER && (!positive || n > 0))
+}
+
 /// The number after `key` in a gate id (`"num_ops"` in `ArithmeticGate { num_ops: 20 }`).
 pub fn id_number(id: &str, key: &str) -> Option<u64> {
     let start = id.find(key)? + key.len();
@@ -77,7 +91,8 @@ pub fn id_number(id: &str, key: &str) -> Option<u64> {
 /// Goldilocks products and additions `eval_unfiltered_base_one` performs for the gate with
 /// this id, at one point; `None` for a gate type without a count.
 pub fn gate_ops(id: &str) -> Option<(u64, u64)> {
-    let number = |key: &str| id_number(id, key);
+    let number = |key: &str| parameter(id, key, false);
+    let positive = |key: &str| parameter(id, key, true);
     if id.starts_with("NoopGate") {
         Some((0, 0))
     } else if id.starts_with("ConstantGate") {
@@ -114,13 +129,13 @@ pub fn gate_ops(id: &str) -> Option<(u64, u64)> {
     } else if id.starts_with("BaseSumGate") {
         // The limbs recombined (Horner), the sum subtracted, each limb range-checked by the
         // product of (limb − k) over its base.
-        let limbs = number("num_limbs")?;
-        let base = number("Base: ")?;
+        let limbs = positive("num_limbs")?;
+        let base = positive("Base: ")?;
         Some((limbs - 1 + limbs * (base - 1), limbs - 1 + 1 + limbs * base))
     } else if id.starts_with("RandomAccessGate") {
         // Per copy: each bit boolean, the index recombined and compared, the list folded by
         // x + b·(y − x) down to one item and compared; then the extra constants.
-        let bits = number("bits")?;
+        let bits = number("bits").filter(|&b| b <= MAX_GATE_BITS)?;
         let copies = number("num_copies")?;
         let extra = number("num_extra_constants")?;
         let folds = (1 << bits) - 1;
@@ -133,8 +148,11 @@ pub fn gate_ops(id: &str) -> Option<(u64, u64)> {
         // range-checked twice, four steps of the equality and most-significant-difference
         // chain per chunk, the difference's bits checked, recombined and compared.
         let bits = number("num_bits")?;
-        let chunks = number("num_chunks")?;
+        let chunks = positive("num_chunks")?;
         let chunk_bits = bits.div_ceil(chunks);
+        if chunk_bits > MAX_GATE_BITS {
+            return None;
+        }
         let size = 1 << chunk_bits;
         let muls = 2 * (chunks - 1) + chunks * (2 * (size - 1) + 4) + (chunk_bits + 1) + chunk_bits;
         let adds =
@@ -181,7 +199,8 @@ pub fn gate_ops(id: &str) -> Option<(u64, u64)> {
 /// `peers/plonky2-v01` against every gate of the ECDSA circuit rebuilt with plonky2 0.1.1's and
 /// plonky2_u32 0.1.0's own constructors.
 pub fn gate_constraints(id: &str) -> Option<u64> {
-    let number = |key: &str| id_number(id, key);
+    let number = |key: &str| parameter(id, key, false);
+    let positive = |key: &str| parameter(id, key, true);
     if id.starts_with("NoopGate") {
         Some(0)
     } else if id.starts_with("ConstantGate") {
@@ -191,11 +210,11 @@ pub fn gate_constraints(id: &str) -> Option<u64> {
     } else if id.starts_with("ArithmeticGate") {
         number("num_ops")
     } else if id.starts_with("BaseSumGate") {
-        Some(1 + number("num_limbs")?)
+        Some(1 + positive("num_limbs")?)
     } else if id.starts_with("RandomAccessGate") {
         Some(number("num_copies")? * (number("bits")? + 2) + number("num_extra_constants")?)
     } else if id.starts_with("ComparisonGate") {
-        let chunks = number("num_chunks")?;
+        let chunks = positive("num_chunks")?;
         Some(6 + 5 * chunks + number("num_bits")?.div_ceil(chunks))
     } else if id.starts_with("U32AddManyGate") || id.starts_with("U32SubtractionGate") {
         Some(number("num_ops")? * (3 + if id.starts_with("U32Add") { 18 } else { 16 }))

@@ -136,6 +136,41 @@ fn the_committed_plonky2_v01_shapes_have_todays_gate_counts() {
     }
 }
 
+/// Ids no gate has (zero limbs, chunks or base, parameters near 2^64, shifts past the word)
+/// get no count, never an overflow.
+#[test]
+fn hostile_gate_ids_get_no_count() {
+    let huge = u64::MAX.to_string();
+    for id in [
+        "BaseSumGate { num_limbs: 0 } + Base: 2".to_string(),
+        "BaseSumGate { num_limbs: 16 } + Base: 0".to_string(),
+        format!("BaseSumGate {{ num_limbs: {huge} }} + Base: 2"),
+        "RandomAccessGate { bits: 64, num_copies: 4, num_extra_constants: 2 }".to_string(),
+        format!("RandomAccessGate {{ bits: 4, num_copies: {huge}, num_extra_constants: 2 }}"),
+        "ComparisonGate { num_bits: 32, num_chunks: 0 }".to_string(),
+        "ComparisonGate { num_bits: 4096, num_chunks: 1 }".to_string(),
+        format!("U32AddManyGate {{ num_addends: {huge}, num_ops: 6 }}"),
+        format!("U32ArithmeticGate {{ num_ops: {huge} }}"),
+        "U32RangeCheckGate { num_input_limbs: 99999999999999999999999 }".to_string(),
+        format!("U32SubtractionGate {{ num_ops: {huge} }}"),
+        "ArithmeticGate { num_ops: }".to_string(),
+    ] {
+        assert_eq!(gate_ops(&id), None, "{id}");
+    }
+    for id in [
+        "BaseSumGate { num_limbs: 0 } + Base: 2",
+        "ComparisonGate { num_bits: 32, num_chunks: 0 }",
+        "U32AddManyGate { num_addends: 0, num_ops: 18446744073709551615 }",
+    ] {
+        assert_eq!(gate_constraints(id), None, "{id}");
+    }
+    // Zero where plonky2 builds zero is counted: a range check of no limbs.
+    assert_eq!(
+        gate_ops("U32RangeCheckGate { num_input_limbs: 0 }"),
+        Some((0, 0))
+    );
+}
+
 const COMMITTED_MVM: &str = include_str!("../../crates/hwmodel/shapes/plonky2-mvm.json");
 
 #[test]
