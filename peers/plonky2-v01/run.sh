@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes crates/hwmodel/shapes/plonky2-ecdsa.json (or into the directory given) from
-# plonky2_ecdsa 0.1.0's circuit, and, with UNIZK_DIR set to a checkout of the UniZK authors'
+# plonky2_ecdsa 0.1.0's circuit and plonky2-imgcrop.json from zkedit's crop circuit (rebuilt
+# from the authors' source; about 9 GB and 3 minutes), and, with UNIZK_DIR set to a checkout of the UniZK authors'
 # repository (github.com/tsinghua-ideal/UniZK at 9c94b55), plonky2-sha256.json from the
 # plonky2-sha256 crate it vendors (thirdparty/sha256, published on no registry).
 # plonky2_field 0.1.1 no longer compiles on current rustc (`#![feature(stdsimd)]`, removed in
@@ -30,7 +31,8 @@ if [[ ! -f "$patched/Cargo.toml" ]]; then
     rm -f "$patched/.cargo-checksum.json"
 fi
 cd "$here"
-RUSTC_BOOTSTRAP=1 cargo run --release -- "$out"
+RUSTC_BOOTSTRAP=1 cargo run --release --bin zkaccel-plonky2-v01-shapes -- "$out"
+RUSTC_BOOTSTRAP=1 cargo run --release --bin imgcrop -- "$out"
 if [[ -n ${UNIZK_DIR:-} ]]; then
     sha256="$here/target/unizk/plonky2_sha256"
     rm -rf "$sha256"

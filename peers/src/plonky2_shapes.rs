@@ -88,6 +88,12 @@ pub fn id_number(id: &str, key: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
+/// `Some` for a `PoseidonGate` id of the width the counts are for (`<WIDTH=12>`, plonky2's
+/// only Poseidon gate on Goldilocks).
+fn poseidon_width_is_twelve(id: &str) -> Option<()> {
+    (id_number(id, "<WIDTH=") == Some(SPONGE_WIDTH as u64)).then_some(())
+}
+
 /// Goldilocks products and additions `eval_unfiltered_base_one` performs for the gate with
 /// this id, at one point; `None` for a gate type without a count.
 pub fn gate_ops(id: &str) -> Option<(u64, u64)> {
@@ -106,6 +112,7 @@ pub fn gate_ops(id: &str) -> Option<(u64, u64)> {
         let ops = number("num_ops")?;
         Some((3 * ops, 2 * ops))
     } else if id.starts_with("PoseidonGate") {
+        poseidon_width_is_twelve(id)?;
         let w = SPONGE_WIDTH as u64;
         let full = 2 * HALF_N_FULL_ROUNDS as u64;
         let partial = N_PARTIAL_ROUNDS as u64;
@@ -194,7 +201,8 @@ pub fn gate_ops(id: &str) -> Option<(u64, u64)> {
 
 /// The constraints of the gate with this id, from each gate's `num_constraints`, for the
 /// gates of plonky2 0.1's u32 and ECDSA gadgets (whose circuits' `GateRef` does not expose
-/// its gate) and the two plonky2 gates they use; `None` for any other id. Checked against
+/// its gate) and the plonky2 gates those circuits and the image crop use; `None` for any other
+/// id. Checked against
 /// `num_constraints()` where plonky2 1.1.0 has the gate (`tests/plonky2_shapes.rs`), and by
 /// `peers/plonky2-v01` against every gate of the ECDSA circuit rebuilt with plonky2 0.1.1's and
 /// plonky2_u32 0.1.0's own constructors.
@@ -209,6 +217,14 @@ pub fn gate_constraints(id: &str) -> Option<u64> {
         Some(4)
     } else if id.starts_with("ArithmeticGate") {
         number("num_ops")
+    } else if id.starts_with("PoseidonGate") {
+        // Each full round but the first checks its S-box inputs, each partial round one, then
+        // the outputs, the swap flag and the four deltas.
+        poseidon_width_is_twelve(id)?;
+        Some(
+            (SPONGE_WIDTH * (2 * HALF_N_FULL_ROUNDS - 1) + N_PARTIAL_ROUNDS + SPONGE_WIDTH + 1 + 4)
+                as u64,
+        )
     } else if id.starts_with("BaseSumGate") {
         Some(1 + positive("num_limbs")?)
     } else if id.starts_with("RandomAccessGate") {

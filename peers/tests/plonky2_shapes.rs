@@ -58,6 +58,7 @@ fn constraint_counts_equal_plonky2_s_own_where_it_has_the_gate() {
     use plonky2::gates::constant::ConstantGate;
     use plonky2::gates::gate::Gate;
     use plonky2::gates::noop::NoopGate;
+    use plonky2::gates::poseidon::PoseidonGate;
     use plonky2::gates::public_input::PublicInputGate;
     use plonky2::gates::random_access::RandomAccessGate;
     use plonky2::plonk::circuit_data::CircuitConfig;
@@ -88,7 +89,14 @@ fn constraint_counts_equal_plonky2_s_own_where_it_has_the_gate() {
             check(&RandomAccessGate::<F, 2>::new_from_config(config, bits));
         }
     }
+    check(&PoseidonGate::<F, 2>::new());
+    // Only width 12 is counted; an id without its width or with another gets no count.
     assert_eq!(gate_constraints("PoseidonGate"), None);
+    assert_eq!(
+        gate_constraints("PoseidonGate(PhantomData)<WIDTH=16>"),
+        None
+    );
+    assert_eq!(gate_ops("PoseidonGate(PhantomData)<WIDTH=8>"), None);
     assert_eq!(gate_constraints("U32ArithmeticGate { _phantom }"), None);
     // The base is read after "Base: ", not from the gate's name.
     assert_eq!(
@@ -97,15 +105,23 @@ fn constraint_counts_equal_plonky2_s_own_where_it_has_the_gate() {
     );
 }
 
-/// The shapes `peers/plonky2-v01` wrote on plonky2 0.1 (not rebuilt here), with their degrees.
-const COMMITTED_V01: [(&str, u32); 2] = [
+/// The shapes `peers/plonky2-v01` wrote on plonky2 0.1 (not rebuilt here), with their degrees
+/// and whether their circuits use plonky2_u32's gates.
+const COMMITTED_V01: [(&str, u32, bool); 3] = [
     (
         include_str!("../../crates/hwmodel/shapes/plonky2-ecdsa.json"),
         17,
+        true,
     ),
     (
         include_str!("../../crates/hwmodel/shapes/plonky2-sha256.json"),
         20,
+        true,
+    ),
+    (
+        include_str!("../../crates/hwmodel/shapes/plonky2-imgcrop.json"),
+        19,
+        false,
     ),
 ];
 
@@ -113,11 +129,16 @@ const COMMITTED_V01: [(&str, u32); 2] = [
 /// today: a count changed here without rerunning `peers/plonky2-v01/run.sh` fails this.
 #[test]
 fn the_committed_plonky2_v01_shapes_have_todays_gate_counts() {
-    for (json, degree_bits) in COMMITTED_V01 {
+    for (json, degree_bits, u32_gates) in COMMITTED_V01 {
         let shape = CircuitShape::from_json(json).unwrap();
         assert_eq!(shape.degree_bits, degree_bits);
         assert!(shape.zero_knowledge);
-        assert!(shape.gates.iter().any(|g| g.name.starts_with("U32")));
+        assert_eq!(
+            shape.gates.iter().any(|g| g.name.starts_with("U32")),
+            u32_gates,
+            "{}",
+            shape.name
+        );
         for gate in &shape.gates {
             assert_eq!(
                 gate_constraints(&gate.name),

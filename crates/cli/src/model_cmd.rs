@@ -228,7 +228,8 @@ pub struct UnizkReplayArgs {
     /// kernels of plonky2's `prove()`.
     #[arg(long, conflicts_with = "workload")]
     shape: Option<PathBuf>,
-    /// A built-in plonky2 workload of UniZK's Table 3: fibonacci, factorial, mvm, ecdsa or sha256.
+    /// A built-in plonky2 workload of UniZK's Table 3: fibonacci, factorial, mvm, ecdsa, sha256
+    /// or image-crop.
     #[arg(long)]
     workload: Option<String>,
     /// `paper` (the hardware as published) or `unizk-sim` (the public simulator's artefacts).

@@ -221,7 +221,7 @@ fn a_sweep_writes_csv_svg_and_png_per_knob() {
 
 #[test]
 fn plonky2_workloads_and_shape_files_are_modelled() {
-    for workload in ["fibonacci", "mvm", "ecdsa", "sha256"] {
+    for workload in ["fibonacci", "mvm", "ecdsa", "sha256", "image-crop"] {
         let out = zkaccel()
             .args(["model", "unizk", "--workload", workload])
             .args(["--mode", "unizk-sim", "--json"])
@@ -254,7 +254,7 @@ fn plonky2_workloads_and_shape_files_are_modelled() {
     let big = dir.path().join("big.json");
     std::fs::write(&big, " ".repeat(2 << 20)).unwrap();
     for args in [
-        vec!["--workload", "image-crop"],
+        vec!["--workload", "keccak"],
         vec!["--shape", bad.to_str().unwrap()],
         vec!["--shape", big.to_str().unwrap()],
         vec!["--shape", "/nonexistent.json"],

@@ -167,7 +167,7 @@ fn unizk_inputs(
 
 /// The UniZK accelerator model's replay of a kernel trace (JSON Lines text, e.g. from
 /// `zkaccel.stark.prove_with_trace`), of a plonky2 circuit shape (JSON text) or of a built-in
-/// workload (`fibonacci`, `factorial`, `mvm`, `ecdsa`, `sha256`), in `mode` (`paper`, `unizk-sim`) with knobs
+/// workload (`fibonacci`, `factorial`, `mvm`, `ecdsa`, `sha256`, `image-crop`), in `mode` (`paper`, `unizk-sim`) with knobs
 /// (`{"vsas": 64, "spm_mb": 16, ...}`).
 #[pyfunction]
 #[pyo3(signature = (*, trace = None, shape = None, workload = None, mode = "paper", knobs = None))]

@@ -47,7 +47,7 @@ def test_unizk_replays_a_proofs_trace() -> None:
     # UniZK's Table 3: MVM (2^18 rows, 400 wires) costs about 14 times Fibonacci (2^16 rows).
     assert 5 * fib["ms"] < mvm["ms"] < 30 * fib["ms"]
     with pytest.raises(zkaccel.InvalidInputError):
-        models.unizk(workload="image-crop")
+        models.unizk(workload="keccak")
     with pytest.raises(zkaccel.InvalidInputError):
         models.unizk(trace="not json\n")
     with pytest.raises(zkaccel.InvalidInputError, match="exactly one"):
@@ -100,7 +100,7 @@ def test_sweeps_refuse_bad_knobs_values_and_hostile_files(tmp_path: pathlib.Path
     with pytest.raises(zkaccel.InvalidInputError, match="1 to 64"):
         models.ntt_fpga_sweep("pipelines", [])
     with pytest.raises(zkaccel.InvalidInputError, match="workload"):
-        models.unizk_sweep("vsas", [1], workload="image-crop")
+        models.unizk_sweep("vsas", [1], workload="keccak")
     with pytest.raises(zkaccel.InvalidInputError):
         models.ntt_fpga_sweep("pipelines", [1], log_points=0)
     good = models.unizk_sweep("vsas", [16, 32], workload="fibonacci")

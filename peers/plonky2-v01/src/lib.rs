@@ -1,5 +1,5 @@
-//! What the plonky2 0.1 shape generators share (`src/main.rs` for ECDSA, `sha256/` for
-//! SHA-256): a built circuit's [`CircuitShape`], its gates' constraint counts checked against
+//! What the plonky2 0.1 shape generators share (`src/main.rs` for ECDSA, `src/bin/imgcrop.rs`
+//! for Image Crop, `sha256/` for SHA-256): a built circuit's [`CircuitShape`], its gates' constraint counts checked against
 //! the gates themselves, and the file written atomically.
 //!
 //! plonky2 0.1.1's `GateRef` does not expose its gate, so each gate's constraint count comes
@@ -17,6 +17,7 @@ use plonky2::gates::arithmetic_base::ArithmeticGate;
 use plonky2::gates::base_sum::BaseSumGate;
 use plonky2::gates::gate::Gate;
 use plonky2::gates::noop::NoopGate;
+use plonky2::gates::poseidon::PoseidonGate;
 use plonky2::gates::public_input::PublicInputGate;
 use plonky2::gates::random_access::RandomAccessGate;
 use plonky2::plonk::circuit_data::{CircuitConfig, CommonCircuitData};
@@ -88,6 +89,8 @@ fn rebuilt(id: &str, config: &CircuitConfig) -> Result<Option<(String, usize)>, 
         counted(PublicInputGate)
     } else if id.starts_with("ArithmeticGate") {
         counted(ArithmeticGate::new_from_config(config))
+    } else if id.starts_with("PoseidonGate") {
+        counted(PoseidonGate::<F, D>::new())
     } else if id.starts_with("BaseSumGate") {
         let limbs = number("num_limbs")?;
         match number("Base: ")? {

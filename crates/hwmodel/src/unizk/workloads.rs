@@ -1,16 +1,24 @@
-//! UniZK's plonky2 workloads (`unizk.txt` §6: Fibonacci, Factorial, MVM, ECDSA and SHA-256),
-//! built in: the circuit shapes `peers/examples/plonky2_shapes` wrote with plonky2 1.1.0 and
-//! `peers/plonky2-v01` with plonky2 0.1.1 and plonky2_ecdsa 0.1.0 or the authors' vendored
-//! plonky2-sha256 (`shapes/*.json`, with the command and versions that made them), lowered to kernel traces by
-//! [`CircuitShape::kernels`] (plonky2 1.1.0's `prove()`, whose kernel sequence for a circuit
-//! without lookups is 0.1.1's).
+//! UniZK's plonky2 workloads (`unizk.txt` §6: Fibonacci, Factorial, MVM, ECDSA, SHA-256 and
+//! Image Crop), built in: the circuit shapes `peers/examples/plonky2_shapes` wrote with plonky2
+//! 1.1.0, and `peers/plonky2-v01` with plonky2 0.1.1 (plonky2_ecdsa 0.1.0, the authors'
+//! vendored plonky2-sha256, and zkedit's crop circuit rebuilt from the authors' source), in
+//! `shapes/*.json` with the command and versions that made them. [`CircuitShape::kernels`]
+//! lowers them to kernel traces (plonky2 1.1.0's `prove()`, whose kernel sequence for a
+//! circuit without lookups is 0.1.1's).
 
 use zkaccel_kernel_trace::{CircuitShape, KernelRecord};
 
 use super::ModelError;
 
 /// The built-in workloads' names.
-pub const WORKLOADS: [&str; 5] = ["fibonacci", "factorial", "mvm", "ecdsa", "sha256"];
+pub const WORKLOADS: [&str; 6] = [
+    "fibonacci",
+    "factorial",
+    "mvm",
+    "ecdsa",
+    "sha256",
+    "image-crop",
+];
 
 /// The shape JSON of a built-in workload.
 ///
@@ -23,6 +31,7 @@ pub fn shape_json(name: &str) -> Result<&'static str, ModelError> {
         "mvm" => Ok(include_str!("../../shapes/plonky2-mvm.json")),
         "ecdsa" => Ok(include_str!("../../shapes/plonky2-ecdsa.json")),
         "sha256" => Ok(include_str!("../../shapes/plonky2-sha256.json")),
+        "image-crop" => Ok(include_str!("../../shapes/plonky2-imgcrop.json")),
         other => Err(ModelError::Workload(format!(
             "`{other}`: the built-in workloads are {}",
             WORKLOADS.join(", ")
@@ -51,10 +60,7 @@ mod tests {
             let records = kernels(name).unwrap();
             assert!(records.len() > 10, "{name}: {} records", records.len());
         }
-        assert!(matches!(
-            kernels("image-crop"),
-            Err(ModelError::Workload(_))
-        ));
+        assert!(matches!(kernels("keccak"), Err(ModelError::Workload(_))));
         assert!(matches!(shape_json(""), Err(ModelError::Workload(_))));
     }
 }

@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="the base configuration (unizk: model knobs; ntt-fpga: "
                         + ", ".join(_NTT_BASE) + ")")
-    s.add_argument("--workload", help="unizk: a built-in workload (fibonacci, factorial, mvm, ecdsa, sha256)")
+    s.add_argument("--workload", help="unizk: a built-in workload (fibonacci, factorial, mvm, ecdsa, sha256, image-crop)")
     s.add_argument("--trace", help="unizk: a kernel trace (JSON Lines)")
     s.add_argument("--shape", help="unizk: a plonky2 circuit shape (JSON)")
     s.add_argument("--mode", default="paper", help="unizk: paper or unizk-sim")
