@@ -54,25 +54,78 @@ fn ntt(log_n: u32, batch: u64, field: TraceField) -> Kernel {
 }
 
 #[test]
-fn an_ntt_block_computes_in_the_simulators_489_cycles_within_one() {
-    // fft.rs: drain.delay 2·5·2 + 1024/12 = 105, then 0.5 cycle per 12-element line per VSA:
-    // a 2 MiB block of 256 planes computes in ≈ 105 + 0.5·⌈24 576/32⌉ = 489 cycles.
+fn an_ntt_block_computes_in_the_simulators_105_cycles_within_one() {
+    // fft.rs: drain.delay 2·5·2 + 1024/12 = 105, and `drain.interval as usize` (0.5 → 0)
+    // times the block's lines: a block of 256 planes computes in 105 cycles.
     let sim = UnizkConfig::unizk_sim();
     let lowered = lower(&sim, "trace-commit", &ntt(20, 1, TraceField::Goldilocks)).unwrap();
     assert!(
-        (lowered.groups[0].compute - 489.0).abs() <= 1.0,
+        (lowered.groups[1].compute - 105.0).abs() <= 1.0,
         "{:?}",
-        lowered.groups[0]
+        lowered.groups[1]
     );
-    // Two passes of 2^20 points (two 5-bit dimensions each), 4 blocks of 2 MiB per pass.
-    let blocks: u64 = lowered.groups.iter().map(|g| g.count).sum();
-    assert_eq!(blocks, 8);
-    // 2^23: three passes. The extension's fill is 2·5·5 + 85 = 135 cycles.
+    // The simulator's rounds: two for 2^20 points (four 5-bit dimensions), each of 4 blocks
+    // of 256 planes (2 MiB).
+    let blocks: Vec<u64> = lowered.groups.iter().map(|g| g.count).collect();
+    assert_eq!(blocks, [4, 4]);
+    // 2^23 extension points: three rounds. The extension's fill is 2·5·5 + 85 = 135 cycles and
+    // its lines cost `2.5 as usize` = 2 cycles each, ⌈lines / 32 VSAs⌉ of them.
     let lowered = lower(&sim, "fri-commit", &ntt(23, 1, TraceField::Goldilocks2)).unwrap();
-    let blocks: u64 = lowered.groups.iter().map(|g| g.count).sum();
-    assert_eq!(blocks, 3 * (16 << 23 >> 21));
-    let fill = lowered.groups[0].compute - 2.5 * (128 * 96 / 32) as f64;
+    assert_eq!(lowered.groups.len(), 3);
+    let last = lowered.groups[2];
+    assert_eq!(last.count, (16 << 23) >> 21);
+    let fill = last.compute - 2.0 * (128 * 96 / 32) as f64;
     assert!((fill - 135.3).abs() < 1.0, "{fill}");
+    // `paper` mode streams a line per half cycle.
+    let paper = lower(
+        &UnizkConfig::default(),
+        "trace-commit",
+        &ntt(20, 1, TraceField::Goldilocks),
+    )
+    .unwrap();
+    assert!(paper.groups[0].compute > 400.0, "{:?}", paper.groups[0]);
+}
+
+/// The public simulator's NTT blocks, rebuilt by `SimNtt` from its `fft.rs` loops, cost what
+/// RamSim (the authors' Ramulator2 build, `configs/*.yaml`) took for 32 consecutive blocks of
+/// each round with the simulator's dependencies, per block: the replayed reads, the block's
+/// 105 cycles of compute and the replayed writes, one after another (their stores overflow the
+/// record window). The large blocks agree within 0.6 %; the small first-round blocks of
+/// 64–128 KiB come out 3–5 % over, where RamSim starts a block's reads under the last one's
+/// writes.
+#[test]
+fn simulated_ntt_blocks_cost_what_ramsim_measured_within_5_percent() {
+    use zkaccel_hwmodel::unizk::hbm::{replay_reads, HbmTimings};
+    use zkaccel_hwmodel::unizk::sim_ntt::SimNtt;
+    let shape = |log_n, zero_log, transposed| SimNtt {
+        plane_log: 5,
+        active_bytes: 2 << 20,
+        ext: 1,
+        log_n,
+        batch: 135,
+        zero_log,
+        transposed,
+    };
+    // (transform, round, RamSim cycles per block).
+    for (ntt, round, ramsim) in [
+        (shape(23, 3, false), 0, 1_256.0),
+        (shape(23, 3, false), 1, 5_990.0),
+        (shape(23, 3, false), 2, 6_002.0),
+        (shape(19, 3, false), 0, 1_266.0),
+        (shape(19, 3, false), 1, 4_253.0),
+        (shape(19, 3, true), 0, 17_454.0),
+        (shape(16, 0, true), 0, 3_117.0),
+    ] {
+        let rounds = ntt.rounds().unwrap();
+        let r = &rounds[round];
+        let t = HbmTimings::UNIZK_SIM;
+        let model = (replay_reads(&t, &r.reads) + 105 + replay_reads(&t, &r.writes)) as f64;
+        assert!(
+            within(model, ramsim, 0.05),
+            "2^{} round {round}: model {model}, RamSim {ramsim}",
+            ntt.log_n
+        );
+    }
 }
 
 #[test]
@@ -436,7 +489,7 @@ fn table5(name: &str, paper_ms: f64) -> (f64, f64) {
     (report.ms, paper_ms)
 }
 
-/// Fibonacci lands at ≈ 33.5 ms (+29 %): 20 ms of it are FRI's two sequential divisions
+/// Fibonacci lands at ≈ 33.8 ms (+29.8 %): 20 ms of it are FRI's two sequential divisions
 /// (2^20 dependent extension steps each, as the simulator chains them), 8.8 ms the quotient's
 /// 2^20 points gathering two trace rows each (4,096 batches of 512 one-request records over the
 /// banks, replayed through the HBM model). Each part follows the simulator's code; their sum is
@@ -533,21 +586,15 @@ fn figure10_sweeps_have_the_papers_shape_scratchpad_vsas_bandwidth() {
 }
 
 /// UniZK's Table 4 (memory and VSA utilisation per class) for the plonky2 workloads, the cells
-/// the model reproduces within ±10 points in `unizk-sim` mode. The cells it does not: NTT
-/// memory of Factorial and MVM (the model 71 % against 47.6 % and 53.0 %: their blocks, run one
-/// after another behind the record window, still overlap their reads and stores) and Factorial's
-/// polynomial memory (4.4 % against 15.7 %: its quotient's gathers, replayed record by record
-/// as RamSim runs them, take 472 ms for 17 GB of 64-byte requests at 2^23 rows — bank-bound,
-/// not bandwidth-bound; the paper's 15.7 % and 828 ms cannot both hold for those records).
-/// `None`: a cell left out.
-///
-/// ECDSA (plonky2_ecdsa 0.1.0's secp256k1 verification, built by `peers/plonky2-v01`): all six
-/// cells. SHA-256 (the authors' plonky2-sha256, degree 2^20 as Factorial): all but NTT memory,
-/// out as Factorial's is; its polynomial memory (3.9 % against 13.6 %) is within the tolerance
-/// by a few tenths. Image Crop (zkedit's chunk circuit, degree 2^19): all but NTT memory (71 %
-/// against 54.0 %, as Factorial's and MVM's).
+/// the model reproduces within ±10 points in `unizk-sim` mode: all but Factorial's polynomial
+/// memory (4.4 % against 15.7 %: its quotient's gathers, replayed record by record as RamSim
+/// runs them, take 472 ms for 17 GB of 64-byte requests at 2^23 rows — bank-bound, not
+/// bandwidth-bound; the paper's 15.7 % and 828 ms cannot both hold for those records). `None`:
+/// a cell left out. The NTT memory cells (47–56 %) hold since the NTT rounds follow the
+/// simulator's own records (`sim_ntt`): the large transforms' strided stores open DRAM rows.
+/// SHA-256's polynomial memory (3.9 % against 13.6 %) is within the tolerance by a few tenths.
 #[test]
-fn table4_thirty_one_of_thirty_six_cells_within_10_points() {
+fn table4_thirty_five_of_thirty_six_cells_within_10_points() {
     let shapes = [
         (
             include_str!("../shapes/plonky2-fibonacci.json"),
@@ -555,18 +602,18 @@ fn table4_thirty_one_of_thirty_six_cells_within_10_points() {
         ),
         (
             include_str!("../shapes/plonky2-factorial.json"),
-            [None, Some(4.3), None, Some(2.0), Some(20.6), Some(96.9)],
+            [
+                Some(47.6),
+                Some(4.3),
+                None,
+                Some(2.0),
+                Some(20.6),
+                Some(96.9),
+            ],
         ),
         (
             include_str!("../shapes/plonky2-mvm.json"),
-            [
-                None,
-                Some(4.8),
-                Some(24.5),
-                Some(5.9),
-                Some(21.7),
-                Some(95.3),
-            ],
+            [53.0, 4.8, 24.5, 5.9, 21.7, 95.3].map(Some),
         ),
         (
             include_str!("../shapes/plonky2-ecdsa.json"),
@@ -574,25 +621,11 @@ fn table4_thirty_one_of_thirty_six_cells_within_10_points() {
         ),
         (
             include_str!("../shapes/plonky2-sha256.json"),
-            [
-                None,
-                Some(4.3),
-                Some(13.6),
-                Some(1.9),
-                Some(20.7),
-                Some(97.2),
-            ],
+            [47.4, 4.3, 13.6, 1.9, 20.7, 97.2].map(Some),
         ),
         (
             include_str!("../shapes/plonky2-imgcrop.json"),
-            [
-                None,
-                Some(4.8),
-                Some(13.5),
-                Some(2.2),
-                Some(20.7),
-                Some(97.1),
-            ],
+            [54.0, 4.8, 13.5, 2.2, 20.7, 97.1].map(Some),
         ),
     ];
     for (json, [ntt_memory, ntt_vsa, poly_memory, poly_vsa, hash_memory, hash_vsa]) in shapes {
@@ -665,10 +698,10 @@ fn table3_mvm_320_ms_within_20_percent() {
 }
 
 /// UniZK's Table 3, ECDSA (one secp256k1 signature verified by plonky2_ecdsa 0.1.0's circuit,
-/// `standard_ecc_zk_config`: 136 wires, zero knowledge, degree 2^17): the model gives ≈ 51.2 ms
-/// against the paper's 65 ms (−21 %), short of the issue's ±20 %. Its Table 4 cells all hold
-/// (above), and the same lowering gives Fibonacci −8 %; what the simulator spends the other
-/// 14 ms on is not known here (its ECDSA run needs its plonky2 0.1 build, not run). One
+/// `standard_ecc_zk_config`: 136 wires, zero knowledge, degree 2^17): the model gives ≈ 51.9 ms
+/// against the paper's 65 ms (−20.1 %), short of the issue's ±20 % by a tenth of a point. Its
+/// Table 4 cells all hold (above), and the same lowering gives Fibonacci −6 %; what the
+/// simulator spends the other 13 ms on is not known here (its ECDSA run needs its plonky2 0.1 build, not run). One
 /// candidate, read from its code: FRI's division by X − z is one vector chain of length-1
 /// operations whose compute delays ride on blocks' first writes, which the model prices as a
 /// chain of dependent steps split into scratchpad tiles; at 2^17 points the tiles are two and
@@ -700,9 +733,9 @@ fn table3_image_crop_373_ms_within_20_percent() {
 /// (`-e 1`) in 6,792,057. The NTT kernels' time comes from how their records meet RamSim's
 /// front end: the witness's interpolation gathers 16 polynomials per 128-byte record (1.1 M
 /// records at one a cycle), and every block stores in more records than the 16-record window
-/// holds, so blocks run one after another. Without the window rule the NTT kernels come out
-/// 3.54 ms; without the index-major witness too, 2.57 ms. The simulator's hash kernels are its
-/// tree, sponge and Merkle-path kernels, and its tree kernel also stores the leaves' rows
+/// holds, so blocks run one after another; the large rounds' strided stores open DRAM rows
+/// (`sim_ntt`). Without the window rule the NTT kernels come out 4.29 ms; the bytes alone
+/// would take 2.57 ms. The simulator's hash kernels are its tree, sponge and Merkle-path kernels, and its tree kernel also stores the leaves' rows
 /// (`transposed_leaves`): the trace's transposes into a commitment's leaf rows and the query
 /// copies, which the report counts as layout, are counted with them here.
 #[test]
@@ -729,12 +762,12 @@ fn simulator_fibonacci_proof_ntt_kernels_and_hash_kernels_within_10_percent() {
     );
     assert!(within(hash, 6.79, 0.10), "hash kernels {hash:.2} ms");
     // The window rule is part of what takes the NTT kernels there: a window as large as the
-    // blocks' stores lets two blocks overlap again (3.54 ms).
+    // blocks' stores lets two blocks overlap again (4.29 ms against 4.48).
     let mut open = UnizkConfig::unizk_sim();
     open.set("record_window=100000").unwrap();
     let wide = open.replay(&records).unwrap();
     let wide_ntt = wide.class(UnizkClass::Ntt).unwrap().ms;
-    assert!(wide_ntt < 0.92 * ntt, "{wide_ntt:.2} against {ntt:.2} ms");
+    assert!(wide_ntt < 0.97 * ntt, "{wide_ntt:.2} against {ntt:.2} ms");
 }
 
 /// Gathers no trace validator would pass (rows wider than any memory, 2^64-point vectors, 2^40
@@ -855,11 +888,13 @@ fn figure10_on_mvm_scratchpad_and_bandwidth_move_ntt_and_polynomial_vsas_move_ha
     let spm = sweep("spm_mb=1,8,32");
     assert!(spm.points[0].speedup[ntt] < 0.5, "{:?}", spm.points[0]);
     assert!(spm.points[0].speedup[poly] < 0.8, "{:?}", spm.points[0]);
-    // The NTT kernels' 128-byte records (one admitted a cycle) and their blocks' compute,
-    // serial behind the record window, do not scale with bandwidth: 4× gives 1.5×.
+    // The NTT kernels' 128-byte records (one admitted a cycle), their strided stores (each
+    // record opening DRAM rows: more channels do not shorten a bank's row cycle) and their
+    // blocks' compute, serial behind the record window, do not scale with bandwidth: 4× gives
+    // 1.2×.
     let bw = sweep("bw_tbps=0.25,1,4");
     assert!(
-        bw.points[0].speedup[ntt] < 0.4 && bw.points[2].speedup[ntt] > 1.4,
+        bw.points[0].speedup[ntt] < 0.4 && bw.points[2].speedup[ntt] > 1.15,
         "{:?}",
         bw.points
     );

@@ -24,21 +24,55 @@ pub struct Stream {
     pub bytes: u64,
     /// Bytes per run of consecutive addresses (0: one run of all of them).
     pub run: u64,
+    /// The stream's own records replayed through the HBM model (`unizk-sim` NTT rounds),
+    /// which then set its records, moved bytes and cycles.
+    pub replayed: Option<ReplayedStream>,
+}
+
+/// A stream whose records were replayed one by one ([`super::hbm::replay_reads`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReplayedStream {
+    /// Records.
+    pub records: u64,
+    /// Bytes their 64-byte requests move.
+    pub moved: u64,
+    /// Cycles from an idle memory to the last data.
+    pub cycles: f64,
 }
 
 impl Stream {
     /// One run of `bytes`.
     pub fn contiguous(bytes: u64) -> Self {
-        Self { bytes, run: 0 }
+        Self {
+            bytes,
+            run: 0,
+            replayed: None,
+        }
     }
 
     /// `bytes` in runs of `run`.
     pub fn runs(bytes: u64, run: u64) -> Self {
-        Self { bytes, run }
+        Self {
+            bytes,
+            run,
+            replayed: None,
+        }
+    }
+
+    /// `bytes` in records replayed as `replayed` says.
+    pub fn replayed(bytes: u64, replayed: ReplayedStream) -> Self {
+        Self {
+            bytes,
+            run: 0,
+            replayed: Some(replayed),
+        }
     }
 
     /// Runs (memory records) the stream is made of.
     pub fn records(&self) -> u64 {
+        if let Some(r) = self.replayed {
+            return r.records;
+        }
         if self.bytes == 0 {
             0
         } else if self.run == 0 {
@@ -50,6 +84,9 @@ impl Stream {
 
     /// Bytes the memory moves: each run rounded up to whole requests.
     pub fn moved(&self, config: &UnizkConfig) -> u64 {
+        if let Some(r) = self.replayed {
+            return r.moved;
+        }
         let request = u64::from(config.request_bytes);
         if self.bytes == 0 {
             return 0;
@@ -63,6 +100,9 @@ impl Stream {
 
     /// Cycles the stream occupies the memory system.
     pub fn cycles(&self, config: &UnizkConfig) -> f64 {
+        if let Some(r) = self.replayed {
+            return r.cycles;
+        }
         let transfer = self.moved(config) as f64 / config.bytes_per_cycle();
         // The memory front end accepts `runs_per_cycle` descriptors of consecutive addresses
         // per cycle (the simulator's: one record per cycle).
@@ -117,7 +157,14 @@ pub fn time_blocks(config: &UnizkConfig, groups: &[Blocks], serial: f64) -> Timi
         );
         busy += n * g.compute;
         steady += n * (rd + wr).max(g.compute);
-        let chain = latency + rd + g.compute + wr;
+        // A replayed stream's cycles run from an idle memory to its last data: the latency is
+        // in them already.
+        let exposed = if g.read.replayed.is_some() {
+            0.0
+        } else {
+            latency
+        };
+        let chain = exposed + rd + g.compute + wr;
         if g.write.records() > window {
             windowed += n * chain;
             continue;

@@ -1,15 +1,16 @@
 //! Each kernel kind lowered to blocks the way the paper's §5 maps it.
 
 use zkaccel_kernel_trace::{
-    Kernel, LeafLayout, NttLayout, RowGather, TraceField, VectorOp, VectorOpKind,
+    Kernel, LeafLayout, NttLayout, NttOrder, RowGather, TraceField, VectorOp, VectorOpKind,
 };
 
-use super::blocks::{Blocks, Stream};
+use super::blocks::{Blocks, ReplayedStream, Stream};
 use super::config::{
     Mode, UnizkConfig, DIGEST_ELEMENTS, ELEMENT_BYTES, EXT2_MUL_PRODUCTS, INVERSE_PRODUCTS,
     SPONGE_RATE,
 };
-use super::hbm::{self, GatherPattern, HbmTimings};
+use super::hbm::{self, GatherPattern, HbmTimings, ReadRecord};
+use super::sim_ntt::SimNtt;
 
 /// The hash every Poseidon kernel must name.
 pub const POSEIDON_GOLDILOCKS: &str = "poseidon-goldilocks-12";
@@ -70,8 +71,9 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
             batch,
             zero_log,
             layout,
+            order,
             ..
-        } => ntt(config, *field, *log_n, *batch, *zero_log, *layout),
+        } => ntt(config, *field, *log_n, *batch, *zero_log, *layout, *order),
         Kernel::Merkle {
             hash,
             log_leaves,
@@ -202,6 +204,9 @@ fn goldilocks(field: TraceField) -> Result<u64, Unmapped> {
 }
 
 /// An NTT as L×L planes, two dimensions per pass over memory (§5.1, SAM's decomposition).
+/// In `unizk-sim` mode a natural-order transform of more than one plane takes the public
+/// simulator's rounds and blocks instead, each round's reads and writes priced by replaying
+/// one block's records ([`SimNtt`]).
 fn ntt(
     config: &UnizkConfig,
     field: TraceField,
@@ -209,6 +214,7 @@ fn ntt(
     batch: u64,
     zero_log: u32,
     layout: NttLayout,
+    order: NttOrder,
 ) -> Result<Lowered, Unmapped> {
     let ext = goldilocks(field)?;
     let elem = ELEMENT_BYTES * ext;
@@ -236,10 +242,53 @@ fn ntt(
     let side = 1u64 << plane_log;
     let lines_per_plane = side * side.div_ceil(u64::from(config.array));
     let planes = (block / elem).div_ceil(plane);
-    let line_interval = 0.5 * f64::from(products);
-    let compute = f64::from(2 * plane_log * mul_latency)
-        + plane as f64 / f64::from(config.array)
-        + line_interval * (planes * lines_per_plane).div_ceil(u64::from(config.vsas)) as f64;
+    let mut line_interval = 0.5 * f64::from(products);
+    if config.mode == Mode::UnizkSim {
+        // The simulator charges the interval cast to an integer (`drain.interval as usize`,
+        // `as` binding before the product): half a cycle a line counts as none, an extension
+        // line's 2.5 as 2.
+        line_interval = line_interval.floor();
+    }
+    let compute_for = |lines: u64| {
+        f64::from(2 * plane_log * mul_latency)
+            + plane as f64 / f64::from(config.array)
+            + line_interval * lines.div_ceil(u64::from(config.vsas)) as f64
+    };
+    let compute = compute_for(planes * lines_per_plane);
+    if config.mode == Mode::UnizkSim && order == NttOrder::Nn {
+        let sim = SimNtt {
+            plane_log,
+            active_bytes: config.active_bytes(),
+            ext,
+            log_n,
+            batch,
+            zero_log,
+            transposed: layout == NttLayout::IndexMajor,
+        };
+        if let Some(rounds) = sim.rounds() {
+            let timings = HbmTimings::UNIZK_SIM.with_channels(config.channels);
+            let groups = rounds
+                .iter()
+                .map(|round| Blocks {
+                    count: round.blocks,
+                    read: replayed_stream(&timings, &round.reads),
+                    write: replayed_stream(&timings, &round.writes),
+                    // A block's points enter as lines of `array` elements, a plane row at a
+                    // time.
+                    compute: compute_for(
+                        (round.block_elements / side) * side.div_ceil(u64::from(config.array)),
+                    ),
+                })
+                .collect();
+            return Ok(Lowered {
+                groups,
+                serial: 0.0,
+                note: None,
+                issue_fraction: 1.0,
+                replayed: Replayed::default(),
+            });
+        }
+    }
     // Pass 0 streams the input (index-major through the transpose buffer: b polynomials per
     // run), skipping an LDE's zero padding, and stores each transformed dimension in runs of
     // the block's planes side by side (index-major: the planes split among b polynomials, the
@@ -278,6 +327,27 @@ fn ntt(
         issue_fraction: 1.0,
         replayed: Replayed::default(),
     })
+}
+
+/// A stream of the simulator's records, replayed: its bytes, requests and cycles.
+fn replayed_stream(timings: &HbmTimings, records: &[ReadRecord]) -> Stream {
+    let request = timings.request_bytes.max(1);
+    let bytes = records
+        .iter()
+        .map(|r| r.size + ELEMENT_BYTES - 1)
+        .sum::<u64>();
+    let moved = records
+        .iter()
+        .map(|r| r.size.div_ceil(request) * request)
+        .sum();
+    Stream::replayed(
+        bytes,
+        ReplayedStream {
+            records: records.len() as u64,
+            moved,
+            cycles: hbm::replay_reads(timings, records) as f64,
+        },
+    )
 }
 
 /// Permutations hashing one leaf of `width` elements.

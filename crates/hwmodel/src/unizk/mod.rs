@@ -13,6 +13,7 @@ pub mod config;
 pub mod hbm;
 pub mod lower;
 mod report;
+pub mod sim_ntt;
 pub mod sweep;
 pub mod workloads;
 
