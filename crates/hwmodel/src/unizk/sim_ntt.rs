@@ -147,6 +147,7 @@ impl SimNtt {
             let step_w = (planes / para).min(offset).max(1);
             plans.push(RoundPlan {
                 round,
+                side: l,
                 first: now == dims - 1,
                 now,
                 height,
@@ -206,51 +207,67 @@ impl SimNtt {
             };
             y.wrapping_mul(elem).wrapping_add(base)
         };
-        let chunks = plan.round_planes.div_ceil(plan.step);
-        let (k0, p0) = (
-            (index / chunks) * plan.kernels,
-            (index % chunks) * plan.step,
+        let reads = plan.addresses(
+            index,
+            plan.step,
+            plan.kernels,
+            self.batch,
+            |ki, row, col, pi| {
+                let base = if round == 0 {
+                    pi
+                } else {
+                    pi / pow(now - 1) * pow(now + 1) + pi % pow(now - 1)
+                };
+                let y = ki
+                    .wrapping_mul(n)
+                    .wrapping_add(base + row * pow(now) + col * pow(now - 1));
+                addr(y, round % 2 == 1)
+            },
         );
-        let mut reads = Vec::with_capacity(plan.block_elements as usize);
-        for ki in k0..(k0 + plan.kernels).min(self.batch) {
-            for row in 0..plan.height {
-                for col in 0..l {
-                    for pi in p0..(p0 + plan.step).min(plan.round_planes) {
-                        let base = if round == 0 {
-                            pi
-                        } else {
-                            pi / pow(now - 1) * pow(now + 1) + pi % pow(now - 1)
-                        };
-                        let y = ki
-                            .wrapping_mul(n)
-                            .wrapping_add(base + row * pow(now) + col * pow(now - 1));
-                        reads.push(addr(y, round % 2 == 1));
-                    }
-                }
-            }
-        }
-        let chunks_w = plan.round_planes.div_ceil(plan.step_w);
-        let (k0, p0) = (
-            (index / chunks_w) * plan.kernels_w,
-            (index % chunks_w) * plan.step_w,
+        let writes = plan.addresses(
+            index,
+            plan.step_w,
+            plan.kernels_w,
+            self.batch,
+            |ki, row, col, pi| {
+                let at = if plan.first {
+                    row * l + col
+                } else {
+                    col * plan.height + row
+                };
+                let y = ki.wrapping_mul(n).wrapping_add(pi + at * plan.offset);
+                addr(y, round.is_multiple_of(2))
+            },
         );
-        let mut writes = Vec::with_capacity(plan.block_elements as usize);
-        for ki in k0..(k0 + plan.kernels_w).min(self.batch) {
-            for row in 0..plan.height {
-                for col in 0..l {
-                    for pi in p0..(p0 + plan.step_w).min(plan.round_planes) {
-                        let at = if plan.first {
-                            row * l + col
-                        } else {
-                            col * plan.height + row
-                        };
-                        let y = ki.wrapping_mul(n).wrapping_add(pi + at * plan.offset);
-                        writes.push(addr(y, round.is_multiple_of(2)));
-                    }
-                }
-            }
-        }
         (segments(reads), segments(writes))
+    }
+}
+
+impl RoundPlan {
+    /// The element addresses of block `index` for one side of it (the simulator's loops:
+    /// transforms `kernels` at a time, rows, columns, then `step` planes side by side; the
+    /// reads and the writes chunk the planes by their own `step`).
+    fn addresses(
+        &self,
+        index: u64,
+        step: u64,
+        kernels: u64,
+        batch: u64,
+        address: impl Fn(u64, u64, u64, u64) -> u64,
+    ) -> Vec<u64> {
+        let chunks = self.round_planes.div_ceil(step);
+        let (k0, p0) = ((index / chunks) * kernels, (index % chunks) * step);
+        let mut out = Vec::with_capacity(self.block_elements as usize);
+        for ki in k0..(k0 + kernels).min(batch) {
+            for row in 0..self.height {
+                for col in 0..self.side {
+                    for pi in p0..(p0 + step).min(self.round_planes) {
+                        out.push(address(ki, row, col, pi));
+                    }
+                }
+            }
+        }
+        out
     }
 }
 
@@ -258,6 +275,8 @@ impl SimNtt {
 #[derive(Debug, Clone, Copy)]
 struct RoundPlan {
     round: u32,
+    /// A plane's side.
+    side: u64,
     /// The round of the highest dimension (the first).
     first: bool,
     /// The simulator's `now_dim`.
@@ -384,6 +403,23 @@ mod tests {
         }
         .rounds()
         .is_none());
+        // A round or block the transform does not have.
+        assert!(lde(20, false).block(2, 0).is_none());
+        assert!(lde(20, false).block(0, u64::MAX).is_none());
+        // Batches near 2^64: the block count saturates, one block's work stays bounded.
+        for transposed in [false, true] {
+            let huge = SimNtt {
+                batch: u64::MAX,
+                ..lde(23, transposed)
+            };
+            let rounds = huge.rounds().unwrap();
+            assert!(rounds.iter().all(|r| r.blocks > 1 << 40));
+            assert!(rounds
+                .iter()
+                .all(|r| r.block_elements <= MAX_SIMULATED_BLOCK));
+            let last = rounds[0].blocks - 1;
+            assert!(huge.block(0, last).is_some());
+        }
     }
 
     /// Replayed, the strided stores cost what RamSim measured for them.
