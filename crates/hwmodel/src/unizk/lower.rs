@@ -136,7 +136,10 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
             degree,
         } => {
             goldilocks(*field)?;
-            Ok(partial_products(config, *rows, *columns, *degree))
+            Ok(match config.mode {
+                Mode::Paper => partial_products(config, *rows, *columns, *degree),
+                Mode::UnizkSim => sim_partial_products(config, *rows, *columns, *degree),
+            })
         }
         Kernel::Transpose {
             rows,
@@ -657,12 +660,13 @@ fn gathered(
     }
 }
 
-/// A linear recurrence (Ruffini's division, a running product) over `len` elements.
+/// A linear recurrence (Ruffini's division by `X − z`, the only scan the provers record) over
+/// `len` elements.
 ///
 /// - `paper`: a parallel prefix, §5.4's partial-product scheme: each PE scans its share of a
 ///   tile, the shares' carries combine in a tree across the PEs, and each PE applies its carry.
-/// - `unizk-sim`: the simulator's chain of length-1 vector ops, one element after another, each
-///   step the program's depth plus one issue cycle per convoy.
+/// - `unizk-sim`: the simulator's `divide_by_linear`, length-1 vector ops one step after
+///   another, priced by the records its scratchpad emits ([`sim_division_records`]).
 fn recurrence(
     config: &UnizkConfig,
     len: u64,
@@ -670,24 +674,113 @@ fn recurrence(
     in_bytes: u64,
     out_bytes: u64,
 ) -> Lowered {
+    if config.mode == Mode::UnizkSim {
+        return sim_division(config, len, ops);
+    }
     let mut lowered = vector(config, len, ops, in_bytes, out_bytes, 0);
     let (convoys, depth) = convoys(config, *ops);
     let step = depth + convoys as f64;
     let pes = config.pes() as f64;
-    if config.mode == Mode::UnizkSim {
-        lowered.issue_fraction = convoys as f64 / step / config.pes() as f64;
-    }
     for g in &mut lowered.groups {
         let tile = (len.div_ceil(g.count.max(1))) as f64;
-        g.compute = match config.mode {
-            Mode::UnizkSim => tile * step,
-            Mode::Paper => {
-                let share = (tile / pes).ceil();
-                share * step + pes.log2().ceil() * step + g.compute
-            }
-        };
+        let share = (tile / pes).ceil();
+        g.compute += share * step + pes.log2().ceil() * step;
     }
     lowered
+}
+
+/// Records the simulator's Ruffini division of `steps` coefficients emits, `(reads, writes)`,
+/// each one element (one 64-byte request).
+///
+/// Its vector chain passes every operand through an LRU of both halves of the active buffer
+/// (`capacity` elements), keyed by the operand's own address, so a coefficient, read once, is
+/// always a miss. Step `i` reads coefficient `n − i` and the remainder `i − 1`, and writes the
+/// remainder `n − i − 1` (the simulator's indices, extension limbs one element apart):
+/// - in the first half the remainder it reads was never written (a miss), and each step brings
+///   three new keys: the coefficient, the remainder read and the remainder written;
+/// - in the second half it reads a remainder written `2i − n` steps before, through four keys
+///   a step (three then, one now), so it misses where `4(i − n/2) > capacity`;
+/// - a written remainder costs a store when the LRU evicts it. Nothing is evicted while the
+///   keys fit; once they do not, every remainder is stored but those still resident at the
+///   end, a third of the LRU (one key in three of the last steps is a written remainder).
+pub fn sim_division_records(steps: u64, capacity: u64) -> (u64, u64) {
+    let half = steps / 2;
+    let late_misses = half.saturating_sub(capacity / 4);
+    let reads = steps.saturating_add(half).saturating_add(late_misses);
+    let keys = steps.saturating_mul(2).saturating_add(late_misses);
+    let evictions = keys.saturating_sub(capacity);
+    let writes = evictions.min(steps.saturating_sub(capacity / 3));
+    (reads, writes)
+}
+
+/// The simulator's division: its front end admits one record a cycle, and a store waits for
+/// its convoy's compute (one product and two additions: `mul_latency + 2` cycles), on which
+/// the next loads wait in turn.
+fn sim_division(config: &UnizkConfig, len: u64, ops: &BaseOps) -> Lowered {
+    let capacity = 2 * config.active_bytes() / ELEMENT_BYTES;
+    let (reads, writes) = sim_division_records(len, capacity);
+    let store_delay = f64::from(config.mul_latency) + 2.0;
+    let request = HbmTimings::UNIZK_SIM.request_bytes;
+    Lowered {
+        groups: Vec::new(),
+        serial: 0.0,
+        note: Some(
+            "the simulator's length-1 chain, priced by the records its scratchpad LRU emits",
+        ),
+        issue_fraction: 1.0,
+        replayed: Replayed {
+            cycles: reads as f64 + writes as f64 * store_delay,
+            moved_bytes: reads.saturating_add(writes).saturating_mul(request),
+            // The chain's operations, one per PE and cycle.
+            busy_cycles: ops.muls.saturating_add(ops.adds) as f64 * len as f64
+                / config.pes() as f64,
+        },
+    }
+}
+
+/// The simulator's partial products (`wires_permutation_partial_products_and_zs`): a vector
+/// chain per challenge, row after row, whose operands are whole rows of `columns` elements
+/// in its scratchpad LRU, keyed by address. Each row loads three rows: the wires', the σs'
+/// and the subgroup point, a scalar operand it loads as wide as the op. Once the LRU is full
+/// (after a few hundred rows) each row stores five: the numerators, denominators and
+/// quotients, the chunk products (written as wide as the row, as the simulator's op does) and
+/// the Z chunk. Its front end admits one record a cycle; the bytes take the memory's time.
+fn sim_partial_products(config: &UnizkConfig, rows: u64, columns: u64, degree: u32) -> Lowered {
+    let columns = columns.max(1);
+    let chunk = columns.div_ceil(u64::from(degree.max(1)));
+    let capacity = 2 * config.active_bytes() / ELEMENT_BYTES;
+    // Elements one row keeps in the LRU: six rows of `columns` and the Z chunk.
+    let per_row = columns.saturating_mul(6).saturating_add(chunk);
+    let stored_rows = rows.saturating_sub(capacity / per_row);
+    let reads = rows.saturating_mul(3);
+    let writes = stored_rows.saturating_mul(5);
+    let request = HbmTimings::UNIZK_SIM.request_bytes;
+    let requests = |elements: u64| elements.saturating_mul(ELEMENT_BYTES).div_ceil(request);
+    let row_requests = requests(columns);
+    let stored_requests = row_requests
+        .saturating_mul(4)
+        .saturating_add(requests(chunk));
+    let moved_requests = reads
+        .saturating_mul(row_requests)
+        .saturating_add(stored_rows.saturating_mul(stored_requests));
+    let moved_bytes = moved_requests.saturating_mul(request);
+    let records = reads.saturating_add(writes) as f64;
+    // Per row and column: the numerator's and denominator's products and sums, the
+    // inversion, the quotient, the chunk product and Z's step.
+    let ops = (7 + u64::from(INVERSE_PRODUCTS) + 4) as f64 * columns as f64;
+    Lowered {
+        groups: Vec::new(),
+        serial: 0.0,
+        note: Some(
+            "the simulator's row-by-row chain, priced by the records its scratchpad LRU emits",
+        ),
+        issue_fraction: 1.0,
+        replayed: Replayed {
+            cycles: records.max(moved_bytes as f64 / config.bytes_per_cycle()),
+            moved_bytes,
+            busy_cycles: ops * rows as f64 / config.pes() as f64,
+        },
+    }
 }
 
 /// plonky2's partial products: per row and column a numerator and a denominator (wire +
