@@ -28,6 +28,9 @@ fn derived_constants_equal_the_public_simulators() {
     let sim = UnizkConfig::unizk_sim();
     // src/util.rs: SINGLE_HASH_DELAY = 24·4 + 14 + 130·6 + 24·4; Tree interval 16 + 1 + 6.
     assert_eq!(sim.permutation_latency(), 986);
+    // src/kernel/vector_chain.rs: a chain's LRU holds ARCH_CONFIG.num_elems() * 2 elements
+    // (the 2,048 KB active buffer in 8-byte elements, twice).
+    assert_eq!(sim.sim_lru_elements(), 524_288);
     assert_eq!(sim.permutation_interval(), 23);
     // 32×32 planes on 12×12 VSAs.
     assert_eq!(sim.plane_log(), 5);
@@ -550,7 +553,7 @@ fn simulator_division_records_and_cycles_match_ramsim() {
         (1 << 20, 1_966_083, 873_816, 4_866_523.0, 0.13),
     ];
     let sim = UnizkConfig::unizk_sim();
-    let capacity = 2 * sim.active_bytes() / 8;
+    let capacity = sim.sim_lru_elements();
     let division = |len| KernelRecord {
         version: SCHEMA_VERSION,
         id: 0,

@@ -189,6 +189,12 @@ impl UnizkConfig {
         ((self.spm_mib * (1u64 << 20) as f64) / 4.0) as u64
     }
 
+    /// Elements the public simulator's vector chains keep in their scratchpad LRU: both halves
+    /// of the active buffer (its `ARCH_CONFIG.num_elems() * 2`), before preloaded operands.
+    pub fn sim_lru_elements(&self) -> u64 {
+        2 * self.active_bytes() / ELEMENT_BYTES
+    }
+
     /// log2 of an NTT plane's side: a VSA row splits into two MDC pipelines of `array/2` PEs,
     /// `log L` butterfly stages plus one twiddle stage (§5.1).
     pub fn plane_log(&self) -> u32 {

@@ -717,7 +717,7 @@ pub fn sim_division_records(steps: u64, capacity: u64) -> (u64, u64) {
 /// its convoy's compute (one product and two additions: `mul_latency + 2` cycles), on which
 /// the next loads wait in turn.
 fn sim_division(config: &UnizkConfig, len: u64, ops: &BaseOps) -> Lowered {
-    let capacity = 2 * config.active_bytes() / ELEMENT_BYTES;
+    let capacity = config.sim_lru_elements();
     let (reads, writes) = sim_division_records(len, capacity);
     let store_delay = f64::from(config.mul_latency) + 2.0;
     let request = HbmTimings::UNIZK_SIM.request_bytes;
@@ -748,7 +748,7 @@ fn sim_division(config: &UnizkConfig, len: u64, ops: &BaseOps) -> Lowered {
 fn sim_partial_products(config: &UnizkConfig, rows: u64, columns: u64, degree: u32) -> Lowered {
     let columns = columns.max(1);
     let chunk = columns.div_ceil(u64::from(degree.max(1)));
-    let capacity = 2 * config.active_bytes() / ELEMENT_BYTES;
+    let capacity = config.sim_lru_elements();
     // Elements one row keeps in the LRU: six rows of `columns` and the Z chunk.
     let per_row = columns.saturating_mul(6).saturating_add(chunk);
     let stored_rows = rows.saturating_sub(capacity / per_row);
