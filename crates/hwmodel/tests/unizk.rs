@@ -598,6 +598,14 @@ fn simulator_division_records_and_cycles_match_ramsim() {
         let paper = UnizkConfig::paper().replay(&[division(n)]).unwrap().cycles;
         assert!(paper < model / 10.0, "paper {paper} sim {model}");
     }
+    // Its one-element records take a 64-byte request each: a memory slower than a request a
+    // cycle bounds the chain.
+    let mut slow = UnizkConfig::unizk_sim();
+    slow.set("bw_tbps=0.01").unwrap();
+    let records = sim_division_records(1 << 16, capacity);
+    let bound = (records.0 + records.1) as f64 * 64.0 / slow.bytes_per_cycle();
+    let slowed = slow.replay(&[division(1 << 16)]).unwrap().cycles;
+    assert!(slowed >= bound && bound > 98_304.0, "{slowed} {bound}");
     // A larger scratchpad holds more of the remainders.
     let mut big = UnizkConfig::unizk_sim();
     big.set("spm_mb=32").unwrap();

@@ -713,6 +713,12 @@ pub fn sim_division_records(steps: u64, capacity: u64) -> (u64, u64) {
     (reads, writes)
 }
 
+/// A simulator chain's time: its records at the front end's rate (`admitted`, one a cycle plus
+/// the waits they carry), or its bytes at the memory's, whichever is longer.
+fn sim_record_cycles(config: &UnizkConfig, admitted: f64, moved_bytes: u64) -> f64 {
+    admitted.max(moved_bytes as f64 / config.bytes_per_cycle())
+}
+
 /// The simulator's division: its front end admits one record a cycle, and a store waits for
 /// its convoy's compute (one product and two additions: `mul_latency + 2` cycles), on which
 /// the next loads wait in turn.
@@ -721,6 +727,7 @@ fn sim_division(config: &UnizkConfig, len: u64, ops: &BaseOps) -> Lowered {
     let (reads, writes) = sim_division_records(len, capacity);
     let store_delay = f64::from(config.mul_latency) + 2.0;
     let request = HbmTimings::UNIZK_SIM.request_bytes;
+    let moved_bytes = reads.saturating_add(writes).saturating_mul(request);
     Lowered {
         groups: Vec::new(),
         serial: 0.0,
@@ -729,8 +736,12 @@ fn sim_division(config: &UnizkConfig, len: u64, ops: &BaseOps) -> Lowered {
         ),
         issue_fraction: 1.0,
         replayed: Replayed {
-            cycles: reads as f64 + writes as f64 * store_delay,
-            moved_bytes: reads.saturating_add(writes).saturating_mul(request),
+            cycles: sim_record_cycles(
+                config,
+                reads as f64 + writes as f64 * store_delay,
+                moved_bytes,
+            ),
+            moved_bytes,
             // The chain's operations, one per PE and cycle.
             busy_cycles: ops.muls.saturating_add(ops.adds) as f64 * len as f64
                 / config.pes() as f64,
@@ -776,7 +787,7 @@ fn sim_partial_products(config: &UnizkConfig, rows: u64, columns: u64, degree: u
         ),
         issue_fraction: 1.0,
         replayed: Replayed {
-            cycles: records.max(moved_bytes as f64 / config.bytes_per_cycle()),
+            cycles: sim_record_cycles(config, records, moved_bytes),
             moved_bytes,
             busy_cycles: ops * rows as f64 / config.pes() as f64,
         },
