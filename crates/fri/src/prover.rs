@@ -122,6 +122,7 @@ pub fn prove_openings_traced<S: FriScheme>(
                 gather_bytes: 0,
                 gathers: Vec::new(),
                 scan: false,
+                gates: Vec::new(),
             },
             started,
         );
@@ -142,6 +143,7 @@ pub fn prove_openings_traced<S: FriScheme>(
                 gather_bytes: 0,
                 gathers: Vec::new(),
                 scan: true,
+                gates: Vec::new(),
             },
             started,
         );
@@ -170,6 +172,7 @@ pub fn prove_openings_traced<S: FriScheme>(
                 gather_bytes: 0,
                 gathers: Vec::new(),
                 scan: false,
+                gates: Vec::new(),
             },
             started,
         ));
@@ -276,6 +279,7 @@ pub fn prove_openings_traced<S: FriScheme>(
                 gather_bytes: 0,
                 gathers: Vec::new(),
                 scan: false,
+                gates: Vec::new(),
             },
             started,
         );

@@ -8,8 +8,8 @@ use zkaccel_hwmodel::unizk::blocks::{time_blocks, Blocks, Stream};
 use zkaccel_hwmodel::unizk::lower::lower;
 use zkaccel_hwmodel::unizk::{Mode, ModelError, UnizkClass, UnizkConfig};
 use zkaccel_kernel_trace::{
-    read_jsonl, validate, Kernel, KernelRecord, NttLayout, NttOrder, RowGather, TraceField,
-    VectorForm, VectorOp, VectorOpKind, SCHEMA_VERSION,
+    read_jsonl, validate, GateEvaluation, Kernel, KernelRecord, NttLayout, NttOrder, RowGather,
+    TraceField, VectorForm, VectorOp, VectorOpKind, SCHEMA_VERSION,
 };
 
 fn trace(name: &str) -> Vec<KernelRecord> {
@@ -410,10 +410,22 @@ fn any_kernel() -> impl proptest::strategy::Strategy<Value = Kernel> {
                         }
                     ),
                 0..4
+            ),
+            // Gate lists of any constraint counts, Poseidon's among them.
+            proptest::collection::vec(
+                (
+                    proptest::sample::select(vec!["PoseidonGate(x)<WIDTH=12>", "ArithmeticGate"]),
+                    any::<u64>()
+                )
+                    .prop_map(|(gate, constraints)| GateEvaluation {
+                        gate: gate.into(),
+                        constraints,
+                    }),
+                0..4
             )
         )
             .prop_map(
-                |(field, len, ops, in_bytes, out_bytes, gather_bytes, gathers)| {
+                |(field, len, ops, in_bytes, out_bytes, gather_bytes, gathers, gates)| {
                     Kernel::Vector {
                         field,
                         len,
@@ -423,6 +435,7 @@ fn any_kernel() -> impl proptest::strategy::Strategy<Value = Kernel> {
                         gather_bytes,
                         gathers,
                         scan: gather_bytes % 2 == 0,
+                        gates,
                     }
                 }
             ),
@@ -579,6 +592,7 @@ fn simulator_division_records_and_cycles_match_ramsim() {
             gather_bytes: 0,
             gathers: Vec::new(),
             scan: true,
+            gates: Vec::new(),
         },
         cpu: None,
     };
@@ -656,30 +670,32 @@ fn figure10_sweeps_have_the_papers_shape_scratchpad_vsas_bandwidth() {
 }
 
 /// UniZK's Table 4 (memory and VSA utilisation per class) for the plonky2 workloads, the cells
-/// the model reproduces within ±10 points in `unizk-sim` mode: all but Factorial's polynomial
-/// memory (4.4 % against 15.7 %: its quotient's gathers, replayed record by record as RamSim
-/// runs them, take 472 ms for 17 GB of 64-byte requests at 2^23 rows — bank-bound, not
-/// bandwidth-bound; the paper's 15.7 % and 828 ms cannot both hold for those records). `None`:
-/// a cell left out. The NTT memory cells (47–56 %) hold since the NTT rounds follow the
-/// simulator's own records (`sim_ntt`): the large transforms' strided stores open DRAM rows.
-/// SHA-256's polynomial memory (3.9 % against 13.6 %) is within the tolerance by a few tenths.
+/// the model reproduces within ±10 points in `unizk-sim` mode: all but Fibonacci's and ECDSA's
+/// polynomial memory. The quotient's gate program moves 1.1 MB a batch for Fibonacci (2.3 GB
+/// in all) and 2.8 MB for ECDSA, as the simulator's trace does (RamSim takes 2.56 M cycles for
+/// Fibonacci's, and with it Table 3's times hold within 5 % for every workload); counted over
+/// the reachable bandwidth, those bytes take the class to 35 % and 37 % where the paper prints
+/// 17.9 % and 15.4 % — the paper's bytes and its times cannot both hold for those records.
+/// `None`: a cell left out. The NTT memory cells (47–56 %) hold since the NTT rounds follow
+/// the simulator's own records (`sim_ntt`): the large transforms' strided stores open DRAM
+/// rows.
 #[test]
-fn table4_thirty_five_of_thirty_six_cells_within_10_points() {
+fn table4_thirty_four_of_thirty_six_cells_within_10_points() {
     let shapes = [
         (
             include_str!("../shapes/plonky2-fibonacci.json"),
-            [55.5, 5.0, 17.9, 5.8, 20.6, 96.7].map(Some),
+            [
+                Some(55.5),
+                Some(5.0),
+                None,
+                Some(5.8),
+                Some(20.6),
+                Some(96.7),
+            ],
         ),
         (
             include_str!("../shapes/plonky2-factorial.json"),
-            [
-                Some(47.6),
-                Some(4.3),
-                None,
-                Some(2.0),
-                Some(20.6),
-                Some(96.9),
-            ],
+            [47.6, 4.3, 15.7, 2.0, 20.6, 96.9].map(Some),
         ),
         (
             include_str!("../shapes/plonky2-mvm.json"),
@@ -687,7 +703,14 @@ fn table4_thirty_five_of_thirty_six_cells_within_10_points() {
         ),
         (
             include_str!("../shapes/plonky2-ecdsa.json"),
-            [56.4, 5.0, 15.4, 9.2, 20.6, 96.1].map(Some),
+            [
+                Some(56.4),
+                Some(5.0),
+                None,
+                Some(9.2),
+                Some(20.6),
+                Some(96.1),
+            ],
         ),
         (
             include_str!("../shapes/plonky2-sha256.json"),
@@ -768,14 +791,12 @@ fn table3_mvm_320_ms_within_20_percent() {
 }
 
 /// UniZK's Table 3, ECDSA (one secp256k1 signature verified by plonky2_ecdsa 0.1.0's circuit,
-/// `standard_ecc_zk_config`: 136 wires, zero knowledge, degree 2^17): the model gives ≈ 51.6 ms
-/// against the paper's 65 ms (−20.6 %), outside the issue's ±20 %. Its Table 4 cells all hold
-/// (above). The same lowering gives the simulator's Fibonacci −12 %, most of it the quotient's
-/// gate-program spills, which ECDSA's 19 gate types would make larger (its run needs the
-/// simulator's plonky2 0.1 build, not run here).
+/// `standard_ecc_zk_config`: 136 wires, zero knowledge, degree 2^17): 65 ms. Its 19 gate types'
+/// scratch traffic is priced by the generic rule only (each gate's other result lanes reloaded;
+/// their own temporaries not counted: no simulator run of them was possible here).
 #[test]
-fn table3_ecdsa_65_ms_within_25_percent_short_of_the_20_percent_target() {
-    assert_table3("ecdsa", 65.0, 0.25);
+fn table3_ecdsa_65_ms_within_20_percent() {
+    assert_table3("ecdsa", 65.0, 0.20);
 }
 
 /// UniZK's Table 3, SHA-256 (an 8,000-byte message, 126 blocks, through the authors' vendored
@@ -803,14 +824,12 @@ fn table3_image_crop_373_ms_within_20_percent() {
 /// are:
 /// - the partial products: two row chains (one per challenge) of 2^16 rows, each row loading
 ///   three rows and storing five through the scratchpad LRU, 1,039,417 records;
-/// - one quotient batch's gathers alone (1,025 records): 3,773 cycles. The whole batch takes
-///   4,818 on average: its gate program also loads and stores some 800 KB of operands that
-///   spill from the LRU, which the model does not price (the quotient comes out 20 % short).
+/// - one quotient batch's gathers alone (1,025 records): 3,773 cycles.
 #[test]
 fn simulator_fibonacci_partial_products_and_one_quotient_batch_match_its_records() {
-    let records = zkaccel_hwmodel::unizk::workloads::kernels("fibonacci").unwrap();
+    let mut records = zkaccel_hwmodel::unizk::workloads::kernels("fibonacci").unwrap();
     let report = UnizkConfig::unizk_sim().replay(&records).unwrap();
-    let kernel = |kind: &str, phase: &str| {
+    let kernel = |report: &zkaccel_hwmodel::unizk::UnizkReport, kind: &str, phase: &str| {
         report
             .kernels
             .iter()
@@ -818,11 +837,70 @@ fn simulator_fibonacci_partial_products_and_one_quotient_batch_match_its_records
             .unwrap()
             .cycles
     };
-    let products = kernel("partial-products", "aux-commit");
+    let products = kernel(&report, "partial-products", "aux-commit");
     assert!(within(products, 1_133_892.0, 0.10), "{products}");
-    // 2^19 quotient points in batches of 256.
-    let batch = kernel("vector", "quotient") / 2048.0;
+    // 2^19 quotient points in batches of 256, the gathers alone (the gate program taken out).
+    strip_quotient_gates(&mut records);
+    let gathers_only = UnizkConfig::unizk_sim().replay(&records).unwrap();
+    let batch = kernel(&gathers_only, "vector", "quotient") / 2048.0;
     assert!(within(batch, 3_773.0, 0.05), "{batch}");
+}
+
+/// Takes the gate list out of a trace's quotient record: its gathers and program stay.
+fn strip_quotient_gates(records: &mut [KernelRecord]) {
+    let mut stripped = 0;
+    for r in records.iter_mut() {
+        if let Kernel::Vector { gates, .. } = &mut r.kernel {
+            if !gates.is_empty() {
+                gates.clear();
+                stripped += 1;
+            }
+        }
+    }
+    assert_eq!(stripped, 1, "one quotient record lists gates");
+}
+
+/// The simulator's gate program for Fibonacci's five gate types (Noop, Constant, PublicInput,
+/// Arithmetic with 20 operations, Poseidon), as its trace has it: each of the 2,048 batches
+/// reads 827,185 bytes in 36 records and then writes 296,925 in 5 (records 2,946,818 to
+/// 2,946,858 of the proof's trace, one batch of 256 points; the LRU reloads each gate's other
+/// result lanes and the Poseidon state's, and writes back its results and temporaries).
+/// Run without the gate program (its `run_once` skipped, everything else as it was) the proof
+/// takes RamSim 20,463,601 cycles: the program costs 2,561,680 of the 23,025,281.
+#[test]
+fn simulator_fibonacci_gate_program_moves_its_traces_bytes_and_costs_ramsims_cycles_within_5_percent(
+) {
+    use zkaccel_hwmodel::unizk::lower::sim_gate_program_lanes;
+    let records = zkaccel_hwmodel::unizk::workloads::kernels("fibonacci").unwrap();
+    let gates = records
+        .iter()
+        .find_map(|r| match &r.kernel {
+            Kernel::Vector { gates, .. } if !gates.is_empty() => Some(gates.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(gates.len(), 5);
+    let lane = 256.0 * 8.0;
+    let (reloaded, written) = sim_gate_program_lanes(&gates);
+    // Reads: 398 lanes against 403.9 (the filters' and scalars' loads, 5 lanes, not counted).
+    let read = reloaded as f64 * lane;
+    assert!(within(read, 827_185.0, 0.02), "{read}");
+    // Writes: 157 lanes against 145 (the simulator's block merge drops 12 of the results).
+    let write = written as f64 * lane;
+    assert!(within(write, 296_925.0, 0.10), "{write}");
+    let with = UnizkConfig::unizk_sim().replay(&records).unwrap();
+    let mut without = records.clone();
+    strip_quotient_gates(&mut without);
+    let without = UnizkConfig::unizk_sim().replay(&without).unwrap();
+    let quotient = |r: &zkaccel_hwmodel::unizk::UnizkReport| {
+        r.kernels
+            .iter()
+            .find(|k| k.kind == "vector" && k.phase == "quotient")
+            .unwrap()
+            .cycles
+    };
+    let program = quotient(&with) - quotient(&without);
+    assert!(within(program, 2_561_680.0, 0.05), "{program}");
 }
 
 /// The public simulator's own Fibonacci run (notes §1.7, measured with RamSim): the proof in
@@ -836,14 +914,14 @@ fn simulator_fibonacci_partial_products_and_one_quotient_batch_match_its_records
 /// (`transposed_leaves`): the trace's transposes into a commitment's leaf rows and the query
 /// copies, which the report counts as layout, are counted with them here.
 ///
-/// The proof comes out 12 % short (20.2 ms), outside the issue's ±10 %: the quotient's batches
-/// move gate-program operands the model does not (see the next test).
+/// The proof, its quotient's gate program priced as the simulator runs it (the test above),
+/// comes out 1 % short (22.8 ms).
 #[test]
-fn simulator_fibonacci_proof_within_15_percent_short_of_10_ntt_and_hash_kernels_within_10() {
+fn simulator_fibonacci_proof_ntt_and_hash_kernels_within_10_percent() {
     let records = zkaccel_hwmodel::unizk::workloads::kernels("fibonacci").unwrap();
     let report = UnizkConfig::unizk_sim().replay(&records).unwrap();
     let ms = |c| report.class(c).unwrap().ms;
-    assert!(within(report.ms, 23.03, 0.15), "proof {:.2} ms", report.ms);
+    assert!(within(report.ms, 23.03, 0.10), "proof {:.2} ms", report.ms);
     let ntt = ms(UnizkClass::Ntt);
     assert!(within(ntt, 4.37, 0.10), "NTT kernels {ntt:.2} ms");
     let leaf_rows_and_paths: f64 = report
@@ -894,6 +972,7 @@ fn hostile_gathers_cost_bounded_work() {
         gather_bytes: u64::MAX,
         gathers: vec![row; 8],
         scan: false,
+        gates: Vec::new(),
     };
     for knobs in [
         &[][..],

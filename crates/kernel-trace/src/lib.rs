@@ -10,7 +10,7 @@ pub use breakdown::{Breakdown, ClassTotal};
 pub use error::TraceError;
 pub use plonky2_shape::{CircuitShape, FriShape, GateShape, SHAPE_FORMAT, SHAPE_VERSION};
 pub use record::{
-    CpuTime, Kernel, KernelClass, KernelId, KernelRecord, LeafLayout, NttLayout, NttOrder, Phase,
-    RowGather, TraceField, VectorForm, VectorOp, VectorOpKind, SCHEMA_VERSION,
+    CpuTime, GateEvaluation, Kernel, KernelClass, KernelId, KernelRecord, LeafLayout, NttLayout,
+    NttOrder, Phase, RowGather, TraceField, VectorForm, VectorOp, VectorOpKind, SCHEMA_VERSION,
 };
 pub use tracer::{read_jsonl, validate, write_jsonl, Tracer, MAX_RECORDS};

@@ -18,8 +18,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::record::{
-    Kernel, KernelId, KernelRecord, LeafLayout, NttLayout, NttOrder, Phase, RowGather, TraceField,
-    VectorForm, VectorOp, VectorOpKind,
+    GateEvaluation, Kernel, KernelId, KernelRecord, LeafLayout, NttLayout, NttOrder, Phase,
+    RowGather, TraceField, VectorForm, VectorOp, VectorOpKind,
 };
 use crate::{TraceError, Tracer};
 
@@ -454,6 +454,14 @@ impl CircuitShape {
                 gather_bytes: row_bytes / 4,
                 gathers: self.quotient_gathers(quotient_bits),
                 scan: false,
+                gates: self
+                    .gates
+                    .iter()
+                    .map(|g| GateEvaluation {
+                        gate: g.name.clone(),
+                        constraints: g.constraints,
+                    })
+                    .collect(),
             },
         );
         let gathered = t.record_untimed(
@@ -495,6 +503,7 @@ impl CircuitShape {
                 gather_bytes: 0,
                 gathers: Vec::new(),
                 scan: false,
+                gates: Vec::new(),
             },
         );
         let alpha = sponge(&mut t, &[zeta, openings], 2 * 2 * (at_zeta + at_next), 2);
@@ -515,6 +524,7 @@ impl CircuitShape {
                     gather_bytes: 0,
                     gathers: Vec::new(),
                     scan: false,
+                    gates: Vec::new(),
                 },
             );
             let division = t.record_untimed(
@@ -529,6 +539,7 @@ impl CircuitShape {
                     gather_bytes: 0,
                     gathers: Vec::new(),
                     scan: true,
+                    gates: Vec::new(),
                 },
             );
             let after: Vec<KernelId> = [division].into_iter().chain(combined).collect();
@@ -544,6 +555,7 @@ impl CircuitShape {
                     gather_bytes: 0,
                     gathers: Vec::new(),
                     scan: false,
+                    gates: Vec::new(),
                 },
             ));
         }
@@ -592,6 +604,7 @@ impl CircuitShape {
                     gather_bytes: 0,
                     gathers: Vec::new(),
                     scan: false,
+                    gates: Vec::new(),
                 },
             );
         }

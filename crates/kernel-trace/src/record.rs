@@ -193,6 +193,18 @@ pub struct RowGather {
     pub shift: u64,
 }
 
+/// One gate type a vector kernel's program evaluates at every element: plonky2's gate id
+/// (`ArithmeticGate { num_ops: 20 }`, `PoseidonGate(…)<WIDTH=12>`, …) and the constraints it
+/// contributes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GateEvaluation {
+    /// plonky2's gate id.
+    pub gate: String,
+    /// Constraints evaluated per element.
+    pub constraints: u64,
+}
+
 /// A kernel and its shape (the spec's kinds, UniZK's Table 1 classes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -278,6 +290,12 @@ pub enum Kernel {
         /// independent lanes; false (the default, omitted from JSON) for element-wise work.
         #[serde(default, skip_serializing_if = "is_false")]
         scan: bool,
+        /// The gate types whose constraints each element's program evaluates, in program
+        /// order, when the producer knows them (the shape front end's quotient: plonky2's
+        /// `evaluate_gate_constraints`, gate by gate); empty (the default, omitted from JSON)
+        /// otherwise. A model of a machine that runs the program gate by gate reads them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        gates: Vec<GateEvaluation>,
     },
     /// plonky2's partial products of a permutation argument.
     PartialProducts {
@@ -395,6 +413,10 @@ impl Kernel {
     /// Why this shape is impossible, if it is.
     pub(crate) fn shape_error(&self) -> Option<String> {
         const MAX_LOG: u32 = 63;
+        // plonky2's longest gate ids are about 120 bytes; its widest gates have a few hundred
+        // constraints.
+        const MAX_GATE_ID: usize = 1 << 10;
+        const MAX_GATE_CONSTRAINTS: u64 = 1 << 18;
         let bad = |cond: bool, msg: &str| cond.then(|| msg.to_string());
         match self {
             Self::Ntt {
@@ -439,7 +461,11 @@ impl Kernel {
             } => bad(hash.is_empty(), "no hash named")
                 .or_else(|| bad(*permutations == 0, "no permutation tried")),
             Self::Vector {
-                ops, len, gathers, ..
+                ops,
+                len,
+                gathers,
+                gates,
+                ..
             } => bad(ops.is_empty(), "a vector kernel without ops")
                 .or_else(|| bad(*len == 0, "a vector of length 0"))
                 .or_else(|| {
@@ -459,6 +485,17 @@ impl Kernel {
                     bad(
                         ops.iter().any(|o| o.ext != 1 && o.ext != 2),
                         "an op with ext other than 1 or 2",
+                    )
+                })
+                .or_else(|| {
+                    bad(
+                        gates.iter().any(|g| {
+                            g.gate.is_empty()
+                                || g.gate.len() > MAX_GATE_ID
+                                || g.constraints > MAX_GATE_CONSTRAINTS
+                        }),
+                        "a gate with an empty or over-long id, or more constraints than any \
+                         plonky2 gate has",
                     )
                 }),
             Self::PartialProducts {

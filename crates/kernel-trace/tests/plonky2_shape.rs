@@ -128,6 +128,24 @@ fn the_fibonacci_shape_expands_to_plonky2s_prove() {
         ops.len() > 2352 + 2011,
         "the Poseidon gate alone is 4,363 ops"
     );
+    // It names the gates its program evaluates, in the circuit's order.
+    let Kernel::Vector { gates, .. } = &quotient.kernel else {
+        unreachable!()
+    };
+    let gates: Vec<(&str, u64)> = gates
+        .iter()
+        .map(|g| (g.gate.split([' ', '(']).next().unwrap(), g.constraints))
+        .collect();
+    assert_eq!(
+        gates,
+        [
+            ("NoopGate", 0),
+            ("ConstantGate", 2),
+            ("PublicInputGate", 4),
+            ("ArithmeticGate", 20),
+            ("PoseidonGate", 123)
+        ]
+    );
     // Grinding 16 bits, 28 queries.
     assert!(records.iter().any(|r| matches!(
         r.kernel,

@@ -2,8 +2,9 @@
 
 use proptest::prelude::*;
 use zkaccel_kernel_trace::{
-    read_jsonl, validate, write_jsonl, CpuTime, Kernel, KernelRecord, LeafLayout, NttLayout,
-    NttOrder, TraceError, TraceField, VectorForm, VectorOp, VectorOpKind, SCHEMA_VERSION,
+    read_jsonl, validate, write_jsonl, CpuTime, GateEvaluation, Kernel, KernelRecord, LeafLayout,
+    NttLayout, NttOrder, TraceError, TraceField, VectorForm, VectorOp, VectorOpKind,
+    SCHEMA_VERSION,
 };
 
 fn kernels() -> Vec<Kernel> {
@@ -64,6 +65,10 @@ fn kernels() -> Vec<Kernel> {
                 shift: 8,
             }],
             scan: true,
+            gates: vec![GateEvaluation {
+                gate: "ArithmeticGate { num_ops: 20 }".into(),
+                constraints: 20,
+            }],
         },
         Kernel::PartialProducts {
             field: TraceField::Goldilocks,
@@ -144,6 +149,8 @@ fn every_kind_round_trips_with_the_spec_field_names() {
     assert_eq!(lines[4]["gathers"][0]["pitch_bytes"], 160);
     assert_eq!(lines[4]["gathers"][0]["stride_log"], 1);
     assert!(lines[0].get("gathers").is_none(), "omitted where empty");
+    assert_eq!(lines[4]["gates"][0]["constraints"], 20);
+    assert!(lines[0].get("gates").is_none(), "omitted where empty");
     assert_eq!(lines[8]["field"], "bn254");
     assert_eq!(lines[0]["cpu"]["threads"], 2);
     assert!(lines[1].get("cpu").is_none());
@@ -216,6 +223,13 @@ fn impossible_shapes_are_refused() {
         r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gathers":[{"log_rows":3,"stride_log":0,"pitch_bytes":8,"bytes":8,"shift":0}]"#,
         r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gathers":[{"log_rows":2,"stride_log":3,"pitch_bytes":8,"bytes":8,"shift":0}]"#,
         r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gathers":[{"log_rows":64,"stride_log":62,"pitch_bytes":8,"bytes":8,"shift":0}]"#,
+        // Gates with an empty id, an id past 1 KiB, more constraints than any gate has.
+        r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gates":[{"gate":"","constraints":1}]"#,
+        &format!(
+            r#""kind":"vector","field":"goldilocks","len":4,"ops":[{{"op":"add","form":"vv","ext":1}}],"in_bytes":0,"out_bytes":0,"gates":[{{"gate":"{}","constraints":1}}]"#,
+            "G".repeat(1025)
+        ),
+        r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":0,"out_bytes":0,"gates":[{"gate":"G","constraints":262145}]"#,
         r#""kind":"sponge","hash":"h","absorbed":0,"squeezed":0,"permutations":0"#,
         r#""kind":"grind","hash":"h","pow_bits":3,"permutations":0"#,
         r#""kind":"transpose","rows":0,"cols":1,"elem_bytes":8"#,

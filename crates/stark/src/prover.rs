@@ -110,6 +110,7 @@ pub fn prove_traced<A: Air, S: FriScheme>(
             gather_bytes: 0,
             gathers: Vec::new(),
             scan: false,
+            gates: Vec::new(),
         },
         started,
     );
@@ -210,6 +211,7 @@ pub fn prove_traced<A: Air, S: FriScheme>(
             gather_bytes: 0,
             gathers: Vec::new(),
             scan: false,
+            gates: Vec::new(),
         },
         started,
     );
@@ -359,6 +361,7 @@ fn quotient_chunks<A: Air, S: FriScheme>(
                 })
                 .to_vec(),
             scan: false,
+            gates: Vec::new(),
         },
         started,
     );
@@ -378,6 +381,7 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             gather_bytes: 0,
             gathers: Vec::new(),
             scan: false,
+            gates: Vec::new(),
         },
     );
     // One challenge at a time (gather, interpolate, split), so that one quotient of the

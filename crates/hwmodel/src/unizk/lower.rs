@@ -1,7 +1,8 @@
 //! Each kernel kind lowered to blocks the way the paper's §5 maps it.
 
 use zkaccel_kernel_trace::{
-    Kernel, LeafLayout, NttLayout, NttOrder, RowGather, TraceField, VectorOp, VectorOpKind,
+    GateEvaluation, Kernel, LeafLayout, NttLayout, NttOrder, RowGather, TraceField, VectorOp,
+    VectorOpKind,
 };
 
 use super::blocks::{Blocks, ReplayedStream, Stream};
@@ -118,13 +119,20 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
             gather_bytes,
             gathers,
             scan,
+            gates,
         } => {
             goldilocks(*field)?;
             let ops = expand(ops);
             Ok(if *scan {
                 recurrence(config, *len, &ops, *in_bytes, *out_bytes)
             } else if config.mode == Mode::UnizkSim && !gathers.is_empty() {
-                gathered(config, *len, &ops, *in_bytes, *out_bytes, gathers)
+                let rows = RowsAndProgram {
+                    in_bytes: *in_bytes,
+                    out_bytes: *out_bytes,
+                    gathers,
+                    gates,
+                };
+                gathered(config, *len, &ops, &rows)
             } else {
                 vector(config, *len, &ops, *in_bytes, *out_bytes, *gather_bytes)
             })
@@ -572,21 +580,74 @@ fn vector(
     }
 }
 
-/// The simulator's quotient: batches of `vector_batch` points, each gathering its points' rows
-/// record by record (replayed through [`hbm`]), then the program on rows already on chip.
-///
-/// The program's compute is no time here: in the simulator a vector chain's delay rides on its
-/// block's first write, and the gate program's blocks write nothing (their operands are
-/// preloaded and their results stay in the scratchpad), so only the batch's outputs are
-/// stored. Its operations still count as VSA work.
-fn gathered(
-    config: &UnizkConfig,
-    len: u64,
-    ops: &BaseOps,
+/// What a gathered vector kernel reads and runs: its bytes, its rows, its gates.
+struct RowsAndProgram<'a> {
     in_bytes: u64,
     out_bytes: u64,
-    gathers: &[RowGather],
-) -> Lowered {
+    gathers: &'a [RowGather],
+    gates: &'a [GateEvaluation],
+}
+
+/// Lanes of the Poseidon gate's state the simulator reloads per batch: each of its 8 full
+/// rounds loads the state's other 11 lanes three times (the round constants with the S-box's
+/// first product, and its third and fourth products, in separate blocks), less one load its
+/// block merge drops.
+pub const SIM_POSEIDON_GATE_STATE_RELOADS: u64 = (3 * 8 - 1) * 11;
+/// Lanes of the Poseidon gate's temporaries the simulator writes back per batch: its MDS
+/// products (24 lanes: twelve at a stride of twelve elements, each a lane long) and the
+/// state's lanes it keeps as separate entries (8).
+pub const SIM_POSEIDON_GATE_WRITEBACKS: u64 = 24 + 8;
+
+/// The lanes (vectors of one batch's points) the simulator's gate program moves beyond the
+/// rows it gathered, per batch: `(reloaded, written back)`.
+///
+/// The simulator (`plonk/vanishing_poly.rs`, `plonk/gates.rs` and `kernel/vector_chain.rs` at
+/// 9c94b55) runs every gate's constraints as one vector chain through a scratchpad LRU keyed
+/// by a vector's start address, which keeps the length an entry was first given:
+/// - each gate writes its `k` results a lane at a time into one scratch area and then adds the
+///   whole area into the constraint terms: the LRU holds one lane under that key and reloads
+///   the other `k − 1`;
+/// - the Poseidon gate's full-width state operations reload the state's other lanes
+///   ([`SIM_POSEIDON_GATE_STATE_RELOADS`]);
+/// - at the chain's end the LRU writes back every result it holds: the scratch area (every
+///   gate reuses it, so the widest gate's `k` lanes), the filter and its factor (2 lanes), and
+///   the Poseidon gate's temporaries ([`SIM_POSEIDON_GATE_WRITEBACKS`]).
+///
+/// Other gates' temporaries (the u32 and comparison gates' partial sums) are not counted: no
+/// simulator run of theirs was available to measure them.
+pub fn sim_gate_program_lanes(gates: &[GateEvaluation]) -> (u64, u64) {
+    let poseidon = |g: &&GateEvaluation| g.gate.starts_with("PoseidonGate(");
+    let poseidons = gates.iter().filter(poseidon).count() as u64;
+    let reloaded = gates
+        .iter()
+        .map(|g| g.constraints.saturating_sub(1))
+        .fold(0u64, u64::saturating_add)
+        .saturating_add(poseidons.saturating_mul(SIM_POSEIDON_GATE_STATE_RELOADS));
+    let widest = gates.iter().map(|g| g.constraints).max().unwrap_or(0);
+    let written = if gates.is_empty() {
+        0
+    } else {
+        widest
+            .saturating_add(2)
+            .saturating_add(poseidons.saturating_mul(SIM_POSEIDON_GATE_WRITEBACKS))
+    };
+    (reloaded, written)
+}
+
+/// The simulator's quotient: batches of `vector_batch` points, each gathering its points' rows
+/// record by record (replayed through [`hbm`]), then the gate program on rows already on chip.
+///
+/// The program's compute is no time here: in the simulator a vector chain's delay rides on its
+/// block's first write. What it moves does: the lanes its scratchpad reloads and writes back
+/// ([`sim_gate_program_lanes`]), streamed after the gathers, the writes after the last read.
+/// Its operations still count as VSA work.
+fn gathered(config: &UnizkConfig, len: u64, ops: &BaseOps, rows: &RowsAndProgram) -> Lowered {
+    let RowsAndProgram {
+        in_bytes,
+        out_bytes,
+        gathers,
+        gates,
+    } = *rows;
     let len = len.max(1);
     // The simulator's 256 points, or (knob 0) as many as the scratchpad's active half holds.
     let per_point = in_bytes.saturating_add(out_bytes).div_ceil(len).max(1);
@@ -642,6 +703,15 @@ fn gathered(
         .saturating_mul(len);
     // Whatever the rows do not cover (none for plonky2's quotient) streams in the batch blocks.
     let read_rest = in_bytes.saturating_sub(gathered_bytes);
+    // The gate program's scratch traffic per batch: its reloads, then (waiting for their
+    // data) its write-backs, on which the next batch's reads wait in turn — two streams, each
+    // a DRAM latency behind what it depends on.
+    let (reloaded, written) = sim_gate_program_lanes(gates);
+    let lane_bytes = batch.saturating_mul(ELEMENT_BYTES);
+    let program_bytes = reloaded.saturating_add(written).saturating_mul(lane_bytes);
+    let streams = u32::from(reloaded > 0) + u32::from(written > 0);
+    let program_cycles = sim_record_cycles(config, 0.0, program_bytes)
+        + f64::from(streams) * f64::from(config.dram_latency);
     Lowered {
         groups: vec![Blocks {
             count: batches,
@@ -653,8 +723,8 @@ fn gathered(
         note: Some("rows gathered record by record through the HBM model"),
         issue_fraction: 1.0,
         replayed: Replayed {
-            cycles: per_batch * batches as f64,
-            moved_bytes: gathered_bytes,
+            cycles: (per_batch + program_cycles) * batches as f64,
+            moved_bytes: gathered_bytes.saturating_add(program_bytes.saturating_mul(batches)),
             busy_cycles: work,
         },
     }
@@ -810,4 +880,42 @@ fn partial_products(config: &UnizkConfig, rows: u64, columns: u64, degree: u32) 
         .saturating_mul(columns.div_ceil(u64::from(degree.max(1))))
         .saturating_mul(ELEMENT_BYTES);
     vector(config, rows, &ops, in_bytes, out_bytes, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gate(name: &str, constraints: u64) -> GateEvaluation {
+        GateEvaluation {
+            gate: name.into(),
+            constraints,
+        }
+    }
+
+    #[test]
+    fn gate_program_lanes_follow_the_simulators_rules() {
+        // No gates, no program.
+        assert_eq!(sim_gate_program_lanes(&[]), (0, 0));
+        // A gate without constraints reloads nothing; the filter and its factor are written.
+        assert_eq!(sim_gate_program_lanes(&[gate("NoopGate", 0)]), (0, 2));
+        // Each gate reloads its other lanes; the shared scratch area is the widest gate's.
+        assert_eq!(
+            sim_gate_program_lanes(&[gate("ArithmeticGate { num_ops: 20 }", 20), gate("X", 5)]),
+            (19 + 4, 20 + 2)
+        );
+        // Only the Poseidon permutation gate has the state's reloads and temporaries.
+        let poseidon = "PoseidonGate(PhantomData<GoldilocksField>)<WIDTH=12>";
+        assert_eq!(
+            sim_gate_program_lanes(&[gate(poseidon, 123)]),
+            (122 + 253, 123 + 2 + 32)
+        );
+        assert_eq!(
+            sim_gate_program_lanes(&[gate("PoseidonMdsGate(PhantomData<F>)<WIDTH=12>", 24)]),
+            (23, 24 + 2)
+        );
+        // Hostile counts saturate rather than wrap.
+        let huge = [gate(poseidon, u64::MAX), gate(poseidon, u64::MAX)];
+        assert_eq!(sim_gate_program_lanes(&huge), (u64::MAX, u64::MAX));
+    }
 }
