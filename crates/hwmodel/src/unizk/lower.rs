@@ -1,8 +1,8 @@
 //! Each kernel kind lowered to blocks the way the paper's §5 maps it.
 
 use zkaccel_kernel_trace::{
-    GateEvaluation, Kernel, LeafLayout, NttLayout, NttOrder, RowGather, TraceField, VectorOp,
-    VectorOpKind,
+    GateEvaluation, Kernel, KernelRecord, LeafLayout, NttLayout, NttOrder, Phase, RowGather,
+    TraceField, VectorOp, VectorOpKind,
 };
 
 use super::blocks::{Blocks, ReplayedStream, Stream};
@@ -56,6 +56,71 @@ pub const MAX_BATCH_REQUESTS: u64 = 1 << 15;
 /// 64-byte requests replayed at most for one kernel, over all its samples.
 pub const MAX_REPLAYED_REQUESTS: u64 = 1 << 18;
 
+/// Which of the public simulator's two provers a trace is priced as in `unizk-sim` mode: their
+/// artefacts differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SimProver {
+    /// `plonk/prover.rs`: a PLONK circuit's proof (the shape front end's traces).
+    Plonky2,
+    /// `starky/prover.rs`: an AIR's proof (our STARK prover's traces). It copies each
+    /// quotient point's gathered rows into the batch's buffer through memory (its row copies
+    /// keep their writes, which the plonky2 prover clears), and commits the quotient without
+    /// the blow-up (it passes `rate_bits` 0).
+    Starky,
+}
+
+impl SimProver {
+    /// A trace whose quotient names the gates it evaluates is a PLONK circuit's; one whose
+    /// quotient names none evaluates an AIR.
+    pub fn of(records: &[KernelRecord]) -> Self {
+        let plonk = records.iter().any(|r| {
+            r.phase == Phase::QUOTIENT
+                && matches!(&r.kernel, Kernel::Vector { gates, .. } if !gates.is_empty())
+        });
+        if plonk {
+            Self::Plonky2
+        } else {
+            Self::Starky
+        }
+    }
+
+    /// The kernel the simulator runs for `kernel` of `phase` in a trace whose quotient
+    /// commitment extends by `2^rate` (the trace's own, `None` where it has none): the starky
+    /// prover's quotient commitment at rate 0 — its LDE a plain coset transform of the
+    /// polynomials' size, its leaf rows and tree `2^rate` times fewer.
+    pub fn simulated(self, phase: &str, kernel: &Kernel, rate: Option<u32>) -> Option<Kernel> {
+        let rate = rate.filter(|&r| r > 0)?;
+        if self != Self::Starky || phase != Phase::QUOTIENT_COMMIT {
+            return None;
+        }
+        let mut k = kernel.clone();
+        match &mut k {
+            Kernel::Ntt {
+                log_n, zero_log, ..
+            } if *zero_log == rate && *log_n > rate => {
+                *log_n -= rate;
+                *zero_log = 0;
+            }
+            Kernel::Transpose { cols, .. } => *cols = cols.checked_shr(rate).unwrap_or(0).max(1),
+            Kernel::Merkle {
+                log_leaves,
+                cap_height,
+                ..
+            } if *log_leaves >= cap_height.saturating_add(rate) => *log_leaves -= rate,
+            _ => return None,
+        }
+        Some(k)
+    }
+
+    /// The blow-up of a trace's quotient commitment: its LDE's `zero_log`.
+    pub fn quotient_commit_rate(records: &[KernelRecord]) -> Option<u32> {
+        records.iter().find_map(|r| match &r.kernel {
+            Kernel::Ntt { zero_log, .. } if r.phase == Phase::QUOTIENT_COMMIT => Some(*zero_log),
+            _ => None,
+        })
+    }
+}
+
 /// Why a kernel has no mapping on UniZK.
 pub type Unmapped = String;
 
@@ -64,7 +129,12 @@ pub type Unmapped = String;
 /// # Errors
 /// A description when UniZK cannot run the kernel (a 256-bit field, MiMC, another hash, a
 /// Merkle arity other than 2).
-pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lowered, Unmapped> {
+pub fn lower(
+    config: &UnizkConfig,
+    prover: SimProver,
+    phase: &str,
+    kernel: &Kernel,
+) -> Result<Lowered, Unmapped> {
     match kernel {
         Kernel::Ntt {
             field,
@@ -131,6 +201,7 @@ pub fn lower(config: &UnizkConfig, phase: &str, kernel: &Kernel) -> Result<Lower
                     out_bytes: *out_bytes,
                     gathers,
                     gates,
+                    rows_written_back: prover == SimProver::Starky,
                 };
                 gathered(config, *len, &ops, &rows)
             } else {
@@ -392,7 +463,13 @@ fn merkle(
     let mut first = true;
     loop {
         let fits = (active_elements / width).max(2);
-        let block_log = (63 - fits.leading_zeros()).min(level_log);
+        let block_log = (63 - fits.leading_zeros()).min(match config.mode {
+            Mode::Paper => level_log,
+            // The simulator's blocks stop at the cap (`tree.rs`: the leaves read at once are at
+            // most 2^(level − cap_height)): a tree that fits is still 2^cap_height subtrees,
+            // whose blocks then overlap two by two.
+            Mode::UnizkSim => level_log - cap_height,
+        });
         let levels = block_log.min(level_log - cap_height);
         let items = 1u64 << block_log;
         let nodes = items - (items >> levels);
@@ -586,6 +663,9 @@ struct RowsAndProgram<'a> {
     out_bytes: u64,
     gathers: &'a [RowGather],
     gates: &'a [GateEvaluation],
+    /// Each gathered row is also written to the batch's buffer, a record each (the starky
+    /// prover's row copies).
+    rows_written_back: bool,
 }
 
 /// Lanes of the Poseidon gate's state the simulator reloads per batch: each of its 8 full
@@ -647,6 +727,7 @@ fn gathered(config: &UnizkConfig, len: u64, ops: &BaseOps, rows: &RowsAndProgram
         out_bytes,
         gathers,
         gates,
+        rows_written_back,
     } = *rows;
     let len = len.max(1);
     // The simulator's 256 points, or (knob 0) as many as the scratchpad's active half holds.
@@ -712,6 +793,14 @@ fn gathered(config: &UnizkConfig, len: u64, ops: &BaseOps, rows: &RowsAndProgram
     let streams = u32::from(reloaded > 0) + u32::from(written > 0);
     let program_cycles = sim_record_cycles(config, 0.0, program_bytes)
         + f64::from(streams) * f64::from(config.dram_latency);
+    // The starky prover's row copies: a write record per gathered row, admitted one a cycle.
+    let copies = if rows_written_back {
+        batch.saturating_mul(gathers.len() as u64)
+    } else {
+        0
+    };
+    let copy_bytes = copies.saturating_mul(request);
+    let copy_cycles = sim_record_cycles(config, copies as f64, copy_bytes);
     Lowered {
         groups: vec![Blocks {
             count: batches,
@@ -723,8 +812,12 @@ fn gathered(config: &UnizkConfig, len: u64, ops: &BaseOps, rows: &RowsAndProgram
         note: Some("rows gathered record by record through the HBM model"),
         issue_fraction: 1.0,
         replayed: Replayed {
-            cycles: (per_batch + program_cycles) * batches as f64,
-            moved_bytes: gathered_bytes.saturating_add(program_bytes.saturating_mul(batches)),
+            cycles: (per_batch + program_cycles + copy_cycles) * batches as f64,
+            moved_bytes: gathered_bytes.saturating_add(
+                program_bytes
+                    .saturating_add(copy_bytes)
+                    .saturating_mul(batches),
+            ),
             busy_cycles: work,
         },
     }
@@ -917,5 +1010,66 @@ mod tests {
         // Hostile counts saturate rather than wrap.
         let huge = [gate(poseidon, u64::MAX), gate(poseidon, u64::MAX)];
         assert_eq!(sim_gate_program_lanes(&huge), (u64::MAX, u64::MAX));
+    }
+
+    #[test]
+    fn the_starky_prover_commits_its_quotient_at_rate_zero() {
+        let ntt = |log_n, zero_log| Kernel::Ntt {
+            field: TraceField::Goldilocks,
+            log_n,
+            batch: 2,
+            inverse: false,
+            coset: true,
+            order: NttOrder::Nn,
+            layout: NttLayout::PolyMajor,
+            zero_log,
+        };
+        let merkle = |log_leaves| Kernel::Merkle {
+            hash: POSEIDON_GOLDILOCKS.into(),
+            log_leaves,
+            leaf_width: 2,
+            cap_height: 4,
+            arity: 2,
+            leaf_layout: LeafLayout::Rows,
+        };
+        let starky = SimProver::Starky;
+        let commit = Phase::QUOTIENT_COMMIT;
+        assert_eq!(
+            starky.simulated(commit, &ntt(17, 1), Some(1)),
+            Some(ntt(16, 0))
+        );
+        assert_eq!(
+            starky.simulated(commit, &merkle(17), Some(1)),
+            Some(merkle(16))
+        );
+        let transpose = |cols| Kernel::Transpose {
+            rows: 2,
+            cols,
+            elem_bytes: 8,
+        };
+        assert_eq!(
+            starky.simulated(commit, &transpose(1 << 17), Some(1)),
+            Some(transpose(1 << 16))
+        );
+        // Nothing else changes: other phases, the plonky2 prover, no blow-up, another NTT, a
+        // tree that would fall below its cap.
+        assert_eq!(
+            starky.simulated(Phase::TRACE_COMMIT, &ntt(17, 1), Some(1)),
+            None
+        );
+        assert_eq!(
+            SimProver::Plonky2.simulated(commit, &ntt(17, 1), Some(1)),
+            None
+        );
+        assert_eq!(starky.simulated(commit, &ntt(17, 1), None), None);
+        assert_eq!(starky.simulated(commit, &ntt(17, 1), Some(0)), None);
+        assert_eq!(starky.simulated(commit, &ntt(17, 0), Some(1)), None);
+        assert_eq!(starky.simulated(commit, &ntt(1, 1), Some(1)), None);
+        assert_eq!(starky.simulated(commit, &merkle(4), Some(1)), None);
+        assert_eq!(starky.simulated(commit, &merkle(17), Some(u32::MAX)), None);
+        assert_eq!(
+            starky.simulated(commit, &transpose(1 << 17), Some(u32::MAX)),
+            Some(transpose(1))
+        );
     }
 }

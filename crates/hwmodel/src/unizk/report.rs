@@ -7,8 +7,8 @@ use serde::Serialize;
 use zkaccel_kernel_trace::{KernelClass, KernelRecord};
 
 use super::blocks::time_blocks;
-use super::config::UnizkConfig;
-use super::lower::lower;
+use super::config::{Mode, UnizkConfig};
+use super::lower::{lower, SimProver};
 
 /// The classes UniZK reports (its Figure 8 and Table 4): hash joins Merkle trees and the other
 /// hashing; layout transforms are folded into neighbours on the chip but kept apart here.
@@ -142,8 +142,15 @@ impl UnizkReport {
 pub(super) fn replay(config: &UnizkConfig, records: &[KernelRecord]) -> UnizkReport {
     let mut kernels = Vec::with_capacity(records.len());
     let mut unmodelled = Vec::new();
+    let prover = SimProver::of(records);
+    let rate = match config.mode {
+        Mode::UnizkSim => SimProver::quotient_commit_rate(records),
+        Mode::Paper => None,
+    };
     for record in records {
-        match lower(config, &record.phase, &record.kernel) {
+        let simulated = prover.simulated(&record.phase, &record.kernel, rate);
+        let kernel = simulated.as_ref().unwrap_or(&record.kernel);
+        match lower(config, prover, &record.phase, kernel) {
             Ok(lowered) => {
                 let timing = time_blocks(config, &lowered.groups, lowered.serial);
                 let replayed = lowered.replayed;
