@@ -124,7 +124,9 @@ impl SimProver {
 /// Why a kernel has no mapping on UniZK.
 pub type Unmapped = String;
 
-/// Lowers one kernel.
+/// Lowers one kernel of `phase`, in a trace `prover` made (it matters in `unizk-sim` mode
+/// only, where the simulator's two provers run some kernels differently; see
+/// [`SimProver::of`]).
 ///
 /// # Errors
 /// A description when UniZK cannot run the kernel (a 256-bit field, MiMC, another hash, a
