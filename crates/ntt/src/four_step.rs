@@ -441,17 +441,27 @@ fn row_twiddles<F: TwoAdicField>(n: usize, base: F, scale: Option<F>) -> Vec<F> 
 /// # Safety
 /// As [`transform`], for the row's points.
 unsafe fn twiddle_row<F: TwoAdicField>(row: *mut F, shape: Shape, base: F, scale: Option<F>) {
+    let tw = row_twiddles(1 << shape.log_n, base, scale);
+    // SAFETY: forwarded contract; `tw` has a factor per point.
+    unsafe { apply_row_twiddles(row, shape, &tw) };
+}
+
+/// Multiplies point `c` of a row (`2^shape.log_n` points) by `tw[c]`.
+///
+/// # Safety
+/// As [`transform`], for the row's points; `tw` has `2^shape.log_n` factors.
+unsafe fn apply_row_twiddles<F: TwoAdicField>(row: *mut F, shape: Shape, tw: &[F]) {
     let Shape {
         log_n,
         width,
         stride,
     } = shape;
     let n = 1usize << log_n;
-    let tw = row_twiddles(n, base, scale);
+    debug_assert_eq!(tw.len(), n);
     if width == stride && width == 1 {
         // SAFETY: the row's `n` contiguous points, exclusively ours (caller's contract).
         let run = unsafe { core::slice::from_raw_parts_mut(row, n) };
-        F::mul_slices(run, &tw);
+        F::mul_slices(run, tw);
     } else {
         for (c, &w) in tw.iter().enumerate() {
             // SAFETY: point `c` of the row.
@@ -591,32 +601,34 @@ fn extension_split(
         .unwrap_or(core_split)
 }
 
-/// The forward DIT (bit-reversed → natural) of the `out.len() = src_len·2^log_blowup`
-/// elements (points of `width` elements, index-major) whose point `j·2^log_blowup` is source
-/// point `j` times `factor·shift^rev(j)` (`rev` on `log2(src_len/width)` bits) and whose
-/// other points are zero: the spread, zero-padded and shifted coefficients of a low-degree
-/// extension, given bit-reversed. On such input the first `log_blowup` stages only copy each
-/// point over its block of `2^log_blowup`, so they are replaced by that fill, which runs
-/// inside the four-step row pass: no separate placement pass, no butterflies on zeros. The
-/// shift powers are not tabulated: a row of the split reads consecutive `j = r·m + t`, whose
-/// reversal is `rev(t)·2^l1 + rev(r)`, so one table of `m` powers and one constant per row
-/// cover them.
+/// The forward DIT (bit-reversed → natural), in each of `blocks` equal blocks of `out`, of
+/// the `src_len·2^log_blowup` elements (points of `width` elements, index-major) whose point
+/// `j·2^log_blowup` is the block's source point `j` times `factor·shift^rev(j)` (`rev` on
+/// `log2(src_len/width)` bits) and whose other points are zero: the spread, zero-padded and
+/// shifted coefficients of a low-degree extension, given bit-reversed. On such input the first
+/// `log_blowup` stages only copy each point over its block of `2^log_blowup`, so they are
+/// replaced by that fill, which runs inside the four-step row pass: no separate placement
+/// pass, no butterflies on zeros. The shift powers are not tabulated: a row of the split reads
+/// consecutive `j = r·m + t`, whose reversal is `rev(t)·2^l1 + rev(r)`, so one table of `m`
+/// powers and one constant per row (carried by the row's twiddles) cover them.
 ///
-/// The source is the last `src_len` elements of `out` itself, which the caller has
-/// initialised (so an extension needs no buffer besides its output, whose tail the caller's
-/// inverse transform or bit reversal already touched); the rest of `out` may start
-/// uninitialised: every element is written before it is read, row by row inside the
-/// (parallel) row pass, so a fresh output buffer is first touched there and is never zeroed.
-/// Row `r` writes `[r·L, (r+1)·L)` (`L` a row's elements) and reads source row `r` at
-/// `out.len() − src_len + r·L/2^k`, so no row overwrites a later row's source; the rows
-/// whose outputs reach into the source run after the others, from a copy of their sources
-/// (the last `1/2^k` of them). Without a blowup (`k = 0`, a coset NTT) each row is its own
-/// source and is scaled where it lies. Callers pass power-of-two point counts with `out.len() =
-/// src_len << log_blowup`, `width ≥ 1` dividing `src_len`, and `dir` covering the extended
-/// size (checked in debug builds).
+/// Each block's source is its own last `src_len` elements, which the caller has initialised
+/// (so an extension needs no buffer besides its output, whose tail the caller's inverse
+/// transform or bit reversal already touched); the rest of `out` may start uninitialised:
+/// every element is written before it is read, row by row inside the (parallel) row pass, so a
+/// fresh output buffer is first touched there and is never zeroed. Row `r` of a block writes
+/// `[r·L, (r+1)·L)` (`L` a row's elements) and reads the block's source row `r` at
+/// `block_len − src_len + r·L/2^k`, so no row overwrites a later row's source; the rows whose
+/// outputs reach into the source run after the others, from a copy of their sources (the last
+/// `1/2^k` of them). Without a blowup (`k = 0`, a coset NTT) each row is its own source and is
+/// scaled where it lies. The row pass runs row `r` of every block in turn, so the blocks (a
+/// polynomial-major batch) share each row's twiddles, computed once. Callers pass power-of-two
+/// point counts with `out.len() = blocks·(src_len << log_blowup)`, `width ≥ 1` dividing
+/// `src_len`, and `dir` covering the extended size (checked in debug builds).
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
 pub(crate) fn extend_dit<F: TwoAdicField>(
     out: &mut [MaybeUninit<F>],
+    blocks: usize,
     src_len: usize,
     width: usize,
     shift: F,
@@ -629,9 +641,10 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
     let k = log_blowup;
     debug_assert!(width > 0 && src_len.is_multiple_of(width));
     debug_assert!((src_len / width).is_power_of_two());
-    debug_assert_eq!(out.len(), src_len << k);
-    let tail_start = out.len() - src_len;
-    let log_n = (out.len() / width).trailing_zeros() as usize;
+    debug_assert!(blocks > 0 && out.len() == blocks * (src_len << k));
+    let block_len = out.len() / blocks;
+    let tail_start = block_len - src_len;
+    let log_n = (block_len / width).trailing_zeros() as usize;
     let shape = Shape {
         log_n,
         width,
@@ -651,26 +664,28 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
     if k > l2 {
         // A blowup beyond a whole row: place the values and run the plain transform.
         let factors = bit_reversed_powers(shift, factor, log_n - k);
-        // SAFETY: the caller initialised the tail.
-        let src = unsafe { assume_init_mut(&mut out[tail_start..]) }.to_vec();
-        let out = fill_uninit(out, F::ZERO);
-        for (j, (point, &y)) in src.chunks_exact(width).zip(&factors).enumerate() {
-            let slot = &mut out[(j << k) * width..((j << k) + 1) * width];
-            slot.copy_from_slice(point);
-            F::mul_by_constant(slot, y);
+        for block in out.chunks_exact_mut(block_len) {
+            // SAFETY: the caller initialised the block's tail.
+            let src = unsafe { assume_init_mut(&mut block[tail_start..]) }.to_vec();
+            let block = fill_uninit(block, F::ZERO);
+            for (j, (point, &y)) in src.chunks_exact(width).zip(&factors).enumerate() {
+                let slot = &mut block[(j << k) * width..((j << k) + 1) * width];
+                slot.copy_from_slice(point);
+                F::mul_by_constant(slot, y);
+            }
+            // SAFETY: `block` is `2^log_n` contiguous points, borrowed mutably here.
+            unsafe {
+                transform(
+                    block.as_mut_ptr(),
+                    shape,
+                    dir,
+                    core_log,
+                    false,
+                    Outputs::PLAIN,
+                    parallel,
+                )
+            };
         }
-        // SAFETY: `out` is `2^log_n` contiguous points, borrowed mutably for the call.
-        unsafe {
-            transform(
-                out.as_mut_ptr(),
-                shape,
-                dir,
-                core_log,
-                false,
-                Outputs::PLAIN,
-                parallel,
-            )
-        };
         return;
     }
     let per_row = 1usize << (l2 - k);
@@ -681,27 +696,31 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
         width,
         stride: width,
     };
-    let row_shift = |r: usize| (l1 > 0).then(|| shift.exp_u64(reverse_bits(r, l1) as u64));
-    // Row `r`'s transform once its points are placed and scaled (`2^k` copies of each source
-    // point, times its coset factor): the stages from `k` on and the row's twiddles.
-    let finish = |r: usize, row: &mut [F]| {
-        let base = omega.exp_u64(reverse_bits(r, l1) as u64);
+    // Row `r`'s twiddles `ω^{rev(r)·c}`, times its coset constant `shift^rev(r)` (the
+    // transform is linear, so the constant rides on the twiddles instead of costing a product
+    // per source point); none for a single row.
+    let twiddles = |r: usize| {
+        (l1 > 0).then(|| {
+            let rev = reverse_bits(r, l1) as u64;
+            row_twiddles(1 << l2, omega.exp_u64(rev), Some(shift.exp_u64(rev)))
+        })
+    };
+    // A row's transform once its points are placed and scaled (`2^k` copies of each source
+    // point, times its factor from `within`): the stages from `k` on, then its twiddles.
+    let finish = |row: &mut [F], tw: Option<&[F]>| {
         if width == 1 {
             dit_from_stage(row, k, &dir.tables);
         } else {
             // The row's twiddles ride on its last radix-8 pass where it has one.
-            let tw = (l1 > 0).then(|| row_twiddles(1 << l2, base, None));
             // SAFETY: the row is `2^l2` contiguous points of `width`, borrowed mutably here;
             // the tables cover `2^l2` points (the plan's longer tables).
-            if unsafe {
-                wide_stages_from(row.as_mut_ptr(), l2, k, width, &dir.tables, tw.as_deref())
-            } {
+            if unsafe { wide_stages_from(row.as_mut_ptr(), l2, k, width, &dir.tables, tw) } {
                 return;
             }
         }
-        if l1 > 0 {
+        if let Some(tw) = tw {
             // SAFETY: `row` is `2^l2` contiguous points, borrowed mutably here.
-            unsafe { twiddle_row(row.as_mut_ptr(), row_shape, base, None) };
+            unsafe { apply_row_twiddles(row.as_mut_ptr(), row_shape, tw) };
         }
     };
     let (row_len, src_row) = (width << l2, per_row * width);
@@ -713,141 +732,152 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
         let run = |r: usize, row: &mut [F]| {
             if width == 1 {
                 F::mul_slices(row, &within);
-                if let Some(c) = row_shift(r) {
-                    F::mul_by_constant(row, c);
-                }
             } else {
-                let c = row_shift(r);
                 for (point, &w) in row.chunks_exact_mut(width).zip(&within) {
-                    F::mul_by_constant(point, c.map_or(w, |c| w * c));
+                    F::mul_by_constant(point, w);
                 }
             }
-            finish(r, row);
+            finish(row, twiddles(r).as_deref());
         };
+        let rows = 1usize << l1;
         if parallel && l1 > 0 {
             out.par_chunks_mut(row_len)
                 .enumerate()
-                .for_each(|(r, row)| run(r, row));
+                .for_each(|(i, row)| run(i % rows, row));
         } else {
-            for (r, row) in out.chunks_mut(row_len).enumerate() {
-                run(r, row);
+            for (i, row) in out.chunks_mut(row_len).enumerate() {
+                run(i % rows, row);
             }
         }
     } else {
         extension_rows(
             out,
+            blocks,
             tail_start,
             row_len,
             src_row,
             parallel && l1 > 0,
-            |r, row, src| {
-                let row_shift = row_shift(r);
-                if width == 1 {
-                    let mut values = src.to_vec();
-                    F::mul_slices(&mut values, &within);
-                    if let Some(c) = row_shift {
-                        F::mul_by_constant(&mut values, c);
-                    }
-                    for (block, &x) in row.chunks_exact_mut(1 << k).zip(&values) {
-                        for slot in block {
-                            slot.write(x);
+            |r, rows, sources| {
+                let tw = twiddles(r);
+                for (row, src) in rows.iter_mut().zip(sources) {
+                    if width == 1 {
+                        let mut values = src.to_vec();
+                        F::mul_slices(&mut values, &within);
+                        for (block, &x) in row.chunks_exact_mut(1 << k).zip(&values) {
+                            for slot in block {
+                                slot.write(x);
+                            }
+                        }
+                    } else {
+                        for ((block, point), &w) in row
+                            .chunks_exact_mut(width << k)
+                            .zip(src.chunks_exact(width))
+                            .zip(&within)
+                        {
+                            let (first, rest) = block.split_at_mut(width);
+                            let first = copy_uninit(first, point);
+                            F::mul_by_constant(first, w);
+                            for copy in rest.chunks_exact_mut(width) {
+                                copy_uninit(copy, first);
+                            }
                         }
                     }
-                } else {
-                    for ((block, point), &w) in row
-                        .chunks_exact_mut(width << k)
-                        .zip(src.chunks_exact(width))
-                        .zip(&within)
-                    {
-                        let (first, rest) = block.split_at_mut(width);
-                        let first = copy_uninit(first, point);
-                        F::mul_by_constant(first, row_shift.map_or(w, |c| w * c));
-                        for copy in rest.chunks_exact_mut(width) {
-                            copy_uninit(copy, first);
-                        }
-                    }
+                    // SAFETY: the blocks of `2^k` points tile the row (`per_row << k = 2^l2`),
+                    // so every element of it was written just above.
+                    finish(unsafe { assume_init_mut(row) }, tw.as_deref());
                 }
-                // SAFETY: the blocks of `2^k` points tile the row (`per_row << k = 2^l2`), so every
-                // element of it was written just above.
-                finish(r, unsafe { assume_init_mut(row) });
             },
         );
     }
     if l1 > 0 {
-        // SAFETY: `out` is `2^log_n` contiguous points, borrowed mutably for the call, and
-        // the row pass initialised all of them.
-        unsafe {
-            column_pass(
-                out.as_mut_ptr().cast(),
-                l1,
-                shape,
-                dir,
-                core_log,
-                false,
-                Outputs::PLAIN,
-                parallel,
-            )
-        };
+        for block in out.chunks_exact_mut(block_len) {
+            // SAFETY: `block` is `2^log_n` contiguous points, borrowed mutably here, and the
+            // row pass initialised all of them.
+            unsafe {
+                column_pass(
+                    block.as_mut_ptr().cast(),
+                    l1,
+                    shape,
+                    dir,
+                    core_log,
+                    false,
+                    Outputs::PLAIN,
+                    parallel,
+                )
+            };
+        }
     }
 }
 
 /// The extension's row pass with a blowup (`k ≥ 1`, so a row's source is shorter than the
-/// row): row `r`'s source is the `r`-th run of `src_row` elements of `out`'s initialised tail,
-/// from `tail_start`; `run(r, row, source)` fills and transforms row `r` (`row_len` slots).
-/// The rows before the tail run first, reading their sources where they lie (no row overwrites
-/// a later row's source); the rows that reach into the tail run after, from a copy of their
-/// sources.
+/// row) over `blocks` equal blocks of `out`: row `r` of a block has as its source the `r`-th
+/// run of `src_row` elements of the block's initialised tail, from `tail_start` within the
+/// block; `run(r, rows, sources)` fills and transforms row `r` (`row_len` slots) of every
+/// block. The rows before the tails run first, reading their sources where they lie (no row
+/// overwrites a later row's source); the rows that reach into the tails run after, from a
+/// copy of their sources.
 fn extension_rows<F: Copy + Send + Sync>(
     out: &mut [MaybeUninit<F>],
+    blocks: usize,
     tail_start: usize,
     row_len: usize,
     src_row: usize,
     parallel: bool,
-    run: impl Fn(usize, &mut [MaybeUninit<F>], &[F]) + Sync,
+    run: impl Fn(usize, &mut [&mut [MaybeUninit<F>]], &[&[F]]) + Sync,
 ) {
+    let block_len = out.len() / blocks;
     let rows_before_source = tail_start / row_len;
+    // Row `r` of every block with its sources, for `r` from `first`.
+    let each = |first: usize, rows: Vec<Vec<&mut [MaybeUninit<F>]>>, sources: &[&[F]]| {
+        let body = |(i, mut rows): (usize, Vec<&mut [MaybeUninit<F>]>)| {
+            let sources: Vec<&[F]> = sources
+                .iter()
+                .map(|s| &s[i * src_row..(i + 1) * src_row])
+                .collect();
+            run(first + i, &mut rows, &sources);
+        };
+        if parallel {
+            rows.into_par_iter().enumerate().for_each(body);
+        } else {
+            rows.into_iter().enumerate().for_each(body);
+        }
+    };
     {
-        let (head, tail) = out.split_at_mut(tail_start);
-        // SAFETY: the caller initialised the tail.
-        let src: &[F] = unsafe { assume_init_mut(tail) };
-        let head = &mut head[..rows_before_source * row_len];
-        if parallel {
-            head.par_chunks_mut(row_len)
-                .zip(src.par_chunks(src_row))
-                .enumerate()
-                .for_each(|(r, (row, s))| run(r, row, s));
-        } else {
-            for (r, (row, s)) in head
-                .chunks_mut(row_len)
-                .zip(src.chunks(src_row))
-                .enumerate()
-            {
-                run(r, row, s);
-            }
+        let mut heads = Vec::with_capacity(blocks);
+        let mut sources: Vec<&[F]> = Vec::with_capacity(blocks);
+        for block in out.chunks_mut(block_len) {
+            let (head, tail) = block.split_at_mut(tail_start);
+            heads.push(&mut head[..rows_before_source * row_len]);
+            // SAFETY: the caller initialised the tail.
+            sources.push(unsafe { assume_init_mut(tail) });
+        }
+        each(0, rows_by_index(heads, row_len), &sources);
+    }
+    if rows_before_source * row_len < block_len {
+        // The rows that overwrite the sources: their own sources copied out first.
+        let mut heads = Vec::with_capacity(blocks);
+        let mut copies = Vec::with_capacity(blocks);
+        for block in out.chunks_mut(block_len) {
+            // SAFETY: the tail is still initialised (the rows above wrote only before it).
+            let tail = unsafe { assume_init_mut(&mut block[tail_start..]) };
+            copies.push(tail[rows_before_source * src_row..].to_vec());
+            heads.push(&mut block[rows_before_source * row_len..]);
+        }
+        let sources: Vec<&[F]> = copies.iter().map(Vec::as_slice).collect();
+        each(rows_before_source, rows_by_index(heads, row_len), &sources);
+    }
+}
+
+/// The rows of `heads` (one slice per block, rows of `row_len`) grouped by row index.
+fn rows_by_index<T>(heads: Vec<&mut [T]>, row_len: usize) -> Vec<Vec<&mut [T]>> {
+    let (blocks, count) = (heads.len(), heads.first().map_or(0, |h| h.len() / row_len));
+    let mut rows: Vec<Vec<&mut [T]>> = (0..count).map(|_| Vec::with_capacity(blocks)).collect();
+    for head in heads {
+        for (r, row) in head.chunks_mut(row_len).enumerate() {
+            rows[r].push(row);
         }
     }
-    if rows_before_source * row_len < out.len() {
-        // The rows that overwrite the source: their own sources copied out first.
-        // SAFETY: the tail is still initialised (the rows above wrote only before it).
-        let rest = unsafe { assume_init_mut(&mut out[tail_start..]) }
-            [rows_before_source * src_row..]
-            .to_vec();
-        let out = &mut out[rows_before_source * row_len..];
-        if parallel {
-            out.par_chunks_mut(row_len)
-                .zip(rest.par_chunks(src_row))
-                .enumerate()
-                .for_each(|(r, (row, s))| run(rows_before_source + r, row, s));
-        } else {
-            for (r, (row, s)) in out
-                .chunks_mut(row_len)
-                .zip(rest.chunks(src_row))
-                .enumerate()
-            {
-                run(rows_before_source + r, row, s);
-            }
-        }
-    }
+    rows
 }
 
 /// Copies `src` into `slots` and returns them as initialised.

@@ -12,7 +12,7 @@ use crate::four_step::{
     Shape,
 };
 use crate::kernels::{bit_reverse_points, StageTables};
-use crate::memory::with_capacity_for_pages;
+use crate::memory::{populate_pages, with_capacity_for_pages};
 
 /// The order of a transform's input and output: `N`atural or bit-`R`eversed, input first
 /// (UniZK's NN, NR, RN and RR).
@@ -516,13 +516,19 @@ impl<F: TwoAdicField> NttPlan<F> {
     ) -> F {
         match input {
             LdeInput::Evaluations => {
-                self.run_scaled(values, log_n, width, Order::NR, true, None, None);
-                Self::inverse_size(log_n)
+                self.run_scaled(values, log_n, width, Order::NR, true, None, None)
             }
-            LdeInput::Coefficients => {
-                bit_reverse_points(values, log_n, width);
-                F::ONE
-            }
+            LdeInput::Coefficients => bit_reverse_points(values, log_n, width),
+        }
+        Self::input_factor(log_n, input)
+    }
+
+    /// The factor [`NttPlan::reversed_coefficients`] leaves out of its values: the inverse
+    /// transform's `1/n` for evaluations, one for coefficients.
+    fn input_factor(log_n: usize, input: LdeInput) -> F {
+        match input {
+            LdeInput::Evaluations => Self::inverse_size(log_n),
+            LdeInput::Coefficients => F::ONE,
         }
     }
 
@@ -627,7 +633,7 @@ impl<F: TwoAdicField> NttPlan<F> {
         if out.capacity() < total {
             // The old allocation goes before the new one is made.
             *out = Vec::new();
-            *out = with_capacity_for_pages(total, self.huge_pages);
+            *out = with_capacity_for_pages(total, self.huge_pages, self.parallel);
         }
         let slots = &mut out.spare_capacity_mut()[..total];
         // Each polynomial's input goes to the tail of its output block (the whole input to
@@ -664,6 +670,12 @@ impl<F: TwoAdicField> NttPlan<F> {
         let len = data.len();
         let (log_n, total) = self.extension_shape(len, count, log_blowup, shift)?;
         data.reserve_exact(total - len);
+        // The new pages mapped in a few calls, not faulted in one by one by the extension.
+        populate_pages(
+            data.spare_capacity_mut().as_mut_ptr().cast(),
+            (total - len) * size_of::<F>(),
+            self.parallel,
+        );
         let n = 1usize << log_n;
         // Move each polynomial's input to the tail of its output block of `big = total/count`,
         // the last first: tail `p` starts at `(p + 1)·big − n ≥ (2p + 1)·n` (for `big ≥ 2n`;
@@ -742,29 +754,34 @@ impl<F: TwoAdicField> NttPlan<F> {
         let big = total / count;
         match layout {
             Layout::PolynomialMajor => {
+                // Each input to its block's tail as bit-reversed coefficients (the
+                // polynomials in parallel where there are enough of them), then one extension
+                // of all the blocks, whose rows share their twiddles.
                 let single = self.clone().parallel(count < rayon::current_num_threads());
-                let each = |(p, block): (usize, &mut [MaybeUninit<F>])| {
+                let prepare = |(p, block): (usize, &mut [MaybeUninit<F>])| {
                     fill(p, &mut block[big - n..]);
                     // SAFETY: `fill` initialised the block's tail.
                     let tail = unsafe { assume_init_mut(&mut block[big - n..]) };
-                    let factor = single.reversed_coefficients(tail, log_n, 1, input);
-                    extend_dit(
-                        block,
-                        n,
-                        1,
-                        shift,
-                        factor,
-                        log_blowup,
-                        &single.forward,
-                        single.core_log,
-                        single.parallel,
-                    )
+                    single.reversed_coefficients(tail, log_n, 1, input);
                 };
                 if self.parallel {
-                    slots.par_chunks_mut(big).enumerate().for_each(each);
+                    slots.par_chunks_mut(big).enumerate().for_each(prepare);
                 } else {
-                    slots.chunks_mut(big).enumerate().for_each(each);
+                    slots.chunks_mut(big).enumerate().for_each(prepare);
                 }
+                let factor = Self::input_factor(log_n, input);
+                extend_dit(
+                    slots,
+                    count,
+                    n,
+                    1,
+                    shift,
+                    factor,
+                    log_blowup,
+                    &self.forward,
+                    self.core_log,
+                    self.parallel,
+                );
             }
             Layout::IndexMajor => {
                 // Row `p` of the reversed coefficients (coefficient `rev(p)`) times
@@ -778,6 +795,7 @@ impl<F: TwoAdicField> NttPlan<F> {
                 let factor = self.reversed_coefficients(tail, log_n, count, input);
                 extend_dit(
                     slots,
+                    1,
                     src_len,
                     count,
                     shift,

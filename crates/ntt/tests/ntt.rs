@@ -535,6 +535,50 @@ fn huge_page_advice_changes_no_output() {
     }
 }
 
+/// Outputs of 4 MiB and more have their pages mapped ahead (`MADV_POPULATE_WRITE` on Linux):
+/// the borrowing call (a fresh output), the in-place call (the input's allocation grown, only
+/// its new part mapped) and a reused buffer (nothing mapped) give the same extensions, in both
+/// layouts, and each polynomial's equals the radix-2 plan's extension of it alone.
+#[test]
+fn mapped_ahead_outputs_change_no_output() {
+    use zkaccel_field::Field;
+    let mut rng = rng();
+    let (log_n, count, k) = (15usize, 2usize, 4usize);
+    let x = random_vec::<Goldilocks>(&mut rng, count << log_n);
+    let plan = NttPlan::<Goldilocks>::new(log_n + k).unwrap();
+    let radix2 = NttPlan::<Goldilocks>::with_algorithm(log_n + k, Algorithm::Radix2).unwrap();
+    let shift = Goldilocks::from_u64_reduced(7);
+    let input = LdeInput::Coefficients;
+    let alone: Vec<Vec<Goldilocks>> = x
+        .chunks(1 << log_n)
+        .map(|p| radix2.lde(p, k, shift).unwrap())
+        .collect();
+    let polynomial_major = alone.concat();
+    let index_major: Vec<Goldilocks> = (0..1usize << (log_n + k))
+        .flat_map(|i| alone.iter().map(move |p| p[i]))
+        .collect();
+    let x_index_major: Vec<Goldilocks> = (0..1usize << log_n)
+        .flat_map(|i| x.chunks(1 << log_n).map(move |p| p[i]))
+        .collect();
+    for (layout, data, want) in [
+        (Layout::PolynomialMajor, &x, &polynomial_major),
+        (Layout::IndexMajor, &x_index_major, &index_major),
+    ] {
+        let fresh = plan
+            .lde_batch(data, count, layout, k, shift, input)
+            .unwrap();
+        assert!(fresh == *want, "{layout:?} fresh output");
+        let mut grown = data.clone();
+        plan.lde_batch_in_place(&mut grown, count, layout, k, shift, input)
+            .unwrap();
+        assert!(grown == *want, "{layout:?} in place");
+        let mut reused = vec![Goldilocks::ZERO; want.len()];
+        plan.lde_batch_into(data, count, layout, k, shift, input, &mut reused)
+            .unwrap();
+        assert!(reused == *want, "{layout:?} into a reused buffer");
+    }
+}
+
 #[test]
 fn batched_lde_rejects_bad_shapes() {
     use zkaccel_field::Field;
