@@ -15,6 +15,11 @@
 //! allocating the output, is the other API's. KIND `forward` or `inverse` times
 //! the batched NTTs instead (natural order in and out, Plonky3's `dft_batch` and
 //! `idft_batch`), each side transforming a copy of the input made outside the timing.
+//!
+//! `ZKACCEL_COMPARE_SIDE=ours` or `plonky3` times one side only, after one untimed warm-up
+//! round (none for LDE outputs over 4 GiB), and prints its medians without ratios: `scripts/compare-ntt-plonky3.sh` with
+//! `ZKACCEL_COMPARE_BUILDS=split` runs ours built plainly and Plonky3 built with
+//! `-C target-cpu=native` that way, in alternating processes.
 
 use p3_dft::{Radix2DFTSmallBatch, TwoAdicSubgroupDft};
 use p3_matrix::dense::RowMajorMatrix;
@@ -29,6 +34,33 @@ type P3 = p3_goldilocks::Goldilocks;
 
 /// The largest output also timed into a reused buffer.
 const REUSED_MAX_BYTES: usize = 4 << 30;
+
+/// Which libraries a run times (`ZKACCEL_COMPARE_SIDE`: `ours`, `plonky3`, default both).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Both,
+    Ours,
+    Plonky3,
+}
+
+impl Side {
+    fn from_env() -> Self {
+        match std::env::var("ZKACCEL_COMPARE_SIDE").as_deref() {
+            Err(_) | Ok("" | "both") => Self::Both,
+            Ok("ours") => Self::Ours,
+            Ok("plonky3") => Self::Plonky3,
+            Ok(other) => panic!("ZKACCEL_COMPARE_SIDE is ours, plonky3 or both, not {other}"),
+        }
+    }
+
+    fn ours(self) -> bool {
+        self != Self::Plonky3
+    }
+
+    fn plonky3(self) -> bool {
+        self != Self::Ours
+    }
+}
 
 fn main() {
     let args: Vec<usize> = std::env::args()
@@ -46,6 +78,7 @@ fn main() {
         Layout::IndexMajor
     };
     let kind = std::env::args().nth(6).unwrap_or_else(|| "lde".into());
+    let side = Side::from_env();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -77,6 +110,7 @@ fn main() {
         return compare_ntts(
             log_n,
             rounds,
+            side,
             &pool,
             columns,
             layout,
@@ -96,10 +130,15 @@ fn main() {
     // The order of the four turns in a round rotates round by round: on this kind of machine a
     // fresh output's page faults cost more or less depending on whether the memory the turn
     // before freed has been handed back to the host yet, which favours whoever follows a free.
-    for round in 0..rounds {
+    // One side alone: a first, untimed round (its samples dropped below), except for
+    // outputs too large to reuse, whose every round touches fresh memory anyway.
+    let warm_up = usize::from(side != Side::Both && reuse);
+    for round in 0..rounds + warm_up {
         pool.install(|| {
             for turn in 0..4 {
                 match (turn + round) % 4 {
+                    0..=2 if !side.ours() => {}
+                    3 if !side.plonky3() => {}
                     0 => ours.push(timed(CpuClock::Process, || {
                         plan.lde_batch(
                             &ours_input,
@@ -147,12 +186,28 @@ fn main() {
             }
         });
     }
+    for samples in [&mut ours, &mut peer, &mut in_place, &mut reusing] {
+        samples.drain(..warm_up.min(samples.len()));
+    }
     println!(
         "LDE 2^{log_n} x {columns} -> 2^{} (ours {layout:?}), {} threads, {rounds} alternating \
          rounds:",
         log_n + 3,
         pool.current_num_threads()
     );
+    if side != Side::Both {
+        for (name, samples) in [
+            ("zkaccel", &ours),
+            ("plonky3", &peer),
+            ("zkaccel, in place", &in_place),
+            ("zkaccel, into a reused buffer", &reusing),
+        ] {
+            if !samples.is_empty() {
+                report_samples(name, samples, 1e3, "ms");
+            }
+        }
+        return;
+    }
     let (ow, oc) = report_samples("zkaccel", &ours, 1e3, "ms");
     let (pw, pc) = report_samples("plonky3", &peer, 1e3, "ms");
     let (iw, ic) = report_samples("zkaccel, in place", &in_place, 1e3, "ms");
@@ -187,6 +242,7 @@ fn main() {
 fn compare_ntts(
     log_n: usize,
     rounds: usize,
+    side: Side,
     pool: &rayon::ThreadPool,
     columns: usize,
     layout: Layout,
@@ -197,31 +253,50 @@ fn compare_ntts(
     let plan = NttPlan::<Goldilocks>::new(log_n).expect("supported size");
     let p3 = Radix2DFTSmallBatch::<P3>::new(1 << log_n);
     let (mut ours, mut peer) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
+    let warm_up = usize::from(side != Side::Both);
+    for _ in 0..rounds + warm_up {
         pool.install(|| {
-            let mut data = ours_input.to_vec();
-            ours.push(timed(CpuClock::Process, || {
-                if inverse {
-                    plan.inverse_batch(&mut data, columns, layout, Order::NN)
-                } else {
-                    plan.forward_batch(&mut data, columns, layout, Order::NN)
-                }
-            }));
-            let m = RowMajorMatrix::new(theirs.to_vec(), columns);
-            peer.push(timed(CpuClock::Process, || {
-                if inverse {
-                    p3.idft_batch(m)
-                } else {
-                    p3.dft_batch(m)
-                }
-            }));
+            if side.ours() {
+                let mut data = ours_input.to_vec();
+                ours.push(timed(CpuClock::Process, || {
+                    if inverse {
+                        plan.inverse_batch(&mut data, columns, layout, Order::NN)
+                    } else {
+                        plan.forward_batch(&mut data, columns, layout, Order::NN)
+                    }
+                }));
+            }
+            if side.plonky3() {
+                let m = RowMajorMatrix::new(theirs.to_vec(), columns);
+                peer.push(timed(CpuClock::Process, || {
+                    if inverse {
+                        p3.idft_batch(m)
+                    } else {
+                        p3.dft_batch(m)
+                    }
+                }));
+            }
         });
+    }
+    for samples in [&mut ours, &mut peer] {
+        samples.drain(..warm_up.min(samples.len()));
     }
     println!(
         "{} NTT 2^{log_n} x {columns} (ours {layout:?}), {} threads, {rounds} alternating rounds:",
         if inverse { "inverse" } else { "forward" },
         pool.current_num_threads()
     );
+    match side {
+        Side::Ours => {
+            report_samples("zkaccel", &ours, 1e3, "ms");
+            return;
+        }
+        Side::Plonky3 => {
+            report_samples("plonky3", &peer, 1e3, "ms");
+            return;
+        }
+        Side::Both => {}
+    }
     let (ow, oc) = report_samples("zkaccel", &ours, 1e3, "ms");
     let (pw, pc) = report_samples("plonky3", &peer, 1e3, "ms");
     println!(

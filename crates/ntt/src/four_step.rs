@@ -571,7 +571,11 @@ unsafe fn column_pass<F: TwoAdicField>(
 /// [`pass_sizes`] groups them), then a row that fits the level-2 cache, then the larger
 /// rows (fewer strided rows for the column pass); where no row fits, the core's split. On
 /// the shared 2-core Xeon (1 MiB L2) the 2^20 × 8 → 2^23 extension's split 2^10 × 2^13
-/// (six passes, 512 KiB rows) beat the core's 2^11 × 2^12 (seven) by 5–9 %.
+/// (six passes, 512 KiB rows) beat the core's 2^11 × 2^12 (seven) by 5–9 %. Single points
+/// (a polynomial-major batch) choose the same way: on the shared 2-core Zen 4 each
+/// polynomial's `2^20 → 2^23` took 9–10 % less time on `2^10` rows of `2^13` (64 KiB) than on
+/// the core's `2^11` rows of `2^12`, and 2–4 % more on `2^12` rows of `2^11` (one process,
+/// 1 and 2 threads).
 fn extension_split(
     log_n: usize,
     k: usize,
@@ -582,7 +586,7 @@ fn extension_split(
     row_budget: usize,
 ) -> usize {
     let core_split = log_n.saturating_sub(core_log).min(core_log);
-    if width == 1 || core_split == 0 {
+    if core_split == 0 {
         return core_split;
     }
     (1..=core_log.min(log_n))
@@ -974,15 +978,22 @@ mod tests {
         assert_eq!(extension_split(23, 3, 8, 12, 13, 8, 256 * KIB), 10);
         assert_eq!(extension_split(22, 3, 8, 12, 13, 8, 256 * KIB), 10);
         assert_eq!(extension_split(22, 3, 8, 12, 13, 8, 64 * KIB), 12);
-        // No row fits (135 columns): the core's split. One point per row: always the core's.
+        // No row fits (135 columns): the core's split. Single points: the longest row the
+        // tables allow (seven stages after the fill, ten in the columns: six passes).
         assert_eq!(extension_split(21, 3, 135, 12, 13, 8, 512 * KIB), 9);
-        assert_eq!(extension_split(23, 3, 1, 12, 13, 8, 512 * KIB), 11);
+        assert_eq!(extension_split(23, 3, 1, 12, 13, 8, 512 * KIB), 10);
+        assert_eq!(extension_split(23, 3, 1, 12, 12, 8, 512 * KIB), 11);
         // Within the core: one row.
         assert_eq!(extension_split(12, 3, 8, 12, 13, 8, 512 * KIB), 0);
         // Every split keeps the columns within the core and the rows within the tables and
         // at least as long as the fill.
-        for (log_n, k, width, core, table) in [(20, 3, 4, 4, 16), (9, 1, 3, 3, 6), (14, 5, 2, 5, 9)]
-        {
+        for (log_n, k, width, core, table) in [
+            (20, 3, 4, 4, 16),
+            (9, 1, 3, 3, 6),
+            (14, 5, 2, 5, 9),
+            (23, 3, 1, 12, 13),
+            (17, 0, 1, 6, 11),
+        ] {
             for budget in [0, KIB, 64 * KIB, usize::MAX] {
                 let l1 = extension_split(log_n, k, width, core, table, 8, budget);
                 let l2 = log_n - l1;
