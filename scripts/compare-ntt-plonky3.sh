@@ -12,7 +12,9 @@
 # evaluations) 2^20 × 8 and 2^20 × 135 → 2^23; index-major and polynomial-major; 1 and 2
 # threads. The 2^20 × 135 LDE writes 9 GiB a side and needs about 14 GB of memory:
 # ZKACCEL_COMPARE_LARGE=0 runs it at 2^18 instead, ZKACCEL_COMPARE_LARGE=skip not at all;
-# ZKACCEL_COMPARE_NTTS=0 skips the NTT rows. Rounds per shape: ZKACCEL_COMPARE_ROUNDS
+# ZKACCEL_COMPARE_NTTS=0 skips the NTT rows. ZKACCEL_COMPARE_PEER=dit-parallel compares
+# against Plonky3's `Radix2DitParallel` instead (its outputs left bit-reversed, as it returns
+# them). Rounds per shape: ZKACCEL_COMPARE_ROUNDS
 # (default 9 for the NTTs; the LDEs take 7 and 3).
 #
 # ZKACCEL_COMPARE_BUILDS=split is the issue's harder test: ours built plainly (no
@@ -43,6 +45,7 @@ if [ "${ZKACCEL_COMPARE_LARGE:-1}" = 0 ]; then
   large_log=18
 fi
 echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(date -u +%F)"
+echo "Plonky3 DFT: ${ZKACCEL_COMPARE_PEER:-small-batch}"
 if [ "$builds" = split ]; then
   echo "ours built plainly (SIMD chosen at run time), Plonky3 with -C target-cpu=native; alternating processes"
 else

@@ -16,12 +16,16 @@
 //! the batched NTTs instead (natural order in and out, Plonky3's `dft_batch` and
 //! `idft_batch`), each side transforming a copy of the input made outside the timing.
 //!
+//! `ZKACCEL_COMPARE_PEER=dit-parallel` times Plonky3's `Radix2DitParallel` instead of
+//! `Radix2DFTSmallBatch` (the faster of the two on these shapes); its outputs stay stored
+//! bit-reversed behind the `BitReversedMatrixView` it returns, not copied out.
+//!
 //! `ZKACCEL_COMPARE_SIDE=ours` or `plonky3` times one side only, after one untimed warm-up
 //! round (none for LDE outputs over 4 GiB), and prints its medians without ratios: `scripts/compare-ntt-plonky3.sh` with
 //! `ZKACCEL_COMPARE_BUILDS=split` runs ours built plainly and Plonky3 built with
 //! `-C target-cpu=native` that way, in alternating processes.
 
-use p3_dft::{Radix2DFTSmallBatch, TwoAdicSubgroupDft};
+use p3_dft::{Radix2DFTSmallBatch, Radix2DitParallel, TwoAdicSubgroupDft};
 use p3_matrix::dense::RowMajorMatrix;
 use rand::RngCore;
 use zkaccel_field::Field;
@@ -41,6 +45,68 @@ enum Side {
     Both,
     Ours,
     Plonky3,
+}
+
+/// Which Plonky3 DFT is the peer (`ZKACCEL_COMPARE_PEER`: `small-batch`, the default, or
+/// `dit-parallel`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Peer {
+    SmallBatch,
+    DitParallel,
+}
+
+impl Peer {
+    fn from_env() -> Self {
+        match std::env::var("ZKACCEL_COMPARE_PEER").as_deref() {
+            Err(_) | Ok("" | "small-batch") => Self::SmallBatch,
+            Ok("dit-parallel") => Self::DitParallel,
+            Ok(other) => {
+                panic!("ZKACCEL_COMPARE_PEER is small-batch or dit-parallel, not {other}")
+            }
+        }
+    }
+}
+
+/// The peer's DFTs, built once for the largest size a run needs.
+struct PeerDft {
+    which: Peer,
+    small: Radix2DFTSmallBatch<P3>,
+    dit: Radix2DitParallel<P3>,
+}
+
+impl PeerDft {
+    fn new(which: Peer, log_n: usize) -> Self {
+        let small = match which {
+            Peer::SmallBatch => Radix2DFTSmallBatch::new(1 << log_n),
+            Peer::DitParallel => Radix2DFTSmallBatch::default(),
+        };
+        Self {
+            which,
+            small,
+            dit: Radix2DitParallel::default(),
+        }
+    }
+
+    /// The time of the coset LDE (blowup 8, the field's generator) of `m`.
+    fn time_lde(&self, m: RowMajorMatrix<P3>) -> (f64, f64) {
+        let shift = <P3 as p3_field::Field>::GENERATOR;
+        match self.which {
+            Peer::SmallBatch => timed(CpuClock::Process, || {
+                self.small.coset_lde_batch(m, 3, shift)
+            }),
+            Peer::DitParallel => timed(CpuClock::Process, || self.dit.coset_lde_batch(m, 3, shift)),
+        }
+    }
+
+    /// The time of the forward or inverse DFT of `m`.
+    fn time_dft(&self, m: RowMajorMatrix<P3>, inverse: bool) -> (f64, f64) {
+        match (self.which, inverse) {
+            (Peer::SmallBatch, false) => timed(CpuClock::Process, || self.small.dft_batch(m)),
+            (Peer::SmallBatch, true) => timed(CpuClock::Process, || self.small.idft_batch(m)),
+            (Peer::DitParallel, false) => timed(CpuClock::Process, || self.dit.dft_batch(m)),
+            (Peer::DitParallel, true) => timed(CpuClock::Process, || self.dit.idft_batch(m)),
+        }
+    }
 }
 
 impl Side {
@@ -79,6 +145,7 @@ fn main() {
     };
     let kind = std::env::args().nth(6).unwrap_or_else(|| "lde".into());
     let side = Side::from_env();
+    let peer_kind = Peer::from_env();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -111,6 +178,7 @@ fn main() {
             log_n,
             rounds,
             side,
+            peer_kind,
             &pool,
             columns,
             layout,
@@ -120,7 +188,7 @@ fn main() {
         );
     }
     let plan = NttPlan::<Goldilocks>::new(log_n + 3).expect("supported size");
-    let p3 = Radix2DFTSmallBatch::<P3>::new(1 << (log_n + 3));
+    let p3 = PeerDft::new(peer_kind, log_n + 3);
     let (mut ours, mut peer, mut reusing) = (Vec::new(), Vec::new(), Vec::new());
     let mut in_place = Vec::new();
     let mut buffer = Vec::new();
@@ -178,9 +246,7 @@ fn main() {
                     }
                     _ => {
                         let m = RowMajorMatrix::new(theirs.clone(), columns);
-                        peer.push(timed(CpuClock::Process, || {
-                            p3.coset_lde_batch(m, 3, <P3 as p3_field::Field>::GENERATOR)
-                        }));
+                        peer.push(p3.time_lde(m));
                     }
                 }
             }
@@ -190,8 +256,8 @@ fn main() {
         samples.drain(..warm_up.min(samples.len()));
     }
     println!(
-        "LDE 2^{log_n} x {columns} -> 2^{} (ours {layout:?}), {} threads, {rounds} alternating \
-         rounds:",
+        "LDE 2^{log_n} x {columns} -> 2^{} (ours {layout:?}, Plonky3 {peer_kind:?}), {} \
+         threads, {rounds} alternating rounds:",
         log_n + 3,
         pool.current_num_threads()
     );
@@ -243,6 +309,7 @@ fn compare_ntts(
     log_n: usize,
     rounds: usize,
     side: Side,
+    peer_kind: Peer,
     pool: &rayon::ThreadPool,
     columns: usize,
     layout: Layout,
@@ -251,7 +318,7 @@ fn compare_ntts(
     theirs: &[P3],
 ) {
     let plan = NttPlan::<Goldilocks>::new(log_n).expect("supported size");
-    let p3 = Radix2DFTSmallBatch::<P3>::new(1 << log_n);
+    let p3 = PeerDft::new(peer_kind, log_n);
     let (mut ours, mut peer) = (Vec::new(), Vec::new());
     let warm_up = usize::from(side != Side::Both);
     for _ in 0..rounds + warm_up {
@@ -268,13 +335,7 @@ fn compare_ntts(
             }
             if side.plonky3() {
                 let m = RowMajorMatrix::new(theirs.to_vec(), columns);
-                peer.push(timed(CpuClock::Process, || {
-                    if inverse {
-                        p3.idft_batch(m)
-                    } else {
-                        p3.dft_batch(m)
-                    }
-                }));
+                peer.push(p3.time_dft(m, inverse));
             }
         });
     }
@@ -282,7 +343,8 @@ fn compare_ntts(
         samples.drain(..warm_up.min(samples.len()));
     }
     println!(
-        "{} NTT 2^{log_n} x {columns} (ours {layout:?}), {} threads, {rounds} alternating rounds:",
+        "{} NTT 2^{log_n} x {columns} (ours {layout:?}, Plonky3 {peer_kind:?}), {} threads, \
+         {rounds} alternating rounds:",
         if inverse { "inverse" } else { "forward" },
         pool.current_num_threads()
     );
