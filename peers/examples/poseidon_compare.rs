@@ -1,7 +1,8 @@
 //! zkaccel against plonky2 1.1.0 on plonky2's Poseidon (Goldilocks, width 12), one thread, on
 //! the same 1024 random states: rounds alternate between the two so that both see the same
-//! machine load, and time is the thread's on-CPU time (`/proc/thread-self/schedstat`) when
-//! the system provides it, else wall time. Prints each side's best and median time per
+//! machine load, and time is the thread's on-CPU time (`CLOCK_THREAD_CPUTIME_ID`; the
+//! per-thread `schedstat` read before moves only at scheduler ticks on some kernels, 4 ms
+//! here, which made both sides' medians equal) when the system provides it, else wall time. Prints each side's best and median time per
 //! permutation and the median of the per-round ratios. Use it when the machine is too busy
 //! for criterion's wall-clock samples. With `single`, each side instead permutes one state
 //! 102,400 times in a dependent chain (the latency of one permutation: `Plonky2Poseidon::permute`
@@ -17,6 +18,7 @@ use plonky2::hash::poseidon::Poseidon;
 use rand::{Rng, SeedableRng};
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_field_testing::bench::CpuClock;
 use zkaccel_peers::to_plonky2;
 use zkaccel_poseidon::Plonky2Poseidon;
 
@@ -24,21 +26,14 @@ const BATCH: usize = 1024;
 /// Batches per timed sample (about 0.1 s each).
 const REPEAT: usize = 100;
 
-/// Nanoseconds this thread has run on a CPU, when the kernel reports it.
-fn cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
-
-/// Seconds per permutation of one sample of `f` (which runs `REPEAT` batches).
+/// Seconds per permutation of one sample of `f` (which runs `REPEAT` batches): this thread's
+/// CPU time, or wall time where the CPU clock cannot be read.
 fn sample(f: &mut impl FnMut()) -> f64 {
-    let (c0, t0) = (cpu_ns(), Instant::now());
+    let (c0, t0) = (CpuClock::Thread.seconds(), Instant::now());
     f();
     let wall = t0.elapsed().as_secs_f64();
-    let secs = match (c0, cpu_ns()) {
-        (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
-        _ => wall,
-    };
+    let cpu = CpuClock::Thread.seconds() - c0;
+    let secs = if cpu.is_finite() { cpu } else { wall };
     secs / (REPEAT * BATCH) as f64
 }
 
