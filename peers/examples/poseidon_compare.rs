@@ -17,8 +17,8 @@ use plonky2::field::goldilocks_field::GoldilocksField;
 use plonky2::hash::poseidon::Poseidon;
 use rand::{Rng, SeedableRng};
 use zkaccel_field::Field;
-use zkaccel_goldilocks::Goldilocks;
 use zkaccel_field_testing::bench::CpuClock;
+use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::to_plonky2;
 use zkaccel_poseidon::Plonky2Poseidon;
 
