@@ -752,7 +752,7 @@ impl<F: TwoAdicField> NttPlan<F> {
         let n = 1usize << log_n;
         let total = slots.len();
         let big = total / count;
-        match layout {
+        let (blocks, src_len, width, factor) = match layout {
             Layout::PolynomialMajor => {
                 // Each input to its block's tail as bit-reversed coefficients (the
                 // polynomials in parallel where there are enough of them), then one extension
@@ -769,19 +769,8 @@ impl<F: TwoAdicField> NttPlan<F> {
                 } else {
                     slots.chunks_mut(big).enumerate().for_each(prepare);
                 }
-                let factor = Self::input_factor(log_n, input);
-                extend_dit(
-                    slots,
-                    count,
-                    n,
-                    1,
-                    shift,
-                    factor,
-                    log_blowup,
-                    &self.forward,
-                    self.core_log,
-                    self.parallel,
-                );
+                // `count` blocks, each of one-element points.
+                (count, n, 1, Self::input_factor(log_n, input))
             }
             Layout::IndexMajor => {
                 // Row `p` of the reversed coefficients (coefficient `rev(p)`) times
@@ -793,20 +782,22 @@ impl<F: TwoAdicField> NttPlan<F> {
                 // SAFETY: `fill` initialised the tail.
                 let tail = unsafe { assume_init_mut(&mut slots[total - src_len..]) };
                 let factor = self.reversed_coefficients(tail, log_n, count, input);
-                extend_dit(
-                    slots,
-                    1,
-                    src_len,
-                    count,
-                    shift,
-                    factor,
-                    log_blowup,
-                    &self.forward,
-                    self.core_log,
-                    self.parallel,
-                );
+                // One block of `count`-element points.
+                (1, src_len, count, factor)
             }
-        }
+        };
+        extend_dit(
+            slots,
+            blocks,
+            src_len,
+            width,
+            shift,
+            factor,
+            log_blowup,
+            &self.forward,
+            self.core_log,
+            self.parallel,
+        );
     }
 
     /// Inverse transforms of a batch (see [`NttPlan::forward_batch`]).
