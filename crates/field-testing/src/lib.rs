@@ -568,7 +568,9 @@ fn check_packed_linear_combinations<P: zkaccel_field::PackedField>(
         let got = lanes(P::mul_constant_add(cpu, *x, c, acc));
         let bc = lanes(P::broadcast_constant(cpu, c));
         let sq = lanes(x.square_for_throughput());
+        let square = lanes(x.square());
         for i in 0..w {
+            assert_eq!(square[i], values[k][i] * values[k][i], "square");
             assert_eq!(
                 got[i],
                 values[k][i] * constants[k] + values[(k + 1) % TERMS][i]

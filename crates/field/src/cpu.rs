@@ -25,7 +25,7 @@ pub struct CpuFeatures {
     pub avx2: bool,
     /// AVX-512F.
     pub avx512f: bool,
-    /// AVX-512F and AVX-512 IFMA.
+    /// AVX-512F, AVX-512VL and AVX-512 IFMA.
     pub avx512ifma: bool,
     /// BMI2 and ADX (`mulx`, `adcx`, `adox`).
     pub bmi2_adx: bool,
@@ -68,7 +68,8 @@ fn detect_features() -> CpuFeatures {
         CpuFeatures {
             avx2: has!("avx2"),
             avx512f,
-            avx512ifma: avx512f && has!("avx512ifma"),
+            // Every CPU with IFMA has AVX-512VL; the token promises both.
+            avx512ifma: avx512f && has!("avx512ifma") && has!("avx512vl"),
             bmi2_adx: has!("bmi2") && has!("adx"),
             forced_portable: false,
         }
@@ -109,10 +110,10 @@ cpu_token!(
 );
 
 cpu_token!(
-    /// Proof that the running CPU has AVX-512F and AVX-512 IFMA (52-bit multiply-add). Obtain
-    /// it with [`Avx512Ifma::detect`].
+    /// Proof that the running CPU has AVX-512F, AVX-512VL (the 256-bit forms) and AVX-512 IFMA
+    /// (52-bit multiply-add). Obtain it with [`Avx512Ifma::detect`].
     Avx512Ifma,
-    "AVX-512F and AVX-512 IFMA",
+    "AVX-512F, AVX-512VL and AVX-512 IFMA",
     avx512ifma
 );
 
@@ -165,7 +166,9 @@ mod tests {
                     && std::arch::is_x86_feature_detected!("adx")
             );
         }
-        // IFMA implies AVX-512F.
+        // IFMA implies AVX-512F (and, on x86-64, VL).
         assert!(!f.avx512ifma || f.avx512f);
+        #[cfg(target_arch = "x86_64")]
+        assert!(!f.avx512ifma || std::arch::is_x86_feature_detected!("avx512vl"));
     }
 }

@@ -131,6 +131,27 @@ unsafe fn mul_avx2(a: __m256i, b: __m256i) -> __m256i {
     }
 }
 
+/// `a²`: [`mul_avx2`] with the two cross products `a0·a1` computed once.
+#[inline(always)]
+unsafe fn square_avx2(a: __m256i) -> __m256i {
+    // SAFETY: the caller runs on an AVX2 CPU.
+    unsafe {
+        let mask32 = _mm256_set1_epi64x(EPSILON as i64);
+        let a_hi = _mm256_srli_epi64::<32>(a);
+        let ll = _mm256_mul_epu32(a, a);
+        let cross = _mm256_mul_epu32(a, a_hi);
+        let hh = _mm256_mul_epu32(a_hi, a_hi);
+        let t = _mm256_add_epi64(cross, _mm256_srli_epi64::<32>(ll));
+        let u = _mm256_add_epi64(cross, _mm256_and_si256(t, mask32));
+        let lo = _mm256_or_si256(_mm256_slli_epi64::<32>(u), _mm256_and_si256(ll, mask32));
+        let hi = _mm256_add_epi64(
+            _mm256_add_epi64(hh, _mm256_srli_epi64::<32>(t)),
+            _mm256_srli_epi64::<32>(u),
+        );
+        reduce128_avx2(hi, lo)
+    }
+}
+
 #[inline(always)]
 unsafe fn reduce128_avx2(hi: __m256i, lo: __m256i) -> __m256i {
     // SAFETY: the caller runs on an AVX2 CPU.
@@ -146,7 +167,7 @@ unsafe fn reduce128_avx2(hi: __m256i, lo: __m256i) -> __m256i {
 }
 
 macro_rules! packed_ops {
-    ($t:ident, $add:ident, $sub:ident, $mul:ident, $neg:ident, $feature:ident, { $($linear:tt)* }) => {
+    ($t:ident, $add:ident, $sub:ident, $mul:ident, $square:ident, $neg:ident, $feature:ident, { $($linear:tt)* }) => {
         impl Add for $t {
             type Output = Self;
             #[inline(always)]
@@ -197,7 +218,14 @@ macro_rules! packed_ops {
                 *self = *self * rhs;
             }
         }
-        impl zkaccel_field::Algebra for $t {}
+        impl zkaccel_field::Algebra for $t {
+            /// Three 32×32-bit products a lane, not four (the cross product is shared).
+            #[inline(always)]
+            fn square(&self) -> Self {
+                // SAFETY: a value of this type exists only if the feature was detected.
+                unsafe { Self($square(self.0)) }
+            }
+        }
 
         impl PackedField for $t {
             type Scalar = Goldilocks;
@@ -253,6 +281,7 @@ packed_ops!(
     add_avx2,
     sub_avx2,
     mul_avx2,
+    square_avx2,
     neg_avx2,
     Avx2,
     {
@@ -610,6 +639,27 @@ unsafe fn mul_avx512(a: __m512i, b: __m512i) -> __m512i {
         let t = _mm512_add_epi64(hl, _mm512_srli_epi64::<32>(ll));
         let u = _mm512_add_epi64(lh, _mm512_and_si512(t, mask32));
         // lo = (u mod 2^32)·2^32 + (ll mod 2^32): u's low half copied up, ll's low half kept.
+        let lo = _mm512_mask_blend_epi32(0x5555, low_halves_up_avx512(u), ll);
+        let hi = _mm512_add_epi64(
+            _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(t)),
+            _mm512_srli_epi64::<32>(u),
+        );
+        reduce128_avx512(hi, lo)
+    }
+}
+
+/// `a²`: [`mul_avx512`] with the two cross products `a0·a1` computed once.
+#[inline(always)]
+unsafe fn square_avx512(a: __m512i) -> __m512i {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let mask32 = _mm512_set1_epi64(EPSILON as i64);
+        let a_hi = high_halves_avx512(a);
+        let ll = _mm512_mul_epu32(a, a);
+        let cross = _mm512_mul_epu32(a, a_hi);
+        let hh = _mm512_mul_epu32(a_hi, a_hi);
+        let t = _mm512_add_epi64(cross, _mm512_srli_epi64::<32>(ll));
+        let u = _mm512_add_epi64(cross, _mm512_and_si512(t, mask32));
         let lo = _mm512_mask_blend_epi32(0x5555, low_halves_up_avx512(u), ll);
         let hi = _mm512_add_epi64(
             _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(t)),
@@ -1072,6 +1122,7 @@ packed_ops!(
     add_avx512,
     sub_avx512,
     mul_avx512,
+    square_avx512,
     neg_avx512,
     Avx512,
     {
@@ -1520,7 +1571,9 @@ fn blocks_avx512<const DIF: bool>(
 }
 
 mod ifma;
+mod state12;
 pub use ifma::{PackedGoldilocksIfma, PackedGoldilocksIfmaPair};
+pub use state12::{Goldilocks12Ifma, SmallCirculant12, SplitConstants12};
 
 #[cfg(test)]
 mod tests {

@@ -81,7 +81,12 @@ macro_rules! forward_ops {
                 *self = *self * rhs;
             }
         }
-        impl Algebra for $t {}
+        impl Algebra for $t {
+            #[inline(always)]
+            fn square(&self) -> Self {
+                $t($(self.$f.square()),+)
+            }
+        }
     };
 }
 

@@ -1,19 +1,30 @@
-//! One permutation with its twelve lanes in two AVX-512 registers: the latency path
+//! One permutation with its lanes in vector registers: the latency path
 //! ([`super::Latency12::permute`]) on CPUs with AVX-512F, for matrices that are circulant plus
 //! a diagonal with small entries (plonky2's and Plonky3's).
 //!
 //! A batch spreads independent states over the SIMD lanes; a single permutation (a sponge
 //! absorbing, a Merkle path, the challenger) has only its own twelve lanes. Scalar, a full
-//! round is 48 products for the S-boxes and 144 for the MDS layer; here the S-boxes are four
-//! products on each of two vectors (lanes 0–7 and 8–11), and the circulant MDS layer is
-//! `Σ_k CIRC[k]·rot_k(s) + DIAG·s` with the rotations as lane permutations and the products
-//! of 32-bit halves summed unreduced ([`P::circulant12_small`]). Measured on a 2-core Zen 4
-//! (`perf`-free timing of a dependent chain): the eight full rounds went from about 1.08 µs
-//! scalar to 0.79 µs. The partial rounds keep lane 0's chain and the dot products scalar and
+//! round is 48 products for the S-boxes and 144 for the MDS layer. Here the circulant MDS
+//! layer is `Σ_k CIRC[k]·rot_k(s) + DIAG·s`, with the rotations as lane moves and the products
+//! of 32-bit halves summed unreduced.
+//! - With IFMA (and so AVX-512VL), [`permute_ifma`]: the twelve lanes in three 256-bit
+//!   registers ([`Goldilocks12Ifma`]), rotations as `valignq`, products as fused 52-bit
+//!   multiply-adds into sums that start at the next round's constants.
+//! - With AVX-512F alone, [`permute`]: lanes 0–7 and 8–11 in two 512-bit registers, rotations
+//!   as two-source permutes ([`P::circulant12_small`]).
+//!
+//! Measured on a 2-core Zen 4 (a dependent chain, one thread): the eight full rounds took
+//! about 1.08 µs scalar and 0.79 µs in two 512-bit registers on an earlier day; on
+//! 2026-12-05, 0.75 µs in two 512-bit registers against 0.45 µs in three 256-bit ones (Zen 4
+//! splits each 512-bit operation in two, so the eight-and-four layout paid for sixteen lanes,
+//! and its rotations were twice as many two-source permutes). The partial rounds keep lane 0's chain and the dot products scalar and
 //! update lanes 1..12 in two registers ([`PartialRoundsAvx512`]).
 
 use zkaccel_field::{Algebra, Field};
-use zkaccel_goldilocks::x86_64::{Avx512, Avx512Ifma, PackedGoldilocksAvx512 as P};
+use zkaccel_goldilocks::x86_64::{
+    Avx512, Avx512Ifma, Goldilocks12Ifma, PackedGoldilocksAvx512 as P, SmallCirculant12,
+    SplitConstants12,
+};
 use zkaccel_goldilocks::Goldilocks;
 
 use super::partial::{PartialRounds12, LANES};
@@ -67,45 +78,18 @@ fn lanes(cpu: Avx512, s: &[Goldilocks], at: usize) -> P {
     P::from_array(cpu, s[at..at + 8].try_into().expect("eight lanes"))
 }
 
-/// How a full round's MDS layer runs: on AVX-512F alone, or with IFMA's fused 52-bit
-/// multiply-adds ([`P::circulant12_small_ifma`]: fewer instructions per term).
-trait MdsLayer: Copy {
-    fn apply(self, a: P, b: P) -> (P, P);
-}
-
-/// [`P::circulant12_small`].
-#[derive(Clone, Copy)]
-struct PlainMds<'a>(&'a SmallCirculant);
-
-impl MdsLayer for PlainMds<'_> {
-    #[inline(always)]
-    fn apply(self, a: P, b: P) -> (P, P) {
-        P::circulant12_small(a, b, &self.0.circ, &self.0.diag)
-    }
-}
-
-/// [`P::circulant12_small_ifma`].
-#[derive(Clone, Copy)]
-struct IfmaMds<'a>(Avx512Ifma, &'a SmallCirculant);
-
-impl MdsLayer for IfmaMds<'_> {
-    #[inline(always)]
-    fn apply(self, a: P, b: P) -> (P, P) {
-        P::circulant12_small_ifma(self.0, a, b, &self.1.circ, &self.1.diag)
-    }
-}
-
 /// One full round on lanes `a` (0–7) and `b` (8–11; lanes 12–15 of `b` carry values no output
 /// depends on): constants, S-boxes, MDS. (No closures: they would not inherit the caller's
 /// `#[target_feature]`, and the packed operators would stop inlining.)
 #[inline(always)]
-fn full_round(mds: impl MdsLayer, a: &mut P, b: &mut P, rc_a: P, rc_b: P) {
+fn full_round(mds: &SmallCirculant, a: &mut P, b: &mut P, rc_a: P, rc_b: P) {
     let x = sbox(*a + rc_a);
     let y = sbox(*b + rc_b);
-    (*a, *b) = mds.apply(x, y);
+    (*a, *b) = P::circulant12_small(x, y, &mds.circ, &mds.diag);
 }
 
-/// One permutation of `state`.
+/// One permutation of `state` on AVX-512F alone: the twelve lanes as eight and four, the
+/// MDS layers as [`P::circulant12_small`].
 ///
 /// # Safety
 /// None beyond `cpu` (which proves AVX-512F), `mds` being [`SmallCirculant::of`]`(k)` and
@@ -116,33 +100,6 @@ pub(crate) unsafe fn permute(
     cpu: Avx512,
     k: &KernelConstants<Goldilocks>,
     mds: &SmallCirculant,
-    partial: &PartialRoundsAvx512,
-    state: &mut [Goldilocks; WIDTH],
-) {
-    permute_with(cpu, PlainMds(mds), k, partial, state);
-}
-
-/// [`permute`] with the MDS layers on IFMA.
-///
-/// # Safety
-/// As for [`permute`] (`cpu` proves AVX-512F and IFMA).
-#[target_feature(enable = "avx512f,avx512ifma")]
-pub(crate) unsafe fn permute_ifma(
-    cpu: Avx512Ifma,
-    k: &KernelConstants<Goldilocks>,
-    mds: &SmallCirculant,
-    partial: &PartialRoundsAvx512,
-    state: &mut [Goldilocks; WIDTH],
-) {
-    permute_with(cpu.avx512(), IfmaMds(cpu, mds), k, partial, state);
-}
-
-/// The permutation with full rounds on `mds`.
-#[inline(always)]
-fn permute_with(
-    cpu: Avx512,
-    mds: impl MdsLayer,
-    k: &KernelConstants<Goldilocks>,
     partial: &PartialRoundsAvx512,
     state: &mut [Goldilocks; WIDTH],
 ) {
@@ -163,6 +120,84 @@ fn permute_with(
         full_round(mds, &mut a, &mut b, rc_a, rc_b);
     }
     join(a, b, state);
+}
+
+/// The full rounds' constants for [`permute_ifma`], which holds the twelve lanes in three
+/// 256-bit registers ([`Goldilocks12Ifma`]): no lane is wasted (the eight-and-four layout
+/// computes sixteen), the MDS rotations are one `valignq` each or none, and each round's
+/// constants enter the previous MDS layer's unreduced sums instead of costing an addition.
+#[derive(Debug, Clone)]
+pub(crate) struct FullRoundsIfma {
+    cpu: Avx512Ifma,
+    mds: SmallCirculant12,
+    /// Each half's first round constants, added before its first S-boxes.
+    first: [[Goldilocks; WIDTH]; 2],
+    /// Added by round `r`'s MDS layer: round `r + 1`'s constants, zero after each half's last
+    /// round (the partial rounds and the output add nothing there).
+    next: Vec<SplitConstants12>,
+}
+
+impl FullRoundsIfma {
+    /// The full rounds of `k`, whose MDS matrix is `mds`.
+    pub(crate) fn new(
+        cpu: Avx512Ifma,
+        k: &KernelConstants<Goldilocks>,
+        mds: &SmallCirculant,
+    ) -> Option<Self> {
+        let half = k.half_full_rounds;
+        let round = |r: usize| -> Option<[Goldilocks; WIDTH]> {
+            k.full.get(r * WIDTH..(r + 1) * WIDTH)?.try_into().ok()
+        };
+        let zero = [Goldilocks::ZERO; WIDTH];
+        let next = (0..2 * half)
+            .map(|r| {
+                let constants = if (r + 1) % half == 0 {
+                    zero
+                } else {
+                    round(r + 1)?
+                };
+                Some(SplitConstants12::new(&constants))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Self {
+            cpu,
+            mds: SmallCirculant12::new(&mds.circ, &mds.diag)?,
+            first: [round(0)?, round(half)?],
+            next,
+        })
+    }
+
+    /// Half `h` (0 before the partial rounds, 1 after) of the full rounds on `state`.
+    #[inline(always)]
+    fn half(&self, h: usize, state: &mut [Goldilocks; WIDTH]) {
+        let rounds = self.next.len() / 2;
+        let mut s = Goldilocks12Ifma::from_array(self.cpu, state)
+            + Goldilocks12Ifma::from_array(self.cpu, &self.first[h]);
+        for next in &self.next[h * rounds..(h + 1) * rounds] {
+            let x2 = s.square();
+            let x3 = x2 * s;
+            let x4 = x2.square();
+            s = (x3 * x4).circulant_small_add(&self.mds, next);
+        }
+        *state = s.to_array();
+    }
+}
+
+/// One permutation of `state` with the full rounds on [`FullRoundsIfma`].
+///
+/// # Safety
+/// None beyond `full` (whose token proves AVX-512F, VL and IFMA) and `partial` being the same
+/// instance's rounds; the function is `unsafe` only because it is compiled with
+/// `#[target_feature]`.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+pub(crate) unsafe fn permute_ifma(
+    full: &FullRoundsIfma,
+    partial: &PartialRoundsAvx512,
+    state: &mut [Goldilocks; WIDTH],
+) {
+    full.half(0, state);
+    partial.apply(state);
+    full.half(1, state);
 }
 
 /// One partial round's constants for [`PartialRoundsAvx512`].

@@ -38,8 +38,8 @@ pub(crate) struct Latency12 {
 #[derive(Debug, Clone)]
 struct Vector {
     cpu: zkaccel_goldilocks::x86_64::Avx512,
-    /// IFMA, where the CPU has it (the full rounds' MDS layers use it).
-    ifma: Option<zkaccel_goldilocks::x86_64::Avx512Ifma>,
+    /// The full rounds on three 256-bit registers, where the CPU has AVX-512VL and IFMA.
+    ifma: Option<avx512::FullRoundsIfma>,
     mds: avx512::SmallCirculant,
     partial: avx512::PartialRoundsAvx512,
 }
@@ -53,7 +53,9 @@ impl Latency12 {
             let cpu = zkaccel_goldilocks::x86_64::Avx512::detect()?;
             Some(Vector {
                 cpu,
-                ifma: zkaccel_goldilocks::x86_64::Avx512Ifma::detect(),
+                ifma: zkaccel_goldilocks::x86_64::Avx512Ifma::detect().and_then(|ifma| {
+                    avx512::FullRoundsIfma::new(ifma, perm.kernel_constants(), &mds)
+                }),
                 mds,
                 partial: avx512::PartialRoundsAvx512::new(cpu, &partial),
             })
@@ -76,10 +78,10 @@ impl Latency12 {
         let k = self.perm.kernel_constants();
         #[cfg(target_arch = "x86_64")]
         if let Some(v) = &self.vector {
-            match v.ifma {
-                // SAFETY: `ifma` proves AVX-512F and IFMA; `new` took `mds` from this kernel
-                // (`SmallCirculant::of`) and built `partial` from its partial rounds.
-                Some(cpu) => unsafe { avx512::permute_ifma(cpu, k, &v.mds, &v.partial, state) },
+            match &v.ifma {
+                // SAFETY: `full`'s token proves AVX-512F, VL and IFMA; `new` built `full` and
+                // `partial` from this kernel.
+                Some(full) => unsafe { avx512::permute_ifma(full, &v.partial, state) },
                 // SAFETY: `cpu` proves AVX-512F; `mds` and `partial` as above.
                 None => unsafe { avx512::permute(v.cpu, k, &v.mds, &v.partial, state) },
             }
