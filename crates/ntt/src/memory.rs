@@ -86,12 +86,14 @@ pub(crate) fn populate_pages(start: *mut u8, bytes: usize, parallel: bool) {
         if bytes < POPULATE_MIN_BYTES {
             return;
         }
-        let (start, page) = (start as usize, 4096);
+        let (start, page) = (start as usize, page_size());
         let first = start.next_multiple_of(page);
         let end = (start + bytes) / page * page;
+        // Whole pages per task, whatever the page size.
+        let chunk_bytes = POPULATE_CHUNK_BYTES.next_multiple_of(page);
         let map = |chunk: usize| {
-            let from = first + chunk * POPULATE_CHUNK_BYTES;
-            let to = (from + POPULATE_CHUNK_BYTES).min(end);
+            let from = first + chunk * chunk_bytes;
+            let to = (from + chunk_bytes).min(end);
             // SAFETY: `from .. to` is a page-aligned range inside the caller's allocation,
             // which holds no values yet; MADV_POPULATE_WRITE only maps its pages (zeroed, as a
             // first write would) and changes no contents we own. Its result is ignored: a
@@ -104,7 +106,7 @@ pub(crate) fn populate_pages(start: *mut u8, bytes: usize, parallel: bool) {
                 );
             }
         };
-        let chunks = (end.saturating_sub(first)).div_ceil(POPULATE_CHUNK_BYTES);
+        let chunks = (end.saturating_sub(first)).div_ceil(chunk_bytes);
         if parallel {
             (0..chunks).into_par_iter().for_each(map);
         } else {
@@ -113,6 +115,21 @@ pub(crate) fn populate_pages(start: *mut u8, bytes: usize, parallel: bool) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (start, bytes, parallel);
+}
+
+/// The system's page size (`sysconf(_SC_PAGESIZE)`: 4 KiB on x86-64, 16 or 64 KiB on some
+/// AArch64 kernels), read once; 4 KiB if the system does not say.
+#[cfg(target_os = "linux")]
+fn page_size() -> usize {
+    static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *PAGE.get_or_init(|| {
+        // SAFETY: `sysconf` reads a system constant and touches no memory of ours.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        usize::try_from(page)
+            .ok()
+            .filter(|p| p.is_power_of_two())
+            .unwrap_or(4096)
+    })
 }
 
 /// Advises huge pages for the spare capacity of an empty `buffer`.
@@ -138,6 +155,41 @@ fn advise_huge_pages<F>(buffer: &mut Vec<F>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The page size is a power of two that the chunks hold whole, and the kernel's own
+    /// (`getconf PAGESIZE`'s source), not an assumed 4 KiB.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn page_size_is_the_systems() {
+        let page = page_size();
+        assert!(page.is_power_of_two() && page >= 4096, "{page}");
+        assert_eq!(POPULATE_CHUNK_BYTES.next_multiple_of(page) % page, 0);
+        // SAFETY: as in `page_size`.
+        let sys = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        assert_eq!(usize::try_from(sys).ok(), Some(page));
+    }
+
+    /// Populating an unaligned range, past the size threshold, changes no contents: a
+    /// buffer already written keeps every word (an advice that dropped pages, as
+    /// `MADV_DONTNEED` does, would read back zeros).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn populating_changes_no_contents() {
+        let len = (POPULATE_MIN_BYTES + 3 * page_size() + 24) / 8;
+        let mut v: Vec<u64> = (0..len as u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9) | 1)
+            .collect();
+        populate_pages(
+            v.as_mut_ptr().cast::<u8>().wrapping_add(8),
+            (len - 1) * 8,
+            true,
+        );
+        populate_pages(v.as_mut_ptr().cast::<u8>(), len * 8, false);
+        assert!(v
+            .iter()
+            .enumerate()
+            .all(|(i, &x)| x == (i as u64).wrapping_mul(0x9e37_79b9) | 1));
+    }
 
     #[test]
     fn cache_sizes_parse_as_sysfs_writes_them() {
