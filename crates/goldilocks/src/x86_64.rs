@@ -112,20 +112,13 @@ unsafe fn neg_avx2(a: __m256i) -> __m256i {
 unsafe fn mul_avx2(a: __m256i, b: __m256i) -> __m256i {
     // SAFETY: the caller runs on an AVX2 CPU.
     unsafe {
-        let mask32 = _mm256_set1_epi64x(EPSILON as i64);
         let a_hi = _mm256_srli_epi64::<32>(a);
         let b_hi = _mm256_srli_epi64::<32>(b);
-        let ll = _mm256_mul_epu32(a, b);
-        let lh = _mm256_mul_epu32(a, b_hi);
-        let hl = _mm256_mul_epu32(a_hi, b);
-        let hh = _mm256_mul_epu32(a_hi, b_hi);
-        // t = hl + (ll >> 32) ≤ (2^32−1)^2 + 2^32 − 1 < 2^64; u = lh + (t mod 2^32) likewise.
-        let t = _mm256_add_epi64(hl, _mm256_srli_epi64::<32>(ll));
-        let u = _mm256_add_epi64(lh, _mm256_and_si256(t, mask32));
-        let lo = _mm256_or_si256(_mm256_slli_epi64::<32>(u), _mm256_and_si256(ll, mask32));
-        let hi = _mm256_add_epi64(
-            _mm256_add_epi64(hh, _mm256_srli_epi64::<32>(t)),
-            _mm256_srli_epi64::<32>(u),
+        let (hi, lo) = combine_avx2(
+            _mm256_mul_epu32(a, b),
+            _mm256_mul_epu32(a, b_hi),
+            _mm256_mul_epu32(a_hi, b),
+            _mm256_mul_epu32(a_hi, b_hi),
         );
         reduce128_avx2(hi, lo)
     }
@@ -136,19 +129,34 @@ unsafe fn mul_avx2(a: __m256i, b: __m256i) -> __m256i {
 unsafe fn square_avx2(a: __m256i) -> __m256i {
     // SAFETY: the caller runs on an AVX2 CPU.
     unsafe {
-        let mask32 = _mm256_set1_epi64x(EPSILON as i64);
         let a_hi = _mm256_srli_epi64::<32>(a);
-        let ll = _mm256_mul_epu32(a, a);
         let cross = _mm256_mul_epu32(a, a_hi);
-        let hh = _mm256_mul_epu32(a_hi, a_hi);
-        let t = _mm256_add_epi64(cross, _mm256_srli_epi64::<32>(ll));
-        let u = _mm256_add_epi64(cross, _mm256_and_si256(t, mask32));
+        let (hi, lo) = combine_avx2(
+            _mm256_mul_epu32(a, a),
+            cross,
+            cross,
+            _mm256_mul_epu32(a_hi, a_hi),
+        );
+        reduce128_avx2(hi, lo)
+    }
+}
+
+/// The 128-bit lanes `hi·2^64 + lo` of `(a1·2^32 + a0)(b1·2^32 + b0)` from the partial
+/// products `ll = a0·b0`, `lh = a0·b1`, `hl = a1·b0`, `hh = a1·b1`.
+#[inline(always)]
+unsafe fn combine_avx2(ll: __m256i, lh: __m256i, hl: __m256i, hh: __m256i) -> (__m256i, __m256i) {
+    // SAFETY: the caller runs on an AVX2 CPU.
+    unsafe {
+        let mask32 = _mm256_set1_epi64x(EPSILON as i64);
+        // t = hl + (ll >> 32) ≤ (2^32−1)^2 + 2^32 − 1 < 2^64; u = lh + (t mod 2^32) likewise.
+        let t = _mm256_add_epi64(hl, _mm256_srli_epi64::<32>(ll));
+        let u = _mm256_add_epi64(lh, _mm256_and_si256(t, mask32));
         let lo = _mm256_or_si256(_mm256_slli_epi64::<32>(u), _mm256_and_si256(ll, mask32));
         let hi = _mm256_add_epi64(
             _mm256_add_epi64(hh, _mm256_srli_epi64::<32>(t)),
             _mm256_srli_epi64::<32>(u),
         );
-        reduce128_avx2(hi, lo)
+        (hi, lo)
     }
 }
 
@@ -627,22 +635,15 @@ unsafe fn neg_avx512(a: __m512i) -> __m512i {
 unsafe fn mul_avx512(a: __m512i, b: __m512i) -> __m512i {
     // SAFETY: the caller runs on an AVX-512F CPU.
     unsafe {
-        let mask32 = _mm512_set1_epi64(EPSILON as i64);
         // The high halves moved down by a shuffle (port 5), not a shift (port 0, where the
         // products run): `vpmuludq` reads only the low 32 bits of each lane.
         let a_hi = high_halves_avx512(a);
         let b_hi = high_halves_avx512(b);
-        let ll = _mm512_mul_epu32(a, b);
-        let lh = _mm512_mul_epu32(a, b_hi);
-        let hl = _mm512_mul_epu32(a_hi, b);
-        let hh = _mm512_mul_epu32(a_hi, b_hi);
-        let t = _mm512_add_epi64(hl, _mm512_srli_epi64::<32>(ll));
-        let u = _mm512_add_epi64(lh, _mm512_and_si512(t, mask32));
-        // lo = (u mod 2^32)·2^32 + (ll mod 2^32): u's low half copied up, ll's low half kept.
-        let lo = _mm512_mask_blend_epi32(0x5555, low_halves_up_avx512(u), ll);
-        let hi = _mm512_add_epi64(
-            _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(t)),
-            _mm512_srli_epi64::<32>(u),
+        let (hi, lo) = combine_avx512(
+            _mm512_mul_epu32(a, b),
+            _mm512_mul_epu32(a, b_hi),
+            _mm512_mul_epu32(a_hi, b),
+            _mm512_mul_epu32(a_hi, b_hi),
         );
         reduce128_avx512(hi, lo)
     }
@@ -653,19 +654,34 @@ unsafe fn mul_avx512(a: __m512i, b: __m512i) -> __m512i {
 unsafe fn square_avx512(a: __m512i) -> __m512i {
     // SAFETY: the caller runs on an AVX-512F CPU.
     unsafe {
-        let mask32 = _mm512_set1_epi64(EPSILON as i64);
         let a_hi = high_halves_avx512(a);
-        let ll = _mm512_mul_epu32(a, a);
         let cross = _mm512_mul_epu32(a, a_hi);
-        let hh = _mm512_mul_epu32(a_hi, a_hi);
-        let t = _mm512_add_epi64(cross, _mm512_srli_epi64::<32>(ll));
-        let u = _mm512_add_epi64(cross, _mm512_and_si512(t, mask32));
+        let (hi, lo) = combine_avx512(
+            _mm512_mul_epu32(a, a),
+            cross,
+            cross,
+            _mm512_mul_epu32(a_hi, a_hi),
+        );
+        reduce128_avx512(hi, lo)
+    }
+}
+
+/// The 128-bit lanes `hi·2^64 + lo` of `(a1·2^32 + a0)(b1·2^32 + b0)` from the partial
+/// products `ll = a0·b0`, `lh = a0·b1`, `hl = a1·b0`, `hh = a1·b1`.
+#[inline(always)]
+unsafe fn combine_avx512(ll: __m512i, lh: __m512i, hl: __m512i, hh: __m512i) -> (__m512i, __m512i) {
+    // SAFETY: the caller runs on an AVX-512F CPU.
+    unsafe {
+        let mask32 = _mm512_set1_epi64(EPSILON as i64);
+        let t = _mm512_add_epi64(hl, _mm512_srli_epi64::<32>(ll));
+        let u = _mm512_add_epi64(lh, _mm512_and_si512(t, mask32));
+        // lo = (u mod 2^32)·2^32 + (ll mod 2^32): u's low half copied up, ll's low half kept.
         let lo = _mm512_mask_blend_epi32(0x5555, low_halves_up_avx512(u), ll);
         let hi = _mm512_add_epi64(
             _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(t)),
             _mm512_srli_epi64::<32>(u),
         );
-        reduce128_avx512(hi, lo)
+        (hi, lo)
     }
 }
 
