@@ -349,13 +349,18 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// `zkaccel model acclmt`.
-/// A tree build's LHE and RHE utilisation, over their active windows and the whole build.
-fn print_tree_utilisation(active: [f64; 2], total: [f64; 2]) {
+/// A tree build's LHE and RHE utilisation: busy over their active windows and the whole
+/// build, and occupied (busy or held back by the next stage) over the active windows.
+fn print_tree_utilisation(active: [f64; 2], total: [f64; 2], occupied: [f64; 2]) {
     println!(
         "utilisation_active lhe={:.4} rhe={:.4}",
         active[0], active[1]
     );
     println!("utilisation_total lhe={:.4} rhe={:.4}", total[0], total[1]);
+    println!(
+        "utilisation_occupied lhe={:.4} rhe={:.4}",
+        occupied[0], occupied[1]
+    );
 }
 
 fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
@@ -421,7 +426,11 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
                 run.cycles as f64 / (args.clock_mhz * 1e3)
             );
             println!("hashes lhe={} rhe={}", run.hashes[0], run.hashes[1]);
-            print_tree_utilisation(run.utilisation_active, run.utilisation_total);
+            print_tree_utilisation(
+                run.utilisation_active,
+                run.utilisation_total,
+                run.utilisation_occupied,
+            );
         }
         return Ok(());
     }
@@ -443,7 +452,11 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
             );
             println!("cycles={}", run.cycles);
             println!("milliseconds={:.4}", run.milliseconds);
-            print_tree_utilisation(run.utilisation_active, run.utilisation_total);
+            print_tree_utilisation(
+                run.utilisation_active,
+                run.utilisation_total,
+                run.utilisation_occupied,
+            );
         }
         return Ok(());
     }
@@ -461,19 +474,12 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
     let rows = acclmt::table_i(&config)?;
     let (filecoin, long) = acclmt::paper_time_losses(&config)?;
     let trees = acclmt::table_ii(&controller)?;
-    let mean = |engine: usize, active: bool| {
-        trees
-            .iter()
-            .map(|t| {
-                if active {
-                    t.run.utilisation_active[engine]
-                } else {
-                    t.run.utilisation_total[engine]
-                }
-            })
-            .sum::<f64>()
-            / trees.len() as f64
+    let mean = |pick: fn(&acclmt::TreeRun) -> [f64; 2], engine: usize| {
+        trees.iter().map(|t| pick(&t.run)[engine]).sum::<f64>() / trees.len() as f64
     };
+    let active = |r: &acclmt::TreeRun| r.utilisation_active;
+    let total = |r: &acclmt::TreeRun| r.utilisation_total;
+    let occupied = |r: &acclmt::TreeRun| r.utilisation_occupied;
     let (paper_means, paper_rhe_largest) = acclmt::PAPER_UTILISATION;
     if args.json {
         let out = serde_json::json!({
@@ -481,8 +487,9 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
             "controller": controller,
             "table_i": rows,
             "table_ii": trees,
-            "utilisation_mean_active": [mean(0, true), mean(1, true)],
-            "utilisation_mean_total": [mean(0, false), mean(1, false)],
+            "utilisation_mean_active": [mean(active, 0), mean(active, 1)],
+            "utilisation_mean_total": [mean(total, 0), mean(total, 1)],
+            "utilisation_mean_occupied": [mean(occupied, 0), mean(occupied, 1)],
             "paper_utilisation_mean": paper_means,
             "paper_rhe_utilisation_largest": paper_rhe_largest,
             "time_loss_percent": { "filecoin": filecoin, "rf8_rp120": long },
@@ -532,10 +539,12 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
         controller.bandwidth_gb_per_s,
         if controller.merger { "on" } else { "off" }
     );
-    println!("leaves    model ms   paper ms   error     LHE act  RHE act  LHE tot  RHE tot");
+    println!(
+        "leaves    model ms   paper ms   error     LHE act  RHE act  LHE tot  RHE tot  LHE occ"
+    );
     for t in &trees {
         println!(
-            "2^{:<5} {:>10.3} {:>10.2} {:>+7.2} %  {:>6.1} % {:>6.1} % {:>6.1} % {:>6.1} %",
+            "2^{:<5} {:>10.3} {:>10.2} {:>+7.2} %  {:>6.1} % {:>6.1} % {:>6.1} % {:>6.1} % {:>6.1} %",
             t.leaves.trailing_zeros(),
             t.run.milliseconds,
             t.paper_ms,
@@ -544,16 +553,21 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
             100.0 * t.run.utilisation_active[1],
             100.0 * t.run.utilisation_total[0],
             100.0 * t.run.utilisation_total[1],
+            100.0 * t.run.utilisation_occupied[0],
         );
     }
     println!(
-        "mean utilisation over the active windows: LHE {:.1} % (paper {:.1} %), RHE {:.1} % (paper {:.1} %); over the whole build: LHE {:.1} %, RHE {:.1} %; RHE at 2^23 {:.1} % (paper {:.1} %)",
-        100.0 * mean(0, true),
-        100.0 * paper_means[0],
-        100.0 * mean(1, true),
+        "(act: busy over the engine's active window; tot: busy over the whole build; occ: busy or held back by the next stage, over the active window — the RHE's equals its act)"
+    );
+    println!(
+        "mean utilisation, busy over the active windows: LHE {:.1} %, RHE {:.1} % (paper {:.1} %); occupied: LHE {:.1} % (paper {:.1} %); busy over the whole build: LHE {:.1} %, RHE {:.1} %; RHE at 2^23 {:.1} % (paper {:.1} %)",
+        100.0 * mean(active, 0),
+        100.0 * mean(active, 1),
         100.0 * paper_means[1],
-        100.0 * mean(0, false),
-        100.0 * mean(1, false),
+        100.0 * mean(occupied, 0),
+        100.0 * paper_means[0],
+        100.0 * mean(total, 0),
+        100.0 * mean(total, 1),
         100.0 * trees.last().map_or(0.0, |t| t.run.utilisation_active[1]),
         100.0 * paper_rhe_largest,
     );

@@ -147,16 +147,17 @@ impl ControllerConfig {
 
 impl AcclmtSweep {
     /// The sweep as CSV: the knob's value, the configuration, the tree, cycles, ms, the
-    /// engines' utilisation (active window and whole build) and the speedup.
+    /// engines' utilisation (busy over the active window and the whole build, LHE occupied) and the
+    /// speedup.
     pub fn to_csv(&self) -> String {
         let mut out = format!(
-            "{},batch,mul_latency,slot_gap,handover_gap,clock_mhz,bandwidth_gbps,subtree_leaves,scratch_pad_nodes,level0_subtrees,merger,leaves,cycles,ms,lhe_active,rhe_active,lhe_total,rhe_total,speedup\n",
+            "{},batch,mul_latency,slot_gap,handover_gap,clock_mhz,bandwidth_gbps,subtree_leaves,scratch_pad_nodes,level0_subtrees,merger,leaves,cycles,ms,lhe_active,rhe_active,lhe_total,rhe_total,lhe_occupied,speedup\n",
             self.knob
         );
         for p in &self.points {
             let (c, r) = (&p.config, &p.run);
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6}\n",
                 p.value,
                 c.engine.batch,
                 c.engine.mul_latency,
@@ -175,6 +176,7 @@ impl AcclmtSweep {
                 r.utilisation_active[1],
                 r.utilisation_total[0],
                 r.utilisation_total[1],
+                r.utilisation_occupied[0],
                 p.speedup
             ));
         }

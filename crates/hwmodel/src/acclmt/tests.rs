@@ -285,6 +285,36 @@ fn the_loader_bandwidth_is_a_real_knob() {
     assert!(f.utilisation_active[0] > 0.98, "{f:?}");
 }
 
+/// Occupancy tells the two kinds of LHE idleness apart. At the fitted 0.87 GB/s the loader
+/// binds: the LHE waits for leaves that have not arrived, is never held back by the RHE, and
+/// its occupancy equals its busy share. With a fast loader the RHE binds: the LHE waits with
+/// its leaves loaded until the RHE has read the leaf buffer, and those cycles count as
+/// occupied (the reading under which the paper's "LHE nearing 100%" can hold).
+#[test]
+fn occupancy_separates_a_starved_lhe_from_a_held_back_one() {
+    let shape = PoseidonShape::filecoin(2).unwrap();
+    let slow = ControllerConfig::default();
+    let fast = ControllerConfig {
+        bandwidth_gb_per_s: 4.0,
+        ..slow
+    };
+    let leaves = 1u64 << 17;
+    let (s, f) = (
+        slow.build(&shape, leaves).unwrap(),
+        fast.build(&shape, leaves).unwrap(),
+    );
+    assert_eq!(s.utilisation_occupied[0], s.utilisation_active[0], "{s:?}");
+    assert!(s.utilisation_active[0] < 0.97, "{s:?}");
+    assert!(
+        f.utilisation_occupied[0] > 0.999
+            && f.utilisation_occupied[0] - f.utilisation_active[0] > 0.005,
+        "{f:?}"
+    );
+    for run in [&s, &f] {
+        assert_eq!(run.utilisation_occupied[1], run.utilisation_active[1]);
+    }
+}
+
 #[test]
 fn bad_controller_inputs_are_typed_errors() {
     let shape = PoseidonShape::filecoin(2).unwrap();
@@ -679,6 +709,11 @@ fn the_cycle_exact_controller_equals_the_rtls_cycles() {
         for u in run.utilisation_active.iter().chain(&run.utilisation_total) {
             assert!(*u > 0.0 && *u <= 1.0, "{run:?}");
         }
+        for e in 0..2 {
+            let (busy, occupied) = (run.utilisation_active[e], run.utilisation_occupied[e]);
+            assert!(busy <= occupied && occupied <= 1.0, "{run:?}");
+        }
+        assert_eq!(run.utilisation_occupied[1], run.utilisation_active[1]);
     }
 }
 

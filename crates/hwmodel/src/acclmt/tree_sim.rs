@@ -43,6 +43,11 @@ pub struct TreeSimRun {
     pub utilisation_active: [f64; 2],
     /// The same over the whole build.
     pub utilisation_total: [f64; 2],
+    /// LHE and RHE occupancy over the active window, as the batch model's
+    /// ([`super::TreeRun::utilisation_occupied`]): the busy share plus the cycles in which a
+    /// sub-engine of the LHE waited for a batch whose leaves were loaded but held back by the
+    /// leaf buffer's credit.
+    pub utilisation_occupied: [f64; 2],
 }
 
 /// Cycles without any element taken or hash issued after which the model reports a stall.
@@ -288,6 +293,8 @@ struct Tree {
     // Each engine's first state taken and last result, for the active window.
     first_in: [Option<u64>; 2],
     last_out: [u64; 2],
+    // Cycles the LHE waited for loaded leaves held back by the leaf buffer's credit.
+    lhe_blocked: u64,
     now: u64,
 }
 
@@ -451,6 +458,7 @@ impl Tree {
             hashes: [0; 2],
             first_in: [None; 2],
             last_out: [0; 2],
+            lhe_blocked: 0,
             now: 0,
         }
     }
@@ -671,6 +679,10 @@ impl Tree {
             hashes: self.hashes,
             utilisation_active: [work(0) / window(0), work(1) / window(1)],
             utilisation_total: [work(0) / cycle as f64, work(1) / cycle as f64],
+            utilisation_occupied: [
+                ((work(0) + self.lhe_blocked as f64) / window(0)).min(1.0),
+                work(1) / window(1),
+            ],
         })
     }
 
@@ -679,9 +691,10 @@ impl Tree {
         // ---------------- LHE feed
         let fd_buf = (self.fd_sub & 1) as usize;
         let need = (((self.fd_idx >> self.pair_log) + 1) << self.pair_log).min(self.subtree_leaves);
-        let fd_valid = self.fd_sub < self.subtrees
-            && self.loaded[fd_buf]
-            && (self.fd_sub == 0 || self.l1_read >= self.fd_base + need);
+        let fd_loaded = self.fd_sub < self.subtrees && self.loaded[fd_buf];
+        let fd_credit = self.fd_sub == 0 || self.l1_read >= self.fd_base + need;
+        let fd_valid = fd_loaded && fd_credit;
+        self.lhe_blocked += u64::from(fd_loaded && !fd_credit && self.lhe.in_wanted());
         let fd_last = self.fd_sub == self.subtrees - 1 && self.fd_idx == self.subtree_leaves - 1;
         let fd_take = fd_valid && self.lhe.in_ready();
         let lhe_close = self.lhe.in_wanted() && !fd_valid && self.fd_idx == 0 && self.fd_sub != 0;
