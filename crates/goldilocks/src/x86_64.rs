@@ -985,8 +985,9 @@ impl Split52Constant {
     }
 }
 
-/// Eight lanes split as `x = lo + hi·2^52` (`lo < 2^52`, `hi < 2^12`), the form the 52-bit
-/// multiply-adds read. Split a value once and use it in many products.
+/// Eight lanes split as `x = lo + hi·2^32` (`lo, hi < 2^32`), the form the 52-bit
+/// multiply-adds read in [`Accumulator52::add_product`]. Split a value once and use it in many
+/// products.
 #[derive(Debug, Clone, Copy)]
 pub struct Split52 {
     lo: __m512i,
@@ -1000,26 +1001,31 @@ impl PackedGoldilocksAvx512 {
         // SAFETY: `_cpu` proves AVX-512F.
         unsafe {
             Split52 {
-                lo: _mm512_and_si512(self.0, _mm512_set1_epi64(MASK52 as i64)),
-                hi: _mm512_srli_epi64::<52>(self.0),
+                lo: _mm512_and_si512(self.0, _mm512_set1_epi64(u32::MAX as i64)),
+                hi: _mm512_srli_epi64::<32>(self.0),
             }
         }
     }
 }
 
-/// A sum of products `Σ c_j·x_j` (constants times lanes) kept unreduced in three accumulators
-/// of weights `2^0, 2^52, 2^104`, each product costing seven 52-bit multiply-adds
+/// A sum of products `Σ c_j·x_j` (constants times lanes) kept unreduced in four accumulators
+/// of weights `2^0, 2^32, 2^52, 2^84`, each product costing six 52-bit multiply-adds
 /// (`vpmadd52luq`/`vpmadd52huq`) and no carry handling; [`Accumulator52::reduce`] ends the sum.
 /// At most [`Accumulator52::MAX_TERMS`] products.
+///
+/// A lane is split in 32-bit halves and a constant as `c_lo + c_hi·2^52` (`c_hi < 2^12`), so
+/// that the two products by `c_hi` fit one 52-bit half each: `x_lo·c_lo` and `x_hi·c_lo` take
+/// two multiply-adds (low and high 52 bits), `x_lo·c_hi` and `x_hi·c_hi` one.
 #[derive(Debug, Clone, Copy)]
 pub struct Accumulator52 {
     a0: __m512i,
-    a1: __m512i,
-    a2: __m512i,
+    a32: __m512i,
+    a52: __m512i,
+    a84: __m512i,
 }
 
 impl Accumulator52 {
-    /// The most products one sum may hold (so that every accumulator stays below `2^64`).
+    /// The most products one sum may hold (so that every accumulator stays below `2^63`).
     pub const MAX_TERMS: usize = 1024;
 
     /// The empty sum.
@@ -1029,8 +1035,9 @@ impl Accumulator52 {
         let z = unsafe { _mm512_setzero_si512() };
         Self {
             a0: z,
-            a1: z,
-            a2: z,
+            a32: z,
+            a52: z,
+            a84: z,
         }
     }
 
@@ -1038,41 +1045,54 @@ impl Accumulator52 {
     #[inline(always)]
     pub fn add_product(&mut self, x: &Split52, c: &Split52Constant) {
         // SAFETY: an `Accumulator52` exists only if AVX-512F and IFMA were detected. The
-        // 104-bit product `x_lo·c_lo` lands in `a0` (bits 0–51) and `a1` (bits 52–103); the
-        // cross products (below 2^64) in `a1` and `a2`; `x_hi·c_hi < 2^24` in `a2`.
+        // 84-bit products `x_lo·c_lo` (weight 1) and `x_hi·c_lo` (weight 2^32) land in their
+        // own accumulator (bits 0–51) and in `a52` / `a84` (bits 52–83); `x_lo·c_hi` and
+        // `x_hi·c_hi` (below 2^44) in `a52` and `a84`.
         unsafe {
             let c_lo = _mm512_set1_epi64(c.lo as i64);
             let c_hi = _mm512_set1_epi64(c.hi as i64);
             self.a0 = _mm512_madd52lo_epu64(self.a0, x.lo, c_lo);
-            self.a1 = _mm512_madd52hi_epu64(self.a1, x.lo, c_lo);
-            self.a1 = _mm512_madd52lo_epu64(self.a1, x.lo, c_hi);
-            self.a1 = _mm512_madd52lo_epu64(self.a1, x.hi, c_lo);
-            self.a2 = _mm512_madd52hi_epu64(self.a2, x.lo, c_hi);
-            self.a2 = _mm512_madd52hi_epu64(self.a2, x.hi, c_lo);
-            self.a2 = _mm512_madd52lo_epu64(self.a2, x.hi, c_hi);
+            self.a52 = _mm512_madd52hi_epu64(self.a52, x.lo, c_lo);
+            self.a52 = _mm512_madd52lo_epu64(self.a52, x.lo, c_hi);
+            self.a32 = _mm512_madd52lo_epu64(self.a32, x.hi, c_lo);
+            self.a84 = _mm512_madd52hi_epu64(self.a84, x.hi, c_lo);
+            self.a84 = _mm512_madd52lo_epu64(self.a84, x.hi, c_hi);
         }
     }
 
     /// The sum, reduced to one word per lane (below `2^64`, possibly non-canonical).
     #[inline(always)]
     pub fn reduce(self) -> PackedGoldilocksAvx512 {
-        // SAFETY: as in `add_product`. With `n ≤ MAX_TERMS` products, `a0 < n·2^52`,
-        // `a1 < 3n·2^52 < 2^64` and `a2 < n·2^25`. The value is
-        // `a0 + a1·2^52 + a2·2^104`; with `h = a1 >> 12`:
-        // `a1·2^52 = (a1 << 52) + h·2^64`, `h·2^64 ≡ (h mod 2^32)·ε − (h >> 32)` (as
-        // `2^64 ≡ ε`, `2^96 ≡ −1`) and `a2·2^104 ≡ −a2·2^8`.
+        // SAFETY: as in `add_product`. With `n ≤ MAX_TERMS = 2^10` products, `a0, a32 <
+        // n·2^52 ≤ 2^62` and `a52, a84 < n·(2^32 + 2^44) < 2^55`. First the weights become
+        // `2^0, 2^52, 2^104`: `a32·2^32 = (a32 mod 2^20)·2^32 + (a32 >> 20)·2^52` and
+        // `a84·2^84 = ((a84 mod 2^20)·2^32)·2^52 + (a84 >> 20)·2^104`, giving
+        // `a0 < 2^63`, `a1 < 2^56` and `a2 < 2^35`. The value is `a0 + a1·2^52 + a2·2^104`;
+        // with `h = a1 >> 12`: `a1·2^52 = (a1 << 52) + h·2^64`,
+        // `h·2^64 ≡ (h mod 2^32)·ε − (h >> 32)` (as `2^64 ≡ ε`, `2^96 ≡ −1`) and
+        // `a2·2^104 ≡ −a2·2^8`.
         unsafe {
             let eps = _mm512_set1_epi64(EPSILON as i64);
-            let x = _mm512_slli_epi64::<52>(self.a1);
-            let s1 = _mm512_add_epi64(self.a0, x);
+            let mask20 = _mm512_set1_epi64((1 << 20) - 1);
+            let a0 = _mm512_add_epi64(
+                self.a0,
+                _mm512_slli_epi64::<32>(_mm512_and_si512(self.a32, mask20)),
+            );
+            let a1 = _mm512_add_epi64(
+                _mm512_add_epi64(self.a52, _mm512_srli_epi64::<20>(self.a32)),
+                _mm512_slli_epi64::<32>(_mm512_and_si512(self.a84, mask20)),
+            );
+            let a2 = _mm512_srli_epi64::<20>(self.a84);
+            let x = _mm512_slli_epi64::<52>(a1);
+            let s1 = _mm512_add_epi64(a0, x);
             let s1 = _mm512_mask_add_epi64(s1, _mm512_cmplt_epu64_mask(s1, x), s1, eps);
-            let h = _mm512_srli_epi64::<12>(self.a1);
+            let h = _mm512_srli_epi64::<12>(a1);
             let y = _mm512_mul_epu32(h, eps);
             // y ≤ (2^32 − 1)^2, so one correction keeps the sum below 2^64.
             let s2 = _mm512_add_epi64(s1, y);
             let s2 = _mm512_mask_add_epi64(s2, _mm512_cmplt_epu64_mask(s2, y), s2, eps);
-            let z = _mm512_add_epi64(_mm512_srli_epi64::<32>(h), _mm512_slli_epi64::<8>(self.a2));
-            // z < 2^60, so one borrow correction suffices.
+            let z = _mm512_add_epi64(_mm512_srli_epi64::<32>(h), _mm512_slli_epi64::<8>(a2));
+            // z < 2^44, so one borrow correction suffices.
             let d = _mm512_sub_epi64(s2, z);
             PackedGoldilocksAvx512(_mm512_mask_sub_epi64(
                 d,
@@ -1095,16 +1115,57 @@ impl PackedGoldilocksAvx512 {
         // SAFETY: `_cpu` proves AVX-512F and IFMA; accumulators stay below 2^64 as in
         // `dot_small`, and each product is below 2^52 so `madd52lo` adds it exactly.
         unsafe {
-            let mask32 = _mm512_set1_epi64(EPSILON as i64);
-            let mut lo = _mm512_setzero_si512();
-            let mut hi = _mm512_setzero_si512();
+            let mut sum = SmallSumIfma::new();
             for (x, &c) in xs.iter().zip(cs) {
-                let c = _mm512_set1_epi64(c as i64);
-                lo = _mm512_madd52lo_epu64(lo, _mm512_and_si512(x.0, mask32), c);
-                hi = _mm512_madd52lo_epu64(hi, _mm512_srli_epi64::<32>(x.0), c);
+                sum.add(x.0, _mm512_set1_epi64(c as i64));
             }
-            Self(reduce_lo_hi32_avx512(lo, hi))
+            Self(sum.reduce())
         }
+    }
+}
+
+/// A sum of products of lanes by small constants (below `2^20`, summing below `2^32`) with
+/// 52-bit multiply-adds, unreduced: the lanes' 32-bit halves times the constant, in two
+/// accumulators of weights `1` and `2^32`.
+#[derive(Clone, Copy)]
+pub(crate) struct SmallSumIfma {
+    lo: __m512i,
+    hi: __m512i,
+}
+
+impl SmallSumIfma {
+    /// The empty sum.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and IFMA, as for every method.
+    #[inline(always)]
+    pub(crate) unsafe fn new() -> Self {
+        // SAFETY: the caller's promise.
+        unsafe {
+            Self {
+                lo: _mm512_setzero_si512(),
+                hi: _mm512_setzero_si512(),
+            }
+        }
+    }
+
+    /// Adds `c·x` per lane, for `c` below `2^20` in every lane (so a half times `c` fits
+    /// 52 bits); the constants of one sum add up to less than `2^32`.
+    #[inline(always)]
+    pub(crate) unsafe fn add(&mut self, x: __m512i, c: __m512i) {
+        // SAFETY: the caller's promise.
+        unsafe {
+            let mask32 = _mm512_set1_epi64(u32::MAX as i64);
+            self.lo = _mm512_madd52lo_epu64(self.lo, _mm512_and_si512(x, mask32), c);
+            self.hi = _mm512_madd52lo_epu64(self.hi, _mm512_srli_epi64::<32>(x), c);
+        }
+    }
+
+    /// The sum, reduced to one word per lane.
+    #[inline(always)]
+    pub(crate) unsafe fn reduce(self) -> __m512i {
+        // SAFETY: the caller's promise; each accumulator is below `2^32·Σc < 2^64`.
+        unsafe { reduce_lo_hi32_avx512(self.lo, self.hi) }
     }
 }
 

@@ -9,6 +9,8 @@ use core::any::Any;
 use core::ops::Mul;
 use std::sync::{Arc, PoisonError, RwLock};
 
+use arrayvec::ArrayVec;
+
 use zkaccel_field::sbox::{pow_sbox, pow_sbox_with, SboxArithmetic};
 use zkaccel_field::{PackedField, PrimeField};
 
@@ -596,6 +598,10 @@ pub fn partial_rounds_latency<P: PackedField, const W: usize>(
 /// output); beyond, it runs [`partial_rounds_sparse`].
 pub const MAX_LINEAR_PARTIAL_ROUNDS: usize = 64;
 
+/// Partial rounds whose S-box outputs [`partial_rounds_linear`] adds to the later rounds' sums
+/// together.
+const TRIANGLE_BLOCK: usize = 4;
+
 /// The partial rounds in linear form ([`LinearPartial`]): lane 0's value after each round is
 /// one sum of products of the round's inputs ([`PackedField::accumulate`]), reduced once, so
 /// that only the S-box and that reduction lie on the dependency chain from round to round.
@@ -620,22 +626,32 @@ pub fn partial_rounds_linear<P: PackedField, const W: usize>(
     for i in 0..t {
         state[i] += P::broadcast_constant(cpu, &lin.first[i]);
     }
-    // Every sum is built in "push" order: a term joins its sum as soon as its lane value
-    // exists, so no sum is a long chain of dependent multiply-adds, and the only chain from
-    // round to round is S-box → `m00` term → reduction.
+    // A sum whose terms all exist is built at once, in registers: the inputs' terms of every
+    // round's sum here, the output lanes' sums at the end. The S-box outputs' terms join the
+    // later rounds' sums as they appear (below), so that the only chain from round to round
+    // is S-box → `m00` term → reduction. Only the sums in use are set up: arrays of the most
+    // were cleared in full on every permutation (about 36 KiB for a pair of IFMA packings,
+    // 2 % of a batch).
     let empty = P::empty_sum(cpu);
-    let mut lane0_sums = [empty; MAX_LINEAR_PARTIAL_ROUNDS];
-    let mut out_sums = [empty; MAX_KERNEL_WIDTH];
+    let mut xs = ArrayVec::<P::Split, MAX_KERNEL_WIDTH>::new();
     for r in 1..t {
-        let x = state[r].split(cpu);
-        for i in 0..rp {
-            P::accumulate(cpu, &mut lane0_sums[i], &x, &lin.x_coeffs[i * n + r - 1]);
-        }
-        for c in 1..t {
-            P::accumulate(cpu, &mut out_sums[c], &x, &lin.init[(r - 1) * n + c - 1]);
-        }
+        xs.push(state[r].split(cpu));
     }
+    let mut lane0_sums = ArrayVec::<P::Accumulator, MAX_LINEAR_PARTIAL_ROUNDS>::new();
+    for i in 0..rp {
+        let mut sum = empty;
+        for r in 1..t {
+            P::accumulate(cpu, &mut sum, &xs[r - 1], &lin.x_coeffs[i * n + r - 1]);
+        }
+        lane0_sums.push(sum);
+    }
+    // Round `q`'s S-box output joins the sums of the rounds after it in its block of
+    // `TRIANGLE_BLOCK` rounds at once; the sums of later rounds take a whole block's outputs
+    // in one pass when the block ends, loaded and stored once for them all.
+    let coeff = |i: usize, q: usize| &lin.s0_coeffs[i * (i - 1) / 2 + q];
+    let mut s0s = ArrayVec::<P::Split, MAX_LINEAR_PARTIAL_ROUNDS>::new();
     let mut lane0 = state[0];
+    let mut block_start = 0;
     for q in 0..rp {
         let mut s0 = pow_lanes(lane0, k.alpha);
         if q + 1 < rp {
@@ -645,21 +661,32 @@ pub fn partial_rounds_linear<P: PackedField, const W: usize>(
         let mut sum = lane0_sums[q];
         P::accumulate(cpu, &mut sum, &s, lin.m00);
         lane0 = P::reduce_sum(sum);
-        for i in q + 1..rp {
-            P::accumulate(
-                cpu,
-                &mut lane0_sums[i],
-                &s,
-                &lin.s0_coeffs[i * (i - 1) / 2 + q],
-            );
+        s0s.push(s);
+        let block_end = (block_start + TRIANGLE_BLOCK).min(rp);
+        for i in q + 1..block_end {
+            P::accumulate(cpu, &mut lane0_sums[i], &s, coeff(i, q));
         }
-        for c in 1..t {
-            P::accumulate(cpu, &mut out_sums[c], &s, &lin.v[q * n + c - 1]);
+        if q + 1 == block_end {
+            for i in block_end..rp {
+                let mut sum = lane0_sums[i];
+                for j in block_start..block_end {
+                    P::accumulate(cpu, &mut sum, &s0s[j], coeff(i, j));
+                }
+                lane0_sums[i] = sum;
+            }
+            block_start = block_end;
         }
     }
     state[0] = lane0;
     for c in 1..t {
-        state[c] = P::reduce_sum(out_sums[c]);
+        let mut sum = empty;
+        for r in 1..t {
+            P::accumulate(cpu, &mut sum, &xs[r - 1], &lin.init[(r - 1) * n + c - 1]);
+        }
+        for q in 0..rp {
+            P::accumulate(cpu, &mut sum, &s0s[q], &lin.v[q * n + c - 1]);
+        }
+        state[c] = P::reduce_sum(sum);
     }
 }
 

@@ -9,7 +9,11 @@ use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use zkaccel_field::{Algebra, PackedField};
 
-use super::{Accumulator52, Avx512Ifma, PackedGoldilocksAvx512, Split52, Split52Constant};
+use core::arch::x86_64::_mm512_set1_epi64;
+
+use super::{
+    Accumulator52, Avx512Ifma, PackedGoldilocksAvx512, SmallSumIfma, Split52, Split52Constant,
+};
 use crate::Goldilocks;
 
 /// Eight Goldilocks elements in one 512-bit register, on a CPU with AVX-512 IFMA: AVX-512F's
@@ -259,9 +263,24 @@ impl PackedField for PackedGoldilocksIfmaPair {
     fn dot_constants(cpu: Avx512Ifma, xs: &[Self], cs: &[Split52Constant]) -> Self {
         pair_dot!(cpu, xs, cs, dot_constants)
     }
+    /// Both groups in one pass over the terms, without copying them into per-group arrays.
     #[inline(always)]
-    fn dot_small_constants(cpu: Avx512Ifma, xs: &[Self], cs: &[u32]) -> Self {
-        pair_dot!(cpu, xs, cs, dot_small_constants)
+    fn dot_small_constants(_cpu: Avx512Ifma, xs: &[Self], cs: &[u32]) -> Self {
+        debug_assert!(cs.iter().all(|&c| c < 1 << 20));
+        debug_assert!(cs.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32);
+        // SAFETY: `_cpu` proves AVX-512F and IFMA; the constants are as `SmallSumIfma` needs.
+        unsafe {
+            let (mut first, mut second) = (SmallSumIfma::new(), SmallSumIfma::new());
+            for (x, &c) in xs.iter().zip(cs) {
+                let c = _mm512_set1_epi64(c as i64);
+                first.add(x.0 .0 .0, c);
+                second.add(x.1 .0 .0, c);
+            }
+            Self(
+                PackedGoldilocksIfma(PackedGoldilocksAvx512(first.reduce())),
+                PackedGoldilocksIfma(PackedGoldilocksAvx512(second.reduce())),
+            )
+        }
     }
     const LAZY_SUMS: bool = true;
     const MAX_LAZY_TERMS: usize = Accumulator52::MAX_TERMS;
