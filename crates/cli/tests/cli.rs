@@ -1965,6 +1965,7 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
     let merged = text(&["model", "acclmt", "--leaves", "16384"]);
     let alone = text(&["model", "acclmt", "--leaves", "16384", "--no-merger"]);
     assert!(merged.contains("utilisation_active lhe="));
+    assert!(merged.contains("utilisation_occupied lhe="));
     assert!(cycles(&merged) < cycles(&alone), "{merged}\n{alone}");
     // Table II's 2^14 row, 1.83 ms at 500 MHz, within 2 %.
     assert!((cycles(&merged) as f64 / 915_000.0 - 1.0).abs() < 0.02);
