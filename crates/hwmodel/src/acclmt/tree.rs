@@ -510,13 +510,15 @@ impl<'a> Simulation<'a> {
                         .find(|(issued, _)| self.arity * issued >= leaves_needed)
                         .map(|&(_, t)| t)
                 };
-                credit.map(|c| (lhe_free.max(load_done[i]), c))
+                // When it starts, and how long it waits with its leaves loaded for the credit.
+                credit.map(|c| {
+                    let ready = lhe_free.max(load_done[i]);
+                    (ready.max(c), c.saturating_sub(ready))
+                })
             } else {
                 None
             };
             // Whichever engine acts first acts (events a later action adds lie after it).
-            let lhe_next =
-                lhe_next.map(|(ready, credit)| (ready.max(credit), credit - credit.min(ready)));
             if lhe_next.is_none_or(|(l, _)| rhe_free <= l) {
                 if let Some((a, b)) = self.next_rhe_pair(rhe_free) {
                     let t = rhe_free;
