@@ -80,10 +80,22 @@ pub struct AcclmtArgs {
     /// Off-chip bandwidth for the leaves' elements, GB/s (the default is fitted to Table II).
     #[arg(long, default_value_t = acclmt_defaults().bandwidth_gb_per_s)]
     bandwidth_gbps: f64,
+    /// Nanoseconds before the loader's first transfer (the paper's "initial data loading").
+    #[arg(long, default_value_t = acclmt_defaults().initial_load_ns)]
+    initial_load_ns: f64,
+    /// Cycles the RHE's dispatch scheduler takes per pair of batches (the paper's "RHE incurs
+    /// more scheduling overhead").
+    #[arg(long, default_value_t = acclmt_defaults().rhe_dispatch_cycles)]
+    rhe_dispatch_cycles: u64,
+    /// The paper's overheads in place of the slow loader: a 19.2 GB/s loader, the fitted
+    /// initial load and RHE dispatch, which reproduce Table II and the paper's utilisation in
+    /// one configuration (the RTL has neither overhead).
+    #[arg(long, conflicts_with_all = ["bandwidth_gbps", "initial_load_ns", "rhe_dispatch_cycles", "cycle_exact"])]
+    paper_overheads: bool,
     /// With --leaves: run the RTL controller's cycle-exact model (every register of
     /// hw/acclmt/rtl/acclmt_tree.sv and its two engines, cycle by cycle, fed as the Verilator
     /// bench feeds it) instead of the batch-level one; its cycles are the RTL's.
-    #[arg(long, requires = "leaves", conflicts_with_all = ["hashes", "trace", "sweep", "no_merger"])]
+    #[arg(long, requires = "leaves", conflicts_with_all = ["hashes", "trace", "sweep", "no_merger", "initial_load_ns", "rhe_dispatch_cycles"])]
     cycle_exact: bool,
     /// With --cycle-exact: the bench's pace in bytes per cycle (element n is offered once
     /// (n + 1)·32 bytes have arrived), instead of --bandwidth-gbps at --clock-mhz.
@@ -111,7 +123,8 @@ pub struct AcclmtArgs {
     trace: Option<PathBuf>,
     /// Design-space sweep of the Merkle controller on a tree of --leaves (default 2^14): a
     /// knob (batch, mul_latency, slot_gap, handover_gap, clock_mhz, bandwidth_gbps,
-    /// subtree_leaves, scratch_pad_nodes, level0_subtrees, merger, leaves) and its values, e.g.
+    /// subtree_leaves, scratch_pad_nodes, level0_subtrees, initial_load_ns,
+    /// rhe_dispatch_cycles, merger, leaves) and its values, e.g.
     /// `bandwidth_gbps=0.5,0.87,2,19.2`; repeat for several. Writes
     /// `acclmt-sweep-<knob>.csv`, `.svg` and `.png` to --out.
     #[arg(
@@ -374,14 +387,24 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
         clock_mhz: args.clock_mhz,
     };
     config.validate()?;
+    let overheads = if args.paper_overheads {
+        acclmt::ControllerConfig::with_paper_overheads()
+    } else {
+        acclmt::ControllerConfig {
+            bandwidth_gb_per_s: args.bandwidth_gbps,
+            initial_load_ns: args.initial_load_ns,
+            rhe_dispatch_cycles: args.rhe_dispatch_cycles,
+            ..acclmt_defaults()
+        }
+    };
     let controller = acclmt::ControllerConfig {
         engine: config,
         subtree_leaves: args.subtree_leaves,
         major_min_nodes: args.scratch_pad_nodes,
         level0_subtrees: args.level0_subtrees,
         level1_entries: args.level1_entries,
-        bandwidth_gb_per_s: args.bandwidth_gbps,
         merger: !args.no_merger,
+        ..overheads
     };
     controller.validate()?;
     if !args.sweep.is_empty() {

@@ -1976,6 +1976,15 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         "{wide}"
     );
     assert!(cycles(&wide) > 2 * cycles(&merged), "{wide}");
+    // The paper's overheads: the same row within 2 %, the LHE held back (occupied 100 %).
+    let paper = text(&["model", "acclmt", "--leaves", "16384", "--paper-overheads"]);
+    assert!(
+        (cycles(&paper) as f64 / 915_000.0 - 1.0).abs() < 0.02,
+        "{paper}"
+    );
+    assert!(paper.contains("utilisation_occupied lhe=1.0000"), "{paper}");
+    let tables = text(&["model", "acclmt", "--paper-overheads"]);
+    assert!(tables.contains("loader 19.2 GB/s"), "{tables}");
     // The cycle-exact model on the small RTL controller (256-leaf subtrees, a 16-node scratch
     // pad, Level 0 and Level 1 of 4), neptune 2^10 at the bench's pace: Verilator's 75,111
     // cycles would be circomlib's (R_P 57); the model must give exactly the RTL's count, and
@@ -2058,6 +2067,39 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         &["model", "acclmt", "--leaves", "12288"][..],
         &["model", "acclmt", "--leaves", "16777216"],
         &["model", "acclmt", "--bandwidth-gbps", "0"],
+        // The overheads: out of range, or given twice (the preset and a value).
+        &["model", "acclmt", "--initial-load-ns", "-1"],
+        &["model", "acclmt", "--initial-load-ns", "nan"],
+        &[
+            "model",
+            "acclmt",
+            "--rhe-dispatch-cycles",
+            "18446744073709551615",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "--paper-overheads",
+            "--bandwidth-gbps",
+            "1",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "--paper-overheads",
+            "--leaves",
+            "4096",
+            "--cycle-exact",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "--rhe-dispatch-cycles",
+            "5",
+            "--leaves",
+            "4096",
+            "--cycle-exact",
+        ],
         &["model", "acclmt", "--subtree-leaves", "100"],
         &["model", "acclmt", "--leaves", "4096", "--hashes", "64"],
         &["model", "acclmt", "--leaves", "8192", "--width", "5"],

@@ -381,7 +381,8 @@ pub use tree_sim::{ControllerRtl, TreeSimRun, MAX_SIMULATED_TREE_CYCLES};
 
 pub use tree::{
     table_ii, ControllerConfig, TableIIModel, TableIIRow, TreeGeometry, TreeRun,
-    FITTED_BANDWIDTH_GB_PER_S, MAX_ARITY, MAX_SIMULATED_BATCHES, PAPER_UTILISATION, TABLE_II,
+    DDR4_CHANNEL_GB_PER_S, FITTED_BANDWIDTH_GB_PER_S, FITTED_INITIAL_LOAD_NS,
+    FITTED_RHE_DISPATCH_CYCLES, MAX_ARITY, MAX_SIMULATED_BATCHES, PAPER_UTILISATION, TABLE_II,
 };
 
 /// One row of Table I: the paper's rate for an arity (500 MHz, FileCoin's configuration).

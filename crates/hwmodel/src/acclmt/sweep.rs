@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{AcclmtModelError, ControllerConfig, PoseidonShape, TreeRun};
 
 /// The knobs [`ControllerConfig::sweep`] takes.
-pub const ACCLMT_SWEEP_KNOBS: [&str; 11] = [
+pub const ACCLMT_SWEEP_KNOBS: [&str; 13] = [
     "batch",
     "mul_latency",
     "slot_gap",
@@ -17,6 +17,8 @@ pub const ACCLMT_SWEEP_KNOBS: [&str; 11] = [
     "subtree_leaves",
     "scratch_pad_nodes",
     "level0_subtrees",
+    "initial_load_ns",
+    "rhe_dispatch_cycles",
     "merger",
     "leaves",
 ];
@@ -80,6 +82,8 @@ impl ControllerConfig {
             "subtree_leaves" => c.subtree_leaves = parse(knob, value)?,
             "scratch_pad_nodes" => c.major_min_nodes = parse(knob, value)?,
             "level0_subtrees" => c.level0_subtrees = parse(knob, value)?,
+            "initial_load_ns" => c.initial_load_ns = parse(knob, value)?,
+            "rhe_dispatch_cycles" => c.rhe_dispatch_cycles = parse(knob, value)?,
             "leaves" => leaves = parse(knob, value)?,
             "merger" => {
                 c.merger = match value.trim() {
@@ -151,13 +155,13 @@ impl AcclmtSweep {
     /// speedup.
     pub fn to_csv(&self) -> String {
         let mut out = format!(
-            "{},batch,mul_latency,slot_gap,handover_gap,clock_mhz,bandwidth_gbps,subtree_leaves,scratch_pad_nodes,level0_subtrees,merger,leaves,cycles,ms,lhe_active,rhe_active,lhe_total,rhe_total,lhe_occupied,speedup\n",
+            "{},batch,mul_latency,slot_gap,handover_gap,clock_mhz,bandwidth_gbps,subtree_leaves,scratch_pad_nodes,level0_subtrees,initial_load_ns,rhe_dispatch_cycles,merger,leaves,cycles,ms,lhe_active,rhe_active,lhe_total,rhe_total,lhe_occupied,speedup\n",
             self.knob
         );
         for p in &self.points {
             let (c, r) = (&p.config, &p.run);
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6}\n",
                 p.value,
                 c.engine.batch,
                 c.engine.mul_latency,
@@ -168,6 +172,8 @@ impl AcclmtSweep {
                 c.subtree_leaves,
                 c.major_min_nodes,
                 c.level0_subtrees,
+                c.initial_load_ns,
+                c.rhe_dispatch_cycles,
                 if c.merger { "on" } else { "off" },
                 r.leaves,
                 r.cycles,
