@@ -9,7 +9,8 @@
 //! against `GoldilocksField::poseidon`; plonky2 1.1.0's x86 AVX2 Poseidon is commented out of
 //! the crate, so that is its scalar code, built for the CPU with `-C target-cpu=native`).
 //! `RUSTC_BOOTSTRAP=1 cargo run --release --example
-//! poseidon_compare -- [ROUNDS] [single]`.
+//! poseidon_compare -- [ROUNDS] [single | LANES]`, where `LANES` bounds the batch's packing (the
+//! default is the widest, `Field::packing_widths`).
 
 use std::time::Instant;
 
@@ -47,10 +48,13 @@ fn main() {
         .nth(1)
         .map(|a| a.parse().expect("a number of rounds"))
         .unwrap_or(15);
-    let single = std::env::args().nth(2).is_some_and(|a| a == "single");
+    let mode = std::env::args().nth(2).unwrap_or_default();
+    let single = mode == "single";
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let h = Plonky2Poseidon::get().permutation();
-    let lanes = Goldilocks::packing_widths()[0];
+    let lanes = mode
+        .parse()
+        .unwrap_or(Goldilocks::packing_widths()[0]);
     let states: Vec<Goldilocks> = (0..12 * BATCH)
         .map(|_| Goldilocks::new_reduced(rng.gen_range(0..zkaccel_goldilocks::ORDER)))
         .collect();
