@@ -202,6 +202,10 @@ pub(crate) unsafe fn transform<F: TwoAdicField>(
     }
 }
 
+/// The `log2` row lengths for which single points take the cheap-roots split (see
+/// [`four_step_rows_log`]).
+const SINGLE_POINT_CHEAP_ROWS_LOG: core::ops::RangeInclusive<usize> = 9..=10;
+
 /// `l1`, the rows (`2^l1`) of the four-step split of `2^log_n > 2^core_log` points of `width`
 /// elements: the core's split (`log_n − core_log`: rows as long as the core), except for wide
 /// points of a field whose kernels multiply by the roots of order up to `2^c` cheaply
@@ -210,11 +214,25 @@ pub(crate) unsafe fn transform<F: TwoAdicField>(
 /// core's split and the stages on cheap roots are more, the columns are `2^c` points long
 /// (the rows then shorter than the core). For `2^16 × 135` Goldilocks on a Zen 4 EPYC the
 /// split `2^6 × 2^10` took 9–11 % less CPU time than the core's `2^4 × 2^12`.
+///
+/// Single points take the cheap split only where it leaves rows of
+/// [`SINGLE_POINT_CHEAP_ROWS_LOG`]: on an Intel Xeon (AVX-512, IFMA), 135 polynomials of
+/// `2^15` points one after another took 4–10 % less CPU time split `2^6 × 2^9` than `2^3 × 2^12`,
+/// and of `2^16` points 4–8 % less split `2^6 × 2^10` than `2^4 × 2^12`, but `2^17` points took
+/// 3–6 % more split `2^6 × 2^11`, and `2^13`, `2^14` points 2–5 % more split `2^6 × 2^7`,
+/// `2^6 × 2^8`.
 fn four_step_rows_log(log_n: usize, core_log: usize, width: usize, c: usize) -> usize {
     let core_split = log_n - core_log;
     // Both factors non-trivial, the columns within the core.
-    if width == 1 || c <= core_split || c >= log_n || c > core_log {
+    if c <= core_split || c >= log_n || c > core_log {
         return core_split;
+    }
+    if width == 1 {
+        return if SINGLE_POINT_CHEAP_ROWS_LOG.contains(&(log_n - c)) {
+            c
+        } else {
+            core_split
+        };
     }
     let cheap = |l1: usize| l1.min(c) + (log_n - l1).min(c);
     if cheap(c) > cheap(core_split) {
@@ -329,8 +347,8 @@ pub(crate) unsafe fn transform_dif_checked<F: TwoAdicField>(
         return true;
     }
     // The column pass, checking each group's columns before transforming them.
-    let l1 = log_n - core_log;
-    let (n1, n2) = (1usize << l1, 1usize << core_log);
+    let l1 = four_step_rows_log(log_n, core_log, 1, F::cheap_roots_log());
+    let (n1, n2) = (1usize << l1, 1usize << (log_n - l1));
     let group = column_group::<F>(n1, n2, 1, parallel);
     let columns = Shape {
         log_n: l1,
@@ -947,9 +965,14 @@ mod tests {
         // Equal counts keep the core's split (2^20: 8 + 12 or 6 + 14, twelve either way).
         assert_eq!(four_step_rows_log(20, 12, 8, 6), 8);
         assert_eq!(four_step_rows_log(18, 12, 135, 6), 6);
-        // One point per row, no cheap roots, or columns that would not be a proper factor
-        // within the core: the core's split.
-        assert_eq!(four_step_rows_log(16, 12, 1, 6), 4);
+        // Single points: the cheap split where it leaves rows of 2^9 or 2^10 points.
+        assert_eq!(four_step_rows_log(16, 12, 1, 6), 6);
+        assert_eq!(four_step_rows_log(15, 12, 1, 6), 6);
+        assert_eq!(four_step_rows_log(17, 12, 1, 6), 5);
+        assert_eq!(four_step_rows_log(14, 12, 1, 6), 2);
+        // No cheap roots, or columns that would not be a proper factor within the core: the
+        // core's split.
+        assert_eq!(four_step_rows_log(16, 12, 1, 0), 4);
         assert_eq!(four_step_rows_log(16, 12, 135, 0), 4);
         assert_eq!(four_step_rows_log(6, 4, 8, 6), 2);
         assert_eq!(four_step_rows_log(9, 5, 8, 6), 4);

@@ -855,3 +855,33 @@ fn checked_transforms_refuse_and_leave_the_words_unchanged() {
         }
     }
 }
+
+/// The checked single-point path where the four-step split puts the columns on the cheap
+/// roots (2^15 points, core 2^12, on AVX-512 Goldilocks: 2^6 × 2^9): accepted inputs give the
+/// plain plan's outputs, and a refused word in the last column group leaves every word as it
+/// was (the groups before it undone).
+#[test]
+fn checked_single_points_on_the_cheap_split_refuse_and_leave_the_words_unchanged() {
+    let mut rng = rng();
+    let log_n = 15;
+    let plain = NttPlan::<Goldilocks>::new(log_n).unwrap();
+    let checked = plain.clone().checking_inputs_with(all_canonical);
+    let x = random_vec::<Goldilocks>(&mut rng, 1 << log_n);
+    for order in [Order::NN, Order::NR] {
+        let (mut a, mut b) = (x.clone(), x.clone());
+        plain.forward(&mut a, order).unwrap();
+        checked.forward(&mut b, order).unwrap();
+        assert_eq!(a, b, "{order:?}");
+        let mut v = x.clone();
+        let at = (1 << log_n) - 3;
+        let mut bad = [zkaccel_goldilocks::ORDER + 5];
+        v[at] = Goldilocks::slice_from_words_mut(&mut bad)[0];
+        let before = raw_words(&v);
+        assert_eq!(
+            checked.forward(&mut v, order),
+            Err(NttError::InputRejected),
+            "{order:?}"
+        );
+        assert_eq!(raw_words(&v), before, "{order:?}: words changed");
+    }
+}
