@@ -52,9 +52,7 @@ fn main() {
     let single = mode == "single";
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let h = Plonky2Poseidon::get().permutation();
-    let lanes = mode
-        .parse()
-        .unwrap_or(Goldilocks::packing_widths()[0]);
+    let lanes = mode.parse().unwrap_or(Goldilocks::packing_widths()[0]);
     let states: Vec<Goldilocks> = (0..12 * BATCH)
         .map(|_| Goldilocks::new_reduced(rng.gen_range(0..zkaccel_goldilocks::ORDER)))
         .collect();
