@@ -2063,6 +2063,36 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         .unwrap();
     assert_eq!(refused.status.code(), Some(2));
     assert!(!nowhere.exists());
+    // Hostile values of the overhead knobs: refused, nothing written.
+    for knob in [
+        "initial_load_ns=nan,-1",
+        "initial_load_ns=inf",
+        "initial_load_ns=1e308",
+        "rhe_dispatch_cycles=18446744073709551615",
+        "rhe_dispatch_cycles=-3",
+    ] {
+        let refused = zkaccel()
+            .args([
+                "model", "acclmt", "--leaves", "4096", "--sweep", knob, "--out",
+            ])
+            .arg(&nowhere)
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(2), "{knob}");
+        assert!(!nowhere.exists(), "{knob}");
+    }
+    // The largest overheads allowed run in bounded time.
+    let slowest = text(&[
+        "model",
+        "acclmt",
+        "--leaves",
+        "4096",
+        "--initial-load-ns",
+        "1e9",
+        "--rhe-dispatch-cycles",
+        "1048576",
+    ]);
+    assert!(cycles(&slowest) > 500_000_000, "{slowest}");
     for bad in [
         &["model", "acclmt", "--leaves", "12288"][..],
         &["model", "acclmt", "--leaves", "16777216"],
