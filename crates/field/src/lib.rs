@@ -8,6 +8,7 @@ mod interleaved;
 pub mod limbs;
 pub mod modmul;
 mod ops;
+pub mod prefetch;
 pub mod sbox;
 mod traits;
 

@@ -498,6 +498,8 @@ fn runs_layered_avx512<const DIF: bool>(
             let s = if DIF { 2 - k } else { k };
             let half = 1usize << s;
             for m in (0..8).filter(|m| m & half == 0) {
+                // As in `layered_blocks_avx512`.
+                zkaccel_field::prefetch::step((e1 - e0).div_ceil(4 * 8));
                 let slot = half - 1 + m % half;
                 let (lo, hi) = runs.split_at_mut(m + half);
                 let (a, b) = (&mut lo[m][e0..e1], &mut hi[0][e0..e1]);
@@ -808,6 +810,8 @@ fn layered_blocks_avx512<const DIF: bool>(
                 let s = if DIF { stages - 1 - k } else { k };
                 let half = 1 << s;
                 for m in (0..r).filter(|m| m & half == 0) {
+                    // A line of a region the caller writes next per four vectors' butterflies.
+                    zkaccel_field::prefetch::step((c * width).div_ceil(4 * P::WIDTH));
                     let slot = m % half;
                     // Points `j0 + m·h ..` and `j0 + (m + half)·h ..`, `c ≤ half·h` apart.
                     let (lo_at, hi_at) = ((j0 + m * h) * width, (j0 + (m + half) * h) * width);
