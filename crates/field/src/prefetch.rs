@@ -58,9 +58,9 @@ pub fn step(lines: usize) {
     });
 }
 
-/// How far this thread's region has been asked for: bytes left. For tests.
-#[doc(hidden)]
-pub fn remaining() -> usize {
+/// How far this thread's region has been asked for: bytes left.
+#[cfg(test)]
+fn remaining() -> usize {
     AHEAD.with(|a| {
         let (at, end) = a.get();
         end.saturating_sub(at)
@@ -107,7 +107,26 @@ mod tests {
             assert_eq!(remaining(), whole - 2 * LINE);
         });
         assert_eq!(remaining(), 0);
-        // An empty region is done at once.
+        // An empty region is done at once, and so is a slice of zero-sized values of any
+        // length (no bytes), whatever its address.
         prefetching_for_write(&[] as &[u8], || assert_eq!(remaining(), 0));
+        let units = vec![(); usize::MAX];
+        prefetching_for_write(&units, || {
+            assert_eq!(remaining(), 0);
+            step(usize::MAX);
+            assert_eq!(remaining(), 0);
+        });
+        // Asking for every line of a region at once stops at its end (no overflow of the
+        // address arithmetic near the top of the requested count).
+        let last = vec![0u8; 3 * LINE];
+        prefetching_for_write(&last, || {
+            step(usize::MAX / LINE + 1);
+            assert_eq!(remaining(), 0);
+        });
+        // A region is only named, never read or written: its values stay as they were.
+        let values = vec![7u64; 4096];
+        let snapshot = values.clone();
+        prefetching_for_write(&values, || step(usize::MAX));
+        assert_eq!(values, snapshot);
     }
 }

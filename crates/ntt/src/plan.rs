@@ -8,15 +8,11 @@ use crate::error::NttError;
 use core::mem::MaybeUninit;
 
 use crate::four_step::{
-    assume_init_mut, copy_uninit, extend_dit, transform, transform_dif_checked, Direction, Outputs,
-    Shape,
+    assume_init_mut, copy_uninit_over_pool, extend_dit, transform, transform_dif_checked,
+    Direction, Outputs, Shape,
 };
 use crate::kernels::{bit_reverse_points, StageTables};
 use crate::memory::{populate_pages, with_capacity_for_pages};
-
-/// Elements from which a borrowed input is copied into the output over the rayon pool, in
-/// chunks of this many (1 MiB of Goldilocks).
-const PARALLEL_COPY_MIN: usize = 1 << 17;
 
 /// The order of a transform's input and output: `N`atural or bit-`R`eversed, input first
 /// (UniZK's NN, NR, RN and RR).
@@ -643,20 +639,8 @@ impl<F: TwoAdicField> NttPlan<F> {
         // Each polynomial's input goes to the tail of its output block (the whole input to
         // the tail of an index-major output), inside the (parallel) extension.
         let n = data.len() / count;
-        let parallel = self.parallel;
         let fill = |p: usize, tail: &mut [MaybeUninit<F>]| {
-            let src = &data[p * n..p * n + tail.len()];
-            if parallel && tail.len() >= PARALLEL_COPY_MIN {
-                // An index-major input is copied in one piece, before any parallel work: on
-                // the shared 2-core Xeon its 64 MiB (2^20 × 8) took 10 ms on one thread.
-                tail.par_chunks_mut(PARALLEL_COPY_MIN)
-                    .zip(src.par_chunks(PARALLEL_COPY_MIN))
-                    .for_each(|(slots, src)| {
-                        copy_uninit(slots, src);
-                    });
-            } else {
-                copy_uninit(tail, src);
-            }
+            copy_uninit_over_pool(tail, &data[p * n..p * n + tail.len()], self.parallel);
         };
         self.extend_from_tails(slots, log_n, count, layout, log_blowup, shift, input, fill);
         // SAFETY: `extend_from_tails` wrote all `total` elements of the spare capacity.
@@ -701,44 +685,25 @@ impl<F: TwoAdicField> NttPlan<F> {
             Layout::PolynomialMajor => (count, n),
             Layout::IndexMajor => (1, len),
         };
-        let base = data.as_mut_ptr().cast::<MaybeUninit<F>>();
+        // SAFETY: the allocation holds `total` elements from its start (reserved above), seen
+        // as possibly uninitialised slots; `data` is borrowed mutably for the whole call and
+        // its length is only set once all of them are written.
+        let slots = unsafe {
+            core::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<MaybeUninit<F>>(), total)
+        };
         for p in (0..moves).rev() {
             let (from, to) = (p * src_len, (p + 1) * (total / moves) - src_len);
-            if self.parallel && from + src_len <= to && src_len >= PARALLEL_COPY_MIN {
-                // Disjoint ranges (any blowup for an index-major input, whose one move was a
-                // single-threaded 10 ms for 64 MiB on the shared 2-core Xeon): in chunks over
-                // the rayon pool. Addresses cross the closure as integers (raw pointers are
-                // not `Send`).
-                let at = base as usize;
-                (0..src_len.div_ceil(PARALLEL_COPY_MIN))
-                    .into_par_iter()
-                    .for_each(|chunk| {
-                        let start = chunk * PARALLEL_COPY_MIN;
-                        let len = PARALLEL_COPY_MIN.min(src_len - start);
-                        let base = at as *mut MaybeUninit<F>;
-                        // SAFETY: as below, and `from + src_len ≤ to`, so the chunk's source
-                        // `from + start ..` and destination `to + start ..` (each `len ≤
-                        // src_len − start` long) do not overlap, nor do distinct chunks'
-                        // destinations.
-                        unsafe {
-                            core::ptr::copy_nonoverlapping(
-                                base.add(from + start),
-                                base.add(to + start),
-                                len,
-                            );
-                        }
-                    });
+            if from + src_len <= to {
+                // Disjoint ranges (any blowup of an index-major input): over the rayon pool.
+                let (head, tail) = slots.split_at_mut(to);
+                // SAFETY: the first `len` slots hold `data`'s values, and this input has not
+                // been overwritten by an earlier (later-placed) move.
+                let src = unsafe { assume_init_mut(&mut head[from..from + src_len]) };
+                copy_uninit_over_pool(&mut tail[..src_len], src, self.parallel);
             } else if from != to {
-                // SAFETY: both ranges of `src_len` lie inside `data`'s allocation of at least
-                // `total` elements (`to + src_len ≤ total`), the source holds initialised
-                // values (`F: Copy`), and `ptr::copy` allows overlap.
-                unsafe { core::ptr::copy(base.add(from), base.add(to), src_len) };
+                slots.copy_within(from..from + src_len, to);
             }
         }
-        // SAFETY: the allocation holds `total` elements from `base` (reserved above), seen as
-        // possibly uninitialised slots; `data` is borrowed mutably for the whole call and its
-        // length is only set once all of them are written.
-        let slots = unsafe { core::slice::from_raw_parts_mut(base, total) };
         // The tails hold the inputs already (moved there above).
         let fill = |_: usize, _: &mut [MaybeUninit<F>]| {};
         self.extend_from_tails(slots, log_n, count, layout, log_blowup, shift, input, fill);
