@@ -67,7 +67,11 @@ pub fn add_sub<F: TwoAdicField>(lo: &mut [F], hi: &mut [F]) {
 #[inline(always)]
 pub fn butterfly_runs<F: TwoAdicField>(a: &mut [F], b: &mut [F], w: F, unit: bool, dif: bool) {
     if unit {
-        add_sub(a, b);
+        if a.len() < SHORT_RUN {
+            add_sub(a, b);
+        } else {
+            F::add_sub_runs(a, b);
+        }
     } else if a.len() < SHORT_RUN {
         if dif {
             dif_same_scalar(a, b, w);

@@ -438,6 +438,14 @@ pub trait TwoAdicField: Field {
         butterflies::dit_scalar(lo, hi, tw);
     }
 
+    /// The butterflies of twiddle one, `lo, hi ← lo + hi, lo − hi`, over two runs of equal
+    /// length: a stage's first pair of points, and every pair of a transform's last DIF or
+    /// first DIT stage.
+    #[inline]
+    fn add_sub_runs(lo: &mut [Self], hi: &mut [Self]) {
+        butterflies::add_sub(lo, hi);
+    }
+
     /// DIF butterflies with one twiddle `w` for the whole run.
     #[inline]
     fn dif_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {

@@ -13,6 +13,8 @@ use zkaccel_field::PackedField;
 
 /// Where the twiddle of pair `j` comes from.
 trait Twiddle: Copy {
+    /// Every twiddle is one: the butterflies are `(lo + hi, lo − hi)`, with no product.
+    const UNIT: bool = false;
     fn at(self, j: usize) -> Goldilocks;
     /// The twiddles of pairs `j .. j + P::WIDTH`.
     #[cfg(target_arch = "x86_64")]
@@ -72,6 +74,36 @@ impl TailTwiddle for Same {
 #[derive(Clone, Copy)]
 struct Same(Goldilocks);
 
+/// The twiddle one for every pair: no products at all.
+#[derive(Clone, Copy)]
+struct Unit;
+
+impl Twiddle for Unit {
+    const UNIT: bool = true;
+    #[inline(always)]
+    fn at(self, _j: usize) -> Goldilocks {
+        Goldilocks::ONE
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn packed<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu, _j: usize) -> P {
+        P::broadcast(cpu, Goldilocks::ONE)
+    }
+}
+
+impl TailTwiddle for Unit {
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn prefix(
+        self,
+        cpu: crate::x86_64::Avx512,
+        _j: usize,
+        _len: usize,
+    ) -> crate::x86_64::PackedGoldilocksAvx512 {
+        crate::x86_64::PackedGoldilocksAvx512::broadcast(cpu, Goldilocks::ONE)
+    }
+}
+
 impl Twiddle for Same {
     #[inline(always)]
     fn at(self, _j: usize) -> Goldilocks {
@@ -92,7 +124,11 @@ fn scalar<T: Twiddle, const DIF: bool>(
     from: usize,
 ) {
     for j in from..lo.len() {
-        (lo[j], hi[j]) = butterfly::<DIF>(lo[j], hi[j], tw.at(j));
+        (lo[j], hi[j]) = if T::UNIT {
+            (lo[j] + hi[j], lo[j] - hi[j])
+        } else {
+            butterfly::<DIF>(lo[j], hi[j], tw.at(j))
+        };
     }
 }
 
@@ -125,11 +161,13 @@ fn run_packed<P: PackedField<Scalar = Goldilocks>, T: Twiddle, const DIF: bool>(
     for j in (0..whole).step_by(P::WIDTH) {
         let x = P::from_slice(cpu, &lo[j..j + P::WIDTH]);
         let y = P::from_slice(cpu, &hi[j..j + P::WIDTH]);
-        let w = tw.packed::<P>(cpu, j);
-        let (a, b) = if DIF {
+        let (a, b) = if T::UNIT {
+            (x + y, x - y)
+        } else if DIF {
+            let w = tw.packed::<P>(cpu, j);
             (x + y, (x - y) * w)
         } else {
-            let t = y * w;
+            let t = y * tw.packed::<P>(cpu, j);
             (x + t, x - t)
         };
         a.write_to_slice(&mut lo[j..j + P::WIDTH]);
@@ -153,11 +191,12 @@ fn run_avx512<T: TailTwiddle, const DIF: bool>(
         // The tail in one masked vector (zeros in the unused lanes).
         let x = P::from_prefix(cpu, &lo[j..]);
         let y = P::from_prefix(cpu, &hi[j..]);
-        let w = tw.prefix(cpu, j, len);
-        let (a, b) = if DIF {
-            (x + y, (x - y) * w)
+        let (a, b) = if T::UNIT {
+            (x + y, x - y)
+        } else if DIF {
+            (x + y, (x - y) * tw.prefix(cpu, j, len))
         } else {
-            let t = y * w;
+            let t = y * tw.prefix(cpu, j, len);
             (x + t, x - t)
         };
         a.write_prefix(&mut lo[j..]);
@@ -225,6 +264,15 @@ pub fn dif_butterflies_same(lo: &mut [Goldilocks], hi: &mut [Goldilocks], w: Gol
 /// When the runs differ in length.
 pub fn dit_butterflies_same(lo: &mut [Goldilocks], hi: &mut [Goldilocks], w: Goldilocks) {
     run::<Same, false>(lo, hi, Same(w))
+}
+
+/// The butterflies of twiddle one, `lo, hi ← lo + hi, lo − hi` (a stage's first pair, and
+/// every pair of its last DIF or first DIT stage).
+///
+/// # Panics
+/// When the runs differ in length.
+pub fn add_sub_runs(lo: &mut [Goldilocks], hi: &mut [Goldilocks]) {
+    run::<Unit, true>(lo, hi, Unit)
 }
 
 /// The twiddles of three radix-2 stages on eight runs (a radix-8 block): `[w1, w2₀, w2₁, w4₀,
@@ -913,11 +961,6 @@ trait VectorTwiddle: Copy {
     /// The DIF (`DIF`) or DIT butterfly of `x` and `y` with this twiddle.
     fn butterfly<const DIF: bool>(self, x: Packed, y: Packed) -> (Packed, Packed);
 }
-
-/// The twiddle one.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-struct Unit;
 
 #[cfg(target_arch = "x86_64")]
 impl VectorTwiddle for Unit {

@@ -540,6 +540,10 @@ impl TwoAdicField for Goldilocks {
         crate::butterflies::dit_butterflies(lo, hi, tw)
     }
     #[inline]
+    fn add_sub_runs(lo: &mut [Self], hi: &mut [Self]) {
+        crate::butterflies::add_sub_runs(lo, hi)
+    }
+    #[inline]
     fn dif_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
         crate::butterflies::dif_butterflies_same(lo, hi, w)
     }

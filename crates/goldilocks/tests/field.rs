@@ -553,6 +553,15 @@ fn butterflies_match_their_definition() {
                 }
             }
         }
+        let (mut a, mut b) = (lo.clone(), hi.clone());
+        add_sub_runs(&mut a, &mut b);
+        for j in 0..len {
+            assert_eq!(
+                (a[j], b[j]),
+                (lo[j] + hi[j], lo[j] - hi[j]),
+                "len {len} pair {j} unit"
+            );
+        }
     }
 }
 
