@@ -217,19 +217,82 @@ fn run_avx2<T: Twiddle, const DIF: bool>(
 }
 
 fn run<T: TailTwiddle, const DIF: bool>(lo: &mut [Goldilocks], hi: &mut [Goldilocks], tw: T) {
-    assert_eq!(lo.len(), hi.len(), "runs of equal length");
     #[cfg(target_arch = "x86_64")]
+    run_on::<T, DIF>(crate::x86_64::Backend::Avx512, lo, hi, tw);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        assert_eq!(lo.len(), hi.len(), "runs of equal length");
+        scalar::<T, DIF>(lo, hi, tw, 0)
+    }
+}
+
+/// [`run`] on at most `backend`'s instruction set (a set the CPU lacks falls back to the next
+/// narrower one).
+#[cfg(target_arch = "x86_64")]
+fn run_on<T: TailTwiddle, const DIF: bool>(
+    backend: crate::x86_64::Backend,
+    lo: &mut [Goldilocks],
+    hi: &mut [Goldilocks],
+    tw: T,
+) {
+    use crate::x86_64::Backend;
+    assert_eq!(lo.len(), hi.len(), "runs of equal length");
     if lo.len() >= 8 {
-        if let Some(cpu) = crate::x86_64::Avx512::detect() {
-            // SAFETY: the token proves AVX-512F is present.
-            return unsafe { run_avx512::<T, DIF>(cpu, lo, hi, tw) };
+        if backend == Backend::Avx512 {
+            if let Some(cpu) = crate::x86_64::Avx512::detect() {
+                // SAFETY: the token proves AVX-512F is present.
+                return unsafe { run_avx512::<T, DIF>(cpu, lo, hi, tw) };
+            }
         }
-        if let Some(cpu) = crate::x86_64::Avx2::detect() {
-            // SAFETY: the token proves AVX2 is present.
-            return unsafe { run_avx2::<T, DIF>(cpu, lo, hi, tw) };
+        if backend != Backend::Scalar {
+            if let Some(cpu) = crate::x86_64::Avx2::detect() {
+                // SAFETY: the token proves AVX2 is present.
+                return unsafe { run_avx2::<T, DIF>(cpu, lo, hi, tw) };
+            }
         }
     }
     scalar::<T, DIF>(lo, hi, tw, 0)
+}
+
+/// The twiddles of a run of butterflies, for [`butterflies_with`].
+#[derive(Clone, Copy, Debug)]
+pub enum RunTwiddles<'a> {
+    /// `tw[j]` for pair `j` (at least as many as pairs).
+    PerPair(&'a [Goldilocks]),
+    /// One twiddle for every pair.
+    Same(Goldilocks),
+    /// The twiddle one for every pair ([`add_sub_runs`]).
+    Unit,
+}
+
+/// The run butterflies ([`dif_butterflies`], [`dit_butterflies`], their `_same` forms and
+/// [`add_sub_runs`]) on at most `backend`'s instruction set, so that tests and benches reach
+/// the AVX2 and scalar paths on a CPU with AVX-512 too; a set the CPU lacks falls back to the
+/// next narrower one.
+///
+/// # Panics
+/// When the runs differ in length or a per-pair table is shorter.
+#[cfg(target_arch = "x86_64")]
+pub fn butterflies_with(
+    backend: crate::x86_64::Backend,
+    lo: &mut [Goldilocks],
+    hi: &mut [Goldilocks],
+    tw: RunTwiddles<'_>,
+    dif: bool,
+) {
+    match (tw, dif) {
+        (RunTwiddles::PerPair(t), _) => {
+            assert!(t.len() >= lo.len(), "a twiddle per pair");
+            if dif {
+                run_on::<&[Goldilocks], true>(backend, lo, hi, t)
+            } else {
+                run_on::<&[Goldilocks], false>(backend, lo, hi, t)
+            }
+        }
+        (RunTwiddles::Same(w), true) => run_on::<Same, true>(backend, lo, hi, Same(w)),
+        (RunTwiddles::Same(w), false) => run_on::<Same, false>(backend, lo, hi, Same(w)),
+        (RunTwiddles::Unit, _) => run_on::<Unit, true>(backend, lo, hi, Unit),
+    }
 }
 
 /// DIF butterflies with twiddle `tw[j]` for pair `j`.

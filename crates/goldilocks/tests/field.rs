@@ -562,6 +562,39 @@ fn butterflies_match_their_definition() {
                 "len {len} pair {j} unit"
             );
         }
+        // Every backend this CPU has (AVX2 and scalar too where AVX-512 is present) against
+        // the same formulas.
+        #[cfg(target_arch = "x86_64")]
+        for backend in [
+            zkaccel_goldilocks::x86_64::Backend::Avx512,
+            zkaccel_goldilocks::x86_64::Backend::Avx2,
+            zkaccel_goldilocks::x86_64::Backend::Scalar,
+        ] {
+            for dif in [false, true] {
+                for kind in 0..3 {
+                    let tws = match kind {
+                        0 => RunTwiddles::PerPair(&tw),
+                        1 => RunTwiddles::Same(w),
+                        _ => RunTwiddles::Unit,
+                    };
+                    let (mut a, mut b) = (lo.clone(), hi.clone());
+                    butterflies_with(backend, &mut a, &mut b, tws, dif);
+                    for j in 0..len {
+                        let t = if kind == 0 { tw[j] } else { w };
+                        let expected = match (kind, dif) {
+                            (2, _) => (lo[j] + hi[j], lo[j] - hi[j]),
+                            (_, true) => (lo[j] + hi[j], (lo[j] - hi[j]) * t),
+                            (_, false) => (lo[j] + hi[j] * t, lo[j] - hi[j] * t),
+                        };
+                        assert_eq!(
+                            (a[j], b[j]),
+                            expected,
+                            "{backend:?} len {len} pair {j} dif {dif} kind {kind}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
 
