@@ -11,14 +11,19 @@ use zkaccel_field::Field as _;
 #[cfg(target_arch = "x86_64")]
 use zkaccel_field::PackedField;
 
-/// Where the twiddle of pair `j` comes from.
+/// Where the twiddle of pair `j` comes from. The vector forms default to `at(j)` in every
+/// lane, which is right for a twiddle shared by the whole run; a table of one per pair loads
+/// its own.
 trait Twiddle: Copy {
     /// Every twiddle is one: the butterflies are `(lo + hi, lo − hi)`, with no product.
     const UNIT: bool = false;
     fn at(self, j: usize) -> Goldilocks;
     /// The twiddles of pairs `j .. j + P::WIDTH`.
     #[cfg(target_arch = "x86_64")]
-    fn packed<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu, j: usize) -> P;
+    #[inline(always)]
+    fn packed<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu, j: usize) -> P {
+        P::broadcast(cpu, self.at(j))
+    }
 }
 
 impl Twiddle for &[Goldilocks] {
@@ -33,15 +38,19 @@ impl Twiddle for &[Goldilocks] {
     }
 }
 
-/// The twiddles of the pairs `j .. j + len` (`len < 8`) of an AVX-512 run's tail, zeros above.
+/// The twiddles of the pairs `j .. j + len` (`len < 8`) of an AVX-512 run's tail, zeros above
+/// (by default `at(j)` in every lane, as for [`Twiddle::packed`]).
 trait TailTwiddle: Twiddle {
     #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
     fn prefix(
         self,
         cpu: crate::x86_64::Avx512,
         j: usize,
-        len: usize,
-    ) -> crate::x86_64::PackedGoldilocksAvx512;
+        _len: usize,
+    ) -> crate::x86_64::PackedGoldilocksAvx512 {
+        crate::x86_64::PackedGoldilocksAvx512::broadcast(cpu, self.at(j))
+    }
 }
 
 impl TailTwiddle for &[Goldilocks] {
@@ -57,22 +66,18 @@ impl TailTwiddle for &[Goldilocks] {
     }
 }
 
-impl TailTwiddle for Same {
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn prefix(
-        self,
-        cpu: crate::x86_64::Avx512,
-        _j: usize,
-        _len: usize,
-    ) -> crate::x86_64::PackedGoldilocksAvx512 {
-        crate::x86_64::PackedGoldilocksAvx512::broadcast(cpu, self.0)
-    }
-}
-
 /// One twiddle for every pair (broadcast once per call).
 #[derive(Clone, Copy)]
 struct Same(Goldilocks);
+
+impl Twiddle for Same {
+    #[inline(always)]
+    fn at(self, _j: usize) -> Goldilocks {
+        self.0
+    }
+}
+
+impl TailTwiddle for Same {}
 
 /// The twiddle one for every pair: no products at all.
 #[derive(Clone, Copy)]
@@ -84,37 +89,9 @@ impl Twiddle for Unit {
     fn at(self, _j: usize) -> Goldilocks {
         Goldilocks::ONE
     }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn packed<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu, _j: usize) -> P {
-        P::broadcast(cpu, Goldilocks::ONE)
-    }
 }
 
-impl TailTwiddle for Unit {
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn prefix(
-        self,
-        cpu: crate::x86_64::Avx512,
-        _j: usize,
-        _len: usize,
-    ) -> crate::x86_64::PackedGoldilocksAvx512 {
-        crate::x86_64::PackedGoldilocksAvx512::broadcast(cpu, Goldilocks::ONE)
-    }
-}
-
-impl Twiddle for Same {
-    #[inline(always)]
-    fn at(self, _j: usize) -> Goldilocks {
-        self.0
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn packed<P: PackedField<Scalar = Goldilocks>>(self, cpu: P::Cpu, _j: usize) -> P {
-        P::broadcast(cpu, self.0)
-    }
-}
+impl TailTwiddle for Unit {}
 
 #[inline(always)]
 fn scalar<T: Twiddle, const DIF: bool>(

@@ -1099,3 +1099,47 @@ fn stage_block_rows_refuse_bad_shapes() {
         );
     }
 }
+
+/// The run butterflies refuse mismatched runs and short twiddle tables on every backend, by a
+/// panic before any element is written (they are kernels with documented preconditions; the
+/// NTT plans check shapes and return errors before calling them).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn run_butterflies_refuse_bad_shapes_untouched() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use zkaccel_goldilocks::butterflies::{add_sub_runs, butterflies_with, RunTwiddles};
+    use zkaccel_goldilocks::x86_64::Backend;
+    let mut rng = rng();
+    let lo: Vec<Goldilocks> = (0..17).map(|_| sample(&mut rng)).collect();
+    let hi: Vec<Goldilocks> = (0..16).map(|_| sample(&mut rng)).collect();
+    let short_tw: Vec<Goldilocks> = (0..15).map(|_| sample(&mut rng)).collect();
+    let w = sample(&mut rng);
+    for backend in [Backend::Avx512, Backend::Avx2, Backend::Scalar] {
+        for dif in [false, true] {
+            for (name, tw, lo_len) in [
+                (
+                    "mismatched, per pair",
+                    RunTwiddles::PerPair(&short_tw[..]),
+                    17,
+                ),
+                ("mismatched, same", RunTwiddles::Same(w), 17),
+                ("mismatched, unit", RunTwiddles::Unit, 17),
+                ("short table", RunTwiddles::PerPair(&short_tw[..]), 16),
+            ] {
+                let (mut a, mut b) = (lo[..lo_len].to_vec(), hi.clone());
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    butterflies_with(backend, &mut a, &mut b, tw, dif)
+                }));
+                assert!(outcome.is_err(), "{backend:?} {name} dif {dif}: accepted");
+                assert_eq!(
+                    (&a[..], &b[..]),
+                    (&lo[..lo_len], &hi[..]),
+                    "{name}: written"
+                );
+            }
+        }
+    }
+    let (mut a, mut b) = (lo.clone(), hi.clone());
+    assert!(catch_unwind(AssertUnwindSafe(|| add_sub_runs(&mut a, &mut b))).is_err());
+    assert_eq!((a, b), (lo, hi));
+}
