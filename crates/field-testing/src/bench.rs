@@ -133,7 +133,7 @@ pub fn report_samples(name: &str, samples: &[(f64, f64)], scale: f64, unit: &str
     let (wall, cpu) = (sorted(|t| t.0), sorted(|t| t.1));
     let (mw, mc) = (wall[wall.len() / 2], cpu[cpu.len() / 2]);
     println!(
-        "  {name:14} wall best {:8.2} median {mw:8.2} {unit} | cpu best {:8.2} median {mc:8.2} {unit}",
+        "  {name:14} wall best {:9.3} median {mw:9.3} {unit} | cpu best {:9.3} median {mc:9.3} {unit}",
         wall[0], cpu[0]
     );
     (mw, mc)
