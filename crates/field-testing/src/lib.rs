@@ -242,6 +242,58 @@ pub fn check_two_adic<F: TwoAdicField>() {
     ));
 }
 
+/// The transforms' small-block hooks against the transform's definition, for the field's
+/// own kernels or the trait's defaults: the last three (four) DIF stages take every block of
+/// 8 (16) elements in natural order to its DFT in bit-reversed order, and the first three
+/// (four) DIT stages the other way round, with the forward and the inverse roots; block
+/// counts on both sides of the kernels' tiles of eight blocks.
+pub fn check_small_ntt_blocks<F: TwoAdicField>() {
+    let mut rng = rng();
+    for log in [3usize, 4] {
+        let n = 1usize << log;
+        let rev = |i: usize| i.reverse_bits() >> (usize::BITS as usize - log);
+        for inverse in [false, true] {
+            let w = F::two_adic_generator(log).unwrap();
+            let w = if inverse { w.inverse() } else { w };
+            let powers: Vec<F> = (0..n as u64).map(|k| w.exp_u64(k)).collect();
+            // The stage of half-size h takes the powers of ω_{2h} = ω_n^{n/2h}.
+            let stage = |h: usize| -> Vec<F> { (0..h).map(|j| powers[j * n / (2 * h)]).collect() };
+            let (tw8, tw4, tw2) = (stage(8.min(n / 2)), stage(4), stage(2));
+            for blocks in [0usize, 1, 7, 8, 9, 16, 23] {
+                let x: Vec<F> = (0..n * blocks)
+                    .map(|_| F::from_u64_reduced(rng.next_u64()))
+                    .collect();
+                let dft = |b: &[F], k: usize| -> F {
+                    (0..n).fold(F::ZERO, |acc, i| acc + b[i] * powers[(i * k) % n])
+                };
+                let (mut want_dif, mut want_dit) = (x.clone(), x.clone());
+                for ((b, dif), dit) in x
+                    .chunks_exact(n)
+                    .zip(want_dif.chunks_exact_mut(n))
+                    .zip(want_dit.chunks_exact_mut(n))
+                {
+                    let reversed: Vec<F> = (0..n).map(|i| b[rev(i)]).collect();
+                    for k in 0..n {
+                        dif[rev(k)] = dft(b, k);
+                        dit[k] = dft(&reversed, k);
+                    }
+                }
+                let what = format!("{n}-point blocks × {blocks}, inverse {inverse}");
+                let (mut dif, mut dit) = (x.clone(), x.clone());
+                if n == 8 {
+                    F::dif_last_three_stages(&mut dif, &tw4, &tw2);
+                    F::dit_first_three_stages(&mut dit, &tw4, &tw2);
+                } else {
+                    F::dif_last_four_stages(&mut dif, &tw8, &tw4, &tw2);
+                    F::dit_first_four_stages(&mut dit, &tw8, &tw4, &tw2);
+                }
+                assert_eq!(dif, want_dif, "DIF, {what}");
+                assert_eq!(dit, want_dit, "DIT, {what}");
+            }
+        }
+    }
+}
+
 /// Encoding round trips (bytes in both orders, decimal, hex) and rejection of non-canonical
 /// and malformed encodings.
 pub fn check_prime_encodings<F: PrimeField>() {
@@ -802,6 +854,11 @@ macro_rules! test_two_adic_field {
         #[test]
         fn two_adic_roots() {
             $crate::check_two_adic::<$f>();
+        }
+
+        #[test]
+        fn small_ntt_blocks() {
+            $crate::check_small_ntt_blocks::<$f>();
         }
     };
 }

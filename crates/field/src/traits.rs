@@ -606,6 +606,45 @@ pub trait TwoAdicField: Field {
             butterflies::three_stages_block(block, tw4, tw2, false);
         }
     }
+
+    /// Whether [`TwoAdicField::dif_last_four_stages`] and
+    /// [`TwoAdicField::dit_first_four_stages`] are one pass of the field's own (`false`: the
+    /// defaults, a stage and then the three-stage blocks). The transforms of one polynomial
+    /// then take their last (first) four stages in blocks of sixteen where the stages before
+    /// (after) them group into threes.
+    #[inline]
+    fn four_stage_blocks() -> bool {
+        false
+    }
+
+    /// The last four DIF stages (half-sizes 8, 4, 2, 1) on every block of sixteen consecutive
+    /// elements, with `tw8 = [ω_16^j]_{j<8}`, `tw4 = [ω_8^j]_{j<4}` and `tw2 = [ω_4^j]_{j<2}`
+    /// (or the inverses).
+    ///
+    /// # Panics
+    /// When a table is shorter than its stage.
+    #[inline]
+    fn dif_last_four_stages(data: &mut [Self], tw8: &[Self], tw4: &[Self], tw2: &[Self]) {
+        for block in data.chunks_exact_mut(16) {
+            let (lo, hi) = block.split_at_mut(8);
+            Self::dif_butterflies(lo, hi, &tw8[..8]);
+        }
+        Self::dif_last_three_stages(data, tw4, tw2);
+    }
+
+    /// The first four DIT stages (half-sizes 1, 2, 4, 8) on every block of sixteen
+    /// consecutive elements (see [`TwoAdicField::dif_last_four_stages`]).
+    ///
+    /// # Panics
+    /// When a table is shorter than its stage.
+    #[inline]
+    fn dit_first_four_stages(data: &mut [Self], tw8: &[Self], tw4: &[Self], tw2: &[Self]) {
+        Self::dit_first_three_stages(data, tw4, tw2);
+        for block in data.chunks_exact_mut(16) {
+            let (lo, hi) = block.split_at_mut(8);
+            Self::dit_butterflies(lo, hi, &tw8[..8]);
+        }
+    }
 }
 
 /// A field extension `E / Base` of degree [`ExtensionField::DEGREE`], in a power basis.

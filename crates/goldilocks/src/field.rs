@@ -521,6 +521,25 @@ impl TwoAdicField for Goldilocks {
     fn dit_first_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
         crate::x86_64::dit_first_three_stages(data, tw4, tw2)
     }
+    /// `true` where the AVX-512 kernel runs ([`crate::x86_64::dif_last_four_stages`]).
+    #[inline]
+    fn four_stage_blocks() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if crate::x86_64::Avx512::detect().is_some() {
+            return true;
+        }
+        false
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn dif_last_four_stages(data: &mut [Self], tw8: &[Self], tw4: &[Self], tw2: &[Self]) {
+        crate::x86_64::dif_last_four_stages(data, tw8, tw4, tw2)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn dit_first_four_stages(data: &mut [Self], tw8: &[Self], tw4: &[Self], tw2: &[Self]) {
+        crate::x86_64::dit_first_four_stages(data, tw8, tw4, tw2)
+    }
     #[cfg(target_arch = "x86_64")]
     #[inline]
     fn mul_slices(a: &mut [Self], b: &[Self]) {

@@ -1525,19 +1525,7 @@ unsafe fn transpose8x8(r: [__m512i; 8]) -> [__m512i; 8] {
 /// # Panics
 /// When `tw4` or `tw2` are too short.
 pub fn dif_last_three_stages(data: &mut [Goldilocks], tw4: &[Goldilocks], tw2: &[Goldilocks]) {
-    let (tw4, tw2) = (&tw4[..4], &tw2[..2]);
-    let whole = if Avx512::detect().is_some() {
-        data.len() / 64 * 64
-    } else {
-        0
-    };
-    if let Some(cpu) = Avx512::detect() {
-        // SAFETY: the token proves AVX-512F.
-        unsafe { blocks_avx512::<true>(cpu, &mut data[..whole], tw4, tw2) };
-    }
-    for block in data[whole..].chunks_exact_mut(8) {
-        block8_scalar::<true>(block, tw4, tw2);
-    }
+    small_blocks::<true, 8>(data, &[&tw2[..2], &tw4[..4]]);
 }
 
 /// The first three DIT stages (half-sizes 1, 2, 4) on every block of eight consecutive
@@ -1546,102 +1534,172 @@ pub fn dif_last_three_stages(data: &mut [Goldilocks], tw4: &[Goldilocks], tw2: &
 /// # Panics
 /// When `tw4` or `tw2` are too short.
 pub fn dit_first_three_stages(data: &mut [Goldilocks], tw4: &[Goldilocks], tw2: &[Goldilocks]) {
-    let (tw4, tw2) = (&tw4[..4], &tw2[..2]);
-    let whole = if Avx512::detect().is_some() {
-        data.len() / 64 * 64
-    } else {
-        0
+    small_blocks::<false, 8>(data, &[&tw2[..2], &tw4[..4]]);
+}
+
+/// The last four DIF stages (half-sizes 8, 4, 2, 1) on every block of sixteen consecutive
+/// elements of `data` (`data.len()` a multiple of 128 uses AVX-512 throughout; the rest runs
+/// scalar): `tw8 = [ω_16^j]_{j<8}`, `tw4` and `tw2` as in [`dif_last_three_stages`]. One
+/// pass in place of a stage of half-size 8 and then the three-stage blocks, its twiddles all
+/// shifts (see [`small_blocks`]).
+///
+/// # Panics
+/// When a table is too short.
+pub fn dif_last_four_stages(
+    data: &mut [Goldilocks],
+    tw8: &[Goldilocks],
+    tw4: &[Goldilocks],
+    tw2: &[Goldilocks],
+) {
+    small_blocks::<true, 16>(data, &[&tw2[..2], &tw4[..4], &tw8[..8]]);
+}
+
+/// The first four DIT stages (half-sizes 1, 2, 4, 8) on every block of sixteen consecutive
+/// elements (see [`dif_last_four_stages`]).
+///
+/// # Panics
+/// When a table is too short.
+pub fn dit_first_four_stages(
+    data: &mut [Goldilocks],
+    tw8: &[Goldilocks],
+    tw4: &[Goldilocks],
+    tw2: &[Goldilocks],
+) {
+    small_blocks::<false, 16>(data, &[&tw2[..2], &tw4[..4], &tw8[..8]]);
+}
+
+/// The `log2(N)` stages of half-sizes `N/2` down to 1 (DIF) or 1 up to `N/2` (DIT) on every
+/// block of `N` (8 or 16) consecutive elements; `tw[l − 1]` holds the twiddles of half-size
+/// `2^l` (half-size 1 has only the twiddle one). On AVX-512 eight blocks at a time are
+/// transposed (8 × 8 tiles) so that each vector holds one position of eight blocks, the
+/// stages run on whole vectors with broadcast twiddles, and the tiles go back. Every twiddle
+/// of these stages is a root of order at most 16, `±2^s`, applied by shifts
+/// ([`PowerTwiddle`]) rather than by products.
+fn small_blocks<const DIF: bool, const N: usize>(data: &mut [Goldilocks], tw: &[&[Goldilocks]]) {
+    debug_assert!((N == 8 && tw.len() == 2) || (N == 16 && tw.len() == 3));
+    let whole = match Avx512::detect() {
+        Some(cpu) => {
+            let whole = data.len() / (8 * N) * (8 * N);
+            // SAFETY: the token proves AVX-512F.
+            unsafe { small_blocks_avx512::<DIF, N>(cpu, &mut data[..whole], tw) };
+            whole
+        }
+        None => 0,
     };
-    if let Some(cpu) = Avx512::detect() {
-        // SAFETY: the token proves AVX-512F.
-        unsafe { blocks_avx512::<false>(cpu, &mut data[..whole], tw4, tw2) };
-    }
-    for block in data[whole..].chunks_exact_mut(8) {
-        block8_scalar::<false>(block, tw4, tw2);
+    for block in data[whole..].chunks_exact_mut(N) {
+        small_block_scalar::<DIF>(block, tw);
     }
 }
 
-/// The three stages on one block of eight, one element at a time (the reference).
-fn block8_scalar<const DIF: bool>(x: &mut [Goldilocks], tw4: &[Goldilocks], tw2: &[Goldilocks]) {
-    let mut bf = |a: usize, b: usize, w: Goldilocks| {
-        (x[a], x[b]) = crate::butterflies::butterfly::<DIF>(x[a], x[b], w);
-    };
-    let one = Goldilocks(1);
-    let stages: [usize; 3] = if DIF { [4, 2, 1] } else { [1, 2, 4] };
-    for h in stages {
-        for s in (0..8).step_by(2 * h) {
+/// The stages of [`small_blocks`] on one block, one element at a time (the reference).
+fn small_block_scalar<const DIF: bool>(x: &mut [Goldilocks], tw: &[&[Goldilocks]]) {
+    let n = x.len();
+    let levels = n.trailing_zeros() as usize;
+    for k in 0..levels {
+        let l = if DIF { levels - 1 - k } else { k };
+        let h = 1usize << l;
+        for s in (0..n).step_by(2 * h) {
             for j in 0..h {
-                let w = match h {
-                    4 => tw4[j],
-                    2 => tw2[j],
-                    _ => one,
-                };
-                bf(s + j, s + j + h, w);
+                let w = if j == 0 { Goldilocks(1) } else { tw[l - 1][j] };
+                (x[s + j], x[s + j + h]) =
+                    crate::butterflies::butterfly::<DIF>(x[s + j], x[s + j + h], w);
             }
         }
     }
 }
 
+/// A broadcast twiddle applied the cheapest way: by shifts where it is `±2^s`
+/// ([`PowerTwiddle`]), else by a product.
+#[derive(Clone, Copy)]
+enum BlockTwiddle {
+    Low(PackedPowerOfTwo<false>),
+    High(PackedPowerOfTwo<true>),
+    Product(PackedGoldilocksAvx512),
+}
+
+impl BlockTwiddle {
+    #[inline(always)]
+    fn of(cpu: Avx512, w: Goldilocks) -> Self {
+        match PowerTwiddle::of(cpu, w) {
+            Some(PowerTwiddle::Low(p)) => Self::Low(p),
+            Some(PowerTwiddle::High(p)) => Self::High(p),
+            None => Self::Product(PackedGoldilocksAvx512::broadcast(cpu, w)),
+        }
+    }
+
+    /// The DIF (`DIF`) or DIT butterfly of `x` and `y` with this twiddle.
+    #[inline(always)]
+    fn butterfly<const DIF: bool>(
+        self,
+        x: PackedGoldilocksAvx512,
+        y: PackedGoldilocksAvx512,
+    ) -> (PackedGoldilocksAvx512, PackedGoldilocksAvx512) {
+        match (self, DIF) {
+            (Self::Low(p), true) => p.dif_butterfly(x, y),
+            (Self::Low(p), false) => p.dit_butterfly(x, y),
+            (Self::High(p), true) => p.dif_butterfly(x, y),
+            (Self::High(p), false) => p.dit_butterfly(x, y),
+            (Self::Product(w), true) => PackedGoldilocksAvx512::dif_butterfly(x, y, w),
+            (Self::Product(w), false) => PackedGoldilocksAvx512::dit_butterfly(x, y, w),
+        }
+    }
+}
+
 #[target_feature(enable = "avx512f")]
-fn blocks_avx512<const DIF: bool>(
+fn small_blocks_avx512<const DIF: bool, const N: usize>(
     cpu: Avx512,
     data: &mut [Goldilocks],
-    tw4: &[Goldilocks],
-    tw2: &[Goldilocks],
+    tw: &[&[Goldilocks]],
 ) {
     // (Loops, not closures: closures would not inherit this function's target features.)
+    let levels = N.trailing_zeros() as usize;
     let zero = PackedGoldilocksAvx512::broadcast(cpu, Goldilocks(0));
-    let mut w4 = [zero; 4];
-    for (w, &t) in w4.iter_mut().zip(tw4) {
-        *w = PackedGoldilocksAvx512::broadcast(cpu, t);
+    // `w[l][j]`: the twiddle of offset `j` at half-size `2^l` (`j = 0` takes none).
+    let mut w = [[BlockTwiddle::Product(zero); 8]; 4];
+    for l in 1..levels {
+        for j in 1..1usize << l {
+            w[l][j] = BlockTwiddle::of(cpu, tw[l - 1][j]);
+        }
     }
-    let w2 = [
-        PackedGoldilocksAvx512::broadcast(cpu, tw2[0]),
-        PackedGoldilocksAvx512::broadcast(cpu, tw2[1]),
-    ];
-    for tile in data.chunks_exact_mut(64) {
-        // SAFETY: AVX-512F is present (the token); the tile is 64 words, read and written as
-        // eight rows of eight.
+    for tile in data.chunks_exact_mut(8 * N) {
+        // SAFETY: AVX-512F is present (the token); the tile is eight blocks of `N` words,
+        // read and written as `N/8` vectors per block.
         unsafe {
             let p = tile.as_mut_ptr().cast::<__m512i>();
-            let mut rows = [_mm512_setzero_si512(); 8];
-            for (i, row) in rows.iter_mut().enumerate() {
-                *row = _mm512_loadu_si512(p.add(i).cast());
+            let mut x = [zero; N];
+            for q in 0..N / 8 {
+                let mut rows = [_mm512_setzero_si512(); 8];
+                for (b, row) in rows.iter_mut().enumerate() {
+                    *row = _mm512_loadu_si512(p.add(b * N / 8 + q).cast());
+                }
+                for (e, c) in transpose8x8(rows).into_iter().enumerate() {
+                    x[8 * q + e] = PackedGoldilocksAvx512(c);
+                }
             }
-            let cols = transpose8x8(rows);
-            let mut x = [zero; 8];
-            for (v, &c) in x.iter_mut().zip(&cols) {
-                *v = PackedGoldilocksAvx512(c);
-            }
-            let stages: [usize; 3] = if DIF { [4, 2, 1] } else { [1, 2, 4] };
-            for h in stages {
+            for k in 0..levels {
+                let l = if DIF { levels - 1 - k } else { k };
+                let h = 1usize << l;
                 let mut s = 0;
-                while s < 8 {
+                while s < N {
                     for j in 0..h {
                         let (a, b) = (x[s + j], x[s + j + h]);
-                        let (u, v) = if h == 1 || j == 0 {
-                            (a + b, a - b)
-                        } else if DIF {
-                            let w = if h == 4 { w4[j] } else { w2[j] };
-                            (a + b, (a - b) * w)
+                        (x[s + j], x[s + j + h]) = if j == 0 {
+                            PackedGoldilocksAvx512::add_sub(a, b)
                         } else {
-                            let w = if h == 4 { w4[j] } else { w2[j] };
-                            let t = b * w;
-                            (a + t, a - t)
+                            w[l][j].butterfly::<DIF>(a, b)
                         };
-                        x[s + j] = u;
-                        x[s + j + h] = v;
                     }
                     s += 2 * h;
                 }
             }
-            let mut packed = [_mm512_setzero_si512(); 8];
-            for (slot, v) in packed.iter_mut().zip(&x) {
-                *slot = v.0;
-            }
-            let back = transpose8x8(packed);
-            for (i, row) in back.iter().enumerate() {
-                _mm512_storeu_si512(p.add(i).cast(), *row);
+            for q in 0..N / 8 {
+                let mut rows = [_mm512_setzero_si512(); 8];
+                for (e, row) in rows.iter_mut().enumerate() {
+                    *row = x[8 * q + e].0;
+                }
+                for (b, v) in transpose8x8(rows).into_iter().enumerate() {
+                    _mm512_storeu_si512(p.add(b * N / 8 + q).cast(), v);
+                }
             }
         }
     }

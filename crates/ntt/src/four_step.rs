@@ -21,7 +21,7 @@ use std::sync::Arc;
 use crate::memory::l2_cache_bytes;
 use rayon::prelude::*;
 use zkaccel_field::prefetch::prefetching_for_write;
-use zkaccel_field::{Field, TwoAdicField};
+use zkaccel_field::TwoAdicField;
 
 use crate::kernels::{
     dit_from_stage, pass_sizes, radix2, radix2_dif_wide_checked, radix2_wide_scaled, reverse_bits,
@@ -164,8 +164,18 @@ unsafe fn finish_points<F>(data: *mut F, shape: Shape, finish: fn(&mut [F])) {
 ///
 /// # Safety
 /// As [`transform`].
-unsafe fn scale_points<F: Field>(data: *mut F, shape: Shape, s: F) {
-    for i in 0..1usize << shape.log_n {
+unsafe fn scale_points<F: TwoAdicField>(data: *mut F, shape: Shape, s: F) {
+    let n = 1usize << shape.log_n;
+    if shape.width == shape.stride {
+        // SAFETY: the points are `n·width` contiguous elements, exclusively ours.
+        let all = unsafe { core::slice::from_raw_parts_mut(data, n * shape.width) };
+        // The field's slice product (SIMD where it has it), not one element at a time: the
+        // `1/n` of an inverse transform within the core took a third of a `2^10`-point
+        // polynomial's time on the 2-core Xeon element by element.
+        F::mul_by_constant(all, s);
+        return;
+    }
+    for i in 0..n {
         // SAFETY: point `i < n` is valid and exclusively ours (caller's contract).
         let run =
             unsafe { core::slice::from_raw_parts_mut(data.add(i * shape.stride), shape.width) };
