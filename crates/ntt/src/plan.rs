@@ -565,12 +565,14 @@ impl<F: TwoAdicField> NttPlan<F> {
             Layout::PolynomialMajor if self.parallel && count > 1 => {
                 let single = self
                     .sharing_row_twiddles(log_n, count, inverse)
+                    .unwrap_or_else(|| self.clone())
                     .parallel(count < rayon::current_num_threads());
                 data.par_chunks_mut(1 << log_n)
                     .try_for_each(|p| single.run(p, log_n, 1, order, inverse, false))?;
             }
             Layout::PolynomialMajor => {
-                let single = self.sharing_row_twiddles(log_n, count, inverse);
+                let sharing = self.sharing_row_twiddles(log_n, count, inverse);
+                let single = sharing.as_ref().unwrap_or(self);
                 for p in data.chunks_mut(1 << log_n) {
                     single.run(p, log_n, 1, order, inverse, false)?;
                 }
@@ -583,23 +585,29 @@ impl<F: TwoAdicField> NttPlan<F> {
     /// from four of them on, and where a polynomial fits half the level-2 cache, one whose
     /// direction holds every row twiddle of their four-step split ([`SinglePointRows`]),
     /// computed once for all of them (one polynomial's size more memory, at most a quarter of
-    /// the batch's own), else this plan. Larger tables come from memory at each polynomial's
-    /// row pass: the `2^20 × 8` transforms (an 8 MiB table) took 1–3 % more time with one on
-    /// the 2-core Xeon (two threads).
-    fn sharing_row_twiddles(&self, log_n: usize, count: usize, inverse: bool) -> Self {
-        let mut single = self.clone();
+    /// the batch's own); `None` where the batch computes them polynomial by polynomial. Larger
+    /// tables come from memory at each polynomial's row pass: the `2^20 × 8` transforms (an
+    /// 8 MiB table) took 1–3 % more time with one on the 2-core Xeon (two threads).
+    fn sharing_row_twiddles(&self, log_n: usize, count: usize, inverse: bool) -> Option<Self> {
         let table_bytes = core::mem::size_of::<F>() << log_n;
-        if count >= SHARED_ROW_TWIDDLES_MIN_COUNT && table_bytes <= l2_cache_bytes() / 2 {
-            let scale = inverse.then(|| Self::inverse_size(log_n));
-            let dir = if inverse {
-                &mut single.inverse
-            } else {
-                &mut single.forward
-            };
-            dir.single_rows =
-                SinglePointRows::new(dir, log_n, self.core_log, scale, self.parallel).map(Arc::new);
+        if count < SHARED_ROW_TWIDDLES_MIN_COUNT || table_bytes > l2_cache_bytes() / 2 {
+            return None;
         }
-        single
+        let scale = inverse.then(|| Self::inverse_size(log_n));
+        let dir = if inverse {
+            &self.inverse
+        } else {
+            &self.forward
+        };
+        let rows = SinglePointRows::new(dir, log_n, self.core_log, scale, self.parallel)?;
+        let mut single = self.clone();
+        let dir = if inverse {
+            &mut single.inverse
+        } else {
+            &mut single.forward
+        };
+        dir.single_rows = Some(Arc::new(rows));
+        Some(single)
     }
 
     /// Forward transforms of `count` polynomials of equal power-of-two length stored in

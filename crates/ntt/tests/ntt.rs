@@ -305,9 +305,17 @@ fn batches<F: Sample>() {
                 let mut index_major: Vec<F> = (0..n)
                     .flat_map(|i| polys.iter().map(move |p| p[i]))
                     .collect();
-                for (data, layout) in [
-                    (&mut poly_major, Layout::PolynomialMajor),
-                    (&mut index_major, Layout::IndexMajor),
+                // One thread walks the polynomials one after another (sharing the row
+                // twiddles like the parallel batch, through its own path).
+                let mut one_by_one: Vec<F> = polys.concat();
+                for (data, layout, plan) in [
+                    (&mut poly_major, Layout::PolynomialMajor, plan.clone()),
+                    (
+                        &mut one_by_one,
+                        Layout::PolynomialMajor,
+                        plan.clone().parallel(false),
+                    ),
+                    (&mut index_major, Layout::IndexMajor, plan.clone()),
                 ] {
                     if inverse {
                         plan.inverse_batch(data, count, layout, order).unwrap();
@@ -316,6 +324,11 @@ fn batches<F: Sample>() {
                     }
                 }
                 assert_eq!(poly_major, single.concat(), "{order:?} 2^{log_n}×{count}");
+                assert_eq!(
+                    one_by_one,
+                    single.concat(),
+                    "one thread {order:?} 2^{log_n}×{count}"
+                );
                 let want: Vec<F> = (0..n)
                     .flat_map(|i| single.iter().map(move |p| p[i]))
                     .collect();
