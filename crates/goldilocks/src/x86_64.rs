@@ -1540,8 +1540,10 @@ pub fn dit_first_three_stages(data: &mut [Goldilocks], tw4: &[Goldilocks], tw2: 
 /// The last four DIF stages (half-sizes 8, 4, 2, 1) on every block of sixteen consecutive
 /// elements of `data` (`data.len()` a multiple of 128 uses AVX-512 throughout; the rest runs
 /// scalar): `tw8 = [ω_16^j]_{j<8}`, `tw4` and `tw2` as in [`dif_last_three_stages`]. One
-/// pass in place of a stage of half-size 8 and then the three-stage blocks, its twiddles all
-/// shifts (see [`small_blocks`]).
+/// pass in place of a stage of half-size 8 and then the three-stage blocks: on AVX-512 eight
+/// blocks are transposed at a time (8 × 8 tiles) so that each vector holds one position of
+/// eight blocks, and every twiddle (a root of order up to 16, `±2^s`) is applied by shifts
+/// ([`PowerTwiddle`]).
 ///
 /// # Panics
 /// When a table is too short.
