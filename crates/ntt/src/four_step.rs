@@ -43,8 +43,9 @@ pub(crate) struct Direction<F> {
 /// scale), computed once for a polynomial-major batch: otherwise each polynomial's row pass
 /// computes its rows' twiddles again, one product per point, as many as it then applies. On
 /// the 2-core Xeon (AVX-512, IFMA) this took the `2^16 × 135` polynomial-major forward
-/// transform from 58.9–59.0 to 54.3–56.8 ms on one thread and from 29.9–30.0 to 28.3–28.5 on
-/// two (one process, alternating), and the `2^20 × 8` one by 1–6 %.
+/// transform from 58.5–58.6 to 53.7–54.2 ms on one thread and from 29.8–30.0 to 27.4–28.1 on
+/// two (old and new builds alternating, one process each); see
+/// `NttPlan::sharing_row_twiddles` for the sizes that take one.
 #[derive(Debug)]
 pub(crate) struct SinglePointRows<F> {
     log_n: usize,
@@ -89,16 +90,20 @@ impl<F: TwoAdicField> SinglePointRows<F> {
         })
     }
 
-    /// Row `r`'s twiddles when this table is the one of the row pass of `shape` split into
-    /// `2^l1` rows with `scale`.
-    fn row(&self, shape: Shape, l1: usize, scale: Option<F>, r: usize) -> Option<&[F]> {
-        let n2 = 1usize << (shape.log_n - l1);
-        (shape.width == 1
+    /// Whether these are the twiddles of the row pass of `shape` split into `2^l1` rows with
+    /// `scale`.
+    fn is_for(&self, shape: Shape, l1: usize, scale: Option<F>) -> bool {
+        shape.width == 1
             && shape.stride == 1
             && shape.log_n == self.log_n
             && l1 == self.l1
-            && scale == self.scale)
-            .then(|| &self.table[r * n2..(r + 1) * n2])
+            && scale == self.scale
+    }
+
+    /// Row `r`'s twiddles.
+    fn row(&self, r: usize) -> &[F] {
+        let n2 = 1usize << (self.log_n - self.l1);
+        &self.table[r * n2..(r + 1) * n2]
     }
 }
 
@@ -347,6 +352,11 @@ unsafe fn row_pass<F: TwoAdicField>(
     let omega = dir.roots[log_n];
     let ptr = SharedPtr(data);
     let wide = width > 1 || stride > 1;
+    // The batch's shared row twiddles, where they are this pass's.
+    let shared = dir
+        .single_rows
+        .as_deref()
+        .filter(|t| t.is_for(shape, l1, outputs.scale));
     let run = |r: usize| {
         // SAFETY: row `r` is the points `r·n2 .. (r+1)·n2`, disjoint from other rows.
         let row = unsafe { ptr.get().add(r * n2 * stride) };
@@ -355,11 +365,11 @@ unsafe fn row_pass<F: TwoAdicField>(
             width,
             stride,
         };
-        let base = omega.exp_u64(reverse_bits(r, l1) as u64);
+        let base = || omega.exp_u64(reverse_bits(r, l1) as u64);
         if wide && l2 <= core_log {
             // Rows of wide points within the core: the twiddles ride on the row transform's
             // first (DIF) or last (DIT) radix-8 pass where it has one.
-            let tw = row_twiddles(n2, base, outputs.scale);
+            let tw = row_twiddles(n2, base(), outputs.scale);
             // SAFETY: the row's points, exclusively ours; the tables cover `2^l2 ≤ 2^core_log`.
             if unsafe { radix2_wide_scaled(row, l2, width, stride, &dir.tables, dif, &tw) } {
                 if let (true, Some(f)) = (dif, outputs.finish) {
@@ -369,10 +379,6 @@ unsafe fn row_pass<F: TwoAdicField>(
                 return;
             }
         }
-        let shared = dir
-            .single_rows
-            .as_deref()
-            .and_then(|t| t.row(shape, l1, outputs.scale, r));
         // SAFETY: the row's points, exclusively ours; a shared table's row has a factor per
         // point.
         unsafe {
@@ -380,8 +386,8 @@ unsafe fn row_pass<F: TwoAdicField>(
                 transform(row, sub, dir, core_log, dif, Outputs::PLAIN, false);
             }
             match shared {
-                Some(tw) => apply_row_twiddles(row, sub, tw),
-                None => twiddle_row(row, sub, base, outputs.scale),
+                Some(t) => apply_row_twiddles(row, sub, t.row(r)),
+                None => twiddle_row(row, sub, base(), outputs.scale),
             }
             if dif {
                 transform(row, sub, dir, core_log, dif, outputs.finish_only(), false);
