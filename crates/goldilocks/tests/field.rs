@@ -940,17 +940,24 @@ fn block_rows_refuse_bad_shapes() {
 
 /// The layered block-row kernel for one to four stages (the NTT's passes of one, two and four
 /// stages over contiguous wide points) against its butterflies written out pair by pair: short
-/// and long blocks, several rows, widths around the vector boundaries, with and without
+/// and long blocks, several rows, widths around the vector boundaries and points so wide that
+/// a block is run in segments (a column group of a four-step column pass), with and without
 /// point scales. Where it has no kernel (no AVX-512F, `ZKACCEL_SIMD=off`, a width of one) it
 /// must say so and leave the data as it was.
 #[test]
 fn stage_block_rows_match_their_butterflies() {
     use zkaccel_goldilocks::butterflies::stages_block_row;
     let mut rng = rng();
+    let narrow = [(1usize, 1usize), (1, 300), (2, 5), (4, 1), (8, 3), (32, 1)]
+        .into_iter()
+        .flat_map(|(h, rows)| [1usize, 2, 7, 8, 9, 17].map(|width| (h, rows, width)));
+    // Wider than two level-1 chunks for every stage count, with a segment tail.
+    let wide = [(1, 1, 4100), (2, 2, 4100), (4, 1, 2100), (1, 1, 1100)];
+    let shapes: Vec<(usize, usize, usize)> = narrow.chain(wide).collect();
     for stages in 1..=4usize {
         let r = 1usize << stages;
-        for (h, rows) in [(1usize, 1usize), (1, 300), (2, 5), (4, 1), (8, 3), (32, 1)] {
-            for width in [1usize, 2, 7, 8, 9, 17] {
+        for &(h, rows, width) in &shapes {
+            {
                 let data: Vec<Goldilocks> = (0..rows * r * h * width)
                     .map(|_| sample(&mut rng))
                     .collect();

@@ -686,6 +686,16 @@ pub fn reverse_bits(i: usize, bits: usize) -> usize {
 /// two 16 × 16 tiles read row by row (16 contiguous elements each) into L1, then written back
 /// transposed and reversed, so no element is swapped on its own.
 fn bit_reverse_elements<F: Copy + Send + Sync>(data: &mut [F], m: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = zkaccel_field::cpu::Avx512::detect()
+        .filter(|_| core::mem::size_of::<F>() == 8 && core::mem::align_of::<F>() == 8)
+    {
+        // SAFETY: `F` is `Copy` and has the size and alignment of `u64`, so its elements can
+        // be moved as `u64` words: every word written is one that was read from `data`.
+        let words =
+            unsafe { core::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<u64>(), data.len()) };
+        return bit_reverse_words_avx512(cpu, words, m);
+    }
     const T: usize = 1 << TILE_BITS;
     let b = TILE_BITS;
     let rev: [usize; T] = core::array::from_fn(|x| reverse_bits(x, b));
@@ -733,6 +743,150 @@ fn bit_reverse_elements<F: Copy + Send + Sync>(data: &mut [F], m: usize) {
     } else {
         (0..1usize << m).for_each(swap_class);
     }
+}
+
+/// [`bit_reverse_elements`] of 8-byte words on AVX-512: the same classes and 16 × 16 tiles,
+/// each tile read into registers (two vectors a row) and written back transposed and reversed
+/// as four 8 × 8 blocks, each block a selection of even or odd columns and a transpose in
+/// registers.
+#[cfg(target_arch = "x86_64")]
+fn bit_reverse_words_avx512(cpu: zkaccel_field::cpu::Avx512, data: &mut [u64], m: usize) {
+    let b = TILE_BITS;
+    let row = 1usize << (m + b);
+    debug_assert_eq!(data.len(), row << b);
+    let parallel = core::mem::size_of_val(data) >= 1 << 20;
+    let ptr = SharedPtr(data.as_mut_ptr());
+    let swap_class = |mid: usize| {
+        let rmid = reverse_bits(mid, m);
+        if mid > rmid {
+            return;
+        }
+        // SAFETY: classes `mid` and `rmid` are only this task's (bit reversal maps one onto
+        // the other); each tile row is 16 words from `x·row + (class << b)`, inside `data`.
+        unsafe { swap_tiles_avx512(cpu, ptr.get(), row, mid << b, rmid << b) };
+    };
+    if parallel {
+        use rayon::prelude::*;
+        (0..1usize << m).into_par_iter().for_each(swap_class);
+    } else {
+        (0..1usize << m).for_each(swap_class);
+    }
+}
+
+/// Swaps the 16 × 16 tiles at columns `base` and `rbase` (rows `row` words apart), each
+/// transposed and bit-reversed: word `(x, y)` of one goes to `(rev y, rev x)` of the other
+/// (`base = rbase`: the tile onto itself).
+///
+/// # Safety
+/// Words `x·row + c .. x·row + c + 16`, `x < 16`, `c ∈ {base, rbase}`, are valid for reads
+/// and writes and nobody else touches them during the call.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn swap_tiles_avx512(
+    _cpu: zkaccel_field::cpu::Avx512,
+    data: *mut u64,
+    row: usize,
+    base: usize,
+    rbase: usize,
+) {
+    use core::arch::x86_64::*;
+    let load = |c: usize| -> [__m512i; 32] {
+        core::array::from_fn(|i| {
+            // SAFETY: words `8·(i mod 2) ..` of row `i / 2` of the tile at `c`, inside it
+            // per the contract.
+            unsafe { _mm512_loadu_si512(data.add((i / 2) * row + c + 8 * (i % 2)).cast()) }
+        })
+    };
+    // Both tiles are read before either is written.
+    let a = load(base);
+    if base != rbase {
+        let r = load(rbase);
+        // SAFETY: the tile at `base`, per the contract.
+        unsafe { put_tile_avx512(data, row, base, &r) };
+    }
+    // SAFETY: the tile at `rbase`, per the contract.
+    unsafe { put_tile_avx512(data, row, rbase, &a) };
+}
+
+/// Writes tile `t` (row `x` in vectors `2x`, `2x + 1`) to the tile at column `c`,
+/// transposed and bit-reversed: `out[x][y] = t[rev y][rev x]`.
+///
+/// With `x = 8X + x'` and `y = 8Y + y'`, `rev x = 2·rev₃(x') + X`: output block `(X, Y)`
+/// takes the rows of `t` of parity `Y` (in the order `rev₃(y')`) and their columns of parity
+/// `X` (in the order `rev₃(x')`), transposed.
+///
+/// # Safety
+/// As [`swap_tiles_avx512`] for the tile at `c`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn put_tile_avx512(
+    data: *mut u64,
+    row: usize,
+    c: usize,
+    t: &[core::arch::x86_64::__m512i; 32],
+) {
+    use core::arch::x86_64::*;
+    let rev3 = |i: usize| reverse_bits(i, 3);
+    for x_hi in 0..2 {
+        // Columns `2·rev₃(i) + X` of a row's two vectors (indices 8.. name the second).
+        let cols: [i64; 8] = core::array::from_fn(|i| (2 * rev3(i) + x_hi) as i64);
+        // SAFETY: eight words read from an array of eight.
+        let cols = unsafe { _mm512_loadu_si512(cols.as_ptr().cast()) };
+        for y_hi in 0..2 {
+            let v: [__m512i; 8] = core::array::from_fn(|yp| {
+                let r = 2 * rev3(yp) + y_hi;
+                _mm512_permutex2var_epi64(t[2 * r], cols, t[2 * r + 1])
+            });
+            let o = transpose_8x8(v);
+            for (xp, o) in o.iter().enumerate() {
+                // SAFETY: row `8X + x'` of the tile at `c`, words `8Y ..`.
+                unsafe {
+                    _mm512_storeu_si512(data.add((8 * x_hi + xp) * row + c + 8 * y_hi).cast(), *o)
+                };
+            }
+        }
+    }
+}
+
+/// The transpose of eight rows of eight words: `out[i]` lane `j` is `v[j]` lane `i`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn transpose_8x8(v: [core::arch::x86_64::__m512i; 8]) -> [core::arch::x86_64::__m512i; 8] {
+    use core::arch::x86_64::*;
+    // Pairs of rows interleaved: a[2k] = (v[2k][0], v[2k+1][0], v[2k][2], v[2k+1][2], …).
+    let a: [__m512i; 8] = core::array::from_fn(|i| {
+        let (p, q) = (v[i & !1], v[i | 1]);
+        if i % 2 == 0 {
+            _mm512_unpacklo_epi64(p, q)
+        } else {
+            _mm512_unpackhi_epi64(p, q)
+        }
+    });
+    // Quadruples: b[k] holds words of rows 0–3 (k < 4) or 4–7 for columns k mod 4 and + 4.
+    let lo2 = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+    let hi2 = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+    let quad = |p: __m512i, q: __m512i, high: bool| {
+        _mm512_permutex2var_epi64(p, if high { hi2 } else { lo2 }, q)
+    };
+    let b = [
+        quad(a[0], a[2], false), // column 0 | 4 of rows 0–3
+        quad(a[1], a[3], false), // 1 | 5
+        quad(a[0], a[2], true),  // 2 | 6
+        quad(a[1], a[3], true),  // 3 | 7
+        quad(a[4], a[6], false),
+        quad(a[5], a[7], false),
+        quad(a[4], a[6], true),
+        quad(a[5], a[7], true),
+    ];
+    // Rows 0–3 and 4–7 of each column joined.
+    core::array::from_fn(|i| {
+        let (p, q) = (b[i % 4], b[4 + i % 4]);
+        if i < 4 {
+            _mm512_shuffle_i64x2::<0b0100_0100>(p, q)
+        } else {
+            _mm512_shuffle_i64x2::<0b1110_1110>(p, q)
+        }
+    })
 }
 
 /// Bits of the square tiles the blocked bit-reversal swaps (16 × 16 points).

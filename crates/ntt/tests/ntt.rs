@@ -496,19 +496,29 @@ fn groth16_h_divides_exactly_for_satisfied_constraints() {
 fn bit_reversal_permutes_points() {
     let rev =
         |i: usize, bits: usize| (0..bits).fold(0, |r, k| r | ((i >> k) & 1) << (bits - 1 - k));
-    // 2^18 four-byte elements: the parallel blocked path.
-    for log_n in (0..=15).chain([18]) {
-        for width in [1usize, 3] {
-            let n = 1usize << log_n;
-            let mut v: Vec<u32> = (0..(n * width) as u32).collect();
-            bit_reverse(&mut v, width).unwrap();
-            for (i, point) in v.chunks(width).enumerate() {
-                let j = rev(i, log_n);
-                let want: Vec<u32> = (0..width).map(|k| (j * width + k) as u32).collect();
-                assert_eq!(point, &want[..], "2^{log_n} width {width} point {i}");
+    fn check<T: Copy + Send + Sync + PartialEq + core::fmt::Debug>(
+        of: impl Fn(usize) -> T,
+        rev: impl Fn(usize, usize) -> usize,
+    ) {
+        // 2^18 elements: the parallel blocked path.
+        for log_n in (0..=15).chain([18]) {
+            for width in [1usize, 3] {
+                let n = 1usize << log_n;
+                let mut v: Vec<T> = (0..n * width).map(&of).collect();
+                bit_reverse(&mut v, width).unwrap();
+                for (i, point) in v.chunks(width).enumerate() {
+                    let j = rev(i, log_n);
+                    let want: Vec<T> = (0..width).map(|k| of(j * width + k)).collect();
+                    assert_eq!(point, &want[..], "2^{log_n} width {width} point {i}");
+                }
             }
         }
     }
+    // Four-byte elements; eight-byte words (moved in vectors where the CPU has AVX-512);
+    // eight-byte pairs aligned to four (moved one by one).
+    check(|i| i as u32, rev);
+    check(|i| (i as u64) << 32 | 0xdead, rev);
+    check(|i| [i as u32, !(i as u32)], rev);
     assert_eq!(
         bit_reverse(&mut [0u8; 12], 4),
         Err(NttError::NotPowerOfTwo { len: 3 })
