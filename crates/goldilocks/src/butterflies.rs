@@ -874,7 +874,9 @@ fn block_twiddle(
     (j > 0 || slot > 0).then(|| t[s][slot * h + j])
 }
 
-/// [`stages_block_row`] on AVX-512, chunks of consecutive blocks `j` of one row at a time.
+/// [`stages_block_row`] on AVX-512, one chunk of a row at a time: `c` consecutive blocks `j`
+/// whole, or, where one block is wider than two level-1 chunks (a column group of a four-step
+/// column pass), one block's points in segments of `LAYER_CHUNK_ELEMS / 2^stages` elements.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn layered_blocks_avx512<const DIF: bool>(
@@ -888,106 +890,74 @@ fn layered_blocks_avx512<const DIF: bool>(
     use crate::x86_64::PackedGoldilocksAvx512 as P;
     let stages = t.len();
     let r = 1usize << stages;
-    if r * width > 2 * LAYER_CHUNK_ELEMS && width > P::WIDTH {
-        return layered_block_segments::<DIF>(cpu, data, h, width, t, points);
-    }
-    // `c` consecutive blocks (a power of two, so chunks tile `h`).
-    let c = 1usize << (LAYER_CHUNK_ELEMS / (r * width)).clamp(1, h).ilog2();
+    // Segments `seg` elements of each point; `c` consecutive blocks (a power of two, so
+    // chunks tile `h`), one where the points are segmented.
+    let (seg, c) = if r * width > 2 * LAYER_CHUNK_ELEMS && width > P::WIDTH {
+        ((LAYER_CHUNK_ELEMS / r).max(P::WIDTH), 1)
+    } else {
+        (
+            width,
+            1usize << (LAYER_CHUNK_ELEMS / (r * width)).clamp(1, h).ilog2(),
+        )
+    };
     for row in data.chunks_exact_mut(r * h * width) {
         for j0 in (0..h).step_by(c) {
-            if DIF {
-                scale_points(cpu, row, h, width, r, j0, c, points);
-            }
-            for k in 0..stages {
-                let s = if DIF { stages - 1 - k } else { k };
-                let half = 1 << s;
-                for m in (0..r).filter(|m| m & half == 0) {
-                    // A line of a region the caller writes next per four vectors' butterflies.
-                    zkaccel_field::prefetch::step((c * width).div_ceil(4 * P::WIDTH));
-                    let slot = m % half;
-                    // Points `j0 + m·h ..` and `j0 + (m + half)·h ..`, `c ≤ half·h` apart.
-                    let (lo_at, hi_at) = ((j0 + m * h) * width, (j0 + (m + half) * h) * width);
-                    let (head, tail) = row.split_at_mut(hi_at);
-                    let lo = &mut head[lo_at..lo_at + c * width];
-                    let hi = &mut tail[..c * width];
-                    if width == P::WIDTH {
-                        let tw = &t[s][slot * h + j0..slot * h + j0 + c];
-                        butterflies_per_vector::<DIF>(cpu, lo, hi, tw, j0 == 0 && slot == 0);
-                    } else {
-                        for (j, (a, b)) in lo
-                            .chunks_exact_mut(width)
-                            .zip(hi.chunks_exact_mut(width))
-                            .enumerate()
-                        {
-                            let w = block_twiddle(t, s, slot, j0 + j, h);
-                            butterflies_twiddled::<DIF>(cpu, a, b, w);
-                        }
-                    }
-                }
-            }
-            if !DIF {
-                scale_points(cpu, row, h, width, r, j0, c, points);
-            }
-        }
-    }
-}
-
-/// [`stages_block_row`] on AVX-512 for points too wide for one block to fit the level-1
-/// cache: each block's points in segments of [`LAYER_CHUNK_ELEMS`] elements in all, every
-/// stage run over one segment before the next.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn layered_block_segments<const DIF: bool>(
-    cpu: crate::x86_64::Avx512,
-    data: &mut [Goldilocks],
-    h: usize,
-    width: usize,
-    t: &[&[Goldilocks]],
-    points: Option<&[Goldilocks]>,
-) {
-    use crate::x86_64::PackedGoldilocksAvx512 as P;
-    let stages = t.len();
-    let r = 1usize << stages;
-    let seg = (LAYER_CHUNK_ELEMS / r).max(P::WIDTH);
-    for row in data.chunks_exact_mut(r * h * width) {
-        for j in 0..h {
             for e0 in (0..width).step_by(seg) {
+                // Elements `e0 .. e0 + len` of points `j0 + m·h ..` (`c` of them, whole
+                // where `c > 1`): contiguous runs of `c·len`.
                 let len = seg.min(width - e0);
-                // Point `k = j + m·h`'s segment times `points[k]`.
-                let scale = |row: &mut [Goldilocks]| {
-                    let Some(p) = points else { return };
-                    for k in (j..r * h).step_by(h) {
-                        let at = k * width + e0;
-                        scale_run(cpu, &mut row[at..at + len], P::broadcast(cpu, p[k]));
-                    }
-                };
+                let chunk = Chunk { j0, c, e0, len };
                 if DIF {
-                    scale(row);
+                    scale_points(cpu, row, h, width, r, chunk, points);
                 }
                 for k in 0..stages {
                     let s = if DIF { stages - 1 - k } else { k };
                     let half = 1 << s;
                     for m in (0..r).filter(|m| m & half == 0) {
-                        zkaccel_field::prefetch::step(len.div_ceil(4 * P::WIDTH));
+                        // A line of a region the caller writes next per four vectors'
+                        // butterflies.
+                        zkaccel_field::prefetch::step((c * len).div_ceil(4 * P::WIDTH));
                         let slot = m % half;
-                        let (lo_at, hi_at) =
-                            ((j + m * h) * width + e0, (j + (m + half) * h) * width + e0);
-                        let (head, tail) = row.split_at_mut(hi_at);
-                        let w = block_twiddle(t, s, slot, j, h);
-                        butterflies_twiddled::<DIF>(
-                            cpu,
-                            &mut head[lo_at..lo_at + len],
-                            &mut tail[..len],
-                            w,
+                        // Points `j0 + m·h ..` and `j0 + (m + half)·h ..`, `c ≤ half·h` apart.
+                        let (lo_at, hi_at) = (
+                            (j0 + m * h) * width + e0,
+                            (j0 + (m + half) * h) * width + e0,
                         );
+                        let (head, tail) = row.split_at_mut(hi_at);
+                        let lo = &mut head[lo_at..lo_at + c * len];
+                        let hi = &mut tail[..c * len];
+                        if len == P::WIDTH {
+                            let tw = &t[s][slot * h + j0..slot * h + j0 + c];
+                            butterflies_per_vector::<DIF>(cpu, lo, hi, tw, j0 == 0 && slot == 0);
+                        } else {
+                            for (j, (a, b)) in lo
+                                .chunks_exact_mut(len)
+                                .zip(hi.chunks_exact_mut(len))
+                                .enumerate()
+                            {
+                                let w = block_twiddle(t, s, slot, j0 + j, h);
+                                butterflies_twiddled::<DIF>(cpu, a, b, w);
+                            }
+                        }
                     }
                 }
                 if !DIF {
-                    scale(row);
+                    scale_points(cpu, row, h, width, r, chunk, points);
                 }
             }
         }
     }
+}
+
+/// The part of a row [`layered_blocks_avx512`] works on: elements `e0 .. e0 + len` of the
+/// points of blocks `j0 .. j0 + c`.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Chunk {
+    j0: usize,
+    c: usize,
+    e0: usize,
+    len: usize,
 }
 
 /// [`stages_block_row`] on AVX-512 for short blocks (`h` below [`LAYERED_MIN_H`]), without
@@ -1305,28 +1275,29 @@ fn butterflies_table<const DIF: bool>(
     }
 }
 
-/// Points `j0 + m·h .. j0 + m·h + c` (`m < r`) of a row times their `points` scales.
+/// The chunk's segments of points `j0 + m·h .. j0 + m·h + c` (`m < r`) of a row times their
+/// `points` scales.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // a chunk's place in the row and its scales
 fn scale_points(
     cpu: crate::x86_64::Avx512,
     row: &mut [Goldilocks],
     h: usize,
     width: usize,
     r: usize,
-    j0: usize,
-    c: usize,
+    chunk: Chunk,
     points: Option<&[Goldilocks]>,
 ) {
     use crate::x86_64::PackedGoldilocksAvx512 as P;
     let Some(p) = points else {
         return;
     };
+    let Chunk { j0, c, e0, len } = chunk;
     for m in 0..r {
-        for k in j0 + m * h..j0 + m * h + c {
-            let point = &mut row[k * width..(k + 1) * width];
-            scale_run(cpu, point, P::broadcast(cpu, p[k]));
+        let first = j0 + m * h;
+        for (k, &scale) in (first..).zip(&p[first..first + c]) {
+            let at = k * width + e0;
+            scale_run(cpu, &mut row[at..at + len], P::broadcast(cpu, scale));
         }
     }
 }

@@ -682,6 +682,24 @@ pub fn reverse_bits(i: usize, bits: usize) -> usize {
     }
 }
 
+/// Runs `swap(mid, rev(mid))` once for every unordered pair of `m`-bit middle classes
+/// `{mid, rev(mid)}` (a class paired with itself included), on all cores when `parallel`.
+/// Bit reversal maps class `mid` onto `rev(mid)`, so the pairs are independent tasks.
+fn for_each_class_pair(m: usize, parallel: bool, swap: impl Fn(usize, usize) + Sync) {
+    let task = |mid: usize| {
+        let rmid = reverse_bits(mid, m);
+        if mid <= rmid {
+            swap(mid, rmid);
+        }
+    };
+    if parallel {
+        use rayon::prelude::*;
+        (0..1usize << m).into_par_iter().for_each(task);
+    } else {
+        (0..1usize << m).for_each(task);
+    }
+}
+
 /// [`bit_reverse_points`] of single elements (`2^(m + 2·TILE_BITS)` of them): each class's
 /// two 16 × 16 tiles read row by row (16 contiguous elements each) into L1, then written back
 /// transposed and reversed, so no element is swapped on its own.
@@ -702,11 +720,7 @@ fn bit_reverse_elements<F: Copy + Send + Sync>(data: &mut [F], m: usize) {
     let row = 1usize << (m + b);
     let parallel = core::mem::size_of_val(data) >= 1 << 20;
     let ptr = SharedPtr(data.as_mut_ptr());
-    let swap_class = |mid: usize| {
-        let rmid = reverse_bits(mid, m);
-        if mid > rmid {
-            return;
-        }
+    let swap_class = |mid: usize, rmid: usize| {
         let (base, rbase) = (mid << b, rmid << b);
         // SAFETY: row `x` of class `c` is the 16 elements from `x·row + (c << b)`, below
         // `data.len() = 2^(m + 2b)`, and only this task touches classes `mid` and `rmid`
@@ -737,12 +751,7 @@ fn bit_reverse_elements<F: Copy + Send + Sync>(data: &mut [F], m: usize) {
         }
         put(rbase, &a);
     };
-    if parallel {
-        use rayon::prelude::*;
-        (0..1usize << m).into_par_iter().for_each(swap_class);
-    } else {
-        (0..1usize << m).for_each(swap_class);
-    }
+    for_each_class_pair(m, parallel, swap_class);
 }
 
 /// [`bit_reverse_elements`] of 8-byte words on AVX-512: the same classes and 16 × 16 tiles,
@@ -756,21 +765,12 @@ fn bit_reverse_words_avx512(cpu: zkaccel_field::cpu::Avx512, data: &mut [u64], m
     debug_assert_eq!(data.len(), row << b);
     let parallel = core::mem::size_of_val(data) >= 1 << 20;
     let ptr = SharedPtr(data.as_mut_ptr());
-    let swap_class = |mid: usize| {
-        let rmid = reverse_bits(mid, m);
-        if mid > rmid {
-            return;
-        }
+    let swap_class = |mid: usize, rmid: usize| {
         // SAFETY: classes `mid` and `rmid` are only this task's (bit reversal maps one onto
         // the other); each tile row is 16 words from `x·row + (class << b)`, inside `data`.
         unsafe { swap_tiles_avx512(cpu, ptr.get(), row, mid << b, rmid << b) };
     };
-    if parallel {
-        use rayon::prelude::*;
-        (0..1usize << m).into_par_iter().for_each(swap_class);
-    } else {
-        (0..1usize << m).for_each(swap_class);
-    }
+    for_each_class_pair(m, parallel, swap_class);
 }
 
 /// Swaps the 16 × 16 tiles at columns `base` and `rbase` (rows `row` words apart), each
@@ -925,11 +925,7 @@ pub(crate) fn bit_reverse_points<F: Copy + Send + Sync>(
         return;
     }
     let ptr = SharedPtr(data.as_mut_ptr());
-    let swap_class = |mid: usize| {
-        let rmid = reverse_bits(mid, m);
-        if mid > rmid {
-            return;
-        }
+    let swap_class = |mid: usize, rmid: usize| {
         for hi in 0..1usize << b {
             for lo in 0..1usize << b {
                 let i = (hi << (m + b)) | (mid << b) | lo;
@@ -951,10 +947,9 @@ pub(crate) fn bit_reverse_points<F: Copy + Send + Sync>(
             }
         }
     };
-    if n * width * core::mem::size_of::<F>() >= 1 << 20 {
-        use rayon::prelude::*;
-        (0..1usize << m).into_par_iter().for_each(swap_class);
-    } else {
-        (0..1usize << m).for_each(swap_class);
-    }
+    for_each_class_pair(
+        m,
+        n * width * core::mem::size_of::<F>() >= 1 << 20,
+        swap_class,
+    );
 }
