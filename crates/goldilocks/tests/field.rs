@@ -1033,58 +1033,61 @@ fn stage_block_rows_match_their_butterflies() {
 
 /// The layered block-row kernel refuses every shape it cannot run, before writing anything:
 /// no stage or five, a length that is not whole rows, a short stage table, too few scales,
-/// scales for two rows.
+/// scales for two rows; for narrow points and for points wide enough to run in segments.
 #[test]
 fn stage_block_rows_refuse_bad_shapes() {
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use zkaccel_goldilocks::butterflies::stages_block_row;
     let mut rng = rng();
-    let (h, width) = (4usize, 9usize);
-    let t: Vec<Vec<Goldilocks>> = (0..5)
-        .map(|s| (0..h << s).map(|_| sample(&mut rng)).collect())
-        .collect();
-    let tables: Vec<&[Goldilocks]> = t.iter().map(|v| v.as_slice()).collect();
-    let row: Vec<Goldilocks> = (0..4 * h * width).map(|_| sample(&mut rng)).collect();
-    let points: Vec<Goldilocks> = (0..4 * h).map(|_| sample(&mut rng)).collect();
-    let two_rows = [row.clone(), row.clone()].concat();
-    let short = [tables[0], &t[1][..2 * h - 1]];
-    type Case<'a> = (
-        &'a str,
-        Vec<Goldilocks>,
-        &'a [&'a [Goldilocks]],
-        Option<&'a [Goldilocks]>,
-    );
-    let cases: Vec<Case> = vec![
-        ("no stage", row.clone(), &tables[..0], None),
-        ("five stages", row.clone(), &tables[..5], None),
-        (
-            "not whole rows",
-            row[..row.len() - 1].to_vec(),
-            &tables[..2],
-            None,
-        ),
-        ("short table", row.clone(), &short, None),
-        (
-            "too few scales",
-            row.clone(),
-            &tables[..2],
-            Some(&points[..4 * h - 1]),
-        ),
-        (
-            "scales for two rows",
-            two_rows,
-            &tables[..2],
-            Some(&points[..]),
-        ),
-    ];
-    for (what, data, t, scales) in cases {
-        for dif in [false, true] {
-            let mut got = data.clone();
-            let refused = catch_unwind(AssertUnwindSafe(|| {
-                stages_block_row(&mut got, h, width, t, dif, scales)
-            }));
-            assert!(refused.is_err(), "{what} (dif {dif}) was accepted");
-            assert_eq!(got, data, "{what} (dif {dif}) touched the data");
+    // Narrow points, and points wide enough to run in segments.
+    for width in [9usize, 4100] {
+        let h = 4usize;
+        let t: Vec<Vec<Goldilocks>> = (0..5)
+            .map(|s| (0..h << s).map(|_| sample(&mut rng)).collect())
+            .collect();
+        let tables: Vec<&[Goldilocks]> = t.iter().map(|v| v.as_slice()).collect();
+        let row: Vec<Goldilocks> = (0..4 * h * width).map(|_| sample(&mut rng)).collect();
+        let points: Vec<Goldilocks> = (0..4 * h).map(|_| sample(&mut rng)).collect();
+        let two_rows = [row.clone(), row.clone()].concat();
+        let short = [tables[0], &t[1][..2 * h - 1]];
+        type Case<'a> = (
+            &'a str,
+            Vec<Goldilocks>,
+            &'a [&'a [Goldilocks]],
+            Option<&'a [Goldilocks]>,
+        );
+        let cases: Vec<Case> = vec![
+            ("no stage", row.clone(), &tables[..0], None),
+            ("five stages", row.clone(), &tables[..5], None),
+            (
+                "not whole rows",
+                row[..row.len() - 1].to_vec(),
+                &tables[..2],
+                None,
+            ),
+            ("short table", row.clone(), &short, None),
+            (
+                "too few scales",
+                row.clone(),
+                &tables[..2],
+                Some(&points[..4 * h - 1]),
+            ),
+            (
+                "scales for two rows",
+                two_rows,
+                &tables[..2],
+                Some(&points[..]),
+            ),
+        ];
+        for (what, data, t, scales) in cases {
+            for dif in [false, true] {
+                let mut got = data.clone();
+                let refused = catch_unwind(AssertUnwindSafe(|| {
+                    stages_block_row(&mut got, h, width, t, dif, scales)
+                }));
+                assert!(refused.is_err(), "{what} (dif {dif}) was accepted");
+                assert_eq!(got, data, "{what} (dif {dif}) touched the data");
+            }
         }
     }
     // Row lengths that overflow (and would wrap to zero, of which an empty slice is a

@@ -531,6 +531,20 @@ fn bit_reversal_permutes_points() {
         bit_reverse(&mut [0u8; 10], 0),
         Err(NttError::Shape(_))
     ));
+    // No points at all, and eight-byte words that are not a power of two of them.
+    assert_eq!(
+        bit_reverse(&mut [0u64; 0], 1),
+        Err(NttError::NotPowerOfTwo { len: 0 })
+    );
+    let mut words = vec![7u64; 3 << 10];
+    assert_eq!(
+        bit_reverse(&mut words, 1),
+        Err(NttError::NotPowerOfTwo { len: 3 << 10 })
+    );
+    assert!(
+        words.iter().all(|&w| w == 7),
+        "a refused reversal moved nothing"
+    );
 }
 
 /// A plan that advises huge pages for its outputs (large enough, 4 MiB and up, for the advice
