@@ -74,8 +74,9 @@ fi
 step "rustfmt"
 cargo fmt --all -- --check
 
-step "generated assembly module matches tools/gen_fp256_asm.py"
+step "generated assembly modules match tools/gen_fp256_asm.py and tools/gen_fp384_asm.py"
 python3 tools/gen_fp256_asm.py --check
+python3 tools/gen_fp384_asm.py --check
 
 step "clippy (-D warnings; also type-checks every bench)"
 cargo clippy --workspace --all-targets --locked -- -D warnings

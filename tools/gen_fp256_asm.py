@@ -32,10 +32,14 @@ HEADER = """\
 """
 
 
-def render():
-    out = [HEADER.rstrip("\n")]
-    for module, source in ((gen_mont_asm, "asm.rs"), (gen_avx2_asm, "avx2.rs / hybrid.rs")):
-        for name, (doc, lines) in module.blocks().items():
+def render(header=HEADER, sources=None):
+    """The generated module's text: `header`, then one macro per block of each
+    `(blocks, source file)` in `sources` (by default fp256's two generators)."""
+    if sources is None:
+        sources = ((gen_mont_asm.blocks(), "asm.rs"), (gen_avx2_asm.blocks(), "avx2.rs / hybrid.rs"))
+    out = [header.rstrip("\n")]
+    for blocks, source in sources:
+        for name, (doc, lines) in blocks.items():
             for line in lines:
                 if '"' in line or "\\" in line:
                     sys.exit(f"{name}: a line needs escaping: {line}")
@@ -52,18 +56,22 @@ def render():
     return "\n".join(out) + "\n"
 
 
-def main():
-    text = render()
+def write_or_check(target, text, script, usage):
+    """Writes `text` to `target`, or with `--check` exits non-zero when `target` differs."""
     if sys.argv[1:] == ["--check"]:
-        if TARGET.read_text() != text:
-            sys.exit(f"{TARGET.relative_to(ROOT)} differs from what the generators print; "
-                     "run python3 tools/gen_fp256_asm.py")
-        print(f"{TARGET.relative_to(ROOT)} matches its generators")
+        if target.read_text() != text:
+            sys.exit(f"{target.relative_to(ROOT)} differs from what the generators print; "
+                     f"run python3 tools/{script}")
+        print(f"{target.relative_to(ROOT)} matches its generators")
     elif sys.argv[1:]:
-        sys.exit(__doc__)
+        sys.exit(usage)
     else:
-        TARGET.write_text(text)
-        print(f"wrote {TARGET.relative_to(ROOT)}")
+        target.write_text(text)
+        print(f"wrote {target.relative_to(ROOT)}")
+
+
+def main():
+    write_or_check(TARGET, render(), "gen_fp256_asm.py", __doc__)
 
 
 if __name__ == "__main__":

@@ -29,41 +29,41 @@ The product-and-square kernel is the pair kernel with y = c*c in those rows: x^7
 """
 
 
-def first_step(e, T, operand):
-    """t = operand * rdx, for t = 0 (CF chain only)."""
+def first_step(e, T, operand, n=4):
+    """t = operand * rdx, for t = 0 (CF chain only), on n limbs (T has n + 1 words)."""
     e(f"mulx {T[1]}, {T[0]}, {operand(0)}")
-    for j in range(1, 4):
+    for j in range(1, n):
         e(f"mulx {T[j + 1]}, {{lo}}, {operand(j)}")
         e(f"{'add' if j == 1 else 'adc'} {T[j]}, {{lo}}")
-    e(f"adc {T[4]}, 0")
+    e(f"adc {T[n]}, 0")
 
 
-def mul_step(e, T, operand, start=0):
-    """t += rdx * operand(j) at position j, for j from start to 3 (start > 0: a squaring's row
-    `start`, rdx = a_start), low halves on the OF chain and high halves on the CF chain."""
+def mul_step(e, T, operand, start=0, n=4):
+    """t += rdx * operand(j) at position j, for j from start to n - 1 (start > 0: a squaring's
+    row `start`, rdx = a_start), low halves on the OF chain and high halves on the CF chain."""
     e("xor {lo:e}, {lo:e}")
-    for j in range(start, 3):
+    for j in range(start, n - 1):
         e(f"mulx {{hi}}, {{lo}}, {operand(j)}")
         e(f"adox {T[j]}, {{lo}}")
         e(f"adcx {T[j + 1]}, {{hi}}")
-    e(f"mulx {T[4]}, {{lo}}, {operand(3)}")
-    e(f"adox {T[3]}, {{lo}}")
+    e(f"mulx {T[n]}, {{lo}}, {operand(n - 1)}")
+    e(f"adox {T[n - 1]}, {{lo}}")
     e("mov {lo:e}, 0")
-    e(f"adox {T[4]}, {{lo}}")
-    e(f"adcx {T[4]}, {{lo}}")
+    e(f"adox {T[n]}, {{lo}}")
+    e(f"adcx {T[n]}, {{lo}}")
 
 
-def reduction_step(e, T, modulus, inv):
+def reduction_step(e, T, modulus, inv, n=4):
     """m = t0 * inv; t = (t + m * p) / 2^64 (t0 becomes zero and is the next top word)."""
     e(f"mov rdx, {T[0]}")
     e(f"imul rdx, {inv}")
     e("xor {lo:e}, {lo:e}")
-    for j in range(4):
+    for j in range(n):
         e(f"mulx {{hi}}, {{lo}}, {modulus(j)}")
         e(f"adox {T[j]}, {{lo}}")
         e(f"adcx {T[j + 1]}, {{hi}}")
     e("mov {lo:e}, 0")
-    e(f"adox {T[4]}, {{lo}}")
+    e(f"adox {T[n]}, {{lo}}")
 
 
 def square_operand(i, j, own, doubled):
@@ -76,8 +76,8 @@ def square_operand(i, j, own, doubled):
 
 
 def rotation(regs, i):
-    """The accumulator words t_0..t_4 of iteration i."""
-    return [regs[(i + k) % 5] for k in range(5)]
+    """The accumulator words t_0..t_n of iteration i (n + 1 = len(regs) rotating registers)."""
+    return [regs[(i + k) % len(regs)] for k in range(len(regs))]
 
 
 def qword(base, k):
@@ -180,5 +180,51 @@ def blocks():
         "adx_product_and_square": (
             f"the product-and-square kernel; x is in {x_out} and y in {y_out}",
             pair_square,
+        ),
+    }
+
+
+def six_limb_blocks():
+    """The six-limb kernel of `crates/fp384/src/asm.rs` (`tools/gen_fp384_asm.py` writes it):
+    CIOS on six limbs with the final subtraction, for a, b < p < 2^383.
+
+    Six limbs of a and seven accumulator words do not fit in the 13 general registers an asm
+    block can get, so a stays in memory ({a} points at its six words; `mulx` reads them as
+    operands). rdx holds b[0], then each multiplier word and each m in turn; {c} points at
+    [b1, .., b5, p0, .., p5, inv]; the seven accumulator words rotate through r0..r6 as in the
+    four-limb kernel; lo and hi take the halves of each product. The final subtraction writes
+    t - p into lo, hi, rdx, s, {a} (no longer needed) and the free accumulator word, and keeps
+    it unless it borrowed: 13 registers in all.
+
+    Invariant: t < 2p between iterations (for a, b < p), and t + a*b_i + m*p < 2^65 p fits in
+    seven words because p < 2^383, so no carry is ever dropped."""
+    n = 6
+    R = [f"{{r{k}}}" for k in range(n + 1)]
+    loop = []
+    e = loop.append
+    for i in range(n):
+        T = rotation(R, i)
+        if i == 0:
+            e("// t = a * b[0] (b[0] is in rdx)")
+            first_step(e, T, lambda j: qword("a", j), n=n)
+        else:
+            e(f"// t += a * b[{i}]")
+            e(f"mov rdx, {qword('c', i - 1)}")
+            mul_step(e, T, lambda j: qword("a", j), n=n)
+        e("// m = t0 * inv; t = (t + m * p) / 2^64")
+        reduction_step(e, T, lambda j: qword("c", n - 1 + j), qword("c", 2 * n - 1), n=n)
+    T = rotation(R, n)
+    scratch = ["{lo}", "{hi}", "rdx", "{s}", "{a}", T[n]]
+    e("// t < 2p: subtract p unless that borrows")
+    for k in range(n):
+        e(f"mov {scratch[k]}, {T[k]}")
+        e(f"{'sub' if k == 0 else 'sbb'} {scratch[k]}, {qword('c', n - 1 + k)}")
+    for k in range(n):
+        e(f"cmovnc {T[k]}, {scratch[k]}")
+    out = ", ".join(T[:n])
+    return {
+        "adx6_mont_mul": (
+            f"the six-limb CIOS product with its final subtraction; the result is in {out}",
+            loop,
         ),
     }

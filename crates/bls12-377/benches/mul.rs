@@ -1,6 +1,7 @@
-//! BLS12-377 Fq (384-bit, six words) multiplication: ours (`Fp384`, portable CIOS) against
-//! arkworks 0.5 `ark_bls12_377::Fq` on the same inputs, as a dependent chain (latency) and as
-//! a batch of independent products (throughput). `cargo bench -p zkaccel-bls12-377 --bench mul`.
+//! BLS12-377 Fq (384-bit, six words) multiplication: ours (`Fp384`, on the kernel the CPU
+//! picks; `ZKACCEL_SIMD=off` for the portable one) against arkworks 0.5 `ark_bls12_377::Fq` on
+//! the same inputs, as a dependent chain (latency) and as a batch of independent products
+//! (throughput). `cargo bench -p zkaccel-bls12-377 --bench mul`.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 use ark_ff::PrimeField as _;
 use criterion::{criterion_group, criterion_main, Criterion};

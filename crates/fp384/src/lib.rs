@@ -11,6 +11,14 @@ use core::str::FromStr;
 use zkaccel_field::modmul::MontgomeryWords;
 use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
 
+// The assembly kernel's instruction lines (`tools/gen_fp384_asm.py`); first, so that the
+// module after it sees its macro.
+#[cfg(target_arch = "x86_64")]
+#[macro_use]
+mod generated;
+#[cfg(target_arch = "x86_64")]
+mod asm;
+
 /// Six little-endian 64-bit words.
 pub type U384 = [u64; 6];
 
@@ -125,28 +133,28 @@ impl<C: Fp384Config> Add for Fp384<C> {
     type Output = Self;
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
-        Self::from_mont(C::MONT.add(&self.0, &rhs.0))
+        Self::from_mont(add_mod::<C>(&self.0, &rhs.0))
     }
 }
 impl<C: Fp384Config> Sub for Fp384<C> {
     type Output = Self;
     #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
-        Self::from_mont(C::MONT.sub(&self.0, &rhs.0))
+        Self::from_mont(sub_mod::<C>(&self.0, &rhs.0))
     }
 }
 impl<C: Fp384Config> Mul for Fp384<C> {
     type Output = Self;
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
-        Self::from_mont(C::MONT.mul(&self.0, &rhs.0))
+        Self::from_mont(mont_mul::<C>(&self.0, &rhs.0))
     }
 }
 impl<C: Fp384Config> Neg for Fp384<C> {
     type Output = Self;
     #[inline(always)]
     fn neg(self) -> Self {
-        Self::from_mont(C::MONT.neg(&self.0))
+        Self::from_mont(sub_mod::<C>(&[0; 6], &self.0))
     }
 }
 impl<C: Fp384Config> AddAssign for Fp384<C> {
@@ -274,6 +282,97 @@ impl<C: Fp384Config> PrimeField for Fp384<C> {
 
 /// `GENERATOR^((p−1)/2^bits)`, the arkworks convention (`TWO_ADIC_ROOT_OF_UNITY` is
 /// `GENERATOR^t` for the odd part `t`, squared down to smaller orders).
+/// `a + b` and the carry out, one carry chain over the six words.
+#[inline(always)]
+fn add_words(a: &U384, b: &U384) -> (U384, u64) {
+    let mut carry = 0;
+    let sum = core::array::from_fn(|i| {
+        let (s, c) = limbs::adc(a[i], b[i], carry);
+        carry = c;
+        s
+    });
+    (sum, carry)
+}
+
+/// `a − b` and the borrow out, one borrow chain over the six words.
+#[inline(always)]
+fn sub_words(a: &U384, b: &U384) -> (U384, u64) {
+    let mut borrow = 0;
+    let difference = core::array::from_fn(|i| {
+        let (d, b) = limbs::sbb(a[i], b[i], borrow);
+        borrow = b;
+        d
+    });
+    (difference, borrow)
+}
+
+/// `(a + b) mod p` for `a, b < p`. Whether `a + b ≥ p` depends on the data, and a branch on it
+/// would be mispredicted about half the time (an NTT's butterflies), so the result is selected
+/// without one. A carry out of the sixth word (a modulus above `2^383`) means `a + b ≥ p` too.
+#[inline(always)]
+fn add_mod<C: Fp384Config>(a: &U384, b: &U384) -> U384 {
+    let (sum, carry) = add_words(a, b);
+    let (reduced, borrow) = sub_words(&sum, &C::MODULUS);
+    limbs::select_words(carry != 0 || borrow == 0, reduced, sum)
+}
+
+/// `(a − b) mod p` for `a, b < p`: on a borrow, `p` is added back through a mask, no branch.
+#[inline(always)]
+fn sub_mod<C: Fp384Config>(a: &U384, b: &U384) -> U384 {
+    let (difference, borrow) = sub_words(a, b);
+    let mask = 0u64.wrapping_sub(borrow);
+    add_words(&difference, &C::MODULUS.map(|w| w & mask)).0
+}
+
+/// A Montgomery-multiplication kernel of [`Fp384`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MulBackend {
+    /// x86-64 assembly with `mulx`/`adcx`/`adox` (needs BMI2 and ADX, and `p < 2^383`).
+    Adx,
+    /// Portable Rust (word-serial CIOS, with the no-carry shortcut where the modulus allows).
+    Portable,
+}
+
+/// Whether the six-limb assembly kernel's invariant holds for `C`'s modulus (`p < 2^383`).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const fn adx_admits<C: Fp384Config>() -> bool {
+    C::MODULUS[5] >> 63 == 0
+}
+
+/// `a·b·2^{-384} mod p` on the fastest kernel this CPU and this modulus allow.
+#[inline(always)]
+fn mont_mul<C: Fp384Config>(a: &U384, b: &U384) -> U384 {
+    #[cfg(target_arch = "x86_64")]
+    if adx_admits::<C>() && zkaccel_field::cpu::features().bmi2_adx {
+        // SAFETY: BMI2 and ADX were detected (and `ZKACCEL_SIMD` did not switch them off).
+        return unsafe { asm::mont_mul_adx(b, a, &C::MODULUS, C::MONT.inv) };
+    }
+    C::MONT.mul(a, b)
+}
+
+impl<C: Fp384Config> Fp384<C> {
+    /// The kernel `*` runs on for this field on this CPU: [`MulBackend::Adx`] where the CPU
+    /// has BMI2 and ADX, `ZKACCEL_SIMD` does not switch them off and `p < 2^383`.
+    pub fn mul_backend() -> MulBackend {
+        #[cfg(target_arch = "x86_64")]
+        if adx_admits::<C>() && zkaccel_field::cpu::features().bmi2_adx {
+            return MulBackend::Adx;
+        }
+        MulBackend::Portable
+    }
+
+    /// `self · rhs` on a chosen kernel, for tests and benchmarks that compare them; a kernel
+    /// this CPU or this modulus does not allow falls back to [`MulBackend::Portable`] (see
+    /// [`Self::mul_backend`]).
+    #[inline]
+    pub fn mul_using(self, rhs: Self, backend: MulBackend) -> Self {
+        if backend == MulBackend::Adx {
+            return self * rhs;
+        }
+        Self::from_mont(C::MONT.mul(&self.0, &rhs.0))
+    }
+}
+
 fn two_adic_root<C: Fp384Config>(bits: usize) -> Fp384<C> {
     let mut e = Fp384::<C>::multiplicative_group_order();
     limbs::shr_assign(&mut e, bits as u32);
@@ -344,6 +443,70 @@ mod tests {
         assert_eq!(step(&mut p, 96, false), 0);
         assert_eq!(step(&mut p, 32, true), 0);
         assert_eq!(p, P384::MODULUS);
+    }
+
+    /// The widest modulus the assembly kernel admits, `2^383 − 1` (odd, not prime: only its
+    /// products are used).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    struct Widest;
+
+    impl Fp384Config for Widest {
+        const NAME: &'static str = "2^383 - 1";
+        const MODULUS: U384 = [
+            u64::MAX,
+            u64::MAX,
+            u64::MAX,
+            u64::MAX,
+            u64::MAX,
+            u64::MAX >> 1,
+        ];
+        const GENERATOR: u64 = 3;
+    }
+
+    /// `*` runs on the assembly kernel exactly when the CPU has BMI2 and ADX and `p < 2^383`;
+    /// asked for it, a full-width modulus falls back to the portable code; both kernels agree
+    /// through the public API, and so do the branch-free `+`, `−` and negation with the
+    /// word-serial `const` ones, on edge values (`p − 1`, `p − 2`, `2^384 mod p`, whose sums
+    /// carry out of the sixth word for P-384).
+    #[test]
+    fn the_assembly_kernel_serves_moduli_below_2_383_only() {
+        let adx = cfg!(target_arch = "x86_64") && zkaccel_field::cpu::features().bmi2_adx;
+        let expected = if adx {
+            MulBackend::Adx
+        } else {
+            MulBackend::Portable
+        };
+        assert_eq!(Fp384::<Widest>::mul_backend(), expected);
+        assert_eq!(Fp384::<P384>::mul_backend(), MulBackend::Portable);
+        fn agree<C: Fp384Config>() {
+            let values = [
+                Fp384::<C>::ZERO,
+                Fp384::ONE,
+                Fp384::NEG_ONE,
+                -Fp384::TWO,
+                Fp384::from_u64_reduced(u64::MAX),
+                Fp384::from_limbs_reduced(&[u64::MAX; 6]),
+            ];
+            for &x in &values {
+                for &y in &values {
+                    let portable = x.mul_using(y, MulBackend::Portable);
+                    assert_eq!(x.mul_using(y, MulBackend::Adx), portable, "{}", C::NAME);
+                    assert_eq!(x * y, portable, "{}", C::NAME);
+                    // The branch-free sums against the word-serial `const` ones.
+                    assert_eq!((x + y).0, C::MONT.add(&x.0, &y.0), "{}", C::NAME);
+                    assert_eq!((x - y).0, C::MONT.sub(&x.0, &y.0), "{}", C::NAME);
+                }
+                assert_eq!((-x).0, C::MONT.neg(&x.0), "{}", C::NAME);
+            }
+            assert_eq!(
+                Fp384::<C>::NEG_ONE * Fp384::NEG_ONE,
+                Fp384::ONE,
+                "{}",
+                C::NAME
+            );
+        }
+        agree::<Widest>();
+        agree::<P384>();
     }
 
     #[test]
