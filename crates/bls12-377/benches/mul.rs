@@ -1,7 +1,8 @@
 //! BLS12-377 Fq (384-bit, six words) multiplication: ours (`Fp384`, on the kernel the CPU
 //! picks; `ZKACCEL_SIMD=off` for the portable one) against arkworks 0.5 `ark_bls12_377::Fq` on
 //! the same inputs, as a dependent chain (latency) and as a batch of independent products
-//! (throughput). `cargo bench -p zkaccel-bls12-377 --bench mul`.
+//! (throughput, one product at a time and through `Fq::mul_assign_slices`).
+//! `cargo bench -p zkaccel-bls12-377 --bench mul`.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 use ark_ff::PrimeField as _;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -31,6 +32,10 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("mul-throughput/bls12-377-fq");
     throughput(&mut g, "zkaccel", &a, &b, |a, b| {
         a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y)
+    });
+    // The batch kernel (eight products at a time with AVX-512 IFMA where present).
+    throughput(&mut g, "zkaccel-slices", &a, &b, |a, b| {
+        Fq::mul_assign_slices(a, b)
     });
     throughput(&mut g, "arkworks", &a_ark, &b_ark, |a, b| {
         a.iter_mut().zip(b).for_each(|(x, y)| *x *= *y)

@@ -45,3 +45,23 @@ fn modulus_has_377_bits_and_two_adicity_46() {
         "258664426012969094010652733694893533536393512754914660539884262666720468348340822774968888139573360124440321458177"
     );
 }
+
+/// Batches of products (`Fq::mul_assign_slices`: eight at a time with AVX-512 IFMA where the
+/// CPU has it) against arkworks' products of the same random and edge elements, on lengths
+/// that leave every remainder of eight.
+#[test]
+fn batch_products_match_arkworks() {
+    use ark_ff::PrimeField as _;
+    let to_ark = |x: &Fq| ark_bls12_377::Fq::from_le_bytes_mod_order(&x.to_bytes_le());
+    let mut rng = zkaccel_field_testing::rng();
+    let values = zkaccel_field_testing::edge_and_random::<Fq>(&mut rng, 300);
+    for len in [0, 1, 7, 8, 9, 63, 64, 65, 300] {
+        let a = &values[..len];
+        let b: Vec<Fq> = values.iter().rev().take(len).copied().collect();
+        let mut ours = a.to_vec();
+        Fq::mul_assign_slices(&mut ours, &b);
+        for ((x, y), product) in a.iter().zip(&b).zip(&ours) {
+            assert_eq!(to_ark(product), to_ark(x) * to_ark(y), "length {len}");
+        }
+    }
+}

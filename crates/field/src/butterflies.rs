@@ -60,6 +60,49 @@ pub fn add_sub<F: TwoAdicField>(lo: &mut [F], hi: &mut [F]) {
     }
 }
 
+// ---- The butterflies of a field whose products are fastest in batches (its
+// [`TwoAdicField::mul_slices`], e.g. eight at a time in AVX-512 IFMA lanes): the sums and
+// differences of a run first, then its products as one batch. The 256- and 384-bit fields
+// route their butterfly methods here.
+
+/// [`dif_scalar`]'s result, the twiddle products as one batch.
+#[inline(always)]
+pub fn dif_batched<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
+    add_sub(lo, hi);
+    F::mul_slices(hi, &tw[..hi.len()]);
+}
+
+/// [`dit_scalar`]'s result, the twiddle products as one batch.
+#[inline(always)]
+pub fn dit_batched<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
+    F::mul_slices(hi, &tw[..hi.len()]);
+    add_sub(lo, hi);
+}
+
+/// `v[i] ← v[i]·w` through [`TwoAdicField::mul_slices`], in chunks against a run of `w`s.
+#[inline(always)]
+pub fn mul_by_constant_batched<F: TwoAdicField>(v: &mut [F], w: F) {
+    const CHUNK: usize = 32;
+    let ws = [w; CHUNK];
+    for chunk in v.chunks_mut(CHUNK) {
+        F::mul_slices(chunk, &ws[..chunk.len()]);
+    }
+}
+
+/// [`dif_same_scalar`]'s result, the products as one batch.
+#[inline(always)]
+pub fn dif_same_batched<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
+    add_sub(lo, hi);
+    mul_by_constant_batched(hi, w);
+}
+
+/// [`dit_same_scalar`]'s result, the products as one batch.
+#[inline(always)]
+pub fn dit_same_batched<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
+    mul_by_constant_batched(hi, w);
+    add_sub(lo, hi);
+}
+
 /// One butterfly of two runs with twiddle `w` (`unit` when `w = 1`): the unit twiddle skips
 /// the products, short runs (the last DIF / first DIT stages of one polynomial) stay inline,
 /// longer ones go to the field's [`TwoAdicField::dif_butterflies_same`] or

@@ -94,3 +94,21 @@ pub fn split_two_adic(order: &[u64]) -> (usize, Vec<u64>) {
     }
     (s, q)
 }
+
+/// `a[i] ← a[i]·b[i]` over two equally long slices: each whole group of eight through
+/// `eight` (a SIMD kernel on eight elements, e.g. IFMA lanes), the rest one product at a time.
+#[inline]
+pub fn mul_slices_by_eights<F: Field>(a: &mut [F], b: &[F], mut eight: impl FnMut(&mut [F], &[F])) {
+    let mut chunks_a = a.chunks_exact_mut(8);
+    let mut chunks_b = b.chunks_exact(8);
+    for (x, y) in (&mut chunks_a).zip(&mut chunks_b) {
+        eight(x, y);
+    }
+    for (x, y) in chunks_a
+        .into_remainder()
+        .iter_mut()
+        .zip(chunks_b.remainder())
+    {
+        *x *= *y;
+    }
+}

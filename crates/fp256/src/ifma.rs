@@ -13,8 +13,7 @@
 use core::arch::x86_64::*;
 
 use zkaccel_field::modmul::U256;
-
-const MASK52: u64 = (1 << 52) - 1;
+use zkaccel_field::radix52::{mont_mul52, normalise, reduce_below_2p, MASK52};
 
 /// Splits a 256-bit value (four 64-bit limbs, one register per limb) into five 52-bit limbs.
 #[inline(always)]
@@ -121,37 +120,6 @@ unsafe fn store_transposed(words: *mut i64, l: [__m512i; 4]) {
         for (m, v) in out.into_iter().enumerate() {
             _mm512_storeu_si512(words.add(8 * m).cast(), v);
         }
-    }
-}
-
-/// Eight lanes of `a·b·2^-260 mod p` in radix 2^52 (inputs as described in the module doc).
-#[inline(always)]
-unsafe fn mont_mul52(
-    a: [__m512i; 5],
-    b: [__m512i; 5],
-    p: &[__m512i; 5],
-    inv52: __m512i,
-) -> [__m512i; 5] {
-    // SAFETY: the caller runs on a CPU with AVX-512F and AVX-512 IFMA.
-    unsafe {
-        let zero = _mm512_setzero_si512();
-        let mut t = [zero; 6];
-        for bi in b {
-            for j in 0..5 {
-                t[j] = _mm512_madd52lo_epu64(t[j], a[j], bi);
-                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a[j], bi);
-            }
-            let m = _mm512_madd52lo_epu64(zero, t[0], inv52);
-            for j in 0..5 {
-                t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
-                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p[j]);
-            }
-            // t[0] ≡ 0 (mod 2^52): carry its top bits and shift one word down.
-            let carry = _mm512_srli_epi64::<52>(t[0]);
-            t = [_mm512_add_epi64(t[1], carry), t[2], t[3], t[4], t[5], zero];
-        }
-        // Normalise to 52-bit limbs (the value is below 2p < 2^256) and reduce once.
-        reduce_below_2p(normalise([t[0], t[1], t[2], t[3], t[4]]), p)
     }
 }
 
@@ -372,44 +340,6 @@ impl<C: Fp256Config> PackedFp256Ifma<C> {
             store_transposed(out.as_mut_ptr().cast::<i64>(), r);
         }
         out
-    }
-}
-
-/// `a + b − p` if that is non-negative, else `a + b`, for normalised `a + b < 2p`; also used with
-/// `a + b` replaced by any normalised value below `2p`.
-#[inline(always)]
-unsafe fn reduce_below_2p(t: [__m512i; 5], p: &[__m512i; 5]) -> [__m512i; 5] {
-    // SAFETY: the caller runs on an AVX-512F CPU.
-    unsafe {
-        let zero = _mm512_setzero_si512();
-        let m52 = _mm512_set1_epi64(MASK52 as i64);
-        let mut d = [zero; 5];
-        let mut borrow = zero;
-        for j in 0..5 {
-            let v = _mm512_add_epi64(_mm512_sub_epi64(t[j], p[j]), borrow);
-            borrow = _mm512_srai_epi64::<52>(v);
-            d[j] = if j < 4 { _mm512_and_si512(v, m52) } else { v };
-        }
-        let negative = _mm512_cmplt_epi64_mask(d[4], zero);
-        let mut out = [zero; 5];
-        for j in 0..5 {
-            out[j] = _mm512_mask_blend_epi64(negative, d[j], t[j]);
-        }
-        out
-    }
-}
-
-/// Propagates carries so every limb is below `2^52` (limbs are non-negative, below `2^63`).
-#[inline(always)]
-unsafe fn normalise(mut t: [__m512i; 5]) -> [__m512i; 5] {
-    // SAFETY: the caller runs on an AVX-512F CPU.
-    unsafe {
-        let m52 = _mm512_set1_epi64(MASK52 as i64);
-        for j in 0..4 {
-            t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64::<52>(t[j]));
-            t[j] = _mm512_and_si512(t[j], m52);
-        }
-        t
     }
 }
 

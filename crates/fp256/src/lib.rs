@@ -111,7 +111,6 @@ use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use core::str::FromStr;
 
-use zkaccel_field::butterflies::add_sub;
 use zkaccel_field::modmul::{
     Barrett256, ModularMultiplier, Montgomery256, MulAlgorithm, RussianPeasant256, U256,
 };
@@ -285,20 +284,16 @@ impl<C: Fp256Config> Fp256<C> {
         assert_eq!(a.len(), b.len(), "slices must have equal length");
         #[cfg(target_arch = "x86_64")]
         if backend == BatchBackend::Ifma && arith::batch_backend() == BatchBackend::Ifma {
-            let mut ca = a.chunks_exact_mut(8);
-            let mut cb = b.chunks_exact(8);
-            for (x, y) in (&mut ca).zip(&mut cb) {
+            zkaccel_field::mul_slices_by_eights(a, b, |x, y| {
                 // SAFETY: `Fp256` is `repr(transparent)` over `U256` (plus a zero-sized marker),
-                // so the casts view the same memory; IFMA support was detected.
+                // so the casts view the same memory (eight elements each); IFMA support was
+                // detected.
                 unsafe {
                     let xs = core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<U256>(), 8);
                     let ys = core::slice::from_raw_parts(y.as_ptr().cast::<U256>(), 8);
                     ifma::mont_mul_assign_8(xs, ys, &Self::P, C::MONT.inv);
                 }
-            }
-            for (x, y) in ca.into_remainder().iter_mut().zip(cb.remainder()) {
-                *x *= *y;
-            }
+            });
             return;
         }
         let _ = backend;
@@ -591,43 +586,5 @@ impl<C: Fp256Config> TwoAdicField for Fp256<C> {
 
     // Additions one element at a time, the twiddle products eight at a time with AVX-512 IFMA
     // when present ([`Fp256::mul_assign_slices`], scalar otherwise).
-
-    #[inline]
-    fn mul_slices(a: &mut [Self], b: &[Self]) {
-        Fp256::mul_assign_slices(a, &b[..a.len()]);
-    }
-    #[inline]
-    fn mul_by_constant(a: &mut [Self], w: Self) {
-        mul_by(a, w);
-    }
-    #[inline]
-    fn dif_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
-        add_sub(lo, hi);
-        Fp256::mul_assign_slices(hi, &tw[..hi.len()]);
-    }
-    #[inline]
-    fn dit_butterflies(lo: &mut [Self], hi: &mut [Self], tw: &[Self]) {
-        Fp256::mul_assign_slices(hi, &tw[..hi.len()]);
-        add_sub(lo, hi);
-    }
-    #[inline]
-    fn dif_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
-        add_sub(lo, hi);
-        mul_by(hi, w);
-    }
-    #[inline]
-    fn dit_butterflies_same(lo: &mut [Self], hi: &mut [Self], w: Self) {
-        mul_by(hi, w);
-        add_sub(lo, hi);
-    }
-}
-
-/// `v[i] ← v[i]·w`, through the slice kernel in chunks.
-#[inline(always)]
-fn mul_by<C: Fp256Config>(v: &mut [Fp256<C>], w: Fp256<C>) {
-    const CHUNK: usize = 32;
-    let ws = [w; CHUNK];
-    for chunk in v.chunks_mut(CHUNK) {
-        Fp256::mul_assign_slices(chunk, &ws[..chunk.len()]);
-    }
+    zkaccel_field::batched_butterflies!();
 }
