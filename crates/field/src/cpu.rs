@@ -40,6 +40,41 @@ pub fn features() -> CpuFeatures {
     *FEATURES.get_or_init(detect_features)
 }
 
+/// A Montgomery-multiplication kernel of the multi-word prime fields (`zkaccel-fp256`,
+/// `zkaccel-fp384`), as their `mul_backend` reports it and their `mul_using` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MulBackend {
+    /// x86-64 assembly with `mulx`/`adcx`/`adox` (needs BMI2 and ADX; a field may admit it
+    /// only for some moduli).
+    Adx,
+    /// Portable Rust (CIOS with the no-carry shortcut where the modulus allows), the fallback
+    /// everywhere.
+    Portable,
+}
+
+/// A kernel of the multi-word prime fields' batches of independent products
+/// (`mul_assign_slices`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchBackend {
+    /// AVX-512 IFMA, eight products per instruction sequence (radix `2^52`).
+    Ifma,
+    /// One product at a time on the scalar kernel ([`MulBackend`]).
+    Scalar,
+}
+
+impl BatchBackend {
+    /// The batch kernel this CPU runs: [`BatchBackend::Ifma`] where AVX-512 IFMA was detected
+    /// and [`SIMD_ENV`] does not switch it off.
+    #[inline]
+    pub fn detect() -> Self {
+        if features().avx512ifma {
+            Self::Ifma
+        } else {
+            Self::Scalar
+        }
+    }
+}
+
 /// Whether `value` of [`SIMD_ENV`] asks for the portable paths.
 pub fn forces_portable(value: &str) -> bool {
     matches!(

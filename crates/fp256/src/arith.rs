@@ -6,32 +6,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 use zkaccel_field::limbs::{adc, mac, sbb, select_words};
 use zkaccel_field::modmul::U256;
 
-/// A Montgomery-multiplication kernel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MulBackend {
-    /// x86-64 assembly with `mulx`/`adcx`/`adox` (needs BMI2 and ADX).
-    Adx,
-    /// Portable Rust (CIOS with the no-carry shortcut), the fallback everywhere.
-    Portable,
-}
-
-/// A kernel for batches of independent products.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchBackend {
-    /// AVX-512 IFMA, eight products per instruction sequence.
-    Ifma,
-    /// One product at a time on the scalar kernel ([`MulBackend`]).
-    Scalar,
-}
-
-/// The batch kernel this CPU supports (AVX-512 IFMA unless `ZKACCEL_SIMD=off`).
-pub(crate) fn batch_backend() -> BatchBackend {
-    if zkaccel_field::cpu::features().avx512ifma {
-        BatchBackend::Ifma
-    } else {
-        BatchBackend::Scalar
-    }
-}
+pub use zkaccel_field::cpu::{BatchBackend, MulBackend};
 
 /// Cached answer of CPU feature detection for the scalar product (one relaxed load per
 /// product on the hot path).

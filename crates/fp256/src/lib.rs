@@ -272,7 +272,7 @@ impl<C: Fp256Config> Fp256<C> {
     /// # Panics
     /// Panics when the slices differ in length.
     pub fn mul_assign_slices(a: &mut [Self], b: &[Self]) {
-        Self::mul_assign_slices_using(arith::batch_backend(), a, b)
+        Self::mul_assign_slices_using(BatchBackend::detect(), a, b)
     }
 
     /// [`Fp256::mul_assign_slices`] on a chosen kernel (for tests and benches); one the CPU
@@ -283,7 +283,7 @@ impl<C: Fp256Config> Fp256<C> {
     pub fn mul_assign_slices_using(backend: BatchBackend, a: &mut [Self], b: &[Self]) {
         assert_eq!(a.len(), b.len(), "slices must have equal length");
         #[cfg(target_arch = "x86_64")]
-        if backend == BatchBackend::Ifma && arith::batch_backend() == BatchBackend::Ifma {
+        if backend == BatchBackend::Ifma && BatchBackend::detect() == BatchBackend::Ifma {
             zkaccel_field::mul_slices_by_eights(a, b, |x, y| {
                 // SAFETY: `Fp256` is `repr(transparent)` over `U256` (plus a zero-sized marker),
                 // so the casts view the same memory (eight elements each); IFMA support was

@@ -56,16 +56,8 @@ mod tests {
     use zkaccel_field::modmul::MontgomeryWords;
 
     use super::mont_mul_adx;
-    use crate::U384;
-
-    fn big(words: &U384) -> BigUint {
-        BigUint::from_slice(
-            &words
-                .iter()
-                .flat_map(|&w| [w as u32, (w >> 32) as u32])
-                .collect::<Vec<_>>(),
-        )
-    }
+    use crate::tests::{big, Widest};
+    use crate::{Fp384Config, U384};
 
     /// Words below `p` that push the carries: zero, one, `p − 1`, `p − 2`, `⌊p/2⌋`, all-ones
     /// low words, single high bits.
@@ -97,14 +89,7 @@ mod tests {
         }
         let moduli: [U384; 3] = [
             <zkaccel_bls12_377::Fq as zkaccel_field::PrimeField>::modulus(),
-            [
-                u64::MAX,
-                u64::MAX,
-                u64::MAX,
-                u64::MAX,
-                u64::MAX,
-                u64::MAX >> 1,
-            ],
+            Widest::MODULUS,
             [0xffff_ffff_0000_0001, 3, 5, 7, 11, 1],
         ];
         let mut rng = rand::rngs::StdRng::seed_from_u64(384);

@@ -8,6 +8,7 @@ use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use core::str::FromStr;
 
+pub use zkaccel_field::cpu::{BatchBackend, MulBackend};
 use zkaccel_field::modmul::MontgomeryWords;
 use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
 
@@ -135,14 +136,14 @@ impl<C: Fp384Config> Add for Fp384<C> {
     type Output = Self;
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
-        Self::from_mont(add_mod::<C>(&self.0, &rhs.0))
+        Self::from_mont(C::MONT.add(&self.0, &rhs.0))
     }
 }
 impl<C: Fp384Config> Sub for Fp384<C> {
     type Output = Self;
     #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
-        Self::from_mont(sub_mod::<C>(&self.0, &rhs.0))
+        Self::from_mont(C::MONT.sub(&self.0, &rhs.0))
     }
 }
 impl<C: Fp384Config> Mul for Fp384<C> {
@@ -156,7 +157,7 @@ impl<C: Fp384Config> Neg for Fp384<C> {
     type Output = Self;
     #[inline(always)]
     fn neg(self) -> Self {
-        Self::from_mont(sub_mod::<C>(&[0; 6], &self.0))
+        Self::from_mont(C::MONT.neg(&self.0))
     }
 }
 impl<C: Fp384Config> AddAssign for Fp384<C> {
@@ -282,79 +283,23 @@ impl<C: Fp384Config> PrimeField for Fp384<C> {
     }
 }
 
-/// `GENERATOR^((p−1)/2^bits)`, the arkworks convention (`TWO_ADIC_ROOT_OF_UNITY` is
-/// `GENERATOR^t` for the odd part `t`, squared down to smaller orders).
-/// `a + b` and the carry out, one carry chain over the six words.
-#[inline(always)]
-fn add_words(a: &U384, b: &U384) -> (U384, u64) {
-    let mut carry = 0;
-    let sum = core::array::from_fn(|i| {
-        let (s, c) = limbs::adc(a[i], b[i], carry);
-        carry = c;
-        s
-    });
-    (sum, carry)
-}
-
-/// `a − b` and the borrow out, one borrow chain over the six words.
-#[inline(always)]
-fn sub_words(a: &U384, b: &U384) -> (U384, u64) {
-    let mut borrow = 0;
-    let difference = core::array::from_fn(|i| {
-        let (d, b) = limbs::sbb(a[i], b[i], borrow);
-        borrow = b;
-        d
-    });
-    (difference, borrow)
-}
-
-/// `(a + b) mod p` for `a, b < p`. Whether `a + b ≥ p` depends on the data, and a branch on it
-/// would be mispredicted about half the time (an NTT's butterflies), so the result is selected
-/// without one. A carry out of the sixth word (a modulus above `2^383`) means `a + b ≥ p` too.
-#[inline(always)]
-fn add_mod<C: Fp384Config>(a: &U384, b: &U384) -> U384 {
-    let (sum, carry) = add_words(a, b);
-    let (reduced, borrow) = sub_words(&sum, &C::MODULUS);
-    limbs::select_words(carry != 0 || borrow == 0, reduced, sum)
-}
-
-/// `(a − b) mod p` for `a, b < p`: on a borrow, `p` is added back through a mask, no branch.
-#[inline(always)]
-fn sub_mod<C: Fp384Config>(a: &U384, b: &U384) -> U384 {
-    let (difference, borrow) = sub_words(a, b);
-    let mask = 0u64.wrapping_sub(borrow);
-    add_words(&difference, &C::MODULUS.map(|w| w & mask)).0
-}
-
-/// A Montgomery-multiplication kernel of [`Fp384`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MulBackend {
-    /// x86-64 assembly with `mulx`/`adcx`/`adox` (needs BMI2 and ADX, and `p < 2^383`).
-    Adx,
-    /// Portable Rust (word-serial CIOS, with the no-carry shortcut where the modulus allows).
-    Portable,
-}
-
-/// A kernel of [`Fp384::mul_assign_slices`], for batches of independent products.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchBackend {
-    /// AVX-512 IFMA, eight products per instruction sequence (radix `2^52`).
-    Ifma,
-    /// One product at a time on the scalar kernel ([`MulBackend`]).
-    Scalar,
-}
-
 /// Whether the six-limb assembly kernel's invariant holds for `C`'s modulus (`p < 2^383`).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const fn adx_admits<C: Fp384Config>() -> bool {
     C::MODULUS[5] >> 63 == 0
+}
+
+/// Whether `*` runs the assembly kernel: the modulus admits it and the CPU has BMI2 and ADX
+/// (detected, and not switched off by `ZKACCEL_SIMD`).
+#[inline(always)]
+fn adx_runs<C: Fp384Config>() -> bool {
+    cfg!(target_arch = "x86_64") && adx_admits::<C>() && zkaccel_field::cpu::features().bmi2_adx
 }
 
 /// `a·b·2^{-384} mod p` on the fastest kernel this CPU and this modulus allow.
 #[inline(always)]
 fn mont_mul<C: Fp384Config>(a: &U384, b: &U384) -> U384 {
     #[cfg(target_arch = "x86_64")]
-    if adx_admits::<C>() && zkaccel_field::cpu::features().bmi2_adx {
+    if adx_runs::<C>() {
         // SAFETY: BMI2 and ADX were detected (and `ZKACCEL_SIMD` did not switch them off).
         return unsafe { asm::mont_mul_adx(b, a, &C::MODULUS, C::MONT.inv) };
     }
@@ -365,11 +310,11 @@ impl<C: Fp384Config> Fp384<C> {
     /// The kernel `*` runs on for this field on this CPU: [`MulBackend::Adx`] where the CPU
     /// has BMI2 and ADX, `ZKACCEL_SIMD` does not switch them off and `p < 2^383`.
     pub fn mul_backend() -> MulBackend {
-        #[cfg(target_arch = "x86_64")]
-        if adx_admits::<C>() && zkaccel_field::cpu::features().bmi2_adx {
-            return MulBackend::Adx;
+        if adx_runs::<C>() {
+            MulBackend::Adx
+        } else {
+            MulBackend::Portable
         }
-        MulBackend::Portable
     }
 
     /// `a[i] ← a[i] · b[i]` for whole slices: eight products at a time with AVX-512 IFMA when
@@ -379,16 +324,12 @@ impl<C: Fp384Config> Fp384<C> {
     /// # Panics
     /// Panics when the slices differ in length.
     pub fn mul_assign_slices(a: &mut [Self], b: &[Self]) {
-        Self::mul_assign_slices_using(Self::batch_backend(), a, b);
+        Self::mul_assign_slices_using(BatchBackend::detect(), a, b);
     }
 
-    /// The kernel [`Self::mul_assign_slices`] runs on this CPU.
+    /// The kernel [`Self::mul_assign_slices`] runs on this CPU ([`BatchBackend::detect`]).
     pub fn batch_backend() -> BatchBackend {
-        if zkaccel_field::cpu::features().avx512ifma {
-            BatchBackend::Ifma
-        } else {
-            BatchBackend::Scalar
-        }
+        BatchBackend::detect()
     }
 
     /// [`Self::mul_assign_slices`] on a chosen kernel (for tests and benchmarks); one the CPU
@@ -399,7 +340,7 @@ impl<C: Fp384Config> Fp384<C> {
     pub fn mul_assign_slices_using(backend: BatchBackend, a: &mut [Self], b: &[Self]) {
         assert_eq!(a.len(), b.len(), "slices must have equal length");
         #[cfg(target_arch = "x86_64")]
-        if backend == BatchBackend::Ifma && Self::batch_backend() == BatchBackend::Ifma {
+        if backend == BatchBackend::Ifma && BatchBackend::detect() == BatchBackend::Ifma {
             zkaccel_field::mul_slices_by_eights(a, b, |x, y| {
                 // SAFETY: `Fp384` is `repr(transparent)` over `U384` (plus a zero-sized marker),
                 // so the casts view the same memory (eight elements each); IFMA support was
@@ -430,6 +371,8 @@ impl<C: Fp384Config> Fp384<C> {
     }
 }
 
+/// `GENERATOR^((p−1)/2^bits)`, the arkworks convention (`TWO_ADIC_ROOT_OF_UNITY` is
+/// `GENERATOR^t` for the odd part `t`, squared down to smaller orders).
 fn two_adic_root<C: Fp384Config>(bits: usize) -> Fp384<C> {
     let mut e = Fp384::<C>::multiplicative_group_order();
     limbs::shr_assign(&mut e, bits as u32);
@@ -506,10 +449,20 @@ mod tests {
         assert_eq!(p, P384::MODULUS);
     }
 
+    /// Six words as a big integer.
+    pub(crate) fn big(words: &U384) -> num_bigint::BigUint {
+        num_bigint::BigUint::from_slice(
+            &words
+                .iter()
+                .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                .collect::<Vec<_>>(),
+        )
+    }
+
     /// The widest modulus the assembly kernel admits, `2^383 − 1` (odd, not prime: only its
-    /// products are used).
+    /// products and sums are used).
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-    struct Widest;
+    pub(crate) struct Widest;
 
     impl Fp384Config for Widest {
         const NAME: &'static str = "2^383 - 1";
@@ -526,8 +479,8 @@ mod tests {
 
     /// `*` runs on the assembly kernel exactly when the CPU has BMI2 and ADX and `p < 2^383`;
     /// asked for it, a full-width modulus falls back to the portable code; both kernels agree
-    /// through the public API, and so do the branch-free `+`, `−` and negation with the
-    /// word-serial `const` ones, on edge values (`p − 1`, `p − 2`, `2^384 mod p`, whose sums
+    /// through the public API, and the branch-free `+`, `−` and negation agree with big
+    /// integers, on edge values (`p − 1`, `p − 2`, `2^384 mod p`, whose sums
     /// carry out of the sixth word for P-384).
     #[test]
     fn the_assembly_kernel_serves_moduli_below_2_383_only() {
@@ -540,6 +493,7 @@ mod tests {
         assert_eq!(Fp384::<Widest>::mul_backend(), expected);
         assert_eq!(Fp384::<P384>::mul_backend(), MulBackend::Portable);
         fn agree<C: Fp384Config>() {
+            let p = big(&C::MODULUS);
             let values = [
                 Fp384::<C>::ZERO,
                 Fp384::ONE,
@@ -553,11 +507,13 @@ mod tests {
                     let portable = x.mul_using(y, MulBackend::Portable);
                     assert_eq!(x.mul_using(y, MulBackend::Adx), portable, "{}", C::NAME);
                     assert_eq!(x * y, portable, "{}", C::NAME);
-                    // The branch-free sums against the word-serial `const` ones.
-                    assert_eq!((x + y).0, C::MONT.add(&x.0, &y.0), "{}", C::NAME);
-                    assert_eq!((x - y).0, C::MONT.sub(&x.0, &y.0), "{}", C::NAME);
+                    // The branch-free sums against big integers (on the Montgomery words,
+                    // which add and subtract like the values).
+                    let (bx, by) = (big(&x.0), big(&y.0));
+                    assert_eq!(big(&(x + y).0), (&bx + &by) % &p, "{}", C::NAME);
+                    assert_eq!(big(&(x - y).0), (&bx + &p - &by) % &p, "{}", C::NAME);
                 }
-                assert_eq!((-x).0, C::MONT.neg(&x.0), "{}", C::NAME);
+                assert_eq!(big(&(-x).0), (&p - big(&x.0)) % &p, "{}", C::NAME);
             }
             assert_eq!(
                 Fp384::<C>::NEG_ONE * Fp384::NEG_ONE,
