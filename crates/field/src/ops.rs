@@ -97,8 +97,12 @@ pub fn split_two_adic(order: &[u64]) -> (usize, Vec<u64>) {
 
 /// `a[i] ← a[i]·b[i]` over two equally long slices: each whole group of eight through
 /// `eight` (a SIMD kernel on eight elements, e.g. IFMA lanes), the rest one product at a time.
+///
+/// # Panics
+/// Panics when the slices differ in length, before any element is written.
 #[inline]
 pub fn mul_slices_by_eights<F: Field>(a: &mut [F], b: &[F], mut eight: impl FnMut(&mut [F], &[F])) {
+    assert_eq!(a.len(), b.len(), "slices must have equal length");
     let mut chunks_a = a.chunks_exact_mut(8);
     let mut chunks_b = b.chunks_exact(8);
     for (x, y) in (&mut chunks_a).zip(&mut chunks_b) {

@@ -591,14 +591,36 @@ mod tests {
         check::<P384>();
     }
 
+    /// Unequal lengths panic before anything is written, on both kernels and in the shared
+    /// chunking (`mul_slices_by_eights`), longer or shorter, around a group of eight.
     #[test]
     fn batch_products_refuse_unequal_lengths() {
-        let a = [Fp384::<P384>::ONE; 3];
-        let caught = std::panic::catch_unwind(|| {
-            let mut a = a;
-            Fp384::mul_assign_slices(&mut a, &[Fp384::ONE; 2]);
-        });
-        assert!(caught.is_err());
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+        let two = Fp384::<P384>::TWO;
+        for (len_a, len_b) in [(3, 2), (2, 3), (8, 9), (17, 16), (0, 1)] {
+            let b = vec![two; len_b];
+            for backend in [BatchBackend::Ifma, BatchBackend::Scalar] {
+                let mut a = vec![two; len_a];
+                let caught = catch_unwind(AssertUnwindSafe(|| {
+                    Fp384::mul_assign_slices_using(backend, &mut a, &b)
+                }));
+                assert!(caught.is_err(), "{len_a} · {len_b} on {backend:?}");
+                assert!(a.iter().all(|&x| x == two), "{len_a} · {len_b} wrote");
+            }
+            let mut a = vec![two; len_a];
+            let caught = catch_unwind(AssertUnwindSafe(|| {
+                zkaccel_field::mul_slices_by_eights(&mut a, &b, |x, y| {
+                    for (u, v) in x.iter_mut().zip(y) {
+                        *u *= *v;
+                    }
+                })
+            }));
+            assert!(caught.is_err(), "{len_a} · {len_b} chunked");
+            assert!(
+                a.iter().all(|&x| x == two),
+                "{len_a} · {len_b} chunked wrote"
+            );
+        }
     }
 
     #[test]
