@@ -311,8 +311,18 @@ fn valid_stark_proof() -> &'static (Vec<u8>, Vec<u8>) {
 }
 
 /// STARK proof decoding and verification of a pinned statement: only the valid proof may
-/// pass.
+/// pass. The same bytes as a proof file: its header decodes or is refused, and the default
+/// verifier policy passes no configuration below its minimum security.
 pub fn stark_proof(data: &[u8]) {
+    if let Ok((statement, _)) = zkaccel_stark::Statement::decode_header(data) {
+        let policy = zkaccel_stark::VerifierPolicy::default();
+        if statement.check(None, None, &policy).is_ok() {
+            assert!(
+                statement.config.conjectured_security_bits::<S>() >= policy.min_security_bits,
+                "the policy passed a weak configuration"
+            );
+        }
+    }
     let (air, config, degree_bits) = stark_statement();
     let Ok(proof) = decode::<_, S>(&air, &config, degree_bits, data) else {
         return;

@@ -496,6 +496,13 @@ pub fn run(args: &BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     bench.merkle(&mut rng);
     bench.ntt(&mut rng);
     bench.stark();
+    if bench.rows.is_empty() {
+        return Err(format!(
+            "--filter {:?} matches no kernel or field (see `zkaccel bench --quick` for the rows)",
+            args.filter.as_deref().unwrap_or_default()
+        )
+        .into());
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&bench.rows)?);
     } else {

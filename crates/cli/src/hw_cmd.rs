@@ -22,7 +22,7 @@ use zkaccel_bn254::Fr;
 use zkaccel_field::modmul::MontgomeryWords;
 use zkaccel_field::{limbs, Field, PrimeField};
 use zkaccel_mimc::Preset;
-use zkaccel_plot::write_atomically;
+use zkaccel_plot::{write_atomically, FileSet};
 
 #[derive(Subcommand)]
 pub enum HwCommand {
@@ -291,6 +291,8 @@ fn random(rng: &mut StdRng) -> Fr {
 
 fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {
     std::fs::create_dir_all(&args.out)?;
+    // The four files appear together or not at all.
+    let mut files = FileSet::new();
     let barrett = zkaccel_fp256::Fp256::<zkaccel_bn254::FrConfig>::barrett();
     let p = Fr::modulus();
     let mut consts = String::new();
@@ -324,14 +326,14 @@ fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {
         barrett.residue_bits
     )?;
     writeln!(consts, "/* verilator lint_on UNUSEDPARAM */")?;
-    write_atomically(&args.out.join("amz_consts.svh"), &consts)?;
+    files.add(&args.out.join("amz_consts.svh"), &consts)?;
 
     let mimc = Preset::Circomlib.cipher();
     let mut rom = String::new();
     for c in mimc.params().constants() {
         writeln!(rom, "{}", hex(c))?;
     }
-    write_atomically(&args.out.join("round_constants.memh"), &rom)?;
+    files.add(&args.out.join("round_constants.memh"), &rom)?;
 
     let mut rng = StdRng::seed_from_u64(args.seed);
     let edges = [Fr::ZERO, Fr::ONE, Fr::NEG_ONE];
@@ -353,7 +355,7 @@ fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {
     for ((x, k), y) in xs.iter().zip(&ks).zip(&outs) {
         writeln!(text, "{} {} {}", hex(x), hex(k), hex(y))?;
     }
-    write_atomically(&args.out.join("cipher_vectors.hex"), &text)?;
+    files.add(&args.out.join("cipher_vectors.hex"), &text)?;
 
     let mut text = String::new();
     for i in 0..args.hashes {
@@ -371,7 +373,8 @@ fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {
         }
         writeln!(text, " {}", hex(&h))?;
     }
-    write_atomically(&args.out.join("hash_vectors.hex"), &text)?;
+    files.add(&args.out.join("hash_vectors.hex"), &text)?;
+    files.commit()?;
     eprintln!(
         "wrote {} cipher and {} hash vectors to {}",
         args.count,

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use zkaccel_field::{FieldError, PrimeField};
+use zkaccel_plot::files::BoundedLines;
 
 /// Where a value came from, for error messages.
 #[derive(Debug, Clone)]
@@ -38,6 +39,16 @@ pub enum InputError {
         value: String,
         /// What was wrong.
         source: FieldError,
+    },
+    /// More values than the command takes.
+    #[error("{origin}: more than {max} values; {what} takes at most {max}")]
+    TooMany {
+        /// Where the first value too many was.
+        origin: String,
+        /// The most the command takes.
+        max: usize,
+        /// What takes them.
+        what: String,
     },
     /// The file could not be read.
     #[error("cannot read {path}: {source}")]
@@ -100,37 +111,59 @@ pub fn parse_one_as<F: PrimeField>(
     })
 }
 
-/// Values from the command line, or from a file holding one per line (blank lines and lines
-/// starting with `#` are skipped); each must be canonical.
-pub fn read_values<F: PrimeField>(
-    values: &[String],
-    file: Option<&Path>,
-) -> Result<Vec<F>, InputError> {
-    read_values_as(values, file, ValueMode::Canonical)
-}
+/// The longest line of a value file, in bytes (a value reduced with `--reduce` may have any
+/// number of digits up to this).
+pub const MAX_VALUE_LINE: usize = 1 << 21;
 
-/// [`read_values`], numbers at or above `p` treated as `mode` says.
+/// Values from the command line, or from a file holding one per line (blank lines and lines
+/// starting with `#` are skipped), treating numbers at or above `p` as `mode` says; at most
+/// `max_count` of them, for `what`. The file is streamed: more values than that, or a line
+/// longer than [`MAX_VALUE_LINE`], is an error found before more is read.
 pub fn read_values_as<F: PrimeField>(
     values: &[String],
     file: Option<&Path>,
     mode: ValueMode,
+    max_count: usize,
+    what: &str,
 ) -> Result<Vec<F>, InputError> {
+    let too_many = |origin: String| InputError::TooMany {
+        origin,
+        max: max_count,
+        what: what.to_owned(),
+    };
     match file {
-        None => values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| parse_one_as(v, Origin::Argument(i + 1), mode))
-            .collect(),
+        None => {
+            if values.len() > max_count {
+                return Err(too_many("the command line".into()));
+            }
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| parse_one_as(v, Origin::Argument(i + 1), mode))
+                .collect()
+        }
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|source| InputError::Io {
+            let io = |source: std::io::Error| InputError::Io {
                 path: path.to_owned(),
                 source,
-            })?;
-            text.lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-                .map(|(i, l)| parse_one_as(l, Origin::Line(path.to_owned(), i + 1), mode))
-                .collect()
+            };
+            let file = std::fs::File::open(path).map_err(io)?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(io(std::io::Error::other("a directory, not a file")));
+            }
+            let lines = BoundedLines::new(std::io::BufReader::new(file), MAX_VALUE_LINE);
+            let mut out = Vec::new();
+            for line in lines {
+                let (n, l) = line.map_err(io)?;
+                if l.trim().is_empty() || l.trim_start().starts_with('#') {
+                    continue;
+                }
+                if out.len() == max_count {
+                    return Err(too_many(format!("{}:{n}", path.display())));
+                }
+                out.push(parse_one_as(&l, Origin::Line(path.to_owned(), n), mode)?);
+            }
+            Ok(out)
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `zkaccel merkle build|open|verify`.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use zkaccel_merkle::text_rows::{is_blank, split_row};
@@ -20,7 +20,7 @@ use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 use crate::inputs::{alloc_within, check_budget, generate_rows, parse_one, parse_size, Origin};
 use crate::poseidon_cmd::StrengthName;
 use crate::Rejected;
-use zkaccel_plot::write_atomically;
+use zkaccel_plot::files::{check_distinct_outputs, read_limited, BoundedLines, FileSet};
 
 #[derive(Subcommand)]
 pub enum MerkleCommand {
@@ -53,9 +53,9 @@ pub struct TreeArgs {
     /// Children per node (neptune, circomlib; plonky2 is binary).
     #[arg(long, default_value_t = 2)]
     arity: usize,
-    /// neptune: the strength.
-    #[arg(long, value_enum, default_value = "standard")]
-    strength: StrengthName,
+    /// neptune only: the strength (default standard).
+    #[arg(long, value_enum)]
+    strength: Option<StrengthName>,
     /// Height of the cap (0 = a single root).
     #[arg(long, default_value_t = 0)]
     cap_height: usize,
@@ -71,6 +71,17 @@ pub struct TreeArgs {
     /// Seed of generated leaves (ChaCha8); without it leaf i is [i·1000003 + j]_j.
     #[arg(long)]
     seed: Option<u64>,
+}
+
+impl TreeArgs {
+    /// The strength asked for (default standard); refused for presets that have none.
+    fn strength(&self) -> Result<Strength, Boxed> {
+        match (self.preset, self.strength) {
+            (TreePreset::Neptune, s) => Ok(s.unwrap_or(StrengthName::Standard).into()),
+            (_, None) => Ok(Strength::Standard),
+            (_, Some(_)) => Err("--strength applies to --preset neptune only".into()),
+        }
+    }
 }
 
 #[derive(Args)]
@@ -140,32 +151,42 @@ fn peak_rss_bytes() -> Option<u64> {
 
 type Boxed = Box<dyn std::error::Error>;
 
-/// Rows of a leaf file, parsed lazily (the file is never held whole in memory).
+/// The longest line of a leaf file, in bytes (and never more than the memory budget).
+pub const MAX_LEAF_LINE: usize = 64 << 20;
+
+/// Rows of a leaf file, parsed lazily (the file is never held whole in memory, nor any line
+/// longer than its bound).
 struct FileRows<F> {
     path: PathBuf,
-    lines: std::io::Lines<BufReader<std::fs::File>>,
-    line_no: usize,
+    lines: BoundedLines<BufReader<std::fs::File>>,
     width: usize,
     _f: core::marker::PhantomData<F>,
 }
 
 impl<F: PrimeField> FileRows<F> {
-    /// Opens the file and counts its rows and their width (first pass).
-    fn open(path: &Path) -> Result<(Self, u64), Boxed> {
+    /// Opens the file and counts its rows and their width (first pass). The file is read twice,
+    /// so it must be a regular file (not a FIFO or a device).
+    fn open(path: &Path, max_line: usize) -> Result<(Self, u64), Boxed> {
         let io = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
         let file = std::fs::File::open(path).map_err(io)?;
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(format!(
+                "{}: not a regular file (leaves are read twice: counted, then hashed)",
+                path.display()
+            )
+            .into());
+        }
         let (mut rows, mut width) = (0u64, None);
-        for (i, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(io)?;
+        for line in BoundedLines::new(BufReader::new(file), max_line) {
+            let (n, line) = line.map_err(io)?;
             if is_blank(&line) {
                 continue;
             }
             let w = split_row(&line).count();
             if w == 0 {
                 return Err(format!(
-                    "{}:{}: leaf width 0 (a row of separators only)",
-                    path.display(),
-                    i + 1
+                    "{}:{n}: leaf width 0 (a row of separators only)",
+                    path.display()
                 )
                 .into());
             }
@@ -173,9 +194,8 @@ impl<F: PrimeField> FileRows<F> {
                 None => width = Some(w),
                 Some(expected) if expected != w => {
                     return Err(format!(
-                        "{}:{}: {w} elements, but the first leaf has {expected}",
-                        path.display(),
-                        i + 1
+                        "{}:{n}: {w} elements, but the first leaf has {expected}",
+                        path.display()
                     )
                     .into())
                 }
@@ -188,8 +208,7 @@ impl<F: PrimeField> FileRows<F> {
         Ok((
             Self {
                 path: path.to_owned(),
-                lines: BufReader::new(file).lines(),
-                line_no: 0,
+                lines: BoundedLines::new(BufReader::new(file), max_line),
                 width,
                 _f: core::marker::PhantomData,
             },
@@ -199,21 +218,32 @@ impl<F: PrimeField> FileRows<F> {
 
     fn fill(&mut self, out: &mut [F]) -> Result<(), MerkleError> {
         for row in out.chunks_mut(self.width) {
-            let line = loop {
-                self.line_no += 1;
+            let (line_no, line) = loop {
                 match self.lines.next() {
-                    Some(Ok(l)) if is_blank(&l) => continue,
+                    Some(Ok((_, l))) if is_blank(&l) => continue,
                     Some(Ok(l)) => break l,
-                    Some(Err(e)) => return Err(MerkleError::LeafSource(e.to_string())),
+                    Some(Err(e)) => {
+                        return Err(MerkleError::LeafSource(format!(
+                            "{}: {e}",
+                            self.path.display()
+                        )))
+                    }
                     None => {
-                        return Err(MerkleError::LeafSource(
-                            "the file changed while reading".into(),
-                        ))
+                        return Err(MerkleError::LeafSource(format!(
+                            "{}: the file changed while reading",
+                            self.path.display()
+                        )))
                     }
                 }
             };
+            if split_row(&line).count() != self.width {
+                return Err(MerkleError::LeafSource(format!(
+                    "{}:{line_no}: the file changed while reading",
+                    self.path.display()
+                )));
+            }
             for (slot, v) in row.iter_mut().zip(split_row(&line)) {
-                *slot = parse_one(v, Origin::Line(self.path.clone(), self.line_no))
+                *slot = parse_one(v, Origin::Line(self.path.clone(), line_no))
                     .map_err(|e| MerkleError::LeafSource(e.to_string()))?;
             }
         }
@@ -244,10 +274,12 @@ impl<F: PrimeField> zkaccel_merkle::LeafSource<F> for Leaves<F> {
     }
 }
 
-fn leaves<F: PrimeField>(a: &TreeArgs) -> Result<(Leaves<F>, u64, usize), Boxed> {
+fn leaves<F: PrimeField>(a: &TreeArgs, budget: u64) -> Result<(Leaves<F>, u64, usize), Boxed> {
     match (&a.input, a.leaves) {
         (Some(path), _) => {
-            let (rows, n) = FileRows::open(path)?;
+            let max_line =
+                usize::try_from(budget.min(MAX_LEAF_LINE as u64)).unwrap_or(MAX_LEAF_LINE);
+            let (rows, n) = FileRows::open(path, max_line)?;
             let w = rows.width;
             Ok((Leaves::File(rows), n, w))
         }
@@ -283,7 +315,12 @@ fn digest_line<H: TreeHasher>(d: &H::Digest) -> String {
 }
 
 fn build<H: TreeHasher + Clone>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
-    let (mut source, n, width) = leaves::<H::Element>(&a.tree)?;
+    check_distinct_outputs(&[
+        ("--output", a.output.as_deref()),
+        ("--commitment", a.commitment.as_deref()),
+        ("--store", a.store.as_deref()),
+    ])?;
+    let (mut source, n, width) = leaves::<H::Element>(&a.tree, parse_size(&a.memory_budget)?)?;
     let mut config = StreamConfig::new(n, width);
     config.cap_height = a.tree.cap_height;
     config.subtree_leaves = a.subtree_leaves;
@@ -309,8 +346,10 @@ fn build<H: TreeHasher + Clone>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
     bar.finish_and_clear();
     let cap: Vec<String> = out.commitment.cap().iter().map(digest_line::<H>).collect();
     let commitment = commitment_json(&hasher, &out.commitment);
+    // The output and the commitment appear together, or neither does.
+    let mut files = FileSet::new();
     if let Some(path) = &a.commitment {
-        write_atomically(path, &(serde_json::to_string_pretty(&commitment)? + "\n"))?;
+        files.add(path, serde_json::to_string_pretty(&commitment)? + "\n")?;
     }
     let text = if a.json {
         json!({
@@ -330,8 +369,9 @@ fn build<H: TreeHasher + Clone>(hasher: H, a: &BuildArgs) -> Result<(), Boxed> {
         })
     };
     if let Some(path) = &a.output {
-        write_atomically(path, &text)?;
+        files.add(path, &text)?;
     }
+    files.commit()?;
     print!("{text}");
     Ok(())
 }
@@ -341,7 +381,7 @@ fn in_memory_tree<H: TreeHasher>(
     a: &TreeArgs,
     budget: u64,
 ) -> Result<MerkleTree<H>, Boxed> {
-    let (mut source, n, width) = leaves::<H::Element>(a)?;
+    let (mut source, n, width) = leaves::<H::Element>(a, budget)?;
     zkaccel_merkle::exact_log(n, hasher.arity()).ok_or(MerkleError::LeafCount {
         leaves: n,
         arity: hasher.arity(),
@@ -368,6 +408,7 @@ fn in_memory_tree<H: TreeHasher>(
 
 fn open<H: TreeHasher + Clone>(hasher: H, a: &OpenArgs) -> Result<(), Boxed> {
     let arity = hasher.arity();
+    let hasher_variant = hasher.variant();
     let decimal =
         |row: &[H::Element]| -> Vec<String> { row.iter().map(|e| e.to_decimal_string()).collect() };
     let (proof, rows, cap_height) = match &a.store {
@@ -401,16 +442,19 @@ fn open<H: TreeHasher + Clone>(hasher: H, a: &OpenArgs) -> Result<(), Boxed> {
     };
     let opening = json!({
         "preset": H::NAME, "arity": arity,
-        "strength": format!("{:?}", Strength::from(a.tree.strength)).to_lowercase(),
+        "strength": strength_name(hasher_variant),
         "cap_height": cap_height, "indices": proof.indices, "leaves": rows,
         "proof": hex::encode(proof.to_bytes::<H>()),
     });
-    write_atomically(&a.output, &(serde_json::to_string_pretty(&opening)? + "\n"))?;
+    zkaccel_plot::write_atomically(&a.output, serde_json::to_string_pretty(&opening)? + "\n")?;
     println!("{}", a.output.display());
     Ok(())
 }
 
 const COMMITMENT_FORMAT: &str = "zkaccel-merkle-commitment";
+
+/// The largest opening or commitment `merkle verify` reads, in bytes.
+pub const MAX_JSON_BYTES: u64 = 64 << 20;
 
 fn strength_name(variant: u8) -> &'static str {
     if variant == 1 {
@@ -502,6 +546,79 @@ fn json_rows<F: PrimeField>(
     Ok(out)
 }
 
+/// The fields an opening carries; any other is refused (the statement shown is the statement
+/// verified).
+const OPENING_FIELDS: [&str; 7] = [
+    "preset",
+    "arity",
+    "strength",
+    "cap_height",
+    "indices",
+    "leaves",
+    "proof",
+];
+
+/// Checks that every statement the opening makes agrees with the commitment and with the proof
+/// it carries: its preset, arity, strength and cap height with the commitment's, its stated
+/// indices (which must be present) with the proof's.
+fn check_opening_statement<H: TreeHasher>(
+    hasher: &H,
+    opening: &serde_json::Map<String, serde_json::Value>,
+    commitment: &serde_json::Value,
+    proof_indices: &[u64],
+) -> Result<(), String> {
+    if let Some(key) = opening
+        .keys()
+        .find(|k| !OPENING_FIELDS.contains(&k.as_str()))
+    {
+        return Err(format!(
+            "the opening carries a field {key:.40?} that this verifier does not check"
+        ));
+    }
+    let stated = |key: &str| -> Result<&serde_json::Value, String> {
+        opening
+            .get(key)
+            .ok_or_else(|| format!("the opening does not state its {key:?}"))
+    };
+    let agree = |key: &str, want: &serde_json::Value| -> Result<(), String> {
+        let got = stated(key)?;
+        if got != want {
+            return Err(format!(
+                "the opening states {key} {got:.40}, the commitment {want:.40}"
+            ));
+        }
+        Ok(())
+    };
+    agree("preset", &json!(H::NAME))?;
+    agree("arity", &json!(hasher.arity()))?;
+    agree("strength", &json!(strength_name(hasher.variant())))?;
+    agree("cap_height", &commitment["cap_height"])?;
+    let indices = stated("indices")?
+        .as_array()
+        .ok_or("the opening's indices are not a list")?;
+    let listed: Option<Vec<u64>> = indices.iter().map(serde_json::Value::as_u64).collect();
+    let listed = listed.ok_or("the opening's indices are not all leaf positions")?;
+    if listed != proof_indices {
+        return Err(format!(
+            "the opening states indices {:?}, but its proof authenticates {:?}",
+            Shown(&listed),
+            Shown(proof_indices)
+        ));
+    }
+    Ok(())
+}
+
+/// At most eight positions of a list, for messages.
+struct Shown<'a>(&'a [u64]);
+
+impl std::fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let head: Vec<String> = self.0.iter().take(8).map(u64::to_string).collect();
+        let more = if self.0.len() > 8 { ", …" } else { "" };
+        write!(f, "[{}{more}]", head.join(", "))
+    }
+}
+
 /// Checks the opening against the commitment. Every error after the commitment is read is a
 /// rejection of the opening.
 fn check<H: TreeHasher>(
@@ -509,18 +626,28 @@ fn check<H: TreeHasher>(
     opening: &serde_json::Value,
     commitment: &serde_json::Value,
 ) -> Result<(), Boxed> {
+    let commitment_json = commitment;
     let commitment = commitment_from_json(&hasher, commitment)?;
     let reject = |e: Boxed| -> Boxed { Box::new(Rejected(e.to_string())) };
+    let fields = opening
+        .as_object()
+        .ok_or_else(|| reject("the opening is not a JSON object".into()))?;
     let proof_hex = opening["proof"]
         .as_str()
         .ok_or_else(|| reject("opening without a proof".into()))?;
     let bytes =
         hex::decode(proof_hex).map_err(|e| reject(format!("proof is not hex: {e}").into()))?;
     let proof = MerkleProof::<H::Digest>::from_bytes::<H>(&bytes).map_err(|e| reject(e.into()))?;
+    check_opening_statement(&hasher, fields, commitment_json, &proof.indices)
+        .map_err(|e| reject(e.into()))?;
     let rows = json_rows::<H::Element>(&opening["leaves"], "leaves").map_err(reject)?;
     let refs: Vec<&[H::Element]> = rows.iter().map(Vec::as_slice).collect();
     verify(&hasher, &commitment, &refs, &proof).map_err(|e| reject(e.into()))?;
-    println!("ok: {} leaves verified", proof.indices.len());
+    println!(
+        "ok: {} leaves verified at positions {:?}",
+        proof.indices.len(),
+        Shown(&proof.indices)
+    );
     Ok(())
 }
 
@@ -550,20 +677,17 @@ macro_rules! with_hasher {
 pub fn run(cmd: &MerkleCommand) -> Result<(), Boxed> {
     match cmd {
         MerkleCommand::Build(a) => {
-            with_hasher!(a.tree.preset, a.tree.arity, a.tree.strength.into(), |h| {
-                build(h, a)
-            })
+            let strength = a.tree.strength()?;
+            with_hasher!(a.tree.preset, a.tree.arity, strength, |h| build(h, a))
         }
         MerkleCommand::Open(a) => {
-            with_hasher!(a.tree.preset, a.tree.arity, a.tree.strength.into(), |h| {
-                open(h, a)
-            })
+            let strength = a.tree.strength()?;
+            with_hasher!(a.tree.preset, a.tree.arity, strength, |h| open(h, a))
         }
         MerkleCommand::Verify(a) => {
             let read_json = |path: &Path, what: &str| -> Result<serde_json::Value, Boxed> {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                serde_json::from_str(&text)
+                let bytes = read_limited(path, MAX_JSON_BYTES, what)?;
+                serde_json::from_slice(&bytes)
                     .map_err(|e| format!("{}: not {what}: {e}", path.display()).into())
             };
             let o = read_json(&a.opening, "an opening")?;
@@ -592,7 +716,10 @@ pub fn run(cmd: &MerkleCommand) -> Result<(), Boxed> {
                 .and_then(|a| usize::try_from(a).ok())
                 .filter(|a| *a <= zkaccel_merkle::limits::MAX_ARITY)
                 .ok_or("the commitment has no valid arity")?;
-            let strength: Strength = c["strength"].as_str().unwrap_or("standard").parse()?;
+            let strength: Strength = c["strength"]
+                .as_str()
+                .ok_or("the commitment states no strength")?
+                .parse()?;
             with_hasher!(preset, arity, strength, |h| check(h, &o, &c))
         }
     }

@@ -51,9 +51,10 @@ pub struct CipherArgs {
     /// The key k (decimal or 0x hex).
     #[arg(long)]
     key: String,
-    /// The multiplication algorithm (the AMAZE design's datapath).
-    #[arg(long, value_enum, default_value = "montgomery")]
-    algorithm: AlgorithmName,
+    /// The multiplication algorithm (the AMAZE design's datapath; default montgomery). Not
+    /// for circomlib-sponge, whose Feistel rounds have one datapath.
+    #[arg(long, value_enum)]
+    algorithm: Option<AlgorithmName>,
     /// Reduce values (and the key) at or above the modulus, as circomlibjs does, instead of
     /// rejecting them.
     #[arg(long)]
@@ -76,9 +77,10 @@ pub struct HashArgs {
     /// A file holding one value per line (instead of VALUES).
     #[arg(long, conflicts_with = "values")]
     file: Option<PathBuf>,
-    /// The multiplication algorithm (the AMAZE design's datapath).
-    #[arg(long, value_enum, default_value = "montgomery")]
-    algorithm: AlgorithmName,
+    /// The multiplication algorithm (the AMAZE design's datapath; default montgomery). Not
+    /// for circomlib-sponge, whose Feistel rounds have one datapath.
+    #[arg(long, value_enum)]
+    algorithm: Option<AlgorithmName>,
     /// Reduce values (and the key) at or above the modulus, as circomlibjs does, instead of
     /// rejecting them.
     #[arg(long)]
@@ -98,6 +100,22 @@ fn print(json: bool, object: serde_json::Value, result: Fr) {
     }
 }
 
+/// The most values `mimc hash` takes (the hash takes any number; this bounds what a file may
+/// make the command hold).
+pub const MAX_HASH_VALUES: usize = 1 << 20;
+
+/// The algorithm asked for (default Montgomery); refused for the Feistel sponge, which does
+/// not use it.
+fn algorithm(
+    preset: Preset,
+    asked: Option<AlgorithmName>,
+) -> Result<MulAlgorithm, Box<dyn std::error::Error>> {
+    if preset.is_feistel() && asked.is_some() {
+        return Err("--algorithm applies to the MiMC-p/p presets, not to circomlib-sponge".into());
+    }
+    Ok(asked.map_or(MulAlgorithm::Montgomery, MulAlgorithm::from))
+}
+
 /// Runs a `mimc` subcommand.
 pub fn run(cmd: &MimcCommand) -> Result<(), Box<dyn std::error::Error>> {
     match cmd {
@@ -106,7 +124,7 @@ pub fn run(cmd: &MimcCommand) -> Result<(), Box<dyn std::error::Error>> {
             let mode = ValueMode::reduce_if(a.reduce);
             let x: Fr = parse_one_as(&a.x, Origin::Argument(1), mode)?;
             let k: Fr = parse_one_as(&a.key, Origin::Option("--key"), mode)?;
-            let algorithm: MulAlgorithm = a.algorithm.into();
+            let algorithm = algorithm(preset, a.algorithm)?;
             let out = if preset.is_feistel() {
                 preset.sponge().permute(x, Fr::ZERO, k).0
             } else {
@@ -121,9 +139,15 @@ pub fn run(cmd: &MimcCommand) -> Result<(), Box<dyn std::error::Error>> {
         MimcCommand::Hash(a) => {
             let preset: Preset = a.preset.into();
             let mode = ValueMode::reduce_if(a.reduce);
-            let values: Vec<Fr> = read_values_as(&a.values, a.file.as_deref(), mode)?;
+            let values: Vec<Fr> = read_values_as(
+                &a.values,
+                a.file.as_deref(),
+                mode,
+                MAX_HASH_VALUES,
+                "the MiMC hash here",
+            )?;
             let key: Fr = parse_one_as(&a.key, Origin::Option("--key"), mode)?;
-            let algorithm: MulAlgorithm = a.algorithm.into();
+            let algorithm = algorithm(preset, a.algorithm)?;
             let out = if preset.is_feistel() {
                 preset.sponge().hash(&values, key, 1)?[0]
             } else {

@@ -299,10 +299,7 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let configs: Vec<(AmazeConfig, Option<Design>)> = if let Some(path) = &args.config {
-        vec![(
-            AmazeConfig::from_json(&std::fs::read_to_string(path)?)?,
-            None,
-        )]
+        vec![(AmazeConfig::from_json(&read_bounded(path, 1 << 20)?)?, None)]
     } else if let Some(name) = &args.design {
         let d: Design = name.parse()?;
         vec![(AmazeConfig::preset(d), Some(d))]
@@ -611,6 +608,7 @@ fn run_acclmt_sweep(
             Ok(base.sweep(leaves, &knob, &values)?)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    distinct_knobs(sweeps.iter().map(|s| s.knob.as_str()))?;
     let (out, font) = args.files.open()?;
     for sweep in &sweeps {
         let files = zkaccel_plot::write_acclmt_sweep(sweep, out, &font)?;
@@ -810,6 +808,7 @@ fn run_ntt_fpga_sweep(
             Ok(base.sweep(args.points, &knob, &values)?)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    distinct_knobs(sweeps.iter().map(|s| s.knob.as_str()))?;
     let (out, font) = args.files.open()?;
     for sweep in &sweeps {
         let files = zkaccel_plot::write_ntt_sweep(sweep, out, &font)?;
@@ -881,6 +880,21 @@ fn run_unizk(args: &UnizkReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Each sweep of a run names its files after its knob: a knob swept twice would overwrite the
+/// first sweep's files, so it is refused before any file is written.
+fn distinct_knobs<'a>(knobs: impl Iterator<Item = &'a str>) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for knob in knobs {
+        if !seen.insert(knob) {
+            return Err(format!(
+                "--sweep {knob} is given twice: its files would overwrite each other; sweep \
+                 all its values in one --sweep"
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn run_unizk_sweep(args: &UnizkSweepArgs) -> Result<(), Box<dyn std::error::Error>> {
     let (config, records) = unizk_inputs(&args.replay)?;
     let params = args
@@ -892,6 +906,7 @@ fn run_unizk_sweep(args: &UnizkSweepArgs) -> Result<(), Box<dyn std::error::Erro
         .iter()
         .map(|(knob, values)| config.sweep(&records, knob, values))
         .collect::<Result<Vec<_>, _>>()?;
+    distinct_knobs(sweeps.iter().map(|s| s.knob.as_str()))?;
     let font = zkaccel_plot::load_font(args.font.as_deref())?;
     for sweep in &sweeps {
         let files = zkaccel_plot::write_unizk_sweep(sweep, &args.out, &font)?;

@@ -1,6 +1,7 @@
 //! `zkaccel ntt`: one transform of a file or of random values, timed.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -14,8 +15,8 @@ use zkaccel_kernel_trace::{write_jsonl, Kernel, NttLayout, NttOrder, Phase, Trac
 use zkaccel_ntt::{Algorithm, NttPlan, Order, TwoAdicField, DEFAULT_CORE_LOG};
 
 use crate::field_cmd::FieldName;
-use crate::inputs::{alloc_within, generate_rows, parse_size, read_values};
-use zkaccel_plot::write_atomically;
+use crate::inputs::{alloc_within, generate_rows, parse_size, read_values_as, ValueMode};
+use zkaccel_plot::files::{check_distinct_outputs, AtomicFile, FileSet};
 
 type Boxed = Box<dyn std::error::Error>;
 
@@ -99,8 +100,43 @@ impl From<OrderName> for NttOrder {
 }
 
 fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs, field: TraceField) -> Result<(), Boxed> {
+    check_distinct_outputs(&[
+        ("--output", a.output.as_deref()),
+        ("--trace", a.trace.as_deref()),
+    ])?;
+    let budget = parse_size(&a.memory_budget)?;
+    if a.radix2 && a.core_log != DEFAULT_CORE_LOG {
+        return Err("--core-log applies to the four-step transform, not with --radix2".into());
+    }
+    if !(1..=F::TWO_ADICITY).contains(&a.core_log) {
+        return Err(format!(
+            "--core-log {}: {} supports cores of 2^1 to 2^{}",
+            a.core_log,
+            F::NAME,
+            F::TWO_ADICITY
+        )
+        .into());
+    }
     let values: Vec<F> = match (&a.input, a.random) {
-        (Some(path), _) => read_values(&[], Some(path))?,
+        (Some(path), _) => {
+            // As many values as the budget holds, and no more than the largest transform.
+            let fit = budget / core::mem::size_of::<F>() as u64;
+            let max = fit
+                .min(1 << F::TWO_ADICITY)
+                .try_into()
+                .unwrap_or(usize::MAX);
+            read_values_as(
+                &[],
+                Some(path),
+                ValueMode::Canonical,
+                max,
+                &format!(
+                    "a {} transform within --memory-budget (at most 2^{})",
+                    F::NAME,
+                    F::TWO_ADICITY
+                ),
+            )?
+        }
         (None, Some(log_n)) => {
             if log_n > F::TWO_ADICITY {
                 return Err(format!(
@@ -114,7 +150,7 @@ fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs, field: TraceField) -> Re
                 1u64 << log_n,
                 F::ZERO,
                 &format!("a transform of 2^{log_n} {} elements", F::NAME),
-                parse_size(&a.memory_budget)?,
+                budget,
                 "--memory-budget",
             )?;
             generate_rows(&mut v, 1, 0, Some(a.seed));
@@ -146,6 +182,8 @@ fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs, field: TraceField) -> Re
     }
     let elapsed = start.elapsed();
     let seconds = elapsed.as_secs_f64();
+    let mut files = FileSet::new();
+    let mut output = None;
     if let Some(path) = &a.trace {
         let mut tracer = Tracer::recording();
         let kernel = Kernel::Ntt {
@@ -161,14 +199,24 @@ fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs, field: TraceField) -> Re
         tracer.record_elapsed(Phase::STANDALONE, &[], kernel, elapsed);
         let mut jsonl = Vec::new();
         write_jsonl(tracer.records(), &mut jsonl)?;
-        write_atomically(path, &jsonl)?;
+        files.add(path, &jsonl)?;
     }
     if let Some(path) = &a.output {
-        let mut text = String::with_capacity(len * (F::NUM_BYTES * 5 / 2 + 1));
+        // Streamed to the file (a 2^28-point transform's text would not fit beside it).
+        let mut out = AtomicFile::create(path)?;
+        let mut line = String::new();
         for v in &data {
-            let _ = writeln!(text, "{}", v.to_decimal_string());
+            line.clear();
+            let _ = writeln!(line, "{}", v.to_decimal_string());
+            out.write_all(line.as_bytes())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
         }
-        write_atomically(path, &text)?;
+        output = Some(out);
+    }
+    // The trace and the values appear together, or neither does.
+    files.commit()?;
+    if let Some(out) = output {
+        out.commit()?;
     }
     let kind = format!(
         "{}{}",

@@ -60,12 +60,12 @@ pub struct HashArgs {
     /// The standard to match.
     #[arg(long, value_enum)]
     preset: PresetName,
-    /// neptune: the arity (2, 4, 8, 11, …); exactly this many values.
-    #[arg(long, default_value_t = 2)]
-    arity: usize,
-    /// neptune: the strength.
-    #[arg(long, value_enum, default_value = "standard")]
-    strength: StrengthName,
+    /// neptune only: the arity (2, 4, 8, 11, …; default 2); exactly this many values.
+    #[arg(long)]
+    arity: Option<usize>,
+    /// neptune only: the strength (default standard).
+    #[arg(long, value_enum)]
+    strength: Option<StrengthName>,
     /// A file holding one value per line (instead of VALUES).
     #[arg(long, conflicts_with = "values")]
     file: Option<PathBuf>,
@@ -199,11 +199,35 @@ pub fn run(cmd: &PoseidonCommand) -> Result<(), Box<dyn std::error::Error>> {
     }
 }
 
+/// The most values `poseidon hash --preset plonky2` takes (plonky2's `hash_no_pad` takes any
+/// number; this bounds what a file may make the command hold).
+pub const MAX_PLONKY2_HASH_VALUES: usize = 1 << 20;
+
 fn hash(a: &HashArgs) -> Result<(), Box<dyn std::error::Error>> {
     let mode = ValueMode::reduce_if(a.reduce);
+    if !matches!(a.preset, PresetName::Neptune) {
+        for (given, flag) in [
+            (a.arity.is_some(), "--arity"),
+            (a.strength.is_some(), "--strength"),
+        ] {
+            if given {
+                return Err(format!(
+                    "{flag} applies to --preset neptune only (plonky2 hashes any number of \
+                     values, circomlib's width follows their count)"
+                )
+                .into());
+            }
+        }
+    }
     let (obj, line) = match a.preset {
         PresetName::Plonky2 => {
-            let values: Vec<Goldilocks> = read_values_as(&a.values, a.file.as_deref(), mode)?;
+            let values: Vec<Goldilocks> = read_values_as(
+                &a.values,
+                a.file.as_deref(),
+                mode,
+                MAX_PLONKY2_HASH_VALUES,
+                "plonky2's hash here",
+            )?;
             let digest = Plonky2Poseidon::get().hash_no_pad(&values);
             let out = strings(&digest);
             (
@@ -212,9 +236,16 @@ fn hash(a: &HashArgs) -> Result<(), Box<dyn std::error::Error>> {
             )
         }
         PresetName::Neptune => {
-            let values: Vec<Bls> = read_values_as(&a.values, a.file.as_deref(), mode)?;
-            let strength: Strength = a.strength.into();
-            let h = NeptunePoseidon::<Bls>::new(a.arity, strength)?;
+            let arity = a.arity.unwrap_or(2);
+            let strength: Strength = a.strength.unwrap_or(StrengthName::Standard).into();
+            let h = NeptunePoseidon::<Bls>::new(arity, strength)?;
+            let values: Vec<Bls> = read_values_as(
+                &a.values,
+                a.file.as_deref(),
+                mode,
+                arity,
+                "a neptune node of this arity",
+            )?;
             let out = h.hash(&values).map_err(|e| match e {
                 PoseidonError::InputLength { expected, actual } => format!(
                     "neptune with arity {expected} hashes exactly {expected} values, got {actual}"
@@ -223,14 +254,20 @@ fn hash(a: &HashArgs) -> Result<(), Box<dyn std::error::Error>> {
             })?;
             let out = out.to_decimal_string();
             (
-                json!({"preset": "neptune", "arity": a.arity,
+                json!({"preset": "neptune", "arity": arity,
                        "strength": format!("{strength:?}").to_lowercase(),
                        "inputs": strings(&values), "hash": out}),
                 out,
             )
         }
         PresetName::Circomlib => {
-            let values: Vec<Bn> = read_values_as(&a.values, a.file.as_deref(), mode)?;
+            let values: Vec<Bn> = read_values_as(
+                &a.values,
+                a.file.as_deref(),
+                mode,
+                circomlib::MAX_WIDTH - 1,
+                "circomlib's Poseidon",
+            )?;
             if values.is_empty() || values.len() > circomlib::MAX_WIDTH - 1 {
                 return Err(format!(
                     "circomlib's Poseidon takes 1 to 16 values, got {}",

@@ -7,11 +7,17 @@ use clap::Args;
 use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{write_jsonl, Tracer};
-use zkaccel_stark::shipped::{config_with, MAX_LOG_ROWS, MAX_PROOF_BYTES};
-use zkaccel_stark::{ShippedAir, StarkConfig, Statement, VerifyMode};
+use zkaccel_stark::shipped::{
+    config_with, preset, ConfigOverrides, ShippedScheme, MAX_LOG_ROWS, MAX_PROOF_BYTES,
+};
+use zkaccel_stark::{
+    ConfigRequirement, ShippedAir, StarkConfig, Statement, VerifierPolicy, VerifyMode,
+    DEFAULT_MIN_SECURITY_BITS,
+};
 
+use crate::inputs::{parse_one, Origin};
 use crate::Rejected;
-use zkaccel_plot::write_atomically;
+use zkaccel_plot::files::{check_distinct_outputs, read_limited, FileSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum AirName {
@@ -46,8 +52,14 @@ pub enum Encoding {
 pub struct ConfigArgs {
     /// A named configuration: standard-fast (starky's default: rate 1/2, 84 queries, 16
     /// grinding bits, 100 conjectured bits) or small-proofs (rate 1/8, 28 queries, 100 bits).
-    #[arg(long, default_value = "standard-fast")]
-    config: String,
+    /// `prove` defaults to standard-fast; `verify` requires the proof's configuration to be
+    /// this one (with the overrides given) when it is named.
+    #[arg(long, value_enum)]
+    config: Option<ConfigName>,
+    /// The security target in bits (default: the preset's 100). `prove` refuses parameters
+    /// that conjecture less than the target: lower it here to prove a weaker proof on purpose.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=128))]
+    security_bits: Option<u16>,
     /// Override: log2 of the blowup (1 to 8).
     #[arg(long)]
     rate_bits: Option<usize>,
@@ -62,15 +74,52 @@ pub struct ConfigArgs {
     queries: Option<usize>,
 }
 
+/// The named configurations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ConfigName {
+    /// starky's `standard_fast_config`.
+    StandardFast,
+    /// plonky2's recursion FRI parameters: smaller proofs, a slower prover.
+    SmallProofs,
+}
+
+impl ConfigName {
+    fn name(self) -> &'static str {
+        match self {
+            Self::StandardFast => "standard-fast",
+            Self::SmallProofs => "small-proofs",
+        }
+    }
+}
+
 impl ConfigArgs {
+    fn overrides(&self) -> ConfigOverrides {
+        ConfigOverrides {
+            security_bits: self.security_bits.map(usize::from),
+            rate_bits: self.rate_bits,
+            cap_height: self.cap_height,
+            pow_bits: self.pow_bits,
+            queries: self.queries,
+        }
+    }
+
+    /// The configuration to prove (or to read a bare proof) with.
     fn config(&self) -> Result<StarkConfig, Box<dyn std::error::Error>> {
-        Ok(config_with(
-            &self.config,
-            self.rate_bits,
-            self.cap_height,
-            self.pow_bits,
-            self.queries,
-        )?)
+        let name = self.config.unwrap_or(ConfigName::StandardFast).name();
+        Ok(config_with(name, &self.overrides())?)
+    }
+
+    /// What the flags given require of a proof's configuration: all of a named preset's
+    /// parameters (with the overrides), else the overrides alone.
+    fn requirement(&self) -> ConfigRequirement {
+        match self.config {
+            Some(name) => ConfigRequirement::exactly(
+                &self
+                    .overrides()
+                    .apply(preset(name.name()).expect("a known preset")),
+            ),
+            None => self.overrides().requirement(),
+        }
     }
 }
 
@@ -117,9 +166,15 @@ pub struct VerifyArgs {
     /// The public inputs the proof must carry, comma-separated.
     #[arg(long)]
     inputs: Option<String>,
-    /// The configuration (for --encoding plonky2; with a header, it must match if given).
+    /// The configuration: with --encoding plonky2, the one the proof was made under; with a
+    /// header, each flag given must equal the header's parameter or the proof is rejected.
     #[command(flatten)]
     config: ConfigArgs,
+    /// The least conjectured security accepted, in bits (1 to 128): a proof whose
+    /// configuration conjectures less is rejected whatever else it shows.
+    #[arg(long, default_value_t = DEFAULT_MIN_SECURITY_BITS as u16,
+          value_parser = clap::value_parser!(u16).range(1..=128))]
+    min_security_bits: u16,
     /// The file format.
     #[arg(long, value_enum, default_value = "zkaccel")]
     encoding: Encoding,
@@ -129,19 +184,33 @@ pub struct VerifyArgs {
 }
 
 fn parse_inputs(s: &str) -> Result<Vec<Goldilocks>, Box<dyn std::error::Error>> {
+    if s.len() > 4096 {
+        return Err(format!("--inputs: {} bytes; at most 4096", s.len()).into());
+    }
     s.split(',')
-        .map(|v| {
-            let v = v.trim();
-            if v.len() > 80 {
-                return Err(format!("input {:?}… is too long", &v[..16]).into());
-            }
-            Goldilocks::from_str_canonical(v).map_err(|e| format!("input {v:?}: {e}").into())
+        .enumerate()
+        .map(|(i, v)| {
+            parse_one::<Goldilocks>(v, Origin::Option("--inputs"))
+                .map_err(|e| format!("--inputs value {}: {e}", i + 1).into())
         })
         .collect()
 }
 
+/// The conjectured security of `config`, for the success lines.
+fn security_line(config: &StarkConfig) -> String {
+    format!(
+        "{} conjectured bits of security (target {})",
+        config.conjectured_security_bits::<ShippedScheme>(),
+        config.security_bits
+    )
+}
+
 /// A trace (column-major) and its public inputs.
 pub fn run_prove(a: &ProveArgs) -> Result<(), Box<dyn std::error::Error>> {
+    check_distinct_outputs(&[
+        ("--output", Some(&a.output)),
+        ("--trace", a.trace.as_deref()),
+    ])?;
     let config = a.config.config()?;
     let air = ShippedAir::from(a.air);
     let inputs = a.inputs.as_deref().map(parse_inputs).transpose()?;
@@ -157,10 +226,26 @@ pub fn run_prove(a: &ProveArgs) -> Result<(), Box<dyn std::error::Error>> {
     let proof = air.prove(a.log_rows, inputs.as_deref(), &config, &mut tracer)?;
     let elapsed = start.elapsed();
     bar.finish_and_clear();
+    let body = proof.to_bytes()?;
+    let out = match a.encoding {
+        Encoding::Zkaccel => Statement {
+            air,
+            log_rows: a.log_rows,
+            config: config.clone(),
+        }
+        .encode_file(&body),
+        Encoding::Plonky2 => body.clone(),
+    };
+    // Both files are written whole, or neither.
+    let mut files = FileSet::new();
     if let Some(path) = &a.trace {
         let mut jsonl = Vec::new();
         write_jsonl(tracer.records(), &mut jsonl)?;
-        write_atomically(path, &jsonl)?;
+        files.add(path, &jsonl)?;
+    }
+    files.add(&a.output, &out)?;
+    files.commit()?;
+    if let Some(path) = &a.trace {
         println!(
             "kernel trace: {} records written to {}",
             tracer.records().len(),
@@ -171,29 +256,19 @@ pub fn run_prove(a: &ProveArgs) -> Result<(), Box<dyn std::error::Error>> {
         let total = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
         println!("{}", tracer.breakdown(total));
     }
-    let body = proof.to_bytes()?;
-    let out = match a.encoding {
-        Encoding::Zkaccel => Statement {
-            air,
-            log_rows: a.log_rows,
-            config,
-        }
-        .encode_file(&body),
-        Encoding::Plonky2 => body.clone(),
-    };
-    write_atomically(&a.output, &out)?;
     let shown: Vec<String> = proof
         .public_inputs
         .iter()
         .map(|p| p.to_decimal_string())
         .collect();
     println!(
-        "proved {} over 2^{} rows in {:.3} s: public inputs [{}], proof {} bytes ({} of them \
-         the starky-compatible proof), written to {}",
+        "proved {} over 2^{} rows in {:.3} s: public inputs [{}], {}, proof {} bytes ({} of \
+         them the starky-compatible proof), written to {}",
         air.name(),
         a.log_rows,
         elapsed.as_secs_f64(),
         shown.join(", "),
+        security_line(&config),
         out.len(),
         body.len(),
         a.output.display()
@@ -202,37 +277,49 @@ pub fn run_prove(a: &ProveArgs) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 pub fn run_verify(a: &VerifyArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let size = std::fs::metadata(&a.proof)?.len();
-    if size > MAX_PROOF_BYTES {
-        return Err(format!("{size} bytes: a proof file is at most {MAX_PROOF_BYTES}").into());
-    }
-    let bytes = std::fs::read(&a.proof)?;
-    let (air, log_rows, config, start) = match a.encoding {
+    let bytes = read_limited(&a.proof, MAX_PROOF_BYTES, "a proof file")?;
+    let policy = VerifierPolicy {
+        min_security_bits: usize::from(a.min_security_bits),
+        required: a.config.requirement(),
+    };
+    let (statement, start) = match a.encoding {
         Encoding::Zkaccel => {
-            let (statement, start) = Statement::decode_header(&bytes)?;
-            let mismatch = |what: &str| -> Box<dyn std::error::Error> {
-                Box::new(Rejected(format!(
-                    "the proof is of another {what} than expected"
-                )))
-            };
-            if a.air.is_some_and(|x| ShippedAir::from(x) != statement.air) {
-                return Err(mismatch("AIR"));
-            }
-            if a.log_rows.is_some_and(|x| x != statement.log_rows) {
-                return Err(mismatch("number of rows"));
-            }
-            (statement.air, statement.log_rows, statement.config, start)
+            Statement::decode_header(&bytes).map_err(|e| format!("{}: {e}", a.proof.display()))?
         }
         Encoding::Plonky2 => {
             let air = a.air.ok_or("--encoding plonky2 needs --air")?;
             let log_rows = a.log_rows.ok_or("--encoding plonky2 needs --log-rows")?;
-            (air.into(), log_rows, a.config.config()?, 0)
+            let statement = Statement {
+                air: air.into(),
+                log_rows,
+                config: a.config.config()?,
+            };
+            (statement, 0)
         }
     };
+    let Statement {
+        air,
+        log_rows,
+        ref config,
+    } = statement;
     if !(1..=MAX_LOG_ROWS).contains(&log_rows) {
         return Err(format!("2^{log_rows} rows: supported 1 to {MAX_LOG_ROWS}").into());
     }
     let expected = a.inputs.as_deref().map(parse_inputs).transpose()?;
+    if let Some(want) = &expected {
+        let takes = air.public_input_count();
+        if want.len() != takes {
+            return Err(format!(
+                "--inputs: {} values, but a {} proof has {takes} public inputs",
+                want.len(),
+                air.name()
+            )
+            .into());
+        }
+    }
+    statement
+        .check(a.air.map(ShippedAir::from), a.log_rows, &policy)
+        .map_err(|e| Rejected(e.to_string()))?;
     let mode = if a.starky_compatible {
         VerifyMode::StarkyCompatible
     } else {
@@ -240,18 +327,20 @@ pub fn run_verify(a: &VerifyArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let pis = air
         .verify(
-            &config,
+            config,
             log_rows,
             &bytes[start..],
             expected.as_deref(),
             mode,
+            &policy,
         )
         .map_err(|e| Rejected(e.to_string()))?;
     let shown: Vec<String> = pis.iter().map(|p| p.to_decimal_string()).collect();
     println!(
-        "valid: a {} trace of 2^{log_rows} rows with public inputs [{}]",
+        "valid: a {} trace of 2^{log_rows} rows with public inputs [{}], {}",
         air.name(),
-        shown.join(", ")
+        shown.join(", "),
+        security_line(config)
     );
     Ok(())
 }

@@ -720,8 +720,8 @@ fn merkle_open_verify_and_reject() {
     forged_proof.extend_from_slice(&1u64.to_le_bytes());
     forged_proof.extend_from_slice(&0u32.to_le_bytes());
     let forged = serde_json::json!({
-        "preset": "plonky2", "arity": 2, "cap_height": 2, "indices": [1],
-        "leaves": [caps[1]], "proof": hex_encode(&forged_proof),
+        "preset": "plonky2", "arity": 2, "strength": "standard", "cap_height": 2,
+        "indices": [1], "leaves": [caps[1]], "proof": hex_encode(&forged_proof),
     });
     std::fs::write(&opening, forged.to_string()).unwrap();
     let (code, err) = verify_opening(&opening, &commitment);

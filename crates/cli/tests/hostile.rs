@@ -150,7 +150,7 @@ impl Files {
                 "--queries",
                 "8",
             ])
-            .args(["--pow-bits", "2", "--output"])
+            .args(["--pow-bits", "2", "--security-bits", "10", "--output"])
             .arg(&proof)
             .output()
             .unwrap();
@@ -527,8 +527,17 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                         mostly(
                             r,
                             &["0,1", "2,7"],
-                            &["1", "1,2,3", "x,y", "18446744073709551616,1"],
+                            &[
+                                "1",
+                                "1,2,3",
+                                "x,y",
+                                "18446744073709551616,1",
+                                &"é".repeat(60),
+                            ],
                         )
+                    }),
+                    ("--security-bits", &|r| {
+                        mostly(r, &["4", "40"], &["0", "129", "65536"])
                     }),
                     ("--config", &|r| {
                         mostly(r, &["standard-fast", "small-proofs"], &["fast", ""])
@@ -573,7 +582,16 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
                     ("--log-rows", &|r| {
                         mostly(r, &["4", "5"], &["0", "64", "18446744073709551615"])
                     }),
-                    ("--inputs", &|r| mostly(r, &["0,1,987"], &["x", ""])),
+                    // A value cut inside a multibyte character panicked (issue 81).
+                    ("--inputs", &|r| {
+                        mostly(r, &["0,1,987", "0,1"], &["x", "", &"é".repeat(60)])
+                    }),
+                    ("--min-security-bits", &|r| {
+                        mostly(r, &["10", "1"], &["0", "129", "65536"])
+                    }),
+                    ("--config", &|r| {
+                        mostly(r, &["standard-fast", "small-proofs"], &["fast"])
+                    }),
                     ("--encoding", &|r| {
                         mostly(r, &["zkaccel", "plonky2"], &["json"])
                     }),

@@ -74,7 +74,8 @@ pub enum Algorithm {
     /// The four-step decomposition into sub-transforms of at most the core size; sizes up to
     /// the core run radix-2 directly.
     FourStep {
-        /// `log2` of the core size (12: the NTT paper's 4096 points; 5: UniZK's 32).
+        /// `log2` of the core size (12: the NTT paper's 4096 points; 5: UniZK's 32), from 1 to
+        /// the field's two-adicity.
         core_log: usize,
     },
 }
@@ -118,8 +119,8 @@ impl<F: TwoAdicField> NttPlan<F> {
     /// A plan running `algorithm`.
     ///
     /// # Errors
-    /// [`NttError::TooLarge`] when `max_log_n` exceeds the field's two-adicity;
-    /// [`NttError::Shape`] for a zero core size.
+    /// [`NttError::TooLarge`] when `max_log_n` or the four-step core's `core_log` exceeds the
+    /// field's two-adicity; [`NttError::Shape`] for a zero core size.
     pub fn with_algorithm(max_log_n: usize, algorithm: Algorithm) -> Result<Self, NttError> {
         Self::build(max_log_n, algorithm, |l| Ok(F::two_adic_generator(l)?))
     }
@@ -167,6 +168,14 @@ impl<F: TwoAdicField> NttPlan<F> {
                 return Err(NttError::Shape(
                     "the four-step core needs at least 2 points".into(),
                 ))
+            }
+            // Checked before any arithmetic on it (`core_log + 1` below).
+            Algorithm::FourStep { core_log } if core_log > F::TWO_ADICITY => {
+                return Err(NttError::TooLarge {
+                    log_n: core_log,
+                    max: F::TWO_ADICITY,
+                    reason: "a four-step core within the field's two-adicity",
+                })
             }
             Algorithm::FourStep { core_log } => core_log,
         };

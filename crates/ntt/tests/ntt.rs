@@ -924,3 +924,23 @@ fn checked_single_points_on_the_cheap_split_refuse_and_leave_the_words_unchanged
         assert_eq!(raw_words(&v), before, "{order:?}: words changed");
     }
 }
+
+/// A core size past the field's two-adicity is a typed error before any arithmetic on it
+/// (`usize::MAX` wrapped to a zero-sized table in release builds, and panicked in debug ones).
+#[test]
+fn a_core_past_the_two_adicity_is_refused() {
+    use zkaccel_ntt::{Algorithm, NttError, NttPlan, TwoAdicField};
+    type F = zkaccel_goldilocks::Goldilocks;
+    for core_log in [F::TWO_ADICITY + 1, 64, usize::MAX - 1, usize::MAX] {
+        let plan = NttPlan::<F>::with_algorithm(10, Algorithm::FourStep { core_log });
+        assert!(
+            matches!(plan, Err(NttError::TooLarge { log_n, .. }) if log_n == core_log),
+            "core_log {core_log}: {:?}",
+            plan.err()
+        );
+    }
+    // The bounds themselves are accepted.
+    for core_log in [1, F::TWO_ADICITY] {
+        assert!(NttPlan::<F>::with_algorithm(10, Algorithm::FourStep { core_log }).is_ok());
+    }
+}

@@ -41,19 +41,9 @@ pub enum PlotError {
     },
 }
 
-/// Writes `contents` to `path` atomically: a temporary file in the same directory, renamed
-/// over `path`, so a reader sees the old file or the whole new one, never a part.
-///
-/// # Errors
-/// When writing or renaming fails (the temporary file is removed).
-pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    if let Err(e) = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path)) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    Ok(())
-}
+pub mod files;
+
+pub use files::{write_atomically, FileSet};
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> PlotError + '_ {
     move |source| PlotError::Io {
@@ -267,12 +257,25 @@ where
     root.present().map_err(|e| err(&e))
 }
 
-/// Writes `<stem>.svg` and `<stem>.png` into `dir`, each atomically; returns their paths.
+/// Writes `<stem>.svg` and `<stem>.png` into `dir`, both or neither; returns their paths.
 ///
 /// # Errors
 /// [`PlotError::Sweep`] for a chart without points or with a series of the wrong length;
 /// [`PlotError::Draw`] or [`PlotError::Io`] when drawing or writing fails.
 pub fn write_svg_and_png(
+    chart: &SweepChart,
+    font: &PlotFont,
+    dir: &Path,
+    stem: &str,
+) -> Result<(PathBuf, PathBuf), PlotError> {
+    let mut set = FileSet::new();
+    let paths = stage_svg_and_png(&mut set, chart, font, dir, stem)?;
+    set.commit().map_err(io_error(dir))?;
+    Ok(paths)
+}
+
+fn stage_svg_and_png(
+    set: &mut FileSet,
     chart: &SweepChart,
     _font: &PlotFont,
     dir: &Path,
@@ -291,17 +294,20 @@ pub fn write_svg_and_png(
     )
     .map_err(draw_error)?;
     let svg_path = dir.join(format!("{stem}.svg"));
-    write_atomically(&svg_path, svg).map_err(io_error(&svg_path))?;
-    // The bitmap backend picks the encoder from the extension: draw to a hidden .png in the
-    // same directory, then rename over the target.
-    let hidden = dir.join(format!(".{stem}.{}.png", std::process::id()));
+    set.add(&svg_path, svg).map_err(io_error(&svg_path))?;
+    // The bitmap backend picks the encoder from the extension: it draws to a staged .png.
     let png_path = dir.join(format!("{stem}.png"));
-    let drawn = draw(chart, BitMapBackend::new(&hidden, size).into_drawing_area());
-    if let Err(e) = drawn {
-        let _ = std::fs::remove_file(&hidden);
-        return Err(draw_error(e));
-    }
-    std::fs::rename(&hidden, &png_path).map_err(io_error(&png_path))?;
+    let mut failed = None;
+    set.add_by_path(&png_path, "png", |hidden| {
+        draw(chart, BitMapBackend::new(hidden, size).into_drawing_area()).map_err(|m| {
+            failed = Some(m);
+            std::io::Error::other("drawing failed")
+        })
+    })
+    .map_err(|e| match failed.take() {
+        Some(m) => draw_error(m),
+        None => io_error(&png_path)(e),
+    })?;
     Ok((svg_path, png_path))
 }
 
@@ -353,11 +359,14 @@ fn write_sweep_files(
     chart: &SweepChart,
     font: &PlotFont,
 ) -> Result<SweepFiles, PlotError> {
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     chart.check()?;
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    // The three files appear together or not at all.
+    let mut set = FileSet::new();
     let csv = dir.join(format!("{stem}.csv"));
-    write_atomically(&csv, csv_text).map_err(io_error(&csv))?;
-    let (svg, png) = write_svg_and_png(chart, font, dir, stem)?;
+    set.add(&csv, csv_text).map_err(io_error(&csv))?;
+    let (svg, png) = stage_svg_and_png(&mut set, chart, font, dir, stem)?;
+    set.commit().map_err(io_error(dir))?;
     Ok(SweepFiles { csv, svg, png })
 }
 

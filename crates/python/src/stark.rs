@@ -5,8 +5,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{write_jsonl, Tracer};
-use zkaccel_stark::shipped::{config_with, MAX_PROOF_BYTES};
-use zkaccel_stark::{ShippedAir, StarkConfig, Statement, VerifyMode};
+use zkaccel_stark::shipped::{config_with, preset, ConfigOverrides, MAX_PROOF_BYTES};
+use zkaccel_stark::{
+    ConfigRequirement, ShippedAir, StarkConfig, Statement, VerifierPolicy, VerifyMode,
+    DEFAULT_MIN_SECURITY_BITS,
+};
 
 use crate::arrays::{element_of_int, int_of_element};
 use crate::errors::{invalid, stark as stark_err};
@@ -26,17 +29,11 @@ fn inputs(values: Option<Vec<BigInt>>) -> PyResult<Option<Vec<Goldilocks>>> {
         .transpose()
 }
 
-/// The configuration preset and overrides a call names.
-#[derive(FromPyObject)]
-struct Overrides {
-    rate_bits: Option<usize>,
-    cap_height: Option<usize>,
-    pow_bits: Option<u32>,
-    queries: Option<usize>,
-}
+/// The configuration overrides a call names.
+type Overrides = ConfigOverrides;
 
 fn config(name: &str, o: &Overrides) -> PyResult<StarkConfig> {
-    config_with(name, o.rate_bits, o.cap_height, o.pow_bits, o.queries).map_err(stark_err)
+    config_with(name, o).map_err(stark_err)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -95,9 +92,11 @@ fn prove_impl(
 /// default `[0, 1]`; Factorial: none) under the configuration preset (`standard-fast`,
 /// `small-proofs`) with optional overrides. Returns the proof file's bytes (what
 /// `zkaccel prove` writes): with its statement header, or the bare starky-compatible proof
-/// with `encoding="plonky2"`.
+/// with `encoding="plonky2"`. Parameters that conjecture less than the security target
+/// (`security_bits`, default the preset's 100) are refused: lower the target to prove a weaker
+/// proof on purpose.
 #[pyfunction]
-#[pyo3(signature = (air, log_rows, *, inputs = None, config = "standard-fast", rate_bits = None, cap_height = None, pow_bits = None, queries = None, encoding = "zkaccel"))]
+#[pyo3(signature = (air, log_rows, *, inputs = None, config = "standard-fast", rate_bits = None, cap_height = None, pow_bits = None, queries = None, encoding = "zkaccel", security_bits = None))]
 #[allow(clippy::too_many_arguments)]
 fn prove<'py>(
     py: Python<'py>,
@@ -110,8 +109,10 @@ fn prove<'py>(
     pow_bits: Option<u32>,
     queries: Option<usize>,
     encoding: &str,
+    security_bits: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let o = Overrides {
+        security_bits,
         rate_bits,
         cap_height,
         pow_bits,
@@ -124,7 +125,7 @@ fn prove<'py>(
 /// `prove`, also returning the proof's kernel trace (JSON Lines, `kernel-trace.md`), which
 /// `zkaccel.models.unizk(trace=...)` replays.
 #[pyfunction]
-#[pyo3(signature = (air, log_rows, *, inputs = None, config = "standard-fast", rate_bits = None, cap_height = None, pow_bits = None, queries = None, encoding = "zkaccel"))]
+#[pyo3(signature = (air, log_rows, *, inputs = None, config = "standard-fast", rate_bits = None, cap_height = None, pow_bits = None, queries = None, encoding = "zkaccel", security_bits = None))]
 #[allow(clippy::too_many_arguments)]
 fn prove_with_trace<'py>(
     py: Python<'py>,
@@ -137,8 +138,10 @@ fn prove_with_trace<'py>(
     pow_bits: Option<u32>,
     queries: Option<usize>,
     encoding: &str,
+    security_bits: Option<usize>,
 ) -> PyResult<(Bound<'py, PyBytes>, String)> {
     let o = Overrides {
+        security_bits,
         rate_bits,
         cap_height,
         pow_bits,
@@ -149,12 +152,15 @@ fn prove_with_trace<'py>(
 }
 
 /// Verifies a proof file (from `prove` or `zkaccel prove`): returns its public inputs, or
-/// raises `VerificationError` when it does not verify (or is not of the expected `air`,
-/// `log_rows`, `inputs`) and `InvalidInputError` for a file that is not a proof at all. A bare
-/// proof (`encoding="plonky2"`) needs `air`, `log_rows` and the configuration it was made
-/// under. `starky_compatible=True` accepts what starky 1.1.0's verifier accepts.
+/// raises `VerificationError` when it does not verify, is not of the expected `air`,
+/// `log_rows`, `inputs`, conjectures less than `min_security_bits` of security (default 100),
+/// or was made under another configuration than one named (`config`, `security_bits` and the
+/// overrides, each compared when given), and `InvalidInputError` for a file that is not a proof
+/// at all. A bare proof (`encoding="plonky2"`) needs `air`, `log_rows` and the configuration it
+/// was made under (default standard-fast). `starky_compatible=True` accepts what starky
+/// 1.1.0's verifier accepts.
 #[pyfunction]
-#[pyo3(signature = (proof, *, air = None, log_rows = None, inputs = None, encoding = "zkaccel", config = "standard-fast", rate_bits = None, cap_height = None, pow_bits = None, queries = None, starky_compatible = false))]
+#[pyo3(signature = (proof, *, air = None, log_rows = None, inputs = None, encoding = "zkaccel", config = None, rate_bits = None, cap_height = None, pow_bits = None, queries = None, starky_compatible = false, security_bits = None, min_security_bits = DEFAULT_MIN_SECURITY_BITS))]
 #[allow(clippy::too_many_arguments)]
 fn verify(
     py: Python<'_>,
@@ -163,12 +169,14 @@ fn verify(
     log_rows: Option<usize>,
     inputs: Option<Vec<BigInt>>,
     encoding: &str,
-    config: &str,
+    config: Option<&str>,
     rate_bits: Option<usize>,
     cap_height: Option<usize>,
     pow_bits: Option<u32>,
     queries: Option<usize>,
     starky_compatible: bool,
+    security_bits: Option<usize>,
+    min_security_bits: usize,
 ) -> PyResult<Vec<BigUint>> {
     if proof.len() as u64 > MAX_PROOF_BYTES {
         return Err(invalid(format!(
@@ -176,36 +184,30 @@ fn verify(
             proof.len()
         )));
     }
+    let o = Overrides {
+        security_bits,
+        rate_bits,
+        cap_height,
+        pow_bits,
+        queries,
+    };
+    let required = match config {
+        Some(name) => ConfigRequirement::exactly(&o.apply(preset(name).map_err(stark_err)?)),
+        None => o.requirement(),
+    };
+    let policy = VerifierPolicy {
+        min_security_bits,
+        required,
+    };
     let expected_air = air.map(self::air).transpose()?;
     let (statement, start) = match encoding {
-        "zkaccel" => {
-            let (s, start) = Statement::decode_header(proof).map_err(stark_err)?;
-            let rejected = |what: &str| {
-                crate::errors::error(
-                    crate::errors::Kind::Verification,
-                    format!("the proof is of another {what} than expected"),
-                )
-            };
-            if expected_air.is_some_and(|a| a != s.air) {
-                return Err(rejected("AIR"));
-            }
-            if log_rows.is_some_and(|l| l != s.log_rows) {
-                return Err(rejected("number of rows"));
-            }
-            (s, start)
-        }
+        "zkaccel" => Statement::decode_header(proof).map_err(stark_err)?,
         "plonky2" => {
-            let o = Overrides {
-                rate_bits,
-                cap_height,
-                pow_bits,
-                queries,
-            };
             let s = Statement {
                 air: expected_air.ok_or_else(|| invalid("encoding=\"plonky2\" needs air="))?,
                 log_rows: log_rows
                     .ok_or_else(|| invalid("encoding=\"plonky2\" needs log_rows="))?,
-                config: self::config(config, &o)?,
+                config: self::config(config.unwrap_or("standard-fast"), &o)?,
             };
             (s, 0)
         }
@@ -216,6 +218,23 @@ fn verify(
         }
     };
     let expected = self::inputs(inputs)?;
+    if let Some(want) = &expected {
+        let takes = statement.air.public_input_count();
+        if want.len() != takes {
+            return Err(invalid(format!(
+                "inputs: {} values, but a {} proof has {takes} public inputs",
+                want.len(),
+                statement.air.name()
+            )));
+        }
+    }
+    let verdict = |e: zkaccel_stark::StarkError| {
+        // Everything past the header is the verifier's verdict.
+        crate::errors::error(crate::errors::Kind::Verification, e.to_string())
+    };
+    statement
+        .check(expected_air, log_rows, &policy)
+        .map_err(verdict)?;
     let mode = if starky_compatible {
         VerifyMode::StarkyCompatible
     } else {
@@ -230,12 +249,10 @@ fn verify(
                 body,
                 expected.as_deref(),
                 mode,
+                &policy,
             )
         })
-        .map_err(|e| {
-            // Everything past the header is the verifier's verdict.
-            crate::errors::error(crate::errors::Kind::Verification, e.to_string())
-        })?;
+        .map_err(verdict)?;
     Ok(pis.iter().map(int_of_element).collect())
 }
 

@@ -100,3 +100,26 @@ def test_bad_statements() -> None:
         stark.prove("fibonacci", 4, queries=0)
     with pytest.raises(zkaccel.InvalidInputError, match="configuration"):
         stark.prove("fibonacci", 4, config="fastest")
+
+
+def test_the_verifier_enforces_the_callers_policy() -> None:
+    # Overrides below the 100-bit target are refused unless the target is lowered explicitly.
+    with pytest.raises(zkaccel.InvalidInputError, match="security"):
+        stark.prove("fibonacci", 3, queries=1, pow_bits=0)
+    weak = stark.prove("fibonacci", 3, queries=1, pow_bits=0, security_bits=1)
+    # The proof does not choose its own security: the default minimum is 100 bits.
+    with pytest.raises(zkaccel.VerificationError, match="below the 100"):
+        stark.verify(weak)
+    with pytest.raises(zkaccel.VerificationError, match="proof-of-work"):
+        stark.verify(weak, config="standard-fast", min_security_bits=1)
+    with pytest.raises(zkaccel.VerificationError, match="query rounds"):
+        stark.verify(weak, queries=84, min_security_bits=1)
+    assert stark.verify(weak, min_security_bits=1) == [0, 1, fib(8)]
+    assert stark.verify(weak, min_security_bits=1, queries=1, security_bits=1) == [0, 1, fib(8)]
+    strong = stark.prove("fibonacci", 3, queries=100, pow_bits=0)
+    assert stark.verify(strong) == [0, 1, fib(8)]
+    with pytest.raises(zkaccel.VerificationError, match="rate bits"):
+        stark.verify(strong, config="small-proofs")
+    # A wrong number of expected inputs is bad input, not a verdict.
+    with pytest.raises(zkaccel.InvalidInputError, match="3 public inputs"):
+        stark.verify(strong, inputs=[0, 1])

@@ -81,3 +81,149 @@ impl StarkConfig {
         Ok(())
     }
 }
+
+impl StarkConfig {
+    /// The conjectured security of proofs under this configuration, in bits: starky's and
+    /// plonky2's rule ([`zkaccel_fri::FriConfig::conjectured_security_bits`]), computed from the
+    /// FRI parameters, never taken from [`StarkConfig::security_bits`] (which only states the
+    /// target the prover was given).
+    pub fn conjectured_security_bits<S: FriScheme>(&self) -> usize {
+        self.fri_config
+            .conjectured_security_bits(S::extension_bits())
+    }
+}
+
+/// The least conjectured security a verifier accepts by default: the project's standard
+/// configurations ([`StarkConfig::standard_fast`], [`StarkConfig::small_proofs`]) reach it.
+pub const DEFAULT_MIN_SECURITY_BITS: usize = 100;
+
+/// Configuration parameters a caller names; each one given must equal the proof's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConfigRequirement {
+    /// The security target the proof states (observed by its transcript).
+    pub security_bits: Option<usize>,
+    /// The number of constraint challenges.
+    pub num_challenges: Option<usize>,
+    /// `log2` of the FRI blowup.
+    pub rate_bits: Option<usize>,
+    /// The Merkle cap height.
+    pub cap_height: Option<usize>,
+    /// Proof-of-work bits.
+    pub pow_bits: Option<u32>,
+    /// FRI query rounds.
+    pub queries: Option<usize>,
+    /// The FRI reduction strategy.
+    pub reduction_strategy: Option<zkaccel_fri::FriReductionStrategy>,
+}
+
+impl ConfigRequirement {
+    /// Every parameter of `config`: only a proof made under exactly `config` meets it.
+    pub fn exactly(config: &StarkConfig) -> Self {
+        let f = &config.fri_config;
+        Self {
+            security_bits: Some(config.security_bits),
+            num_challenges: Some(config.num_challenges),
+            rate_bits: Some(f.rate_bits),
+            cap_height: Some(f.cap_height),
+            pow_bits: Some(f.proof_of_work_bits),
+            queries: Some(f.num_query_rounds),
+            reduction_strategy: Some(f.reduction_strategy.clone()),
+        }
+    }
+
+    /// Checks `config` against every parameter named.
+    ///
+    /// # Errors
+    /// [`StarkError::ConfigMismatch`] naming the first parameter that differs.
+    pub fn check(&self, config: &StarkConfig) -> Result<(), StarkError> {
+        fn same<T: PartialEq + std::fmt::Debug>(
+            parameter: &'static str,
+            want: Option<&T>,
+            got: &T,
+        ) -> Result<(), StarkError> {
+            match want {
+                Some(w) if w != got => Err(StarkError::ConfigMismatch {
+                    parameter,
+                    expected: format!("{w:?}"),
+                    got: format!("{got:?}"),
+                }),
+                _ => Ok(()),
+            }
+        }
+        let f = &config.fri_config;
+        same(
+            "security target (bits)",
+            self.security_bits.as_ref(),
+            &config.security_bits,
+        )?;
+        same(
+            "challenges",
+            self.num_challenges.as_ref(),
+            &config.num_challenges,
+        )?;
+        same("rate bits", self.rate_bits.as_ref(), &f.rate_bits)?;
+        same("cap height", self.cap_height.as_ref(), &f.cap_height)?;
+        same(
+            "proof-of-work bits",
+            self.pow_bits.as_ref(),
+            &f.proof_of_work_bits,
+        )?;
+        same("query rounds", self.queries.as_ref(), &f.num_query_rounds)?;
+        same(
+            "FRI reduction strategy",
+            self.reduction_strategy.as_ref(),
+            &f.reduction_strategy,
+        )
+    }
+}
+
+/// What a verifier demands of a proof's configuration before it looks at the proof: at least
+/// [`VerifierPolicy::min_security_bits`] of conjectured security (by default
+/// [`DEFAULT_MIN_SECURITY_BITS`]), and every parameter [`VerifierPolicy::required`] names.
+/// A proof chooses its own parameters; the policy is how the verifier's user refuses weak or
+/// unexpected ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifierPolicy {
+    /// The least conjectured security accepted, in bits
+    /// ([`StarkConfig::conjectured_security_bits`]).
+    pub min_security_bits: usize,
+    /// Parameters the proof's configuration must have.
+    pub required: ConfigRequirement,
+}
+
+impl Default for VerifierPolicy {
+    fn default() -> Self {
+        Self {
+            min_security_bits: DEFAULT_MIN_SECURITY_BITS,
+            required: ConfigRequirement::default(),
+        }
+    }
+}
+
+impl VerifierPolicy {
+    /// The default policy with another minimum security (an explicit choice of the caller's).
+    pub fn with_min_security_bits(min_security_bits: usize) -> Self {
+        Self {
+            min_security_bits,
+            ..Self::default()
+        }
+    }
+
+    /// Checks a proof's configuration against the policy.
+    ///
+    /// # Errors
+    /// [`StarkError::BelowPolicy`] when its conjectured security is below the minimum;
+    /// [`StarkError::ConfigMismatch`] when it differs from a required parameter. Both are
+    /// rejections ([`StarkError::is_rejection`]).
+    pub fn check<S: FriScheme>(&self, config: &StarkConfig) -> Result<(), StarkError> {
+        self.required.check(config)?;
+        let conjectured = config.conjectured_security_bits::<S>();
+        if conjectured < self.min_security_bits {
+            return Err(StarkError::BelowPolicy {
+                conjectured_bits: conjectured,
+                min_bits: self.min_security_bits,
+            });
+        }
+        Ok(())
+    }
+}

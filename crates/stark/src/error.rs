@@ -21,6 +21,27 @@ pub enum StarkError {
     /// A well-formed proof that does not verify.
     #[error("proof rejected: {0}")]
     Rejected(String),
+    /// A proof whose configuration conjectures less security than the verifier's policy asks.
+    #[error(
+        "the proof's configuration conjectures {conjectured_bits} bits of security, below the \
+         {min_bits} the verifier requires"
+    )]
+    BelowPolicy {
+        /// The proof's conjectured security.
+        conjectured_bits: usize,
+        /// The policy's minimum.
+        min_bits: usize,
+    },
+    /// A proof made under another configuration than the verifier's policy names.
+    #[error("the proof's {parameter} is {got}, not the {expected} required")]
+    ConfigMismatch {
+        /// The parameter.
+        parameter: &'static str,
+        /// What the policy requires.
+        expected: String,
+        /// What the proof states.
+        got: String,
+    },
     /// From FRI.
     #[error(transparent)]
     Fri(#[from] FriError),
@@ -30,7 +51,7 @@ impl StarkError {
     /// Whether the proof was well formed and false.
     pub fn is_rejection(&self) -> bool {
         match self {
-            Self::Rejected(_) => true,
+            Self::Rejected(_) | Self::BelowPolicy { .. } | Self::ConfigMismatch { .. } => true,
             Self::Fri(e) => e.is_rejection(),
             _ => false,
         }

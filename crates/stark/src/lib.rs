@@ -13,7 +13,9 @@ mod verifier;
 
 pub use air::{Air, ConstraintConsumer, Frame};
 pub use airs::{FactorialAir, FibonacciAir};
-pub use config::{StarkConfig, MAX_CHALLENGES};
+pub use config::{
+    ConfigRequirement, StarkConfig, VerifierPolicy, DEFAULT_MIN_SECURITY_BITS, MAX_CHALLENGES,
+};
 pub use error::StarkError;
 pub use proof::StarkProof;
 pub use prover::{prove, prove_traced};

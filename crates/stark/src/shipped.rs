@@ -4,13 +4,13 @@
 //! `verify`) and the Python package both read and write exactly this format.
 
 use zkaccel_field::Field;
-use zkaccel_fri::{FriConfig, FriReductionStrategy, FriScheme, Plonky2Goldilocks};
+use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::Tracer;
 
 use crate::{
-    decode, prove_traced, verify, Air, FactorialAir, FibonacciAir, StarkConfig, StarkError,
-    StarkProof, VerifyMode,
+    decode, prove_traced, verify, Air, ConfigRequirement, FactorialAir, FibonacciAir, StarkConfig,
+    StarkError, StarkProof, VerifierPolicy, VerifyMode,
 };
 
 /// The FRI scheme of every shipped proof: plonky2's Goldilocks, quadratic extension, Poseidon.
@@ -41,6 +41,15 @@ impl ShippedAir {
         match self {
             Self::Fibonacci => "fibonacci",
             Self::Factorial => "factorial",
+        }
+    }
+
+    /// How many public inputs its proofs carry (Fibonacci: x0, x1 and the last value;
+    /// Factorial: the last value).
+    pub fn public_input_count(self) -> usize {
+        match self {
+            Self::Fibonacci => FibonacciAir.public_inputs(),
+            Self::Factorial => FactorialAir.public_inputs(),
         }
     }
 
@@ -100,12 +109,15 @@ impl ShippedAir {
     }
 
     /// Decodes and verifies the starky-compatible proof `body` of this AIR over `2^log_rows`
-    /// rows; returns its public inputs. With `expected_inputs`, a proof of other inputs is
-    /// rejected.
+    /// rows made under `config`; returns its public inputs. `policy` is checked first: a
+    /// configuration below its minimum security, or other than it requires, is rejected
+    /// before the proof is read. With `expected_inputs`, a proof of other inputs is rejected.
     ///
     /// # Errors
-    /// [`StarkError::Trace`] for a size outside 1 ..= [`MAX_LOG_ROWS`]; every error of
-    /// [`crate::decode`] and [`crate::verify`]; [`StarkError::Rejected`] for other inputs.
+    /// [`StarkError::Trace`] for a size outside 1 ..= [`MAX_LOG_ROWS`];
+    /// [`StarkError::BelowPolicy`] / [`StarkError::ConfigMismatch`] from
+    /// [`VerifierPolicy::check`]; every error of [`crate::decode`] and [`crate::verify`];
+    /// [`StarkError::Rejected`] for other inputs.
     pub fn verify(
         self,
         config: &StarkConfig,
@@ -113,8 +125,11 @@ impl ShippedAir {
         body: &[u8],
         expected_inputs: Option<&[Goldilocks]>,
         mode: VerifyMode,
+        policy: &VerifierPolicy,
     ) -> Result<Vec<Goldilocks>, StarkError> {
         check_log_rows(log_rows)?;
+        config.check::<ShippedScheme>()?;
+        policy.check::<ShippedScheme>(config)?;
         match self {
             Self::Fibonacci => {
                 check_body(&FibonacciAir, config, log_rows, body, expected_inputs, mode)
@@ -154,46 +169,89 @@ fn check_body<A: Air>(
     Ok(proof.public_inputs)
 }
 
-/// A named configuration preset (`standard-fast`, `small-proofs`) with FRI overrides; the
-/// security target follows the overrides (what they conjecture, at most the preset's).
+/// Overrides of a configuration preset's parameters, as `zkaccel prove` and Python's
+/// `stark.prove` take them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConfigOverrides {
+    /// The security target (bits): the prover refuses parameters that conjecture less. Left
+    /// out, the preset's (100).
+    pub security_bits: Option<usize>,
+    /// `log2` of the FRI blowup.
+    pub rate_bits: Option<usize>,
+    /// The Merkle cap height.
+    pub cap_height: Option<usize>,
+    /// Proof-of-work bits.
+    pub pow_bits: Option<u32>,
+    /// FRI query rounds.
+    pub queries: Option<usize>,
+}
+
+impl ConfigOverrides {
+    /// `config` with these overrides applied (not checked).
+    pub fn apply(&self, mut config: StarkConfig) -> StarkConfig {
+        let f = &mut config.fri_config;
+        if let Some(v) = self.rate_bits {
+            f.rate_bits = v;
+        }
+        if let Some(v) = self.cap_height {
+            f.cap_height = v;
+        }
+        if let Some(v) = self.pow_bits {
+            f.proof_of_work_bits = v;
+        }
+        if let Some(v) = self.queries {
+            f.num_query_rounds = v;
+        }
+        if let Some(v) = self.security_bits {
+            config.security_bits = v;
+        }
+        config
+    }
+
+    /// The parameters named here, as a verifier's requirement.
+    pub fn requirement(&self) -> ConfigRequirement {
+        ConfigRequirement {
+            security_bits: self.security_bits,
+            rate_bits: self.rate_bits,
+            cap_height: self.cap_height,
+            pow_bits: self.pow_bits,
+            queries: self.queries,
+            ..ConfigRequirement::default()
+        }
+    }
+}
+
+/// The named configuration preset (`standard-fast`, `small-proofs`).
 ///
 /// # Errors
-/// [`StarkError::Config`] for an unknown name or a configuration [`StarkConfig::check`]
-/// refuses.
-pub fn config_with(
-    preset: &str,
-    rate_bits: Option<usize>,
-    cap_height: Option<usize>,
-    pow_bits: Option<u32>,
-    queries: Option<usize>,
-) -> Result<StarkConfig, StarkError> {
-    let mut config = StarkConfig::presets()
+/// [`StarkError::Config`] for an unknown name.
+pub fn preset(name: &str) -> Result<StarkConfig, StarkError> {
+    StarkConfig::presets()
         .into_iter()
-        .find(|(name, _)| *name == preset)
+        .find(|(n, _)| *n == name)
         .map(|(_, c)| c)
         .ok_or_else(|| {
             StarkError::Config(format!(
-                "unknown configuration {preset:?}; known: standard-fast, small-proofs"
+                "unknown configuration {name:?}; known: standard-fast, small-proofs"
             ))
-        })?;
-    let f = &mut config.fri_config;
-    if let Some(v) = rate_bits {
-        f.rate_bits = v;
-    }
-    if let Some(v) = cap_height {
-        f.cap_height = v;
-    }
-    if let Some(v) = pow_bits {
-        f.proof_of_work_bits = v;
-    }
-    if let Some(v) = queries {
-        f.num_query_rounds = v;
-    }
-    config.security_bits = config
-        .fri_config
-        .conjectured_security_bits(ShippedScheme::extension_bits())
-        .min(config.security_bits);
-    config.check::<ShippedScheme>()?;
+        })
+}
+
+/// A named configuration preset with overrides. The security target stays the preset's
+/// (100 bits) unless `overrides.security_bits` lowers it: parameters that conjecture less than
+/// the target are refused, never silently proved at a lower level.
+///
+/// # Errors
+/// [`StarkError::Config`] for an unknown name, or a configuration [`StarkConfig::check`]
+/// refuses (out of range, or below its security target).
+pub fn config_with(name: &str, overrides: &ConfigOverrides) -> Result<StarkConfig, StarkError> {
+    let config = overrides.apply(preset(name)?);
+    config.check::<ShippedScheme>().map_err(|e| match e {
+        StarkError::Config(m) if overrides.security_bits.is_none() => StarkError::Config(format!(
+            "{m}; to prove below the preset's target, lower it explicitly (--security-bits)"
+        )),
+        other => other,
+    })?;
     Ok(config)
 }
 
@@ -209,6 +267,35 @@ pub struct Statement {
 }
 
 impl Statement {
+    /// Checks this statement against what the verifier's user asked for: the AIR and size when
+    /// named, then the configuration against `policy`.
+    ///
+    /// # Errors
+    /// [`StarkError::Rejected`] for another AIR or size; the errors of
+    /// [`VerifierPolicy::check`].
+    pub fn check(
+        &self,
+        air: Option<ShippedAir>,
+        log_rows: Option<usize>,
+        policy: &VerifierPolicy,
+    ) -> Result<(), StarkError> {
+        if air.is_some_and(|a| a != self.air) {
+            return Err(StarkError::Rejected(format!(
+                "the proof is of the {} AIR, not the {} expected",
+                self.air.name(),
+                air.map_or("", ShippedAir::name)
+            )));
+        }
+        if log_rows.is_some_and(|l| l != self.log_rows) {
+            return Err(StarkError::Rejected(format!(
+                "the proof is over 2^{} rows, not the 2^{} expected",
+                self.log_rows,
+                log_rows.unwrap_or_default()
+            )));
+        }
+        policy.check::<ShippedScheme>(&self.config)
+    }
+
     /// The proof file: this statement's header, then the starky-compatible proof `body`.
     pub fn encode_file(&self, body: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(body.len() + 64);
