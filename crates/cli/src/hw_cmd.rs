@@ -290,7 +290,7 @@ fn random(rng: &mut StdRng) -> Fr {
 }
 
 fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(&args.out)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     // The four files appear together or not at all.
     let mut files = FileSet::new();
     let barrett = zkaccel_fp256::Fp256::<zkaccel_bn254::FrConfig>::barrett();
@@ -389,7 +389,7 @@ fn amaze_vectors(args: &VectorArgs) -> Result<(), Box<dyn std::error::Error>> {
 /// operands are edge values (0, 1, 2, p − 1, p − 2, `2^W mod p`, `2^{2W} mod p`) paired with
 /// each other, then random values below `p`.
 fn mont_vectors(args: &MontVectorArgs) -> Result<(), Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(&args.out)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let mut rng = StdRng::seed_from_u64(args.seed);
     let (bits, text) = match args.width {
         MontWidth::W256 => {
@@ -489,7 +489,7 @@ fn ntt_vectors(args: &NttVectorArgs) -> Result<(), Box<dyn std::error::Error>> {
         )
         .into());
     }
-    std::fs::create_dir_all(&args.out)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let text = match args.field {
         NttField::Bn254Fr => ntt_lines::<zkaccel_bn254::Fr, 4>(args, log_points)?,
         NttField::Bls12_381Fr => ntt_lines::<zkaccel_bls12_381::Fr, 4>(args, log_points)?,
@@ -557,7 +557,7 @@ fn ntt_four_step_vectors(args: &NttFourStepArgs) -> Result<(), Box<dyn std::erro
         )
         .into());
     }
-    std::fs::create_dir_all(&args.out)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let log_n = args.log_n as usize;
     let text = match args.field {
         NttField::Bn254Fr => four_step_lines::<zkaccel_bn254::Fr, 4>(args.seed, log_n)?,

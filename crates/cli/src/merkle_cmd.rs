@@ -41,7 +41,7 @@ pub enum TreePreset {
     Plonky2,
     /// neptune (BLS12-381, arity 2/4/8/11…, leaves are single elements).
     Neptune,
-    /// circomlib Poseidon over BN254 (arity 1..16, leaves are single elements).
+    /// circomlib Poseidon over BN254 (arity 2 to 16, leaves are single elements).
     Circomlib,
 }
 

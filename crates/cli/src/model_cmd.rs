@@ -69,19 +69,23 @@ pub struct AcclmtArgs {
     /// Cycles before a sub-engine starts a batch it takes from the other.
     #[arg(long, default_value_t = 9)]
     handover_gap: u32,
-    /// Clock in MHz.
-    #[arg(long, default_value_t = 500.0)]
+    /// Clock in MHz (0.001 to 100000).
+    #[arg(long, default_value_t = 500.0, value_parser = real_in(1e-3, 1e5))]
     clock_mhz: f64,
     /// Build one tree of this many leaves on the Merkle controller (a power of the arity,
     /// binary unless --width says otherwise) and print its time and utilisation, instead of
     /// Tables I and II.
     #[arg(long, conflicts_with = "hashes")]
     leaves: Option<u64>,
-    /// Off-chip bandwidth for the leaves' elements, GB/s (the default is fitted to Table II).
-    #[arg(long, default_value_t = acclmt_defaults().bandwidth_gb_per_s)]
+    /// Off-chip bandwidth for the leaves' elements, GB/s (0.001 to 10^4; the default is fitted
+    /// to Table II).
+    #[arg(long, default_value_t = acclmt_defaults().bandwidth_gb_per_s,
+          value_parser = real_in(1e-3, 1e4))]
     bandwidth_gbps: f64,
-    /// Nanoseconds before the loader's first transfer (the paper's "initial data loading").
-    #[arg(long, default_value_t = acclmt_defaults().initial_load_ns)]
+    /// Nanoseconds before the loader's first transfer (the paper's "initial data loading"; 0
+    /// to 10^9).
+    #[arg(long, default_value_t = acclmt_defaults().initial_load_ns,
+          value_parser = real_in(0.0, 1e9))]
     initial_load_ns: f64,
     /// Cycles the RHE's dispatch scheduler takes per pair of batches (the paper's "RHE incurs
     /// more scheduling overhead").
@@ -207,8 +211,8 @@ pub struct NttFpgaArgs {
     sweep: Vec<String>,
     #[command(flatten)]
     files: SweepFiles,
-    /// Clock in MHz.
-    #[arg(long, default_value_t = PAPER_CLOCK_MHZ)]
+    /// Clock in MHz (0.001 to 100000).
+    #[arg(long, default_value_t = PAPER_CLOCK_MHZ, value_parser = real_in(1e-3, 1e5))]
     clock_mhz: f64,
     /// Print JSON.
     #[arg(long)]
@@ -878,6 +882,22 @@ fn run_unizk(args: &UnizkReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
         print!("{report}");
     }
     Ok(())
+}
+
+/// A command-line real number, finite and within `lo ..= hi` (an absurd value such as `1e308`,
+/// `inf` or `nan` is refused, not carried into the model and printed back as 300 digits).
+fn real_in(lo: f64, hi: f64) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
+    move |text: &str| {
+        let v: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:.40?} is not a number"))?;
+        if v.is_finite() && (lo..=hi).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{text:.40}: expected {lo} to {hi}"))
+        }
+    }
 }
 
 /// Each sweep of a run names its files after its knob: a knob swept twice would overwrite the

@@ -689,3 +689,46 @@ fn sizes_are_checked_before_arithmetic() {
         );
     }
 }
+
+#[test]
+fn messages_say_one_thing_and_stay_short() {
+    // "1 leaves: a tree of arity 1 needs a power of 1 leaves" contradicted itself.
+    let err = expect(
+        2,
+        &[
+            "merkle",
+            "build",
+            "--preset",
+            "circomlib",
+            "--arity",
+            "1",
+            "--leaves",
+            "1",
+            "--leaf-width",
+            "1",
+        ],
+        "a tree node has 2 to",
+    );
+    assert!(!err.contains("power of 1"), "{err}");
+    // Absurd reals are refused at the flag, and a model's own message prints them short.
+    for value in ["1e308", "inf", "NaN", "-0.5e1", "0"] {
+        let flag = format!("--clock-mhz={value}");
+        let err = expect(2, &["model", "acclmt", &flag], "--clock-mhz");
+        assert!(err.len() < 400, "{err}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let err = expect(
+        2,
+        &[
+            "model",
+            "acclmt",
+            "--sweep",
+            "clock_mhz=1e308",
+            "--out",
+            s(&out),
+        ],
+        "1e308",
+    );
+    assert!(err.len() < 400, "{err}");
+}

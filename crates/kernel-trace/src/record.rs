@@ -205,6 +205,11 @@ pub struct GateEvaluation {
     pub constraints: u64,
 }
 
+/// The most bytes one kernel of a trace may move: 2^56 (64 PiB, past any memory). A record
+/// over it is refused when the trace is read ([`crate::validate`], which also bounds the
+/// trace's total), so a model's byte totals never saturate silently.
+pub const MAX_KERNEL_BYTES: u64 = 1 << 56;
+
 /// A kernel and its shape (the spec's kinds, UniZK's Table 1 classes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -410,8 +415,80 @@ impl Kernel {
         }
     }
 
+    /// The bytes this kernel reads and writes at the least (its data, not its permutations),
+    /// or `None` past `u64`: Merkle and sponge elements counted at 32 bytes (the widest
+    /// hashed field), gathered rows at their bytes per element.
+    pub(crate) fn volume_bytes(&self) -> Option<u64> {
+        const WIDEST_ELEMENT: u64 = 32;
+        match self {
+            Self::Ntt {
+                field,
+                log_n,
+                batch,
+                ..
+            } => 1u64
+                .checked_shl(*log_n)?
+                .checked_mul(*batch)?
+                .checked_mul(field.element_bytes()),
+            Self::Merkle {
+                log_leaves,
+                leaf_width,
+                ..
+            } => 1u64
+                .checked_shl(*log_leaves)?
+                .checked_mul(*leaf_width)?
+                .checked_mul(WIDEST_ELEMENT),
+            Self::Sponge {
+                absorbed, squeezed, ..
+            } => absorbed.checked_add(*squeezed)?.checked_mul(WIDEST_ELEMENT),
+            Self::Grind { .. } => Some(0),
+            Self::Vector {
+                len,
+                in_bytes,
+                out_bytes,
+                gather_bytes,
+                gathers,
+                ..
+            } => {
+                let gathered = gathers
+                    .iter()
+                    .try_fold(*gather_bytes, |sum, g| sum.checked_add(g.bytes))?;
+                len.checked_mul(gathered)?
+                    .checked_add(*in_bytes)?
+                    .checked_add(*out_bytes)
+            }
+            Self::PartialProducts {
+                field,
+                rows,
+                columns,
+                ..
+            } => rows
+                .checked_mul(*columns)?
+                .checked_mul(2 * field.element_bytes()),
+            Self::Transpose {
+                rows,
+                cols,
+                elem_bytes,
+            } => rows.checked_mul(*cols)?.checked_mul(*elem_bytes),
+            Self::Copy { bytes } => Some(*bytes),
+            Self::Mimc { field, count, .. } => count.checked_mul(field.element_bytes()),
+        }
+    }
+
     /// Why this shape is impossible, if it is.
     pub(crate) fn shape_error(&self) -> Option<String> {
+        self.kind_shape_error().or_else(|| {
+            self.volume_bytes()
+                .is_none_or(|b| b > MAX_KERNEL_BYTES)
+                .then(|| {
+                    "a kernel moving more than 2^56 bytes (no memory holds it; the models' byte \
+                 totals would overflow)"
+                        .to_string()
+                })
+        })
+    }
+
+    fn kind_shape_error(&self) -> Option<String> {
         const MAX_LOG: u32 = 63;
         // plonky2's longest gate ids are about 120 bytes; its widest gates have a few hundred
         // constraints.

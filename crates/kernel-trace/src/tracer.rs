@@ -162,13 +162,20 @@ pub fn read_jsonl<R: BufRead>(mut input: R) -> Result<Vec<KernelRecord>, TraceEr
     Ok(records)
 }
 
+/// The most bytes all the kernels of a trace may move together: 2^60, so that every byte total
+/// a model computes over a validated trace (with its small factors: passes, reloads) fits a
+/// `u64` and never saturates silently.
+pub const MAX_TRACE_BYTES: u64 = 1 << 60;
+
 /// Checks that records form a trace: this schema's version, ids 0, 1, 2… in order,
 /// dependencies on earlier kernels only (ascending, no repeats), a phase of lower-case words
-/// joined by `-`, and a possible shape.
+/// joined by `-`, a possible shape of at most [`crate::MAX_KERNEL_BYTES`], and at most
+/// [`MAX_TRACE_BYTES`] in all.
 ///
 /// # Errors
 /// [`TraceError::Version`] or [`TraceError::Invalid`] naming the first bad record.
 pub fn validate(records: &[KernelRecord]) -> Result<(), TraceError> {
+    let mut total_bytes = 0u64;
     for (position, r) in records.iter().enumerate() {
         let invalid = |message: String| TraceError::Invalid {
             id: position as u64,
@@ -204,6 +211,17 @@ pub fn validate(records: &[KernelRecord]) -> Result<(), TraceError> {
         if let Some(message) = r.kernel.shape_error() {
             return Err(invalid(message));
         }
+        // Each record's volume is at most MAX_KERNEL_BYTES (checked just above).
+        total_bytes = total_bytes
+            .checked_add(r.kernel.volume_bytes().unwrap_or(u64::MAX))
+            .filter(|&t| t <= MAX_TRACE_BYTES)
+            .ok_or_else(|| {
+                invalid(
+                    "the trace moves more than 2^60 bytes in all (the models' byte totals \
+                     would overflow)"
+                        .into(),
+                )
+            })?;
         if r.cpu.is_some_and(|c| c.threads == 0) {
             return Err(invalid("measured on 0 threads".into()));
         }

@@ -316,3 +316,39 @@ fn numbers_near_two_to_the_64_are_refused_not_wrapped() {
         assert!(read_jsonl(line.as_bytes()).is_err(), "{line}");
     }
 }
+
+/// A record moving more than 2^56 bytes, or a trace moving more than 2^60 in all, is refused
+/// when read: the models' byte totals over a read trace cannot saturate.
+#[test]
+fn byte_volumes_past_any_memory_are_refused() {
+    use zkaccel_kernel_trace::{MAX_KERNEL_BYTES, MAX_TRACE_BYTES};
+    assert_eq!(MAX_KERNEL_BYTES, 1 << 56);
+    assert_eq!(MAX_TRACE_BYTES, 1 << 60);
+    let line = |id: u64, shape: &str| {
+        format!(r#"{{"version":1,"id":{id},"deps":[],"phase":"quotient",{shape}}}"#) + "\n"
+    };
+    // 2^53 Goldilocks elements is 2^56 bytes: accepted; twice that, or 2^49 BN254 elements
+    // times 2^3: refused.
+    let at_limit = r#""kind":"ntt","field":"goldilocks","log_n":50,"batch":8,"inverse":false,"coset":false,"order":"nn","layout":"poly-major","zero_log":0"#;
+    assert!(read_jsonl(line(0, at_limit).as_bytes()).is_ok());
+    for shape in [
+        r#""kind":"ntt","field":"goldilocks","log_n":50,"batch":9,"inverse":false,"coset":false,"order":"nn","layout":"poly-major","zero_log":0"#,
+        r#""kind":"ntt","field":"bn254","log_n":62,"batch":18446744073709551615,"inverse":false,"coset":false,"order":"nn","layout":"poly-major","zero_log":0"#,
+        r#""kind":"merkle","hash":"h","log_leaves":40,"leaf_width":18446744073709551615,"cap_height":0,"arity":2,"leaf_layout":"rows""#,
+        r#""kind":"vector","field":"goldilocks","len":4,"ops":[{"op":"add","form":"vv","ext":1}],"in_bytes":18446744073709551615,"out_bytes":1"#,
+        r#""kind":"transpose","rows":4294967296,"cols":4294967296,"elem_bytes":8"#,
+        r#""kind":"copy","bytes":72057594037927937"#,
+        r#""kind":"mimc","field":"bn254","rounds":91,"exponent":7,"count":18446744073709551615"#,
+    ] {
+        let err = read_jsonl(line(0, shape).as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("2^56"), "{shape}: {err}");
+    }
+    // Sixteen records at the limit are 2^60 bytes: accepted; a seventeenth is refused.
+    let copy = format!(r#""kind":"copy","bytes":{}"#, MAX_KERNEL_BYTES);
+    let text: String = (0..16).map(|i| line(i, &copy)).collect();
+    assert!(read_jsonl(text.as_bytes()).is_ok());
+    let text = text + &line(16, &copy);
+    let err = read_jsonl(text.as_bytes()).unwrap_err();
+    assert!(matches!(err, TraceError::Invalid { id: 16, .. }), "{err}");
+    assert!(err.to_string().contains("2^60"), "{err}");
+}

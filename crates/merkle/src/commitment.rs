@@ -145,7 +145,7 @@ impl<D: Copy + Eq> MerkleCommitment<D> {
         if leaf_width == 0 || leaf_width > MAX_LEAF_WIDTH {
             return Err(MerkleError::LeafWidth {
                 width: leaf_width,
-                reason: "a leaf row has 1 to MAX_LEAF_WIDTH elements",
+                reason: "a leaf row has 1 to 2^20 (MAX_LEAF_WIDTH) elements",
             });
         }
         if cap_height > depth {

@@ -7,6 +7,8 @@ pub const MAX_ARITY: usize = 63;
 
 /// The widest leaf row, in field elements (2^20; plonky2's widest LDE rows are a few hundred).
 pub const MAX_LEAF_WIDTH: usize = 1 << 20;
+// The leaf-width errors spell the limit out as 2^20.
+const _: () = assert!(MAX_LEAF_WIDTH == 1 << 20);
 
 /// Allocates `len` copies of `value`, or reports the size it could not get.
 ///

@@ -122,10 +122,13 @@ pub(crate) fn build_streaming_into<H: TreeHasher>(
 ) -> Result<StreamOutput<H::Digest>, MerkleError> {
     let arity = hasher.arity();
     hasher.check_leaf_width(config.leaf_width)?;
+    if !(2..=crate::limits::MAX_ARITY).contains(&arity) {
+        return Err(MerkleError::Arity(arity));
+    }
     if config.leaf_width == 0 || config.leaf_width > MAX_LEAF_WIDTH {
         return Err(MerkleError::LeafWidth {
             width: config.leaf_width,
-            reason: "a leaf row has 1 to MAX_LEAF_WIDTH elements",
+            reason: "a leaf row has 1 to 2^20 (MAX_LEAF_WIDTH) elements",
         });
     }
     let n = config.num_leaves;

@@ -50,12 +50,15 @@ impl<H: TreeHasher> MerkleTree<H> {
     ) -> Result<Self, MerkleError> {
         hasher.check_leaf_width(leaf_width)?;
         let arity = hasher.arity();
+        if !(2..=crate::limits::MAX_ARITY).contains(&arity) {
+            return Err(MerkleError::Arity(arity));
+        }
         let n = leaves.len().checked_div(leaf_width).unwrap_or(0);
         if leaf_width == 0 || leaf_width > MAX_LEAF_WIDTH || n * leaf_width != leaves.len() {
             return Err(MerkleError::LeafWidth {
                 width: leaf_width,
                 reason:
-                    "the leaf data must be a whole number of rows of 1 to MAX_LEAF_WIDTH elements",
+                    "the leaf data must be a whole number of rows of 1 to 2^20 (MAX_LEAF_WIDTH) elements",
             });
         }
         let depth = exact_log(n as u64, arity).ok_or(MerkleError::LeafCount {

@@ -239,7 +239,11 @@ impl EngineConfig {
             return bad("gaps must be below 256 cycles".into());
         }
         if !(self.clock_mhz.is_finite() && self.clock_mhz > 0.0 && self.clock_mhz <= 1e5) {
-            return bad(format!("clock {} MHz", self.clock_mhz));
+            // `{:e}`: a value such as 1e308 is not printed back as 309 digits.
+            return bad(format!(
+                "clock {:e} MHz (above 0, at most 10^5)",
+                self.clock_mhz
+            ));
         }
         Ok(())
     }

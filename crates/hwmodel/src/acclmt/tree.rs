@@ -184,13 +184,13 @@ impl ControllerConfig {
         if !(self.bandwidth_gb_per_s.is_finite() && (1e-3..=1e4).contains(&self.bandwidth_gb_per_s))
         {
             return bad(format!(
-                "bandwidth {} GB/s (0.001 to 10^4)",
+                "bandwidth {:e} GB/s (0.001 to 10^4)",
                 self.bandwidth_gb_per_s
             ));
         }
         if !(self.initial_load_ns.is_finite() && (0.0..=1e9).contains(&self.initial_load_ns)) {
             return bad(format!(
-                "initial load {} ns (0 to 10^9)",
+                "initial load {:e} ns (0 to 10^9)",
                 self.initial_load_ns
             ));
         }

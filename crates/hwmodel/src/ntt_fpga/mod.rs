@@ -236,7 +236,7 @@ impl NttCoreConfig {
             return Err(NttModelError::MulLatency(self.mul_latency));
         }
         if !(self.clock_mhz.is_finite() && self.clock_mhz > 0.0) {
-            return Err(NttModelError::Clock(self.clock_mhz.to_string()));
+            return Err(NttModelError::Clock(format!("{:e}", self.clock_mhz)));
         }
         Ok(())
     }
@@ -393,7 +393,7 @@ pub fn end_to_end_ms(series: EndToEndSeries, n: u64, clock_mhz: f64) -> Result<f
         });
     }
     if !(clock_mhz.is_finite() && clock_mhz > 0.0) {
-        return Err(NttModelError::Clock(clock_mhz.to_string()));
+        return Err(NttModelError::Clock(format!("{clock_mhz:e}")));
     }
     let (a, b) = series.calibration();
     let cycles = n as f64 * (a + b * f64::from(n.trailing_zeros()));
