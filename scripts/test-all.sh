@@ -71,6 +71,16 @@ if tracked=$(git ls-files 2>/dev/null | grep -E '(^|/)target/') && [[ -n $tracke
   exit 1
 fi
 
+step "the repository is self-contained (no reference to files outside it)"
+# The notes, specs and papers the code cites live under docs/ (and the kernel-trace schema in
+# crates/kernel-trace/SCHEMA.md): a clone must have everything it points at.
+if outside=$(git grep -nIE '(\.\./)+shared/|(^|[^a-z/])shared/(notes|specs|papers|vectors|design|hooks)/' -- . \
+  ':!scripts/test-all.sh') && [[ -n $outside ]]; then
+  echo "references to paths outside the repository (copy what they cite into docs/):" >&2
+  echo "$outside" | head -20 >&2
+  exit 1
+fi
+
 step "rustfmt"
 cargo fmt --all -- --check
 

@@ -2,7 +2,7 @@
 //! proof-of-work witness is the smallest): for starky's Fibonacci AIR and UniZK's Factorial
 //! AIR (written here against starky's `Stark` trait, constraints in the same order), the same
 //! trace, public inputs and configuration give the same proof byte for byte under the
-//! canonical encoding E (`../shared/notes/starky-1.1.0.md` §2), over a sweep of
+//! canonical encoding E (`docs/notes/starky-1.1.0.md` §2), over a sweep of
 //! configurations; zkaccel's verifier accepts starky's proofs and rejects them mutated.
 
 use plonky2::field::goldilocks_field::GoldilocksField;
@@ -217,7 +217,7 @@ fn exported_vectors_are_starkys_proofs() {
         "{\n  \"provenance\": \"starky 1.1.0 (crates.io, default-features = false, features = [std]; \
          its proof-of-work witness is then the smallest): prover::prove on the AIRs of \
          peers/tests/starky_compat.rs (starky's FibonacciStark with x0 = 0, x1 = 1; UniZK's \
-         FactorialStark), encoded as E (shared/notes/starky-1.1.0.md section 2) with plonky2's \
+         FactorialStark), encoded as E (docs/notes/starky-1.1.0.md section 2) with plonky2's \
          Write; 'small' = rate_bits 2, cap_height 2, 4 pow bits, ConstantArityBits(2, 2), 10 \
          queries, 1 challenge, 24 security bits\",\n  \"cases\": [\n",
     );

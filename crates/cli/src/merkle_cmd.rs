@@ -703,6 +703,30 @@ pub fn run(cmd: &MerkleCommand) -> Result<(), Boxed> {
                 )
                 .into());
             }
+            // Every field the commitment states is one the verifier uses.
+            const KNOWN: [&str; 10] = [
+                "format",
+                "version",
+                "preset",
+                "strength",
+                "field",
+                "arity",
+                "num_leaves",
+                "leaf_width",
+                "cap_height",
+                "cap",
+            ];
+            if let Some(key) = c
+                .as_object()
+                .and_then(|m| m.keys().find(|k| !KNOWN.contains(&k.as_str())))
+            {
+                return Err(format!(
+                    "{}: the commitment carries a field {key:.40?} that this verifier does not \
+                     check",
+                    a.commitment.display()
+                )
+                .into());
+            }
             // The hash comes from the commitment, which the verifier trusts; the opening only
             // has to agree with it.
             let preset = match c["preset"].as_str() {

@@ -289,6 +289,26 @@ fn merkle_verify_checks_every_statement_of_the_opening() {
         assert_eq!(code, 1, "{what}: {out}{err}");
         assert!(err.contains("rejected"), "{what}: {err}");
     }
+    // The commitment, which the verifier trusts, may state nothing it does not check either.
+    let mut c2: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&commitment).unwrap()).unwrap();
+    c2["root_hint"] = serde_json::json!("0");
+    let forged = dir.path().join("c2.json");
+    std::fs::write(&forged, c2.to_string()).unwrap();
+    let good = dir.path().join("good.json");
+    std::fs::write(&good, opening.to_string()).unwrap();
+    expect(
+        2,
+        &[
+            "merkle",
+            "verify",
+            "--opening",
+            s(&good),
+            "--commitment",
+            s(&forged),
+        ],
+        "does not check",
+    );
 }
 
 #[cfg(unix)]

@@ -1,5 +1,5 @@
 //! The UniZK model against what is known from outside it: the public simulator's constants
-//! (read from its code), its RamSim probes (measured, `shared/notes/unizk-simulator.md` §1.7),
+//! (read from its code), its RamSim probes (measured, `docs/notes/unizk-simulator.md` §1.7),
 //! the paper's Table 4 and Figure 10, and hostile configurations.
 
 use std::io::BufReader;

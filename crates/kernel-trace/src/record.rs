@@ -1,4 +1,4 @@
-//! The record of one kernel call (`shared/specs/kernel-trace.md`), as serde types.
+//! The record of one kernel call (`crates/kernel-trace/SCHEMA.md`), as serde types.
 
 use std::fmt;
 

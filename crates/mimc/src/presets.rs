@@ -1,4 +1,4 @@
-//! Presets, each named after the standard it matches bit for bit (see `shared/specs/mimc.md`).
+//! Presets, each named after the standard it matches bit for bit (see `docs/specs/mimc.md`).
 //!
 //! | preset | field | d | rounds | constants | matches |
 //! |---|---|---|---|---|---|

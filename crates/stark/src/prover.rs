@@ -43,7 +43,7 @@ pub fn prove<A: Air, S: FriScheme>(
 }
 
 /// [`prove`], recording every kernel it runs in `tracer` with its exact shape, dependencies
-/// and time (`shared/specs/kernel-trace.md`): the trace check, the trace commitment
+/// and time (`crates/kernel-trace/SCHEMA.md`): the trace check, the trace commitment
 /// (interpolation, coset LDE, transpose into leaf rows, Merkle tree), the constraint
 /// evaluation on the coset with its per-point program, the quotient's interpolation and
 /// commitment, the openings, every challenger step and FRI's kernels. A

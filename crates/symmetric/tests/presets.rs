@@ -1,5 +1,5 @@
 //! Every preset through the shared vocabulary: known answers from circomlibjs (the values the
-//! presets' own vector tests take from `shared/vectors/`), and the contract every
+//! presets' own vector tests take from `vectors/`), and the contract every
 //! implementation keeps — a batch equals one at a time, and wrong lengths are errors.
 
 use zkaccel_bn254::Fr;

@@ -20,7 +20,7 @@
 //! the **baseline** of two FR engines. A round of a batch of `n` hashes takes `n + SlotGap`
 //! cycles and a segment whose batch comes from the other sub-engine starts `HandoverGap`
 //! cycles late: the paper's unexplained overheads (about 3.4 % per slot and 0.54 slot per pair
-//! of batches over the ideal; `shared/notes/ntt-fpga-and-acclmt.md` §C.2 M6), which put the
+//! of batches over the ideal; `docs/notes/ntt-fpga-and-acclmt.md` §C.2 M6), which put the
 //! engine on Table I's 35.44 cycles per hash and its 7.04 % / 3.55 % time-loss claims.
 //!
 //! [`EngineConfig::simulate`] runs the RTL's scheduler cycle by cycle (the input loader, the

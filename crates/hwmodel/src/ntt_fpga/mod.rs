@@ -35,7 +35,7 @@
 //! `(M/2 − 1)·II ≈ 2,400` cycles of fill at `m = 8`, while Table III's two 8-round rows imply
 //! less than 1,000 for any single interval that also fits the three 4-round rows (the five rows
 //! fit `II·b + F` within ±2 % only for `II ≈ 19` and `586 ≤ F ≤ 964` for both `m`; see
-//! `shared/notes/ntt-fpga-and-acclmt.md` §A.5, where the paper's own `(n + 1)·T` form misses by
+//! `docs/notes/ntt-fpga-and-acclmt.md` §A.5, where the paper's own `(n + 1)·T` form misses by
 //! up to ±7 %). [`TABLE_III`] carries the paper's rows and [`NttCoreConfig::table_iii`] the
 //! configurations.
 

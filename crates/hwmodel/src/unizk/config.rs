@@ -34,7 +34,7 @@ pub enum Mode {
     /// time, requests interleave over every HBM channel, proof of work tries what the trace
     /// says, leaves of at most a digest's width are not hashed (plonky2's `hash_or_noop`).
     Paper,
-    /// The public simulator's known artefacts (`shared/notes/unizk-simulator.md` §1.6): two
+    /// The public simulator's known artefacts (`docs/notes/unizk-simulator.md` §1.6): two
     /// blocks' compute overlap, 64-byte requests reach a quarter of the channels, one record is
     /// admitted per cycle, proof of work is 200,000 hashes, every leaf is hashed, and the
     /// quotient is evaluated in batches of 256 points whose rows are gathered one by one.
