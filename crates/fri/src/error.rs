@@ -18,6 +18,9 @@ pub enum FriError {
     /// A proof (or its encoding) whose shape differs from what the parameters fix.
     #[error("proof shape: {0}")]
     ProofShape(String),
+    /// Bytes that are not a proof's encoding (the shared decoder's typed error).
+    #[error("proof shape: {0}")]
+    Decode(#[from] zkaccel_codec::DecodeError),
     /// A well-formed proof that does not verify.
     #[error("proof rejected: {0}")]
     Rejected(String),

@@ -15,7 +15,7 @@ pub use config::{
     MAX_QUERY_ROUNDS, MAX_RATE_BITS, MAX_REDUCTIONS,
 };
 pub use error::FriError;
-pub use proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep};
+pub use proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep, ReadScheme};
 pub use prover::{prove_openings, prove_openings_traced};
 pub use scheme::{Challenger, Digest, FriScheme, Plonky2Goldilocks};
 pub use structure::{FriBatchInfo, FriInstance, FriOpenings, FriOracleInfo, FriPolynomialInfo};

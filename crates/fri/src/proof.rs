@@ -4,6 +4,8 @@
 use zkaccel_field::{ExtensionField, PrimeField};
 use zkaccel_merkle::TreeHasher;
 
+use zkaccel_codec::{ByteReader, DecodeError};
+
 use crate::scheme::{Digest, FriScheme};
 use crate::{FriError, FriParams};
 
@@ -108,37 +110,36 @@ impl<S: FriScheme> FriProof<S> {
     }
 
     /// Reads a proof written by [`FriProof::write`] for these parameters and committed batch
-    /// widths, from the front of `input`, which is advanced past it. Every length comes from
-    /// the parameters; a path's length byte must be the one the parameters fix.
+    /// widths from `r`, which is advanced past it. Every length comes from the parameters; a
+    /// path's length byte must be the one the parameters fix.
     ///
     /// # Errors
-    /// [`FriError::ProofShape`] for truncated input, a path length other than the
-    /// parameters', or a non-canonical field element.
+    /// [`FriError::Decode`] for truncated input, a path length other than the parameters', or
+    /// a non-canonical field element.
     pub fn read(
-        input: &mut &[u8],
+        r: &mut ByteReader<'_>,
         params: &FriParams,
         batch_widths: &[usize],
     ) -> Result<Self, FriError> {
-        let mut r = Reader { input };
         let cap_len = 1usize << params.config.cap_height;
         let commit_phase_caps = (0..params.reduction_arity_bits.len())
-            .map(|_| r.digests::<S>(cap_len))
+            .map(|_| r.digests::<S>(cap_len, "a commit-phase cap"))
             .collect::<Result<_, _>>()?;
         let initial_levels = params.lde_bits() - params.config.cap_height;
         let mut query_rounds = Vec::with_capacity(params.config.num_query_rounds);
         for _ in 0..params.config.num_query_rounds {
             let mut initial_trees = Vec::with_capacity(batch_widths.len());
             for &width in batch_widths {
-                let row = r.fields::<S::F>(width)?;
-                let merkle_path = r.path::<S>(initial_levels)?;
+                let row = r.fields::<S::F>(width, "an opened row")?;
+                let merkle_path = read_path::<S>(r, initial_levels)?;
                 initial_trees.push(FriInitialOpening { row, merkle_path });
             }
             let mut levels = initial_levels;
             let mut steps = Vec::with_capacity(params.reduction_arity_bits.len());
             for &bits in &params.reduction_arity_bits {
-                let evals = r.extensions::<S>(1 << bits)?;
+                let evals = r.extensions::<S>(1 << bits, "a query step's evaluations")?;
                 levels -= bits;
-                let merkle_path = r.path::<S>(levels)?;
+                let merkle_path = read_path::<S>(r, levels)?;
                 steps.push(FriQueryStep { evals, merkle_path });
             }
             query_rounds.push(FriQueryRound {
@@ -146,9 +147,8 @@ impl<S: FriScheme> FriProof<S> {
                 steps,
             });
         }
-        let final_poly = r.extensions::<S>(params.final_poly_len())?;
-        let pow_witness = r.field::<S::F>()?;
-        *input = r.input;
+        let final_poly = r.extensions::<S>(params.final_poly_len(), "the final polynomial")?;
+        let pow_witness = r.field::<S::F>("the proof-of-work witness")?;
         Ok(Self {
             commit_phase_caps,
             query_rounds,
@@ -161,20 +161,15 @@ impl<S: FriScheme> FriProof<S> {
     /// left over.
     ///
     /// # Errors
-    /// As [`FriProof::read`]; [`FriError::ProofShape`] for trailing bytes.
+    /// As [`FriProof::read`]; [`FriError::Decode`] for trailing bytes.
     pub fn from_bytes(
         bytes: &[u8],
         params: &FriParams,
         batch_widths: &[usize],
     ) -> Result<Self, FriError> {
-        let mut input = bytes;
-        let proof = Self::read(&mut input, params, batch_widths)?;
-        if !input.is_empty() {
-            return Err(FriError::ProofShape(format!(
-                "{} bytes after the proof",
-                input.len()
-            )));
-        }
+        let mut r = ByteReader::new(bytes);
+        let proof = Self::read(&mut r, params, batch_widths)?;
+        r.finish()?;
         Ok(proof)
     }
 
@@ -189,58 +184,66 @@ impl<S: FriScheme> FriProof<S> {
     }
 }
 
-/// A cursor over encoded bytes that never reads past the end.
-pub(crate) struct Reader<'a> {
-    pub(crate) input: &'a [u8],
+/// Reading a FRI scheme's digests and extension elements with the shared [`ByteReader`] (the
+/// FRI and STARK decoders both read them).
+pub trait ReadScheme {
+    /// `n` digests of the scheme's hasher.
+    ///
+    /// # Errors
+    /// [`DecodeError::Truncated`] or [`DecodeError::Element`].
+    fn digests<S: FriScheme>(
+        &mut self,
+        n: usize,
+        what: &'static str,
+    ) -> Result<Vec<Digest<S>>, DecodeError>;
+
+    /// `n` elements of the scheme's extension field, coordinate by coordinate.
+    ///
+    /// # Errors
+    /// [`DecodeError::Truncated`] or [`DecodeError::Element`].
+    fn extensions<S: FriScheme>(
+        &mut self,
+        n: usize,
+        what: &'static str,
+    ) -> Result<Vec<S::E>, DecodeError>;
 }
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], FriError> {
-        if self.input.len() < n {
-            return Err(FriError::ProofShape(format!(
-                "the encoding ends {} bytes early",
-                n - self.input.len()
-            )));
-        }
-        let (head, rest) = self.input.split_at(n);
-        self.input = rest;
-        Ok(head)
+impl ReadScheme for ByteReader<'_> {
+    fn digests<S: FriScheme>(
+        &mut self,
+        n: usize,
+        what: &'static str,
+    ) -> Result<Vec<Digest<S>>, DecodeError> {
+        let len = S::Hasher::DIGEST_ELEMENTS;
+        self.check_fits(n, len * S::F::NUM_BYTES, what)?;
+        Ok(self
+            .fields::<S::F>(n * len, what)?
+            .chunks_exact(len)
+            .map(S::Hasher::digest_from_elements)
+            .collect())
     }
 
-    pub(crate) fn field<F: PrimeField>(&mut self) -> Result<F, FriError> {
-        let bytes = self.take(F::NUM_BYTES)?;
-        F::from_bytes_le(bytes).map_err(|e| FriError::ProofShape(format!("a field element: {e}")))
+    fn extensions<S: FriScheme>(
+        &mut self,
+        n: usize,
+        what: &'static str,
+    ) -> Result<Vec<S::E>, DecodeError> {
+        let degree = <S::E as ExtensionField<S::F>>::DEGREE;
+        self.check_fits(n, degree * S::F::NUM_BYTES, what)?;
+        Ok(self
+            .fields::<S::F>(n * degree, what)?
+            .chunks_exact(degree)
+            .map(|c| S::E::from_base_slice(c).expect("DEGREE coordinates"))
+            .collect())
     }
+}
 
-    pub(crate) fn fields<F: PrimeField>(&mut self, n: usize) -> Result<Vec<F>, FriError> {
-        (0..n).map(|_| self.field()).collect()
-    }
-
-    pub(crate) fn extension<S: FriScheme>(&mut self) -> Result<S::E, FriError> {
-        let coordinates = self.fields::<S::F>(<S::E as ExtensionField<S::F>>::DEGREE)?;
-        Ok(S::E::from_base_slice(&coordinates).expect("DEGREE coordinates"))
-    }
-
-    pub(crate) fn extensions<S: FriScheme>(&mut self, n: usize) -> Result<Vec<S::E>, FriError> {
-        (0..n).map(|_| self.extension::<S>()).collect()
-    }
-
-    pub(crate) fn digests<S: FriScheme>(&mut self, n: usize) -> Result<Vec<Digest<S>>, FriError> {
-        (0..n)
-            .map(|_| {
-                let e = self.fields::<S::F>(S::Hasher::DIGEST_ELEMENTS)?;
-                Ok(S::Hasher::digest_from_elements(&e))
-            })
-            .collect()
-    }
-
-    fn path<S: FriScheme>(&mut self, levels: usize) -> Result<Vec<Digest<S>>, FriError> {
-        let len = self.take(1)?[0] as usize;
-        if len != levels {
-            return Err(FriError::ProofShape(format!(
-                "a Merkle path of {len} digests where the parameters fix {levels}"
-            )));
-        }
-        self.digests::<S>(len)
-    }
+/// A Merkle path whose length byte must be `levels`.
+fn read_path<S: FriScheme>(
+    r: &mut ByteReader<'_>,
+    levels: usize,
+) -> Result<Vec<Digest<S>>, DecodeError> {
+    let len = r.u8("a Merkle path's length")?;
+    DecodeError::expect_len("a Merkle path's length", levels as u64, u64::from(len))?;
+    r.digests::<S>(levels, "a Merkle path")
 }

@@ -5,6 +5,7 @@
 //! errors.
 
 use rand::{Rng, SeedableRng};
+use zkaccel_codec::DecodeError;
 use zkaccel_field::Field;
 use zkaccel_fri::{
     evaluate, fri_challenges, observe_cap, prove_openings, verify_fri_proof, Challenger,
@@ -167,14 +168,16 @@ fn every_flipped_byte_and_every_truncation_is_rejected() {
     for len in 0..case.bytes.len() {
         assert!(matches!(
             case.verify(&case.bytes[..len], &case.openings),
-            Err(FriError::ProofShape(_))
+            Err(FriError::Decode(
+                DecodeError::Truncated { .. } | DecodeError::Length { .. }
+            ))
         ));
     }
     let mut longer = case.bytes.clone();
     longer.push(0);
     assert!(matches!(
         case.verify(&longer, &case.openings),
-        Err(FriError::ProofShape(_))
+        Err(FriError::Decode(DecodeError::Trailing { count: 1 }))
     ));
 }
 

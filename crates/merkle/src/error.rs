@@ -109,6 +109,9 @@ pub enum MerkleError {
     /// A proof's bytes are malformed.
     #[error("malformed proof: {0}")]
     MalformedProof(String),
+    /// A proof's bytes could not be read (the shared decoder's typed error).
+    #[error("malformed proof: {0}")]
+    Decode(#[from] zkaccel_codec::DecodeError),
     /// A well-formed proof that does not lead to the expected cap.
     #[error("proof does not match the commitment")]
     Mismatch,

@@ -16,6 +16,8 @@
 
 use zkaccel_field::PrimeField;
 
+use zkaccel_codec::ByteReader;
+
 use crate::error::MerkleError;
 use crate::hasher::TreeHasher;
 
@@ -74,13 +76,14 @@ impl<D: Copy> MerkleProof<D> {
     /// # Errors
     /// [`MerkleError::MalformedProof`] for anything that is not exactly such an encoding
     /// (wrong magic, version, hasher or sizes, counts that do not match the bytes, indices
-    /// out of order, trailing bytes); [`MerkleError::Field`] for a non-canonical element.
+    /// out of order, trailing bytes); [`MerkleError::Decode`] for bytes that end early or a
+    /// non-canonical element.
     pub fn from_bytes<H: TreeHasher<Digest = D>>(bytes: &[u8]) -> Result<Self, MerkleError> {
-        let mut r = Reader { bytes, pos: 0 };
-        if r.take(4)? != MAGIC {
+        let mut r = ByteReader::new(bytes);
+        if r.take(4, "the magic number")? != MAGIC {
             return Err(malformed("not a zkaccel Merkle proof (bad magic)"));
         }
-        let head = r.take(7)?;
+        let head = r.take(7, "the header")?;
         let (version, hasher_id, arity, depth, cap_height, de, eb) = (
             head[0], head[1], head[2], head[3], head[4], head[5], head[6],
         );
@@ -96,25 +99,24 @@ impl<D: Copy> MerkleProof<D> {
         if arity < 2 || depth > 64 || cap_height > depth {
             return Err(malformed("impossible tree shape"));
         }
-        let n_idx = r.u32()? as usize;
+        let n_idx = r.u32_le("the index count")? as usize;
         if n_idx == 0 || n_idx > r.remaining() / 8 {
             return Err(malformed("index count does not match the data"));
         }
-        let indices: Vec<u64> = (0..n_idx).map(|_| r.u64()).collect::<Result<_, _>>()?;
+        let indices: Vec<u64> = (0..n_idx)
+            .map(|_| r.u64_le("an index"))
+            .collect::<Result<_, _>>()?;
         if !indices.windows(2).all(|w| w[0] < w[1]) {
             return Err(malformed("indices must be strictly increasing"));
         }
-        let n_sib = r.u32()? as usize;
+        let n_sib = r.u32_le("the sibling count")? as usize;
         let digest_bytes = H::DIGEST_ELEMENTS * H::Element::NUM_BYTES;
         if n_sib.checked_mul(digest_bytes) != Some(r.remaining()) {
             return Err(malformed("sibling count does not match the data"));
         }
         let mut siblings = Vec::with_capacity(n_sib);
         for _ in 0..n_sib {
-            let mut elements = Vec::with_capacity(H::DIGEST_ELEMENTS);
-            for _ in 0..H::DIGEST_ELEMENTS {
-                elements.push(H::Element::from_bytes_le(r.take(H::Element::NUM_BYTES)?)?);
-            }
+            let elements = r.fields::<H::Element>(H::DIGEST_ELEMENTS, "a sibling digest")?;
             siblings.push(H::digest_from_elements(&elements));
         }
         Ok(Self {
@@ -130,33 +132,4 @@ impl<D: Copy> MerkleProof<D> {
 
 fn malformed(m: &str) -> MerkleError {
     MerkleError::MalformedProof(m.into())
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn remaining(&self) -> usize {
-        self.bytes.len() - self.pos
-    }
-    fn take(&mut self, n: usize) -> Result<&'a [u8], MerkleError> {
-        if n > self.remaining() {
-            return Err(malformed("truncated"));
-        }
-        let s = &self.bytes[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
-    }
-    fn u32(&mut self) -> Result<u32, MerkleError> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-    fn u64(&mut self) -> Result<u64, MerkleError> {
-        let b = self.take(8)?;
-        let mut a = [0u8; 8];
-        a.copy_from_slice(b);
-        Ok(u64::from_le_bytes(a))
-    }
 }

@@ -62,6 +62,7 @@ pub fn merkle(e: MerkleError) -> PyErr {
         MerkleError::Store(_) => Kind::Storage,
         MerkleError::Mismatch
         | MerkleError::MalformedProof(_)
+        | MerkleError::Decode(_)
         | MerkleError::ProofShape { .. }
         | MerkleError::LeafRow { .. } => Kind::Verification,
         _ => Kind::InvalidInput,

@@ -18,6 +18,9 @@ pub enum StarkError {
     /// A proof whose shape or encoding disagrees with the statement and configuration.
     #[error("proof shape: {0}")]
     ProofShape(String),
+    /// Bytes that are not a proof's encoding (the shared decoder's typed error).
+    #[error("proof shape: {0}")]
+    Decode(#[from] zkaccel_codec::DecodeError),
     /// A well-formed proof that does not verify.
     #[error("proof rejected: {0}")]
     Rejected(String),

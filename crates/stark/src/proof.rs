@@ -1,7 +1,8 @@
 //! The proof and its canonical encoding.
 
+use zkaccel_codec::{ByteReader, DecodeError};
 use zkaccel_field::{ExtensionField, PrimeField};
-use zkaccel_fri::{Digest, FriParams, FriProof, FriScheme};
+use zkaccel_fri::{Digest, FriParams, FriProof, FriScheme, ReadScheme};
 use zkaccel_merkle::TreeHasher;
 
 use crate::StarkError;
@@ -79,31 +80,19 @@ impl<S: FriScheme> StarkProof<S> {
         shape: &ProofShape,
         fri_params: &FriParams,
     ) -> Result<Self, StarkError> {
-        let mut r = Reader { input: bytes };
-        let trace_cap = r.digests::<S>(shape.cap_len)?;
-        let quotient_cap = r.digests::<S>(shape.cap_len)?;
-        let local_values = r.extensions::<S>(shape.columns)?;
-        let next_values = r.extensions::<S>(shape.columns)?;
-        let quotient_values = r.extensions::<S>(shape.quotient_polys)?;
-        let opening_proof = FriProof::read(
-            &mut r.input,
-            fri_params,
-            &[shape.columns, shape.quotient_polys],
-        )?;
-        let count = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
-        if count != shape.public_inputs as u64 {
-            return Err(StarkError::ProofShape(format!(
-                "{count} public inputs where the statement has {}",
-                shape.public_inputs
-            )));
-        }
-        let public_inputs = r.fields::<S::F>(shape.public_inputs)?;
-        if !r.input.is_empty() {
-            return Err(StarkError::ProofShape(format!(
-                "{} bytes after the proof",
-                r.input.len()
-            )));
-        }
+        let mut r = ByteReader::new(bytes);
+        let trace_cap = r.digests::<S>(shape.cap_len, "the trace cap")?;
+        let quotient_cap = r.digests::<S>(shape.cap_len, "the quotient cap")?;
+        let local_values = r.extensions::<S>(shape.columns, "the openings at ζ")?;
+        let next_values = r.extensions::<S>(shape.columns, "the openings at gζ")?;
+        let quotient_values =
+            r.extensions::<S>(shape.quotient_polys, "the quotient openings at ζ")?;
+        let opening_proof =
+            FriProof::read(&mut r, fri_params, &[shape.columns, shape.quotient_polys])?;
+        let count = r.u64_le("the public-input count")?;
+        DecodeError::expect_len("the public-input count", shape.public_inputs as u64, count)?;
+        let public_inputs = r.fields::<S::F>(shape.public_inputs, "the public inputs")?;
+        r.finish()?;
         Ok(Self {
             trace_cap,
             quotient_cap,
@@ -113,51 +102,5 @@ impl<S: FriScheme> StarkProof<S> {
             opening_proof,
             public_inputs,
         })
-    }
-}
-
-/// A cursor over encoded bytes that never reads past the end.
-struct Reader<'a> {
-    input: &'a [u8],
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], StarkError> {
-        if self.input.len() < n {
-            return Err(StarkError::ProofShape(format!(
-                "the encoding ends {} bytes early",
-                n - self.input.len()
-            )));
-        }
-        let (head, rest) = self.input.split_at(n);
-        self.input = rest;
-        Ok(head)
-    }
-
-    fn fields<F: PrimeField>(&mut self, n: usize) -> Result<Vec<F>, StarkError> {
-        (0..n)
-            .map(|_| {
-                F::from_bytes_le(self.take(F::NUM_BYTES)?)
-                    .map_err(|e| StarkError::ProofShape(format!("a field element: {e}")))
-            })
-            .collect()
-    }
-
-    fn digests<S: FriScheme>(&mut self, n: usize) -> Result<Vec<Digest<S>>, StarkError> {
-        let len = S::Hasher::DIGEST_ELEMENTS;
-        Ok(self
-            .fields::<S::F>(n * len)?
-            .chunks_exact(len)
-            .map(S::Hasher::digest_from_elements)
-            .collect())
-    }
-
-    fn extensions<S: FriScheme>(&mut self, n: usize) -> Result<Vec<S::E>, StarkError> {
-        let degree = <S::E as ExtensionField<S::F>>::DEGREE;
-        Ok(self
-            .fields::<S::F>(n * degree)?
-            .chunks_exact(degree)
-            .map(|c| S::E::from_base_slice(c).expect("DEGREE coordinates"))
-            .collect())
     }
 }

@@ -3,6 +3,7 @@
 //! starky-compatible proof, so that a verifier needs nothing else. The CLI (`zkaccel prove` /
 //! `verify`) and the Python package both read and write exactly this format.
 
+use zkaccel_codec::{ByteReader, DecodeError};
 use zkaccel_field::Field;
 use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
 use zkaccel_goldilocks::Goldilocks;
@@ -330,57 +331,59 @@ impl Statement {
     /// Reads a proof file's header: the statement and where the proof body starts.
     ///
     /// # Errors
-    /// [`StarkError::ProofShape`] for a file that is not a zkaccel proof of a known version,
-    /// ends inside its header or names an unknown AIR; [`StarkError::Config`] for a
-    /// configuration [`StarkConfig::check`] refuses.
+    /// [`StarkError::ProofShape`] for a file that is not a zkaccel proof of a known version or
+    /// names an unknown AIR; [`StarkError::Decode`] for one that ends inside its header or
+    /// names an unknown reduction strategy; [`StarkError::Config`] for a configuration
+    /// [`StarkConfig::check`] refuses.
     pub fn decode_header(bytes: &[u8]) -> Result<(Self, usize), StarkError> {
-        let bad = |m: String| StarkError::ProofShape(m);
-        let mut at = 0usize;
-        let mut take = |n: usize| -> Result<&[u8], StarkError> {
-            let s = bytes
-                .get(at..at + n)
-                .ok_or_else(|| bad("the file ends inside its header".into()))?;
-            at += n;
-            Ok(s)
-        };
-        if take(8)? != MAGIC {
-            return Err(bad(
+        let mut r = ByteReader::new(bytes);
+        if r.take(MAGIC.len(), "the magic number")? != MAGIC {
+            return Err(StarkError::ProofShape(
                 "not a zkaccel STARK proof (no ZKSTARK header; --encoding plonky2?)".into(),
             ));
         }
-        let version = take(1)?[0];
+        let version = r.u8("the header version")?;
         if version != VERSION {
-            return Err(bad(format!(
+            return Err(StarkError::ProofShape(format!(
                 "header version {version}; this build reads {VERSION}"
             )));
         }
-        let len = take(1)?[0] as usize;
-        let air = std::str::from_utf8(take(len)?)
+        let len = usize::from(r.u8("the AIR name's length")?);
+        let air = std::str::from_utf8(r.take(len, "the AIR name")?)
             .ok()
             .and_then(ShippedAir::from_name)
-            .ok_or_else(|| bad("the header names an unknown AIR".into()))?;
-        let log_rows = take(1)?[0] as usize;
-        let security_bits = u16::from_le_bytes([take(1)?[0], take(1)?[0]]) as usize;
-        let num_challenges = take(1)?[0] as usize;
-        let rate_bits = take(1)?[0] as usize;
-        let cap_height = take(1)?[0] as usize;
-        let proof_of_work_bits = u32::from(take(1)?[0]);
-        let reduction_strategy = match take(1)?[0] {
+            .ok_or_else(|| StarkError::ProofShape("the header names an unknown AIR".into()))?;
+        let log_rows = usize::from(r.u8("log2 of the rows")?);
+        let security_bits = usize::from(r.u16_le("the security target")?);
+        let num_challenges = usize::from(r.u8("the number of challenges")?);
+        let rate_bits = usize::from(r.u8("the rate bits")?);
+        let cap_height = usize::from(r.u8("the cap height")?);
+        let proof_of_work_bits = u32::from(r.u8("the proof-of-work bits")?);
+        let reduction_strategy = match r.u8("the reduction strategy")? {
             0 => {
-                let n = take(1)?[0] as usize;
-                FriReductionStrategy::Fixed(take(n)?.iter().map(|&a| a as usize).collect())
+                let n = usize::from(r.u8("the number of fixed arities")?);
+                let arities = r.take(n, "the fixed arities")?;
+                FriReductionStrategy::Fixed(arities.iter().map(|&a| usize::from(a)).collect())
             }
             1 => {
-                let (a, b) = (take(1)?[0], take(1)?[0]);
-                FriReductionStrategy::ConstantArityBits(a as usize, b as usize)
+                let a = r.u8("the arity bits")?;
+                let b = r.u8("the final polynomial bits")?;
+                FriReductionStrategy::ConstantArityBits(usize::from(a), usize::from(b))
             }
             2 => {
-                let m = take(1)?[0] as usize;
+                let m = usize::from(r.u8("the minimum size")?);
                 FriReductionStrategy::MinSize((m > 0).then_some(m))
             }
-            t => return Err(bad(format!("unknown reduction strategy tag {t}"))),
+            t => {
+                return Err(DecodeError::Unknown {
+                    what: "the reduction strategy",
+                    got: u64::from(t),
+                }
+                .into())
+            }
         };
-        let num_query_rounds = u16::from_le_bytes([take(1)?[0], take(1)?[0]]) as usize;
+        let num_query_rounds = usize::from(r.u16_le("the query rounds")?);
+        let at = r.position();
         let config = StarkConfig {
             security_bits,
             num_challenges,

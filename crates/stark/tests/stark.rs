@@ -93,7 +93,7 @@ fn every_flipped_byte_truncation_and_extension_is_rejected() {
     for len in 0..bytes.len() {
         assert!(matches!(
             check(&FibonacciAir, &config, 4, &bytes[..len]),
-            Err(StarkError::ProofShape(_) | StarkError::Fri(_))
+            Err(StarkError::Decode(_) | StarkError::Fri(_))
         ));
     }
     let mut longer = bytes.clone();
