@@ -191,7 +191,7 @@ fn parse_inputs(s: &str) -> Result<Vec<Goldilocks>, Box<dyn std::error::Error>> 
         .enumerate()
         .map(|(i, v)| {
             parse_one::<Goldilocks>(v, Origin::Option("--inputs"))
-                .map_err(|e| format!("--inputs value {}: {e}", i + 1).into())
+                .map_err(|e| format!("value {} of {e}", i + 1).into())
         })
         .collect()
 }
