@@ -3,7 +3,8 @@
 # (maturin, through pip, as the README's `pip install ./crates/python` does), runs its pytest
 # suite (known-answer vectors, round trips, hostile inputs, results equal to the CLI's) and
 # type-checks the tests against the package's stubs, and the package's Python, with
-# `mypy --strict`. The suite includes zkaccel.dist on a local three-node Ray cluster (nodes and
+# `mypy --strict`, and checks the stubs against the built module (`mypy.stubtest`). The
+# suite includes zkaccel.dist on a local three-node Ray cluster (nodes and
 # a driver killed mid-run).
 #
 # The test build uses cargo's dev profile (dependencies at opt-level 3), which reuses what
@@ -34,3 +35,7 @@ export RUST_MIN_STACK="${RUST_MIN_STACK:-16777216}"
 ZKACCEL_CLI="$PWD/target/debug/zkaccel" "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/python/tests
 (cd crates/python && "../../$venv/bin/python" -m mypy --strict --no-incremental tests &&
   "../../$venv/bin/python" -m mypy --strict --no-incremental -p zkaccel)
+# The stubs against the module itself: every name, signature and default (stubtest imports
+# the package, so it runs outside the source tree, on what pip installed).
+(cd target && "../$venv/bin/python" -m mypy.stubtest zkaccel \
+  --allowlist ../crates/python/stubtest-allowlist.txt)

@@ -261,7 +261,7 @@ fn mimc_rows<'py>(
 /// The MiMC Miyaguchi–Preneel hash of `inputs` (`(k, 4)` limbs over BN254) with `key`
 /// (circomlib's `MultiMiMC7`): one element `(4,)`.
 #[pyfunction]
-#[pyo3(name = "hash", signature = (inputs, *, key = BigInt::ZERO, preset = "circomlib"))]
+#[pyo3(name = "hash", signature = (inputs, *, key = BigInt::ZERO, preset = "circomlib"), text_signature = "(inputs, *, key=0, preset='circomlib')")]
 fn mimc_hash<'py>(
     py: Python<'py>,
     inputs: PyReadonlyArrayDyn<'py, u64>,
@@ -273,7 +273,7 @@ fn mimc_hash<'py>(
 
 /// The hash of each row of `(n, k, 4)`, on all cores: `(n, 4)`.
 #[pyfunction]
-#[pyo3(name = "hash_many", signature = (inputs, *, key = BigInt::ZERO, preset = "circomlib"))]
+#[pyo3(name = "hash_many", signature = (inputs, *, key = BigInt::ZERO, preset = "circomlib"), text_signature = "(inputs, *, key=0, preset='circomlib')")]
 fn mimc_hash_many<'py>(
     py: Python<'py>,
     inputs: PyReadonlyArrayDyn<'py, u64>,
@@ -286,7 +286,7 @@ fn mimc_hash_many<'py>(
 /// circomlib's `MiMCSponge(n, 220, outputs)`: the Feistel sponge of `inputs` (`(k, 4)`) with
 /// `key`, squeezing `outputs` elements `(outputs, 4)`.
 #[pyfunction]
-#[pyo3(signature = (inputs, *, key = BigInt::ZERO, outputs = 1))]
+#[pyo3(signature = (inputs, *, key = BigInt::ZERO, outputs = 1), text_signature = "(inputs, *, key=0, outputs=1)")]
 fn sponge_hash<'py>(
     py: Python<'py>,
     inputs: PyReadonlyArrayDyn<'py, u64>,

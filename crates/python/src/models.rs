@@ -91,10 +91,15 @@ fn ntt_config(
     Ok(config)
 }
 
+// The signatures spell the paper's defaults out (so Python's signature shows them); they are
+// the model's constants.
+const _: () =
+    assert!(PAPER_MUL_LATENCY == 5 && TABLE_III_POINTS == 4096 && PAPER_CLOCK_MHZ == 68.0);
+
 /// The FPGA NTT core's cycle model for one configuration: its cycles and time for `points`
 /// points (the paper's Table III configurations: `log_points` 8 or 4 rounds, 1–4 pipelines).
 #[pyfunction]
-#[pyo3(signature = (log_points, *, pipelines = 1, mul_latency = PAPER_MUL_LATENCY, width = 256, points = TABLE_III_POINTS, core = "ours", clock_mhz = PAPER_CLOCK_MHZ))]
+#[pyo3(signature = (log_points, *, pipelines = 1, mul_latency = 5, width = 256, points = 4096, core = "ours", clock_mhz = 68.0))]
 #[allow(clippy::too_many_arguments)]
 fn ntt_fpga(
     py: Python<'_>,
@@ -123,7 +128,7 @@ fn records_of(trace: &str) -> PyResult<Vec<KernelRecord>> {
 
 /// The FPGA NTT model's replay of a kernel trace's wide-field NTT records (JSON Lines text).
 #[pyfunction]
-#[pyo3(signature = (trace, *, core = "ours", clock_mhz = PAPER_CLOCK_MHZ))]
+#[pyo3(signature = (trace, *, core = "ours", clock_mhz = 68.0))]
 fn ntt_fpga_trace(py: Python<'_>, trace: &str, core: &str, clock_mhz: f64) -> PyResult<Py<PyAny>> {
     let records = records_of(trace)?;
     let report = zkaccel_hwmodel::ntt_fpga::trace::replay(&records, core_kind(core)?, clock_mhz)
@@ -225,7 +230,7 @@ fn value_strings(knob: &str, values: &[Bound<'_, PyAny>]) -> PyResult<Vec<String
 /// the rest as the other arguments set it; each point's cycles, time, wide multipliers, speedup
 /// and multipliers × time over that base. `write_sweep` writes its CSV and plots.
 #[pyfunction]
-#[pyo3(signature = (knob, values, *, log_points = 8, pipelines = 1, mul_latency = PAPER_MUL_LATENCY, width = 256, points = TABLE_III_POINTS, core = "ours", clock_mhz = PAPER_CLOCK_MHZ))]
+#[pyo3(signature = (knob, values, *, log_points = 8, pipelines = 1, mul_latency = 5, width = 256, points = 4096, core = "ours", clock_mhz = 68.0))]
 #[allow(clippy::too_many_arguments)]
 fn ntt_fpga_sweep(
     py: Python<'_>,

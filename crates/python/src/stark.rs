@@ -151,6 +151,9 @@ fn prove_with_trace<'py>(
     Ok((PyBytes::new(py, &file), trace.unwrap_or_default()))
 }
 
+// The signature spells the default policy out (so Python's signature shows it).
+const _: () = assert!(DEFAULT_MIN_SECURITY_BITS == 100);
+
 /// Verifies a proof file (from `prove` or `zkaccel prove`): returns its public inputs, or
 /// raises `VerificationError` when it does not verify, is not of the expected `air`,
 /// `log_rows`, `inputs`, conjectures less than `min_security_bits` of security (default 100),
@@ -160,7 +163,7 @@ fn prove_with_trace<'py>(
 /// was made under (default standard-fast). `starky_compatible=True` accepts what starky
 /// 1.1.0's verifier accepts.
 #[pyfunction]
-#[pyo3(signature = (proof, *, air = None, log_rows = None, inputs = None, encoding = "zkaccel", config = None, rate_bits = None, cap_height = None, pow_bits = None, queries = None, starky_compatible = false, security_bits = None, min_security_bits = DEFAULT_MIN_SECURITY_BITS))]
+#[pyo3(signature = (proof, *, air = None, log_rows = None, inputs = None, encoding = "zkaccel", config = None, rate_bits = None, cap_height = None, pow_bits = None, queries = None, starky_compatible = false, security_bits = None, min_security_bits = 100))]
 #[allow(clippy::too_many_arguments)]
 fn verify(
     py: Python<'_>,

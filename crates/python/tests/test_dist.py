@@ -238,7 +238,7 @@ def test_a_proof_batch_survives_a_killed_worker(cluster: Any, tmp_path: pathlib.
     assert prove_batch(statements, out, _attempts_dir=str(marks)) == hashes
     assert len(list(marks.iterdir())) == before
     with pytest.raises(zkaccel.InvalidInputError, match="unknown AIR"):
-        prove_batch([Statement("bad", "sha256", 4)], tmp_path / "bad")
+        prove_batch([Statement("bad", "sha256", 4)], tmp_path / "bad")  # type: ignore[arg-type]
     with pytest.raises(zkaccel.InvalidInputError, match="distinct"):
         prove_batch([Statement("a", "fibonacci", 4)] * 2, tmp_path / "bad")
 
@@ -306,7 +306,7 @@ def test_a_bad_sweep_value_fails_fast_and_is_not_retried(
         with pytest.raises(zkaccel.InvalidInputError, match=message):
             sweep("unizk", grid, tmp_path / "out", base={"workload": "fibonacci"})
     with pytest.raises(zkaccel.InvalidInputError, match="model"):
-        sweep("amaze", {"vsas": [1]}, tmp_path / "out")
+        sweep("amaze", {"vsas": [1]}, tmp_path / "out")  # type: ignore[arg-type]
     bad_cli = subprocess.run([sys.executable, "-m", "zkaccel.dist", "sweep", "--param", "vsas=1",
                               "--out", str(tmp_path / "o"), "--address", cluster.address],
                              capture_output=True, text=True)

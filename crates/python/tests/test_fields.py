@@ -10,6 +10,7 @@ import pytest
 
 import zkaccel
 from zkaccel import fields
+from zkaccel.types import FieldName
 
 FIELDS = {
     "goldilocks": 2**64 - 2**32 + 1,
@@ -19,7 +20,7 @@ FIELDS = {
 
 
 @pytest.mark.parametrize("field", FIELDS)
-def test_modulus_and_round_trip(field: str) -> None:
+def test_modulus_and_round_trip(field: FieldName) -> None:
     p = FIELDS[field]
     assert fields.modulus(field) == p
     values = [0, 1, 2, p - 1, p // 2] + [random.Random(1).randrange(p) for _ in range(50)]
@@ -30,7 +31,7 @@ def test_modulus_and_round_trip(field: str) -> None:
 
 
 @pytest.mark.parametrize("field", FIELDS)
-def test_non_canonical_values_are_refused_unless_reduced(field: str) -> None:
+def test_non_canonical_values_are_refused_unless_reduced(field: FieldName) -> None:
     p = FIELDS[field]
     for bad in (p, p + 1, 2**256 + 5, -1):
         with pytest.raises(zkaccel.InvalidInputError):
@@ -46,7 +47,7 @@ def test_non_canonical_values_are_refused_unless_reduced(field: str) -> None:
 
 
 @pytest.mark.parametrize("field", FIELDS)
-def test_batch_arithmetic_matches_python_integers(field: str) -> None:
+def test_batch_arithmetic_matches_python_integers(field: FieldName) -> None:
     p = FIELDS[field]
     rng = random.Random(7)
     a = [rng.randrange(p) for _ in range(300)] + [0, 1, p - 1]
@@ -73,7 +74,7 @@ def test_wrong_dtypes_shapes_and_layouts_are_clear_errors() -> None:
     with pytest.raises(ValueError, match=r"\(\.\.\., 4\)"):
         fields.mul(x, x, "bn254")
     with pytest.raises(zkaccel.InvalidInputError, match="unknown field"):
-        fields.modulus("bls12-377")
+        fields.modulus("bls12-377")  # type: ignore[arg-type]
     # The hierarchy: every error is a ZkaccelError and the built-in one users catch.
     assert issubclass(zkaccel.InvalidInputError, ValueError)
     assert issubclass(zkaccel.VerificationError, ValueError)

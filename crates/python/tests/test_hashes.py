@@ -10,6 +10,7 @@ import pytest
 
 import zkaccel
 from zkaccel import fields, mimc, poseidon
+from zkaccel.types import MimcPreset
 
 GOLDILOCKS_P = 2**64 - 2**32 + 1
 
@@ -87,7 +88,7 @@ def test_circomlib_hashes(poseidon_vectors: Any) -> None:
 
 def test_poseidon_errors() -> None:
     with pytest.raises(zkaccel.InvalidInputError, match="unknown Poseidon preset"):
-        poseidon.hash(np.zeros(4, dtype=np.uint64), "sha256")
+        poseidon.hash(np.zeros(4, dtype=np.uint64), "sha256")  # type: ignore[arg-type]
     with pytest.raises(zkaccel.InvalidInputError):
         poseidon.permute(np.zeros((2, 11), dtype=np.uint64), "plonky2")
     with pytest.raises(zkaccel.InvalidInputError, match="not canonical"):
@@ -95,10 +96,10 @@ def test_poseidon_errors() -> None:
     with pytest.raises(zkaccel.InvalidInputError):
         poseidon.hash(fields.to_array([1, 2, 3], "bls12-381"), "neptune", arity=2)
     with pytest.raises(zkaccel.InvalidInputError, match="strength"):
-        poseidon.hash(fields.to_array([1, 2], "bls12-381"), "neptune", strength="weak")
+        poseidon.hash(fields.to_array([1, 2], "bls12-381"), "neptune", strength="weak")  # type: ignore[arg-type]
 
 
-PRESETS = {
+PRESETS: dict[str, MimcPreset] = {
     "mimc7_circomlib": "circomlib",
     "mimc7_ethsnarks": "ethsnarks",
     "mimc5_gnark_crypto_bn254": "gnark",

@@ -12,6 +12,7 @@ import pytest
 
 import zkaccel
 from zkaccel import fields, merkle
+from zkaccel.types import FieldName, PoseidonPreset
 
 P = 2**64 - 2**32 + 1
 
@@ -40,11 +41,11 @@ def test_neptune_roots(poseidon_vectors: Any) -> None:
 
 
 @pytest.mark.parametrize("preset,arity", [("plonky2", 2), ("neptune", 4), ("circomlib", 2)])
-def test_open_verify_and_tamper(preset: str, arity: int) -> None:
+def test_open_verify_and_tamper(preset: PoseidonPreset, arity: int) -> None:
     if preset == "plonky2":
         leaves = plonky2_leaves(64, 3)
     else:
-        field = "bls12-381" if preset == "neptune" else "bn254"
+        field: FieldName = "bls12-381" if preset == "neptune" else "bn254"
         leaves = fields.to_array([i * 7 + 1 for i in range(64)], field)
     tree = merkle.build(leaves, preset=preset, arity=arity, cap_height=1)
     commitment = tree.commitment()
@@ -98,7 +99,7 @@ def test_subtree_roots_combine_and_streaming(tmp_path: pathlib.Path) -> None:
     with pytest.raises(zkaccel.InvalidInputError, match="binary"):
         merkle.build(leaves, arity=4)
     with pytest.raises(zkaccel.InvalidInputError, match="preset"):
-        merkle.build(leaves, preset="sha256")
+        merkle.build(leaves, preset="sha256")  # type: ignore[arg-type]
 
 
 def test_cap_equals_the_cli(cli: str) -> None:

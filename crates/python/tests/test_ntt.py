@@ -11,6 +11,7 @@ import pytest
 
 import zkaccel
 from zkaccel import fields, ntt
+from zkaccel.types import FieldName, Order
 
 # The multiplicative generators the coset transforms shift by (plonky2, arkworks).
 GENERATORS = {"goldilocks": 7, "bn254": 5, "bls12-381": 7}
@@ -22,7 +23,7 @@ def bitrev(values: list[int]) -> list[int]:
     return [values[int(format(i, f"0{bits}b")[::-1], 2) if bits else 0] for i in range(n)]
 
 
-def omega(field: str, n: int) -> int:
+def omega(field: FieldName, n: int) -> int:
     p = fields.modulus(field)
     e1 = [0] * n
     e1[1 % n] = 1
@@ -41,7 +42,7 @@ def dft(values: list[int], w: int, p: int, shift: int = 1) -> list[int]:
 
 @pytest.mark.parametrize("field", ["goldilocks", "bn254", "bls12-381"])
 @pytest.mark.parametrize("log_n", [0, 1, 3, 6])
-def test_forward_inverse_orders_and_cosets(field: str, log_n: int) -> None:
+def test_forward_inverse_orders_and_cosets(field: FieldName, log_n: int) -> None:
     p, n = fields.modulus(field), 1 << log_n
     rng = random.Random(log_n)
     x = [rng.randrange(p) for _ in range(n)]
@@ -63,7 +64,7 @@ def test_forward_inverse_orders_and_cosets(field: str, log_n: int) -> None:
 
 
 @pytest.mark.parametrize("field", ["goldilocks", "bn254"])
-def test_inplace_batches_and_ldes(field: str) -> None:
+def test_inplace_batches_and_ldes(field: FieldName) -> None:
     p = fields.modulus(field)
     rng = random.Random(3)
     rows = [[rng.randrange(p) for _ in range(16)] for _ in range(5)]
@@ -96,7 +97,7 @@ def test_ntt_errors() -> None:
     with pytest.raises(zkaccel.InvalidInputError, match="power of two"):
         ntt.forward(np.arange(6, dtype=np.uint64))
     with pytest.raises(zkaccel.InvalidInputError, match="order"):
-        ntt.forward(np.arange(4, dtype=np.uint64), order="xx")
+        ntt.forward(np.arange(4, dtype=np.uint64), order="xx")  # type: ignore[arg-type]
     with pytest.raises(zkaccel.InvalidInputError, match="not canonical"):
         ntt.forward(np.array([0, 2**64 - 1], dtype=np.uint64))
     with pytest.raises(ValueError, match="C-contiguous"):
@@ -113,7 +114,7 @@ def test_ntt_errors() -> None:
 
 @pytest.mark.parametrize("order", ["nn", "nr", "rn", "rr"])
 @pytest.mark.parametrize("kind", ["forward", "inverse", "coset", "batch"])
-def test_goldilocks_refusal_in_place_leaves_the_words(order: str, kind: str) -> None:
+def test_goldilocks_refusal_in_place_leaves_the_words(order: Order, kind: str) -> None:
     """2^16 points: the plan checks the words inside its first pass and undoes what it had
     transformed when it meets a word ≥ p (first, middle or last): refused, array unchanged,
     and the same transform of canonical words equals the one on a copy."""
@@ -145,7 +146,7 @@ def test_goldilocks_refusal_in_place_leaves_the_words(order: str, kind: str) -> 
 
 
 @pytest.mark.parametrize("field", ["bn254", "bls12-381"])
-def test_large_256_bit_transforms_in_place(field: str) -> None:
+def test_large_256_bit_transforms_in_place(field: FieldName) -> None:
     """2^14 points (past the small-size kernels), in place on the caller's canonical words:
     outputs checked at random points by Horner's rule with Python integers."""
     p, n = fields.modulus(field), 1 << 14

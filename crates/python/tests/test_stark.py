@@ -89,7 +89,7 @@ def test_starky_proofs_verify_and_ours_are_byte_identical() -> None:
 
 def test_bad_statements() -> None:
     with pytest.raises(zkaccel.InvalidInputError, match="unknown AIR"):
-        stark.prove("sha256", 4)
+        stark.prove("sha256", 4)  # type: ignore[arg-type]
     with pytest.raises(zkaccel.InvalidInputError):
         stark.prove("fibonacci", 0)
     with pytest.raises(zkaccel.InvalidInputError):
@@ -99,7 +99,7 @@ def test_bad_statements() -> None:
     with pytest.raises(zkaccel.InvalidInputError):
         stark.prove("fibonacci", 4, queries=0)
     with pytest.raises(zkaccel.InvalidInputError, match="configuration"):
-        stark.prove("fibonacci", 4, config="fastest")
+        stark.prove("fibonacci", 4, config="fastest")  # type: ignore[arg-type]
 
 
 def test_the_verifier_enforces_the_callers_policy() -> None:
@@ -110,8 +110,10 @@ def test_the_verifier_enforces_the_callers_policy() -> None:
     # The proof does not choose its own security: the default minimum is 100 bits.
     with pytest.raises(zkaccel.VerificationError, match="below the 100"):
         stark.verify(weak)
-    with pytest.raises(zkaccel.VerificationError, match="proof-of-work"):
+    with pytest.raises(zkaccel.VerificationError, match="security target"):
         stark.verify(weak, config="standard-fast", min_security_bits=1)
+    with pytest.raises(zkaccel.VerificationError, match="proof-of-work"):
+        stark.verify(weak, config="standard-fast", security_bits=1, min_security_bits=1)
     with pytest.raises(zkaccel.VerificationError, match="query rounds"):
         stark.verify(weak, queries=84, min_security_bits=1)
     assert stark.verify(weak, min_security_bits=1) == [0, 1, fib(8)]

@@ -2,6 +2,7 @@
 
 Submodules: :mod:`zkaccel.fields`, :mod:`zkaccel.poseidon`, :mod:`zkaccel.mimc`,
 :mod:`zkaccel.ntt`, :mod:`zkaccel.merkle`, :mod:`zkaccel.stark`, :mod:`zkaccel.models`;
+the argument types in :mod:`zkaccel.types`;
 exceptions in :mod:`zkaccel.errors`.
 
 Element arrays: Goldilocks elements are ``uint64`` arrays of canonical values (``< p``);
@@ -13,7 +14,7 @@ Calls release the GIL while they compute and run on all cores (rayon); set
 ``RAYON_NUM_THREADS`` before the first call to use fewer.
 """
 
-from . import errors, fields, merkle, mimc, models, ntt, poseidon, stark
+from . import errors, fields, merkle, mimc, models, ntt, poseidon, stark, types
 from ._native import __version__
 from .errors import (
     InvalidInputError,
@@ -33,6 +34,7 @@ __all__ = [
     "ntt",
     "poseidon",
     "stark",
+    "types",
     "ZkaccelError",
     "InvalidInputError",
     "VerificationError",

@@ -3,12 +3,12 @@ builds, trees assembled from subtree roots."""
 
 import os
 from collections.abc import Sequence
+from typing import final
 
-import numpy as np
-import numpy.typing as npt
+from .types import FieldName, PoseidonPreset, Strength, Words
 
-Words = npt.NDArray[np.uint64]
 
+@final
 class Commitment:
     """A tree's cap, shape and hash; what a verifier holds openings to."""
 
@@ -27,13 +27,14 @@ class Commitment:
     def to_bytes(self) -> bytes:
         """The canonical encoding."""
     @staticmethod
-    def from_bytes(data: bytes, *, preset: str = "plonky2", arity: int = 2,
-                   strength: str = "standard") -> Commitment:
+    def from_bytes(data: bytes, *, preset: PoseidonPreset = "plonky2", arity: int = 2,
+                   strength: Strength = "standard") -> Commitment:
         """Decodes a commitment of the given tree preset."""
     def verify(self, indices: Sequence[int], leaves: Words, proof: bytes) -> None:
         """Raises ``VerificationError`` unless ``leaves`` are the committed leaves at
         ``indices`` (increasing) by the multiproof ``proof``."""
 
+@final
 class MerkleTree:
     """A tree with every level in memory."""
 
@@ -52,23 +53,24 @@ class MerkleTree:
     def open(self, indices: Sequence[int]) -> tuple[Words, bytes]:
         """The opened rows (increasing index order) and one multiproof."""
 
-def build(leaves: Words, *, preset: str = "plonky2", arity: int = 2, strength: str = "standard",
-          cap_height: int = 0) -> MerkleTree:
+def build(leaves: Words, *, preset: PoseidonPreset = "plonky2", arity: int = 2,
+          strength: Strength = "standard", cap_height: int = 0) -> MerkleTree:
     """A tree over rows ``(n, width)`` (plonky2) or elements ``(n, 4)`` (neptune, circomlib)."""
 
-def build_streaming_commitment(leaves: Words, *, preset: str = "plonky2", arity: int = 2,
-                               strength: str = "standard", cap_height: int = 0,
+def build_streaming_commitment(leaves: Words, *, preset: PoseidonPreset = "plonky2", arity: int = 2,
+                               strength: Strength = "standard", cap_height: int = 0,
                                subtree_leaves: int = 4096,
                                memory_budget: int = 1 << 30) -> Commitment:
     """The commitment alone, built from standard subtrees within ``memory_budget`` bytes;
     ``leaves`` may be a ``numpy.memmap``."""
 
 def combine(roots: Words, *, num_leaves: int, leaf_width: int, cap_height: int = 0,
-            preset: str = "plonky2", arity: int = 2, strength: str = "standard") -> Commitment:
+            preset: PoseidonPreset = "plonky2", arity: int = 2,
+            strength: Strength = "standard") -> Commitment:
     """The commitment of a tree from the roots of its aligned subtrees."""
 
 def generate_leaves(first_row: int, rows: int, width: int, *, seed: int | None = None,
-                    field: str = "goldilocks") -> Words:
+                    field: FieldName = "goldilocks") -> Words:
     """Rows ``first_row ..`` of the generated leaves (the CLI's ``--seed``; without a seed,
     element ``j`` of row ``i`` is ``i*1000003 + j``); any split gives the same rows."""
 
@@ -79,6 +81,17 @@ def index_text_rows(path: str | os.PathLike[str], *, arity: int = 2,
     (``part_rows`` the smallest power of ``arity`` keeping at most ``max_offsets``)."""
 
 def read_text_rows(path: str | os.PathLike[str], offset: int, first_row: int, rows: int,
-                   width: int, *, field: str = "goldilocks") -> Words:
+                   width: int, *, field: FieldName = "goldilocks") -> Words:
     """``rows`` leaves of ``width`` canonical elements from the text file at byte ``offset``
     (where row ``first_row`` starts): shape ``(rows, width)`` (256-bit ``(rows, width, 4)``)."""
+
+__all__ = [
+    "Commitment",
+    "MerkleTree",
+    "build",
+    "build_streaming_commitment",
+    "combine",
+    "generate_leaves",
+    "index_text_rows",
+    "read_text_rows",
+]

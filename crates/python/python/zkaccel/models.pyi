@@ -4,33 +4,36 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from .types import NttCore, SweepModel, UnizkMode
+
 def amaze(design: str | None = None, *, config: dict[str, Any] | None = None) -> Any:
     """One design's dict (``config``, ``model``, ``paper``), or a list over every design."""
 
 def ntt_fpga(log_points: int, *, pipelines: int = 1, mul_latency: int = 5, width: int = 256,
-             points: int = 4096, core: str = "ours", clock_mhz: float = 68.0) -> dict[str, Any]:
+             points: int = 4096, core: NttCore = "ours", clock_mhz: float = 68.0) -> dict[str, Any]:
     """The FPGA NTT core's cycles and time (``core``: ours, pipezk, pipelined)."""
 
-def ntt_fpga_trace(trace: str, *, core: str = "ours", clock_mhz: float = 68.0) -> dict[str, Any]:
+def ntt_fpga_trace(trace: str, *, core: NttCore = "ours",
+                   clock_mhz: float = 68.0) -> dict[str, Any]:
     """The FPGA NTT model's replay of a kernel trace's wide-field NTT records."""
 
 def unizk(*, trace: str | None = None, shape: str | None = None, workload: str | None = None,
-          mode: str = "paper", knobs: dict[str, Any] | None = None) -> dict[str, Any]:
+          mode: UnizkMode = "paper", knobs: dict[str, Any] | None = None) -> dict[str, Any]:
     """The UniZK model's report on a kernel trace, a plonky2 shape or a built-in workload."""
 
 def unizk_sweep(knob: str, values: Sequence[Any], *, trace: str | None = None,
-                shape: str | None = None, workload: str | None = None, mode: str = "paper",
+                shape: str | None = None, workload: str | None = None, mode: UnizkMode = "paper",
                 knobs: dict[str, Any] | None = None) -> dict[str, Any]:
     """A sweep of the UniZK model: ``knob`` over ``values`` (at most 64), each point's
     milliseconds and speedup per class (NTT, polynomial, hash, layout, total) over the base."""
 
 def ntt_fpga_sweep(knob: str, values: Sequence[Any], *, log_points: int = 8, pipelines: int = 1,
                    mul_latency: int = 5, width: int = 256, points: int = 4096,
-                   core: str = "ours", clock_mhz: float = 68.0) -> dict[str, Any]:
+                   core: NttCore = "ours", clock_mhz: float = 68.0) -> dict[str, Any]:
     """A sweep of the FPGA NTT core model: ``knob`` (log_points, pipelines, mul_latency, width,
     clock_mhz, points, core) over ``values``; cycles, time, multipliers and ratios to the base."""
 
-def write_sweep(sweep: dict[str, Any], out: str | os.PathLike[str], *, model: str,
+def write_sweep(sweep: dict[str, Any], out: str | os.PathLike[str], *, model: SweepModel,
                 font: str | os.PathLike[str] | None = None) -> dict[str, str]:
     """Writes a sweep's CSV, SVG and PNG into ``out`` as the CLI does (``model``: ``unizk``,
     ``ntt-fpga`` or ``acclmt``); returns their paths as ``{"csv", "svg", "png"}``."""
@@ -54,3 +57,16 @@ def acclmt_sweep(knob: str, values: Sequence[Any], *, leaves: int = 16384,
 def acclmt_trace(trace: str, *, config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The AcclMT controller's replay of a kernel trace's wide-field Merkle records (binary;
     neptune's arity 4 and 8 too)."""
+
+__all__ = [
+    "acclmt",
+    "acclmt_sweep",
+    "acclmt_trace",
+    "amaze",
+    "ntt_fpga",
+    "ntt_fpga_sweep",
+    "ntt_fpga_trace",
+    "unizk",
+    "unizk_sweep",
+    "write_sweep",
+]

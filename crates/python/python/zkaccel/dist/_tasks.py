@@ -5,16 +5,17 @@ Ray."""
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import time
 from collections.abc import Callable
 from typing import Any
 
-try:  # Ray is the optional `dist` extra.
-    import ray
-except ImportError as e:  # pragma: no cover - exercised only without the extra
-    raise ImportError("zkaccel.dist needs Ray: pip install './crates/python[dist]'") from e
+# Ray is the optional `dist` extra: say how to get it rather than fail on the import.
+if importlib.util.find_spec("ray") is None:  # pragma: no cover - only without the extra
+    raise ImportError("zkaccel.dist needs Ray: pip install './crates/python[dist]'")
+import ray  # noqa: E402
 
 
 def connect(address: str | None) -> None:

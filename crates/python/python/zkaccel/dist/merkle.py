@@ -20,13 +20,11 @@ import numpy as np
 
 from .. import merkle as _merkle
 from ..errors import InvalidInputError
+from ..types import FieldName
 from ._state import JobState
 from ._tasks import connect, gather, mark_attempt
 
-try:  # Ray is the optional `dist` extra.
-    import ray
-except ImportError as e:  # pragma: no cover - exercised only without the extra
-    raise ImportError("zkaccel.dist needs Ray: pip install './crates/python[dist]'") from e
+import ray  # noqa: E402 (after ._tasks, which checks that Ray is installed)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,11 +36,11 @@ class GeneratedLeaves:
     leaf_width: int
     seed: int | None = None
 
-    def width(self, field: str) -> int:
+    def width(self, field: FieldName) -> int:
         """Elements per leaf row."""
         return self.leaf_width
 
-    def rows(self, first: int, count: int, field: str) -> np.ndarray:
+    def rows(self, first: int, count: int, field: FieldName) -> np.ndarray:
         return _merkle.generate_leaves(first, count, self.leaf_width, seed=self.seed, field=field)
 
 
@@ -64,7 +62,7 @@ class NpyLeaves:
     def num_leaves(self) -> int:
         return int(self._array().shape[0])
 
-    def width(self, field: str) -> int:
+    def width(self, field: FieldName) -> int:
         """Elements per leaf row: Goldilocks ``(n, width)``; 256-bit ``(n, width, 4)`` or
         ``(n, 4)`` (one element per leaf)."""
         shape = self._array().shape
@@ -72,7 +70,7 @@ class NpyLeaves:
             return int(shape[1]) if len(shape) == 2 else 1
         return int(shape[1]) if len(shape) == 3 else 1
 
-    def rows(self, first: int, count: int, field: str) -> np.ndarray:
+    def rows(self, first: int, count: int, field: FieldName) -> np.ndarray:
         return np.ascontiguousarray(self._array()[first : first + count])
 
 
@@ -103,7 +101,7 @@ class TextLeaves:
         digest = hashlib.sha256(np.asarray(offsets, dtype="<u8").tobytes()).hexdigest()
         return cls(os.fspath(path), rows, width, part_rows, tuple(offsets), digest)
 
-    def width(self, field: str) -> int:
+    def width(self, field: FieldName) -> int:
         """Elements per leaf row."""
         return self.leaf_width
 
@@ -114,7 +112,7 @@ class TextLeaves:
                 f"{self.path}: subtrees of {rows} leaves, but the index records parts of "
                 f"{self.part_rows} (fewer subtrees, or TextLeaves.open with more max_offsets)")
 
-    def rows(self, first: int, count: int, field: str) -> np.ndarray:
+    def rows(self, first: int, count: int, field: FieldName) -> np.ndarray:
         self.check_split(first)
         part = first // self.part_rows
         if part >= len(self.offsets):
@@ -125,7 +123,9 @@ class TextLeaves:
 
 Source = GeneratedLeaves | NpyLeaves | TextLeaves
 
-FIELDS = {"plonky2": "goldilocks", "neptune": "bls12-381", "circomlib": "bn254"}
+FIELDS: dict[str, FieldName] = {
+    "plonky2": "goldilocks", "neptune": "bls12-381", "circomlib": "bn254",
+}
 
 
 def _subtree_root(source: Source, spec: dict[str, Any], index: int, rows: int,

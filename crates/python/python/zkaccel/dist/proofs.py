@@ -16,12 +16,10 @@ from typing import Any
 from .. import stark as _stark
 from ..errors import InvalidInputError
 from ._state import write_atomically
+from ..types import Air, StarkConfigName
 from ._tasks import connect, gather, mark_attempt
 
-try:
-    import ray
-except ImportError as e:  # pragma: no cover
-    raise ImportError("zkaccel.dist needs Ray: pip install './crates/python[dist]'") from e
+import ray  # noqa: E402 (after ._tasks, which checks that Ray is installed)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,10 +28,10 @@ class Statement:
     configuration (as :func:`zkaccel.stark.prove` takes them); ``name`` names its file."""
 
     name: str
-    air: str
+    air: Air
     log_rows: int
     inputs: tuple[int, ...] | None = None
-    config: str = "standard-fast"
+    config: StarkConfigName = "standard-fast"
 
     def prove_kwargs(self) -> dict[str, Any]:
         return {"inputs": list(self.inputs) if self.inputs is not None else None,

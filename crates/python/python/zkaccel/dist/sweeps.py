@@ -12,12 +12,10 @@ from typing import Any
 
 from .. import models as _models
 from ..errors import InvalidInputError
+from ..types import SweepModel
 from ._tasks import connect, gather, mark_attempt
 
-try:
-    import ray
-except ImportError as e:  # pragma: no cover
-    raise ImportError("zkaccel.dist needs Ray: pip install './crates/python[dist]'") from e
+import ray  # noqa: E402 (after ._tasks, which checks that Ray is installed)
 
 #: The models a sweep runs, and the function of ``zkaccel.models`` that runs a chunk of one.
 MODELS = {"unizk": "unizk_sweep", "ntt-fpga": "ntt_fpga_sweep"}
@@ -27,14 +25,14 @@ MAX_VALUES = 64
 _KNOB = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def _run_chunk(model: str, knob: str, index: int, values: list[str], base: dict[str, Any],
+def _run_chunk(model: SweepModel, knob: str, index: int, values: list[str], base: dict[str, Any],
                attempts_dir: str | None, delay: float) -> dict[str, Any]:
     mark_attempt(attempts_dir, f"{knob}.{index}", delay)
     result: dict[str, Any] = getattr(_models, MODELS[model])(knob, values, **base)
     return result
 
 
-def _check(model: str, grid: Mapping[str, Sequence[Any]], chunk: int) -> dict[str, list[str]]:
+def _check(model: SweepModel, grid: Mapping[str, Sequence[Any]], chunk: int) -> dict[str, list[str]]:
     if model not in MODELS:
         raise InvalidInputError(f"model {model!r}: sweeps run {', '.join(sorted(MODELS))}")
     if not grid:
@@ -52,7 +50,7 @@ def _check(model: str, grid: Mapping[str, Sequence[Any]], chunk: int) -> dict[st
 
 
 def sweep(
-    model: str,
+    model: SweepModel,
     grid: Mapping[str, Sequence[Any]],
     out_dir: str | os.PathLike[str],
     *,
