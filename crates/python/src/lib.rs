@@ -32,6 +32,7 @@ mod hashes;
 mod merkle;
 mod models;
 mod ntt;
+#[cfg(feature = "bench-hooks")]
 mod overhead_reference;
 mod stark;
 
@@ -45,13 +46,15 @@ fn submodule(
     parent.add_submodule(&m)
 }
 
-/// The Rust side of `benches/overhead.py`: case `case`'s call made through the Rust API on
+/// The Rust side of `benches/overhead.py` (only in a build with the `bench-hooks` feature,
+/// never in the wheel users get): case `case`'s call made through the Rust API on
 /// `words` (a writeable C-contiguous `uint64` array, the case's input), in place or (`copy`)
 /// on a copy the call makes; returns its seconds. Same binary and same memory as the Python
 /// call the benchmark then makes on the array, so only what Python adds differs.
 ///
 /// # Errors
 /// `InvalidInputError` for an unknown case, an array it cannot use, or the call's error.
+#[cfg(feature = "bench-hooks")]
 #[pyfunction]
 fn _overhead_reference(
     py: Python<'_>,
@@ -74,6 +77,7 @@ fn _overhead_reference(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    #[cfg(feature = "bench-hooks")]
     m.add_function(wrap_pyfunction!(_overhead_reference, m)?)?;
     submodule(m, "fields", fields::register)?;
     submodule(m, "poseidon", hashes::register_poseidon)?;
