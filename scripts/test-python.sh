@@ -23,8 +23,10 @@ fi
 extras=$("$venv/bin/python" -c 'import tomllib; p = tomllib.load(open("crates/python/pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["test"] + p["optional-dependencies"]["dist"]))')
 # shellcheck disable=SC2086 # one requirement per word
 "$venv/bin/pip" install -q --disable-pip-version-check "maturin>=1.9.4,<2" $extras
+# The test build carries the benchmark hook (the `bench-hooks` feature, which the wheel users
+# get leaves out): test_hostile.py checks it computes the call benches/overhead.py compares.
 "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/python \
-  -C build-args="--locked --profile ${ZKACCEL_PYTHON_PROFILE:-dev}"
+  -C build-args="--locked --profile ${ZKACCEL_PYTHON_PROFILE:-dev} --features bench-hooks"
 
 # The CLI the tests compare against: the one `cargo test --workspace` built (building it alone
 # would recompile the workspace under another feature set).

@@ -753,3 +753,41 @@ fn messages_say_one_thing_and_stay_short() {
     );
     assert!(err.len() < 400, "{err}");
 }
+
+/// A FIFO whose writer never stops: the reader stops at its bound (the old code trusted the
+/// file's metadata, which says 0 bytes for a FIFO, and read without end).
+#[cfg(unix)]
+#[test]
+fn a_fifo_input_is_read_through_the_same_bounds() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let endless = |path: &Path, chunk: &'static [u8]| {
+        let path = path.to_owned();
+        std::thread::spawn(move || {
+            // Opening blocks until the reader opens; writing stops when it goes away.
+            let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            while f.write_all(chunk).is_ok() {}
+        })
+    };
+    let proof = dir.path().join("proof.fifo");
+    mkfifo(&proof);
+    let writer = endless(&proof, &[0u8; 1 << 16]);
+    expect(2, &["verify", s(&proof)], "longer than");
+    writer.join().unwrap();
+    let values = dir.path().join("values.fifo");
+    mkfifo(&values);
+    let writer = endless(&values, b"1\n1\n1\n1\n");
+    expect(
+        2,
+        &[
+            "poseidon",
+            "hash",
+            "--preset",
+            "circomlib",
+            "--file",
+            s(&values),
+        ],
+        "at most 16",
+    );
+    writer.join().unwrap();
+}
