@@ -51,6 +51,14 @@ pub enum DecodeError {
         /// The value found.
         got: u64,
     },
+    /// A name (an AIR, a preset) the format does not know.
+    #[error("{what}: unknown name {name:?}")]
+    UnknownName {
+        /// The item being read.
+        what: &'static str,
+        /// The name found, at most 40 characters of it.
+        name: String,
+    },
     /// Bytes after the end of the encoding (a canonical encoding has none).
     #[error("{count} bytes after the end of the encoding")]
     Trailing {
@@ -59,7 +67,51 @@ pub enum DecodeError {
     },
 }
 
+/// A proof's part whose count or length differs from the one the statement or the parameters
+/// fix: what it is, the number required and the number found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what}: {got} where {expected} is required")]
+pub struct ShapeError {
+    /// The part.
+    pub what: String,
+    /// The number the statement or the parameters fix.
+    pub expected: u64,
+    /// The number found.
+    pub got: u64,
+}
+
+impl ShapeError {
+    /// `Ok` when `got == expected`, else the error, naming the part by `what()` (built only
+    /// then).
+    ///
+    /// # Errors
+    /// When they differ.
+    pub fn expect<W: Into<String>>(
+        expected: usize,
+        got: usize,
+        what: impl FnOnce() -> W,
+    ) -> Result<(), Self> {
+        if got == expected {
+            Ok(())
+        } else {
+            Err(Self {
+                what: what().into(),
+                expected: expected as u64,
+                got: got as u64,
+            })
+        }
+    }
+}
+
 impl DecodeError {
+    /// [`DecodeError::UnknownName`] for `name` (its first 40 characters).
+    pub fn unknown_name(what: &'static str, name: &[u8]) -> Self {
+        Self::UnknownName {
+            what,
+            name: String::from_utf8_lossy(name).chars().take(40).collect(),
+        }
+    }
+
     /// [`DecodeError::Length`] unless `got == expected`.
     ///
     /// # Errors
@@ -275,6 +327,19 @@ mod tests {
         let mut r = ByteReader::new(&[0; 17]);
         assert_eq!(r.fields::<Goldilocks>(2, "two").unwrap().len(), 2);
         assert_eq!(r.finish(), Err(DecodeError::Trailing { count: 1 }));
+        assert!(ShapeError::expect(2, 2, || "x").is_ok());
+        assert_eq!(
+            ShapeError::expect(2, 3, || format!("round {}", 7)),
+            Err(ShapeError {
+                what: "round 7".into(),
+                expected: 2,
+                got: 3
+            })
+        );
+        assert_eq!(
+            DecodeError::unknown_name("an AIR", &[b'x'; 100]).to_string(),
+            format!("an AIR: unknown name {:?}", "x".repeat(40))
+        );
         assert!(DecodeError::expect_len("n", 3, 3).is_ok());
         assert_eq!(
             DecodeError::expect_len("n", 3, 4),

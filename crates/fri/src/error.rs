@@ -15,9 +15,9 @@ pub enum FriError {
     /// Polynomials that cannot be committed or opened together.
     #[error("polynomials: {0}")]
     Polynomials(String),
-    /// A proof (or its encoding) whose shape differs from what the parameters fix.
+    /// A proof whose shape (a count, a length) differs from what the parameters fix.
     #[error("proof shape: {0}")]
-    ProofShape(String),
+    ProofShape(#[from] zkaccel_codec::ShapeError),
     /// Bytes that are not a proof's encoding (the shared decoder's typed error).
     #[error("proof shape: {0}")]
     Decode(#[from] zkaccel_codec::DecodeError),

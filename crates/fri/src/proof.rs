@@ -4,7 +4,7 @@
 use zkaccel_field::{ExtensionField, PrimeField};
 use zkaccel_merkle::TreeHasher;
 
-use zkaccel_codec::{ByteReader, DecodeError};
+use zkaccel_codec::{ByteReader, DecodeError, ShapeError};
 
 use crate::scheme::{Digest, FriScheme};
 use crate::{FriError, FriParams};
@@ -71,11 +71,10 @@ pub(crate) fn write_digest<S: FriScheme>(out: &mut Vec<u8>, d: &Digest<S>) {
 
 /// Appends a Merkle path: a one-byte length, then the digests (plonky2's `write_merkle_proof`).
 fn write_path<S: FriScheme>(out: &mut Vec<u8>, path: &[Digest<S>]) -> Result<(), FriError> {
-    let len = u8::try_from(path.len()).map_err(|_| {
-        FriError::ProofShape(format!(
-            "a path of {} digests does not fit the encoding",
-            path.len()
-        ))
+    let len = u8::try_from(path.len()).map_err(|_| ShapeError {
+        what: "a Merkle path's digests (the encoding's length byte holds at most 255)".into(),
+        expected: 255,
+        got: path.len() as u64,
     })?;
     out.push(len);
     path.iter().for_each(|d| write_digest::<S>(out, d));

@@ -2,6 +2,7 @@
 //! shape checked against the parameters before anything is hashed.
 
 use zkaccel_challenger::meets_pow_target;
+use zkaccel_codec::ShapeError;
 use zkaccel_field::{Algebra, ExtensionField, Field, TwoAdicField};
 use zkaccel_merkle::verify_path;
 use zkaccel_ntt::reverse_bits;
@@ -36,20 +37,14 @@ pub fn fri_challenges<S: FriScheme>(
     proof: &FriProof<S>,
     params: &FriParams,
 ) -> Result<FriChallenges<S>, FriError> {
-    if proof.commit_phase_caps.len() != params.reduction_arity_bits.len() {
-        return Err(FriError::ProofShape(format!(
-            "{} layer caps where the parameters fix {}",
-            proof.commit_phase_caps.len(),
-            params.reduction_arity_bits.len()
-        )));
-    }
-    if proof.final_poly.len() != params.final_poly_len() {
-        return Err(FriError::ProofShape(format!(
-            "a final polynomial of {} coefficients where the parameters fix {}",
-            proof.final_poly.len(),
-            params.final_poly_len()
-        )));
-    }
+    ShapeError::expect(
+        params.reduction_arity_bits.len(),
+        proof.commit_phase_caps.len(),
+        || "the layer caps",
+    )?;
+    ShapeError::expect(params.final_poly_len(), proof.final_poly.len(), || {
+        "the final polynomial's coefficients"
+    })?;
     let alpha = challenger.extension_challenge();
     let betas = proof
         .commit_phase_caps
@@ -286,75 +281,83 @@ fn check_shape<S: FriScheme>(
     proof: &FriProof<S>,
     params: &FriParams,
 ) -> Result<(), FriError> {
-    let bad = |what: String| Err(FriError::ProofShape(what));
     let cap_len = 1usize << params.config.cap_height;
-    if initial_caps.len() != instance.oracles.len() {
-        return bad(format!(
-            "{} commitments for {} committed batches",
-            initial_caps.len(),
-            instance.oracles.len()
-        ));
+    ShapeError::expect(instance.oracles.len(), initial_caps.len(), || {
+        "the commitments (one per committed batch)"
+    })?;
+    for (k, cap) in initial_caps.iter().enumerate() {
+        ShapeError::expect(cap_len, cap.len(), || {
+            format!("commitment {k}'s cap digests")
+        })?;
     }
-    if initial_caps.iter().any(|c| c.len() != cap_len)
-        || proof.commit_phase_caps.iter().any(|c| c.len() != cap_len)
-    {
-        return bad(format!("a cap that is not {cap_len} digests"));
+    for (k, cap) in proof.commit_phase_caps.iter().enumerate() {
+        ShapeError::expect(cap_len, cap.len(), || format!("layer {k}'s cap digests"))?;
     }
-    if openings.batches.len() != instance.batches.len()
-        || openings
-            .batches
-            .iter()
-            .zip(&instance.batches)
-            .any(|(v, b)| v.len() != b.polynomials.len())
-    {
-        return bad("the openings do not list one value per opened polynomial".into());
+    ShapeError::expect(instance.batches.len(), openings.batches.len(), || {
+        "the opened batches"
+    })?;
+    for (k, (values, batch)) in openings.batches.iter().zip(&instance.batches).enumerate() {
+        ShapeError::expect(batch.polynomials.len(), values.len(), || {
+            format!("batch {k}'s opened values (one per polynomial)")
+        })?;
     }
-    if proof.commit_phase_caps.len() != params.reduction_arity_bits.len()
-        || challenges.betas.len() != params.reduction_arity_bits.len()
-    {
-        return bad("the number of layers differs from the parameters'".into());
-    }
-    if proof.final_poly.len() != params.final_poly_len() {
-        return bad("the final polynomial's length differs from the parameters'".into());
-    }
+    let layers = params.reduction_arity_bits.len();
+    ShapeError::expect(layers, proof.commit_phase_caps.len(), || "the layer caps")?;
+    ShapeError::expect(layers, challenges.betas.len(), || "the folding challenges")?;
+    ShapeError::expect(params.final_poly_len(), proof.final_poly.len(), || {
+        "the final polynomial's coefficients"
+    })?;
     let rounds = params.config.num_query_rounds;
-    if proof.query_rounds.len() != rounds || challenges.query_indices.len() != rounds {
-        return bad(format!(
-            "{} query rounds where the parameters fix {rounds}",
-            proof.query_rounds.len()
-        ));
-    }
+    ShapeError::expect(rounds, proof.query_rounds.len(), || "the query rounds")?;
+    ShapeError::expect(rounds, challenges.query_indices.len(), || {
+        "the query indices"
+    })?;
     let levels = params.lde_bits() - params.config.cap_height;
     for (r, round) in proof.query_rounds.iter().enumerate() {
-        if round.initial_trees.len() != instance.oracles.len() {
-            return bad(format!("round {r} opens another number of batches"));
+        ShapeError::expect(instance.oracles.len(), round.initial_trees.len(), || {
+            format!("round {r}'s opened batches")
+        })?;
+        for (k, (opening, oracle)) in round
+            .initial_trees
+            .iter()
+            .zip(&instance.oracles)
+            .enumerate()
+        {
+            ShapeError::expect(oracle.num_polys, opening.row.len(), || {
+                format!("round {r}, batch {k}: the row's values")
+            })?;
+            ShapeError::expect(levels, opening.merkle_path.len(), || {
+                format!("round {r}, batch {k}: the Merkle path's digests")
+            })?;
         }
-        for (opening, oracle) in round.initial_trees.iter().zip(&instance.oracles) {
-            if opening.row.len() != oracle.num_polys || opening.merkle_path.len() != levels {
-                return bad(format!(
-                    "round {r}: a batch row or its path has another length than committed"
-                ));
-            }
-        }
-        if round.steps.len() != params.reduction_arity_bits.len() {
-            return bad(format!("round {r} has another number of layers"));
-        }
+        ShapeError::expect(layers, round.steps.len(), || format!("round {r}'s layers"))?;
         let mut layer_levels = levels;
-        for (step, &bits) in round.steps.iter().zip(&params.reduction_arity_bits) {
+        for (l, (step, &bits)) in round
+            .steps
+            .iter()
+            .zip(&params.reduction_arity_bits)
+            .enumerate()
+        {
             layer_levels -= bits;
-            if step.evals.len() != 1 << bits || step.merkle_path.len() != layer_levels {
-                return bad(format!(
-                    "round {r}: a layer's coset or path has another length than the arity fixes"
-                ));
-            }
+            ShapeError::expect(1 << bits, step.evals.len(), || {
+                format!("round {r}, layer {l}: the coset's values")
+            })?;
+            ShapeError::expect(layer_levels, step.merkle_path.len(), || {
+                format!("round {r}, layer {l}: the Merkle path's digests")
+            })?;
         }
     }
-    if challenges
+    if let Some(&index) = challenges
         .query_indices
         .iter()
-        .any(|&i| i >= params.lde_size())
+        .find(|&&i| i >= params.lde_size())
     {
-        return bad("a query index past the codeword".into());
+        return Err(ShapeError {
+            what: "a query index (the codeword's points bound it)".into(),
+            expected: params.lde_size() as u64,
+            got: index as u64,
+        }
+        .into());
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! errors.
 
 use rand::{Rng, SeedableRng};
-use zkaccel_codec::DecodeError;
+use zkaccel_codec::{DecodeError, ShapeError};
 use zkaccel_field::Field;
 use zkaccel_fri::{
     evaluate, fri_challenges, observe_cap, prove_openings, verify_fri_proof, Challenger,
@@ -194,9 +194,11 @@ fn wrong_claims_and_shapes_are_rejected() {
     }
     let mut short = case.openings.clone();
     short.batches[0].pop();
+    let want = case.openings.batches[0].len() as u64;
     assert!(matches!(
         case.verify(&case.bytes, &short),
-        Err(FriError::ProofShape(_))
+        Err(FriError::ProofShape(ShapeError { ref what, expected, got }))
+            if what.starts_with("batch 0") && expected == want && got == want - 1
     ));
     let mut extra = case.openings.clone();
     extra.batches.push(vec![Goldilocks2::ONE]);

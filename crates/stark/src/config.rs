@@ -1,6 +1,6 @@
 //! STARK configurations (starky's `StarkConfig`).
 
-use zkaccel_fri::{FriConfig, FriError, FriScheme};
+use zkaccel_fri::{FriConfig, FriScheme};
 
 use crate::StarkError;
 
@@ -59,10 +59,9 @@ impl StarkConfig {
     /// # Errors
     /// [`StarkError::Config`] naming what is out of range.
     pub fn check<S: FriScheme>(&self) -> Result<(), StarkError> {
-        self.fri_config.check().map_err(|e| match e {
-            FriError::Config(m) => StarkError::Config(m),
-            other => StarkError::Fri(other),
-        })?;
+        self.fri_config
+            .check()
+            .map_err(StarkError::from_fri_config)?;
         if !(1..=MAX_CHALLENGES).contains(&self.num_challenges) {
             return Err(StarkError::Config(format!(
                 "{} challenges; supported: 1 to {MAX_CHALLENGES}",

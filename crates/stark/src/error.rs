@@ -15,9 +15,9 @@ pub enum StarkError {
     /// Public inputs of the wrong number.
     #[error("public inputs: {0}")]
     PublicInputs(String),
-    /// A proof whose shape or encoding disagrees with the statement and configuration.
+    /// A proof whose shape (a count, a length) disagrees with the statement and configuration.
     #[error("proof shape: {0}")]
-    ProofShape(String),
+    ProofShape(#[from] zkaccel_codec::ShapeError),
     /// Bytes that are not a proof's encoding (the shared decoder's typed error).
     #[error("proof shape: {0}")]
     Decode(#[from] zkaccel_codec::DecodeError),
@@ -51,6 +51,15 @@ pub enum StarkError {
 }
 
 impl StarkError {
+    /// A FRI error met while checking a configuration: its configuration message as
+    /// [`StarkError::Config`], anything else kept typed as [`StarkError::Fri`].
+    pub fn from_fri_config(e: FriError) -> Self {
+        match e {
+            FriError::Config(m) => Self::Config(m),
+            other => Self::Fri(other),
+        }
+    }
+
     /// Whether the proof was well formed and false.
     pub fn is_rejection(&self) -> bool {
         match self {

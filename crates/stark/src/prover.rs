@@ -93,7 +93,7 @@ pub fn prove_traced<A: Air, S: FriScheme>(
     let fri_params = config
         .fri_config
         .params(degree_bits, S::max_lde_bits())
-        .map_err(|e| StarkError::Config(e.to_string()))?;
+        .map_err(StarkError::from_fri_config)?;
 
     let base_bytes = S::TRACE_FIELD.element_bytes();
     let started = Instant::now();

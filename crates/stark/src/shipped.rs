@@ -331,28 +331,34 @@ impl Statement {
     /// Reads a proof file's header: the statement and where the proof body starts.
     ///
     /// # Errors
-    /// [`StarkError::ProofShape`] for a file that is not a zkaccel proof of a known version or
-    /// names an unknown AIR; [`StarkError::Decode`] for one that ends inside its header or
-    /// names an unknown reduction strategy; [`StarkError::Config`] for a configuration
-    /// [`StarkConfig::check`] refuses.
+    /// [`StarkError::Decode`] for a file that is not a zkaccel proof of a known version, ends
+    /// inside its header, or names an unknown AIR or reduction strategy;
+    /// [`StarkError::Config`] for a configuration [`StarkConfig::check`] refuses.
     pub fn decode_header(bytes: &[u8]) -> Result<(Self, usize), StarkError> {
         let mut r = ByteReader::new(bytes);
-        if r.take(MAGIC.len(), "the magic number")? != MAGIC {
-            return Err(StarkError::ProofShape(
-                "not a zkaccel STARK proof (no ZKSTARK header; --encoding plonky2?)".into(),
-            ));
+        let magic = r.take(MAGIC.len(), "the magic number")?;
+        if magic != MAGIC {
+            return Err(DecodeError::unknown_name(
+                "not a zkaccel STARK proof (no ZKSTARK header; --encoding plonky2?)",
+                magic,
+            )
+            .into());
         }
         let version = r.u8("the header version")?;
         if version != VERSION {
-            return Err(StarkError::ProofShape(format!(
-                "header version {version}; this build reads {VERSION}"
-            )));
+            return Err(DecodeError::Unknown {
+                what: "the header version (this build reads version 1)",
+                got: u64::from(version),
+            }
+            .into());
         }
+        const _: () = assert!(VERSION == 1);
         let len = usize::from(r.u8("the AIR name's length")?);
-        let air = std::str::from_utf8(r.take(len, "the AIR name")?)
+        let name = r.take(len, "the AIR name")?;
+        let air = std::str::from_utf8(name)
             .ok()
             .and_then(ShippedAir::from_name)
-            .ok_or_else(|| StarkError::ProofShape("the header names an unknown AIR".into()))?;
+            .ok_or_else(|| DecodeError::unknown_name("the header's AIR", name))?;
         let log_rows = usize::from(r.u8("log2 of the rows")?);
         let security_bits = usize::from(r.u16_le("the security target")?);
         let num_challenges = usize::from(r.u8("the number of challenges")?);

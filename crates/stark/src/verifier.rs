@@ -1,5 +1,6 @@
 //! The verifier.
 
+use zkaccel_codec::ShapeError;
 use zkaccel_field::{Algebra, Field};
 use zkaccel_fri::{fri_challenges, observe_cap, verify_fri_proof, FriScheme};
 
@@ -48,7 +49,7 @@ pub fn decode<A: Air, S: FriScheme>(
     let params = config
         .fri_config
         .params(degree_bits, S::max_lde_bits())
-        .map_err(|e| StarkError::Config(e.to_string()))?;
+        .map_err(StarkError::from_fri_config)?;
     StarkProof::from_bytes_shaped(bytes, &shape(air, config), &params)
 }
 
@@ -79,19 +80,42 @@ pub fn verify<A: Air, S: FriScheme>(
     let params = config
         .fri_config
         .params(degree_bits, S::max_lde_bits())
-        .map_err(|e| StarkError::Config(e.to_string()))?;
+        .map_err(StarkError::from_fri_config)?;
     let expected = shape(air, config);
-    if proof.public_inputs.len() != expected.public_inputs
-        || proof.trace_cap.len() != expected.cap_len
-        || proof.quotient_cap.len() != expected.cap_len
-        || proof.local_values.len() != expected.columns
-        || proof.next_values.len() != expected.columns
-        || proof.quotient_values.len() != expected.quotient_polys
-    {
-        return Err(StarkError::ProofShape(
-            "the public inputs, caps or openings have another length than the statement fixes"
-                .into(),
-        ));
+    let lengths = [
+        (
+            "the public inputs",
+            expected.public_inputs,
+            proof.public_inputs.len(),
+        ),
+        (
+            "the trace cap's digests",
+            expected.cap_len,
+            proof.trace_cap.len(),
+        ),
+        (
+            "the quotient cap's digests",
+            expected.cap_len,
+            proof.quotient_cap.len(),
+        ),
+        (
+            "the openings at ζ",
+            expected.columns,
+            proof.local_values.len(),
+        ),
+        (
+            "the openings at gζ",
+            expected.columns,
+            proof.next_values.len(),
+        ),
+        (
+            "the quotient openings",
+            expected.quotient_polys,
+            proof.quotient_values.len(),
+        ),
+    ];
+    for (what, want, got) in lengths {
+        ShapeError::expect(want, got, || what)?;
     }
     let public_inputs = &proof.public_inputs;
     let mut challenger = start::<S>(config, public_inputs, &proof.trace_cap);

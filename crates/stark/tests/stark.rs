@@ -150,9 +150,11 @@ fn the_statement_is_bound() {
     // Forged shapes.
     let mut p = proof.clone();
     p.quotient_values.pop();
+    let want = proof.quotient_values.len() as u64;
     assert!(matches!(
         verify(&FibonacciAir, &config, 5, &p, VerifyMode::Strict),
-        Err(StarkError::ProofShape(_))
+        Err(StarkError::ProofShape(zkaccel_codec::ShapeError { what, expected, got }))
+            if what == "the quotient openings" && expected == want && got == want - 1
     ));
     let mut p = proof.clone();
     p.opening_proof.query_rounds.clear();
