@@ -338,7 +338,7 @@ fn both_proofs_of(
     assert_eq!(ours.challenge(), from_plonky2(theirs.get_challenge()));
 
     // Our verifier accepts plonky2's proof, decoded from its bytes.
-    let decoded = FriProof::<S>::read(&mut want.as_slice(), &params, &[3, 2]).unwrap();
+    let decoded = FriProof::<S>::from_bytes(&want, &params, &[3, 2]).unwrap();
     assert_eq!(decoded, proof);
     let mut v = verifier_start;
     let challenges = fri_challenges(&mut v, &decoded, &params).unwrap();
