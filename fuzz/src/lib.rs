@@ -304,7 +304,14 @@ fn valid_stark_proof() -> &'static (Vec<u8>, Vec<u8>) {
         let (air, config, degree_bits) = stark_statement();
         let g = Goldilocks::from_u64_reduced;
         let (trace, pis) = FibonacciAir::trace(1 << degree_bits, g(0), g(1)).expect("a trace");
-        let proof = prove::<_, S>(&air, &config, trace, &pis).expect("a valid trace proves");
+        let proof = prove::<_, S>(
+            &air,
+            &config,
+            trace,
+            &pis,
+            &mut zkaccel_kernel_trace::NoTrace,
+        )
+        .expect("a valid trace proves");
         let fri = proof.opening_proof.to_bytes().expect("a FRI proof encodes");
         (proof.to_bytes().expect("a proof encodes"), fri)
     })

@@ -15,6 +15,7 @@ use zkaccel_field::Field;
 use zkaccel_field_testing::bench::{logs_from_env, on_threads, MODES};
 use zkaccel_fri::Plonky2Goldilocks;
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_kernel_trace::NoTrace;
 use zkaccel_peers::starky_airs::{their_config, FactorialStark, FibonacciStark};
 use zkaccel_peers::to_plonky2;
 use zkaccel_stark::{prove, Air, FactorialAir, FibonacciAir, StarkConfig};
@@ -42,7 +43,8 @@ fn group<A: Air, T: Stark<F, 2> + Copy>(
         g.bench_function(BenchmarkId::new("zkaccel", mode), |b| {
             b.iter(|| {
                 on_threads(one, || {
-                    prove::<_, Plonky2Goldilocks>(air, &config, trace.clone(), &pis).unwrap()
+                    prove::<_, Plonky2Goldilocks>(air, &config, trace.clone(), &pis, &mut NoTrace)
+                        .unwrap()
                 })
             })
         });

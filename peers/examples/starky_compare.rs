@@ -21,7 +21,7 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::Tracer;
 use zkaccel_peers::starky_airs as airs;
 use zkaccel_peers::to_plonky2;
-use zkaccel_stark::{prove_traced, Air, FactorialAir, FibonacciAir, StarkConfig};
+use zkaccel_stark::{prove, Air, FactorialAir, FibonacciAir, StarkConfig};
 
 type F = GoldilocksField;
 
@@ -69,8 +69,7 @@ fn compare<A: Air, T: Stark<F, 2> + Copy>(
         .unwrap()
     };
     let ours = |tracer: &mut Tracer| {
-        prove_traced::<_, Plonky2Goldilocks>(ours_air, &config, trace.clone(), &pis, tracer)
-            .unwrap()
+        prove::<_, Plonky2Goldilocks>(ours_air, &config, trace.clone(), &pis, tracer).unwrap()
     };
     let (mut best_ours, mut best_theirs) = (f64::MAX, f64::MAX);
     for _ in 0..rounds {

@@ -27,6 +27,7 @@ use zkaccel_fri::{
     FriReductionStrategy, FriScheme, Plonky2Goldilocks, PolynomialBatch,
 };
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_kernel_trace::NoTrace;
 use zkaccel_peers::{digest_from_plonky2, from_plonky2, to_plonky2};
 
 type S = Plonky2Goldilocks;
@@ -316,7 +317,8 @@ fn both_proofs_of(
             .collect(),
     };
     let verifier_start = ours.clone();
-    let proof = prove_openings(&instance, &[&a, &b], &mut ours, &params).unwrap();
+    let proof =
+        prove_openings(&instance, &[&a, &b], &mut ours, &params, &mut NoTrace, &[]).unwrap();
     let their_proof = TheirBatch::<F, C, D>::prove_openings(
         &their_instance,
         &[&ta, &tb],

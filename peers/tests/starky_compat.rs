@@ -13,6 +13,7 @@ use starky::stark::Stark;
 use zkaccel_field::Field;
 use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_kernel_trace::NoTrace;
 use zkaccel_peers::starky_airs::{encode, their_config, to_starky, FactorialStark, FibonacciStark};
 use zkaccel_peers::to_plonky2;
 use zkaccel_stark::{
@@ -51,7 +52,7 @@ fn both<A: Air, T: Stark<F, D> + Copy>(
     let want = encode(&their_proof);
     starky::verifier::verify_stark_proof(theirs, their_proof, &tc, None).unwrap();
 
-    let ours = prove::<A, S>(air, config, trace, &public_inputs).unwrap();
+    let ours = prove::<A, S>(air, config, trace, &public_inputs, &mut NoTrace).unwrap();
     let got = ours.to_bytes().unwrap();
     assert_eq!(got.len(), want.len(), "{config:?} 2^{degree_bits}");
     assert!(got == want, "{config:?} 2^{degree_bits}: the proofs differ");

@@ -125,6 +125,11 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
         self.counts
     }
 
+    /// The permutation the sponge runs.
+    pub fn permutation(&self) -> &P {
+        &self.permutation
+    }
+
     /// Absorbs one element.
     pub fn observe_element(&mut self, element: F) {
         self.counts.absorbed += 1;

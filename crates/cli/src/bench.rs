@@ -415,6 +415,7 @@ impl Bench {
                     &config,
                     trace.clone(),
                     &pis,
+                    &mut zkaccel_kernel_trace::NoTrace,
                 )
                 .expect("a valid trace");
                 std::hint::black_box(proof);

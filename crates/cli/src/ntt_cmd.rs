@@ -11,7 +11,9 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_kernel_trace::{write_jsonl, Kernel, NttLayout, NttOrder, Phase, TraceField, Tracer};
+use zkaccel_kernel_trace::{
+    write_jsonl, Kernel, KernelSink, NttLayout, NttOrder, Phase, TraceField, Tracer,
+};
 use zkaccel_ntt::{Algorithm, NttPlan, Order, TwoAdicField, DEFAULT_CORE_LOG};
 
 use crate::field_cmd::FieldName;
@@ -186,7 +188,7 @@ fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs, field: TraceField) -> Re
     let mut output = None;
     if let Some(path) = &a.trace {
         let mut tracer = Tracer::recording();
-        let kernel = Kernel::Ntt {
+        tracer.record_elapsed(Phase::STANDALONE, &[], elapsed, || Kernel::Ntt {
             field,
             log_n: log_n as u32,
             batch: 1,
@@ -195,8 +197,7 @@ fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs, field: TraceField) -> Re
             order: a.order.into(),
             layout: NttLayout::PolyMajor,
             zero_log: 0,
-        };
-        tracer.record_elapsed(Phase::STANDALONE, &[], kernel, elapsed);
+        });
         let mut jsonl = Vec::new();
         write_jsonl(tracer.records(), &mut jsonl)?;
         files.add(path, &jsonl)?;

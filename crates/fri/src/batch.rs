@@ -2,11 +2,13 @@
 //! leaf `i` holds every polynomial's value at the bit-reversed point `i` (plonky2's
 //! `PolynomialBatch`, without blinding: starky commits nothing salted).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use zkaccel_kernel_trace::{Kernel, KernelId, LeafLayout, NttLayout, NttOrder, Tracer};
-use zkaccel_merkle::MerkleTree;
+use zkaccel_kernel_trace::{
+    Kernel, KernelId, KernelSink, LeafLayout, NttLayout, NttOrder, TraceField,
+};
+use zkaccel_merkle::{MerkleTree, TreeHasher};
 use zkaccel_ntt::{reverse_bits, Order};
 
 use crate::scheme::{Digest, FriScheme};
@@ -15,16 +17,31 @@ use crate::FriError;
 /// A batch of polynomials of one length `2^degree_log`, committed by the cap of the Merkle tree
 /// over their low-degree extensions (`2^rate_bits` times longer, on the coset
 /// `shift·⟨ω⟩`).
+///
+/// A batch times its own build; [`PolynomialBatch::record_kernels`] describes it to a
+/// [`KernelSink`] afterwards (the interpolation, the LDE, the transpose into leaf rows, the
+/// tree), so building one costs nothing for kernel traces.
 #[derive(Debug, Clone)]
 pub struct PolynomialBatch<S: FriScheme> {
     polynomials: Vec<Vec<S::F>>,
     tree: MerkleTree<S::Hasher>,
     degree_log: usize,
     rate_bits: usize,
+    times: BuildTimes,
     kernels: BatchKernels,
 }
 
-/// The kernels of a trace that built a batch (all 0 when it was built untraced): what its
+/// How long each step of a batch's build took (the interpolation only for
+/// [`PolynomialBatch::from_values`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct BuildTimes {
+    interpolation: Option<Duration>,
+    lde: Duration,
+    transpose: Duration,
+    tree: Duration,
+}
+
+/// The kernels of a trace that built a batch (all 0 until it is recorded): what its
 /// coefficients came from, the LDE laid out as leaves, and the tree.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BatchKernels {
@@ -48,22 +65,6 @@ impl<S: FriScheme> PolynomialBatch<S> {
         rate_bits: usize,
         cap_height: usize,
     ) -> Result<Self, FriError> {
-        Self::from_values_traced(values, rate_bits, cap_height, &mut Tracer::off(), "", &[])
-    }
-
-    /// [`PolynomialBatch::from_values`], recording its kernels in `phase` (the interpolation
-    /// depending on `deps`, the producers of the values).
-    ///
-    /// # Errors
-    /// As [`PolynomialBatch::from_coeffs`].
-    pub fn from_values_traced(
-        values: Vec<Vec<S::F>>,
-        rate_bits: usize,
-        cap_height: usize,
-        tracer: &mut Tracer,
-        phase: &str,
-        deps: &[KernelId],
-    ) -> Result<Self, FriError> {
         let log_n = check_shape(&values)?;
         let plan = S::base_plan(log_n)?;
         let started = Instant::now();
@@ -71,29 +72,10 @@ impl<S: FriScheme> PolynomialBatch<S> {
         coefficients
             .par_iter_mut()
             .try_for_each(|v| plan.inverse(v, Order::NN))?;
-        let interpolation = tracer.record(
-            phase,
-            deps,
-            Kernel::Ntt {
-                field: S::TRACE_FIELD,
-                log_n: log_n as u32,
-                batch: coefficients.len() as u64,
-                inverse: true,
-                coset: false,
-                order: NttOrder::Nn,
-                layout: NttLayout::PolyMajor,
-                zero_log: 0,
-            },
-            started,
-        );
-        Self::from_coeffs_traced(
-            coefficients,
-            rate_bits,
-            cap_height,
-            tracer,
-            phase,
-            &[interpolation],
-        )
+        let interpolation = started.elapsed();
+        let mut batch = Self::from_coeffs(coefficients, rate_bits, cap_height)?;
+        batch.times.interpolation = Some(interpolation);
+        Ok(batch)
     }
 
     /// Commits polynomials given by their coefficients: each is evaluated on the coset
@@ -109,30 +91,6 @@ impl<S: FriScheme> PolynomialBatch<S> {
         rate_bits: usize,
         cap_height: usize,
     ) -> Result<Self, FriError> {
-        Self::from_coeffs_traced(
-            polynomials,
-            rate_bits,
-            cap_height,
-            &mut Tracer::off(),
-            "",
-            &[],
-        )
-    }
-
-    /// [`PolynomialBatch::from_coeffs`], recording its kernels (the LDE, the transpose into
-    /// leaf rows, the tree) in `phase`, the LDE depending on `deps`, the producers of the
-    /// coefficients.
-    ///
-    /// # Errors
-    /// As [`PolynomialBatch::from_coeffs`].
-    pub fn from_coeffs_traced(
-        polynomials: Vec<Vec<S::F>>,
-        rate_bits: usize,
-        cap_height: usize,
-        tracer: &mut Tracer,
-        phase: &str,
-        deps: &[KernelId],
-    ) -> Result<Self, FriError> {
         let degree_log = check_shape(&polynomials)?;
         let lde_bits = degree_log + rate_bits;
         let plan = S::base_plan(lde_bits)?;
@@ -143,21 +101,7 @@ impl<S: FriScheme> PolynomialBatch<S> {
             .map(|p| plan.lde(p, rate_bits, shift))
             .collect::<Result<Vec<_>, _>>()?;
         let width = polynomials.len();
-        let lde = tracer.record(
-            phase,
-            deps,
-            Kernel::Ntt {
-                field: S::TRACE_FIELD,
-                log_n: lde_bits as u32,
-                batch: width as u64,
-                inverse: false,
-                coset: true,
-                order: NttOrder::Nn,
-                layout: NttLayout::PolyMajor,
-                zero_log: rate_bits as u32,
-            },
-            started,
-        );
+        let lde = started.elapsed();
         let started = Instant::now();
         let rows = 1usize << lde_bits;
         // Each codeword in bit-reversed order (a cache-blocked permutation), then the rows
@@ -178,45 +122,93 @@ impl<S: FriScheme> PolynomialBatch<S> {
                 }
             });
         drop(ldes);
-        let transpose = tracer.record(
-            phase,
-            &[lde],
-            Kernel::Transpose {
-                rows: width as u64,
-                cols: rows as u64,
-                elem_bytes: S::TRACE_FIELD.element_bytes(),
-            },
-            started,
-        );
+        let transpose = started.elapsed();
         let started = Instant::now();
         let tree = MerkleTree::new(S::hasher(), leaves, width, cap_height)?;
-        let tree_id = tracer.record(
-            phase,
-            &[transpose],
-            Kernel::Merkle {
-                hash: S::TRACE_HASH.into(),
-                log_leaves: lde_bits as u32,
-                leaf_width: width as u64,
-                cap_height: cap_height as u32,
-                arity: 2,
-                leaf_layout: LeafLayout::Rows,
-            },
-            started,
-        );
+        let tree_time = started.elapsed();
         Ok(Self {
             polynomials,
             tree,
             degree_log,
             rate_bits,
-            kernels: BatchKernels {
-                coefficients: deps.to_vec(),
-                leaves: transpose,
-                tree: tree_id,
+            times: BuildTimes {
+                interpolation: None,
+                lde,
+                transpose,
+                tree: tree_time,
             },
+            kernels: BatchKernels::default(),
         })
     }
 
-    /// The kernels that built this batch, in the trace it was built with.
+    /// Describes the kernels that built this batch to `sink`, in `phase`, with their times:
+    /// the interpolation (for a batch built from values), the coset LDE, the transpose into
+    /// leaf rows and the Merkle tree; the first depends on `deps`, the producers of the
+    /// input. Returns their ids, which [`PolynomialBatch::kernels`] keeps (FRI's kernels
+    /// depend on them).
+    ///
+    /// # Errors
+    /// [`FriError::Untraceable`] when recording a batch over a field the kernel-trace schema
+    /// does not name.
+    pub fn record_kernels(
+        &mut self,
+        sink: &mut impl KernelSink,
+        phase: &str,
+        deps: &[KernelId],
+    ) -> Result<&BatchKernels, FriError> {
+        if !sink.is_recording() {
+            return Ok(&self.kernels);
+        }
+        let field = trace_field::<S::F>()?;
+        let width = self.polynomials.len() as u64;
+        let times = self.times;
+        let mut coefficients = deps.to_vec();
+        if let Some(elapsed) = times.interpolation {
+            coefficients = vec![sink.record_elapsed(phase, deps, elapsed, || Kernel::Ntt {
+                field,
+                log_n: self.degree_log as u32,
+                batch: width,
+                inverse: true,
+                coset: false,
+                order: NttOrder::Nn,
+                layout: NttLayout::PolyMajor,
+                zero_log: 0,
+            })];
+        }
+        let lde_bits = self.degree_log + self.rate_bits;
+        let lde = sink.record_elapsed(phase, &coefficients, times.lde, || Kernel::Ntt {
+            field,
+            log_n: lde_bits as u32,
+            batch: width,
+            inverse: false,
+            coset: true,
+            order: NttOrder::Nn,
+            layout: NttLayout::PolyMajor,
+            zero_log: self.rate_bits as u32,
+        });
+        let leaves = sink.record_elapsed(phase, &[lde], times.transpose, || Kernel::Transpose {
+            rows: width,
+            cols: 1u64 << lde_bits,
+            elem_bytes: field.element_bytes(),
+        });
+        let tree = sink.record_elapsed(phase, &[leaves], times.tree, || Kernel::Merkle {
+            hash: S::hasher().hash_name(),
+            log_leaves: lde_bits as u32,
+            leaf_width: width,
+            cap_height: self.tree.cap_height() as u32,
+            arity: 2,
+            leaf_layout: LeafLayout::Rows,
+        });
+        self.kernels = BatchKernels {
+            coefficients,
+            leaves,
+            tree,
+        };
+        Ok(&self.kernels)
+    }
+
+    /// The kernels that built this batch, as [`PolynomialBatch::record_kernels`] recorded
+    /// them (all 0 before).
     pub fn kernels(&self) -> &BatchKernels {
         &self.kernels
     }
@@ -287,4 +279,12 @@ fn check_shape<F>(polynomials: &[Vec<F>]) -> Result<usize, FriError> {
         )));
     }
     Ok(n.trailing_zeros() as usize)
+}
+
+/// The name kernel traces give the field `F`.
+///
+/// # Errors
+/// [`FriError::Untraceable`] for a field the schema does not name.
+pub(crate) fn trace_field<F: zkaccel_field::PrimeField>() -> Result<TraceField, FriError> {
+    TraceField::of_prime::<F>().ok_or(FriError::Untraceable { field: F::NAME })
 }

@@ -33,6 +33,12 @@ pub enum FriError {
     /// From the challenger.
     #[error(transparent)]
     Challenger(#[from] ChallengerError),
+    /// Kernels over a field the kernel-trace schema does not name cannot be recorded.
+    #[error("kernel traces do not name the field {field}: prove without recording kernels")]
+    Untraceable {
+        /// The field's name.
+        field: &'static str,
+    },
 }
 
 impl FriError {

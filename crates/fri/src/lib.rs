@@ -16,7 +16,7 @@ pub use config::{
 };
 pub use error::FriError;
 pub use proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep, ReadScheme};
-pub use prover::{prove_openings, prove_openings_traced};
+pub use prover::prove_openings;
 pub use scheme::{Challenger, Digest, FriScheme, Plonky2Goldilocks};
 pub use structure::{FriBatchInfo, FriInstance, FriOpenings, FriOracleInfo, FriPolynomialInfo};
 pub use verifier::{fri_challenges, verify_fri_proof, FriChallenges};
@@ -25,31 +25,29 @@ use std::time::Instant;
 
 use zkaccel_challenger::SpongeCounts;
 use zkaccel_field::{ExtensionField, Field};
-use zkaccel_kernel_trace::{Kernel, KernelId, Tracer};
+use zkaccel_kernel_trace::{Kernel, KernelId, KernelSink};
 use zkaccel_merkle::TreeHasher;
+use zkaccel_symmetric::Permutation;
 
 /// Records what `challenger` did since its counts were `before` (and the clock `started`)
-/// as one sponge kernel.
+/// as one sponge kernel, named by the challenger's permutation; 0 when `sink` keeps nothing.
 pub fn record_challenger<S: FriScheme>(
-    tracer: &mut Tracer,
+    sink: &mut impl KernelSink,
     phase: &str,
     deps: &[KernelId],
     challenger: &Challenger<S>,
     before: SpongeCounts,
     started: Instant,
 ) -> KernelId {
-    let now = challenger.counts();
-    tracer.record(
-        phase,
-        deps,
+    sink.record(phase, deps, started, || {
+        let now = challenger.counts();
         Kernel::Sponge {
-            hash: S::TRACE_HASH.into(),
+            hash: challenger.permutation().name(),
             absorbed: now.absorbed - before.absorbed,
             squeezed: now.squeezed - before.squeezed,
             permutations: now.permutations - before.permutations,
-        },
-        started,
-    )
+        }
+    })
 }
 
 /// Absorbs a Merkle cap, digest by digest (plonky2's `observe_cap`).

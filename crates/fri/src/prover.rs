@@ -5,8 +5,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 use zkaccel_field::{ExtensionField, Field};
 use zkaccel_kernel_trace::{
-    Kernel, KernelId, LeafLayout, NttLayout, NttOrder, Phase, Tracer, VectorForm, VectorOp,
-    VectorOpKind,
+    Kernel, KernelId, KernelSink, LeafLayout, NttLayout, NttOrder, Phase, TraceField, VectorForm,
+    VectorOp, VectorOpKind,
 };
 use zkaccel_merkle::MerkleTree;
 use zkaccel_merkle::TreeHasher;
@@ -33,47 +33,32 @@ use crate::{record_challenger, FriError, FriParams};
 ///
 /// The caller has absorbed whatever precedes (the commitments, the claimed openings).
 ///
+/// Its kernels go to `sink` ([`zkaccel_kernel_trace::NoTrace`] keeps nothing): the combined
+/// quotient (phase `fri-commit`, depending on the oracles' coefficients and on `deps`, what
+/// drew the transcript to here), the codeword and each folding layer's tree, fold and
+/// transform, the challenger's work, the proof of work (`fri-pow`) and the query openings
+/// (`fri-query`).
+///
 /// # Errors
 /// [`FriError::Polynomials`] when the oracles do not match the instance or the parameters
 /// (count, widths, lengths, blowup), or an index is out of range; errors of the transforms,
-/// the trees and the challenger.
+/// the trees and the challenger; [`FriError::Untraceable`] when recording kernels over a
+/// field traces do not name.
 pub fn prove_openings<S: FriScheme>(
     instance: &FriInstance<S::E>,
     oracles: &[&PolynomialBatch<S>],
     challenger: &mut Challenger<S>,
     params: &FriParams,
-) -> Result<FriProof<S>, FriError> {
-    prove_openings_traced(
-        instance,
-        oracles,
-        challenger,
-        params,
-        &mut Tracer::off(),
-        &[],
-    )
-}
-
-/// [`prove_openings`], recording its kernels: the combined quotient (phase `fri-commit`,
-/// depending on the oracles' coefficients and on `deps`, what drew the transcript to here),
-/// the codeword and each folding layer's tree, fold and transform, the challenger's work, the
-/// proof of work (`fri-pow`) and the query openings (`fri-query`).
-///
-/// # Errors
-/// As [`prove_openings`].
-pub fn prove_openings_traced<S: FriScheme>(
-    instance: &FriInstance<S::E>,
-    oracles: &[&PolynomialBatch<S>],
-    challenger: &mut Challenger<S>,
-    params: &FriParams,
-    tracer: &mut Tracer,
+    sink: &mut impl KernelSink,
     deps: &[KernelId],
 ) -> Result<FriProof<S>, FriError> {
     check_instance(instance, params)?;
     check_oracles(instance, oracles, params)?;
     let n = 1usize << params.degree_bits;
-    let ext_field = S::TRACE_EXTENSION;
+    let names = TraceNames::of::<S>(sink)?;
+    let (base_field, ext_field) = (names.base, names.extension);
     let ext_bytes = ext_field.element_bytes();
-    let base_bytes = S::TRACE_FIELD.element_bytes();
+    let base_bytes = base_field.element_bytes();
     let op = |op, form| VectorOp { op, form, ext: 2 };
     let (mul_vs, add_vv) = (
         op(VectorOpKind::Mul, VectorForm::Vs),
@@ -84,7 +69,7 @@ pub fn prove_openings_traced<S: FriScheme>(
     let (before, started) = (challenger.counts(), Instant::now());
     let alpha: S::E = challenger.extension_challenge();
     let alpha_id =
-        record_challenger::<S>(tracer, Phase::CHALLENGER, deps, challenger, before, started);
+        record_challenger::<S>(sink, Phase::CHALLENGER, deps, challenger, before, started);
     let mut final_poly: Vec<S::E> = Vec::new();
     let mut combined_id = None;
     for batch in &instance.batches {
@@ -110,11 +95,9 @@ pub fn prove_openings_traced<S: FriScheme>(
         batch_deps.sort_unstable();
         batch_deps.dedup();
         // Per coefficient: Σ α^j·f_j, one multiply-add per polynomial.
-        let combination_id = tracer.record(
-            Phase::FRI_COMMIT,
-            &batch_deps,
-            Kernel::Vector {
-                field: S::TRACE_FIELD,
+        let combination_id =
+            sink.record(Phase::FRI_COMMIT, &batch_deps, started, || Kernel::Vector {
+                field: base_field,
                 len: n as u64,
                 ops: [mul_vs, add_vv].repeat(polys.len()),
                 in_bytes: polys.len() as u64 * base_bytes * n as u64,
@@ -123,19 +106,15 @@ pub fn prove_openings_traced<S: FriScheme>(
                 gathers: Vec::new(),
                 scan: false,
                 gates: Vec::new(),
-            },
-            started,
-        );
+            });
         let started = Instant::now();
         let mut quotient = divide_by_linear(&composition, batch.point);
         quotient.push(S::E::ZERO);
         // Ruffini's division by X − z: each quotient coefficient is the next one times z plus
         // a coefficient — a scan, not independent lanes.
-        let division_id = tracer.record(
-            Phase::FRI_COMMIT,
-            &[combination_id],
+        let division_id = sink.record(Phase::FRI_COMMIT, &[combination_id], started, || {
             Kernel::Vector {
-                field: S::TRACE_FIELD,
+                field: base_field,
                 len: n as u64,
                 ops: vec![mul_vs, add_vv],
                 in_bytes: ext_bytes * n as u64,
@@ -144,9 +123,8 @@ pub fn prove_openings_traced<S: FriScheme>(
                 gathers: Vec::new(),
                 scan: true,
                 gates: Vec::new(),
-            },
-            started,
-        );
+            }
+        });
         let started = Instant::now();
         let scale = alpha.exp_u64(polys.len() as u64);
         final_poly.iter_mut().for_each(|c| *c *= scale);
@@ -160,11 +138,9 @@ pub fn prove_openings_traced<S: FriScheme>(
         // The running sum, scaled by α^{#polynomials}.
         let mut sum_deps: Vec<KernelId> = [division_id].into_iter().chain(combined_id).collect();
         sum_deps.sort_unstable();
-        combined_id = Some(tracer.record(
-            Phase::FRI_COMMIT,
-            &sum_deps,
-            Kernel::Vector {
-                field: S::TRACE_FIELD,
+        combined_id = Some(
+            sink.record(Phase::FRI_COMMIT, &sum_deps, started, || Kernel::Vector {
+                field: base_field,
                 len: n as u64,
                 ops: vec![mul_vs, add_vv],
                 in_bytes: 2 * ext_bytes * n as u64,
@@ -173,9 +149,8 @@ pub fn prove_openings_traced<S: FriScheme>(
                 gathers: Vec::new(),
                 scan: false,
                 gates: Vec::new(),
-            },
-            started,
-        ));
+            }),
+        );
     }
 
     // 2. The commit phase.
@@ -196,11 +171,11 @@ pub fn prove_openings_traced<S: FriScheme>(
         layout: NttLayout::PolyMajor,
         zero_log: params.config.rate_bits as u32,
     };
-    let mut codeword_id = tracer.record(
+    let mut codeword_id = sink.record(
         Phase::FRI_COMMIT,
         &Vec::from_iter(combined_id),
-        coset_ntt(lde_bits),
         started,
+        || coset_ntt(lde_bits),
     );
     let mut coeffs_id = combined_id.unwrap_or(alpha_id);
     let mut transcript_id = alpha_id;
@@ -216,14 +191,11 @@ pub fn prove_openings_traced<S: FriScheme>(
         for v in &values {
             leaves.extend_from_slice(v.as_base_slice());
         }
-        let layout_id = tracer.record(
-            Phase::FRI_COMMIT,
-            &[codeword_id],
+        let layout_id = sink.record(Phase::FRI_COMMIT, &[codeword_id], started, || {
             Kernel::Copy {
                 bytes: 2 * values.len() as u64 * ext_bytes,
-            },
-            started,
-        );
+            }
+        });
         let started = Instant::now();
         let tree = MerkleTree::new(
             hasher.clone(),
@@ -231,25 +203,22 @@ pub fn prove_openings_traced<S: FriScheme>(
             arity * degree,
             params.config.cap_height,
         )?;
-        let tree_id = tracer.record(
-            Phase::FRI_COMMIT,
-            &[layout_id],
+        let tree_id = sink.record(Phase::FRI_COMMIT, &[layout_id], started, || {
             Kernel::Merkle {
-                hash: S::TRACE_HASH.into(),
+                hash: names.hash.clone(),
                 log_leaves: (values.len().trailing_zeros() - arity_bits as u32),
                 leaf_width: (arity * degree) as u64,
                 cap_height: params.config.cap_height as u32,
                 arity: 2,
                 leaf_layout: LeafLayout::Rows,
-            },
-            started,
-        );
+            }
+        });
         let (before, started) = (challenger.counts(), Instant::now());
         crate::observe_cap::<S>(challenger, tree.cap());
         trees.push(tree);
         let beta: S::E = challenger.extension_challenge();
         transcript_id = record_challenger::<S>(
-            tracer,
+            sink,
             Phase::CHALLENGER,
             &[transcript_id, tree_id],
             challenger,
@@ -267,11 +236,12 @@ pub fn prove_openings_traced<S: FriScheme>(
                     .fold(S::E::ZERO, |acc, &c| acc * beta + c)
             })
             .collect();
-        coeffs_id = tracer.record(
+        coeffs_id = sink.record(
             Phase::FRI_COMMIT,
             &[coeffs_id, transcript_id],
-            Kernel::Vector {
-                field: S::TRACE_FIELD,
+            started,
+            || Kernel::Vector {
+                field: base_field,
                 len: folded_len as u64,
                 ops: [mul_vs, add_vv].repeat(arity),
                 in_bytes: (folded_len * arity) as u64 * ext_bytes,
@@ -281,26 +251,22 @@ pub fn prove_openings_traced<S: FriScheme>(
                 scan: false,
                 gates: Vec::new(),
             },
-            started,
         );
         shift = shift.exp_u64(arity as u64);
         if layer + 1 < layers {
             // The next layer's codeword (after the last layer only the coefficients count).
             let started = Instant::now();
             values = coset_evaluations(&plan, &coeffs, params.config.rate_bits, shift)?;
-            codeword_id = tracer.record(
-                Phase::FRI_COMMIT,
-                &[coeffs_id],
-                coset_ntt(values.len().trailing_zeros() as usize),
-                started,
-            );
+            codeword_id = sink.record(Phase::FRI_COMMIT, &[coeffs_id], started, || {
+                coset_ntt(values.len().trailing_zeros() as usize)
+            });
         }
     }
     let (before, started) = (challenger.counts(), Instant::now());
     coeffs.truncate(coeffs.len() >> params.config.rate_bits);
     challenger.observe_extension_elements(&coeffs);
     transcript_id = record_challenger::<S>(
-        tracer,
+        sink,
         Phase::CHALLENGER,
         &[transcript_id, coeffs_id],
         challenger,
@@ -311,23 +277,20 @@ pub fn prove_openings_traced<S: FriScheme>(
     // 3. Grinding and queries.
     let (before, started) = (challenger.counts(), Instant::now());
     let pow_witness = challenger.grind(params.config.proof_of_work_bits)?;
-    let pow_id = tracer.record(
-        Phase::FRI_POW,
-        &[transcript_id],
+    let pow_id = sink.record(Phase::FRI_POW, &[transcript_id], started, || {
         Kernel::Grind {
-            hash: S::TRACE_HASH.into(),
+            hash: names.hash.clone(),
             pow_bits: params.config.proof_of_work_bits,
             permutations: challenger.counts().grind_permutations - before.grind_permutations,
-        },
-        started,
-    );
+        }
+    });
     let (before, started) = (challenger.counts(), Instant::now());
     let lde_size = params.lde_size();
     let indices = (0..params.config.num_query_rounds)
         .map(|_| challenger.index_challenge(lde_size))
         .collect::<Result<Vec<_>, _>>()?;
     let queries_id = record_challenger::<S>(
-        tracer,
+        sink,
         Phase::CHALLENGER,
         &[pow_id],
         challenger,
@@ -363,14 +326,9 @@ pub fn prove_openings_traced<S: FriScheme>(
         .collect();
     query_deps.sort_unstable();
     query_deps.dedup();
-    tracer.record(
-        Phase::FRI_QUERY,
-        &query_deps,
-        Kernel::Copy {
-            bytes: opened.max(1) as u64 * base_bytes,
-        },
-        started,
-    );
+    sink.record(Phase::FRI_QUERY, &query_deps, started, || Kernel::Copy {
+        bytes: opened.max(1) as u64 * base_bytes,
+    });
     Ok(FriProof {
         commit_phase_caps: trees.iter().map(|t| t.cap().to_vec()).collect(),
         query_rounds,
@@ -549,6 +507,41 @@ fn check_oracles<S: FriScheme>(
         }
     }
     Ok(())
+}
+
+/// The names kernel records give a scheme's fields and hash.
+pub(crate) struct TraceNames {
+    /// The base field.
+    pub(crate) base: TraceField,
+    /// The extension.
+    pub(crate) extension: TraceField,
+    /// The Merkle trees' hash.
+    pub(crate) hash: String,
+}
+
+impl TraceNames {
+    /// The scheme's names when `sink` records; when it keeps nothing no description is ever
+    /// built, and the fields' own names are not looked up (a scheme over a field traces do
+    /// not name proves untraced).
+    ///
+    /// # Errors
+    /// [`FriError::Untraceable`] when recording over a field traces do not name.
+    pub(crate) fn of<S: FriScheme>(sink: &impl KernelSink) -> Result<Self, FriError> {
+        if !sink.is_recording() {
+            return Ok(Self {
+                base: TraceField::Goldilocks,
+                extension: TraceField::Goldilocks,
+                hash: String::new(),
+            });
+        }
+        Ok(Self {
+            base: crate::batch::trace_field::<S::F>()?,
+            extension: TraceField::of_extension::<S::F, S::E>().ok_or(FriError::Untraceable {
+                field: <S::F as zkaccel_field::PrimeField>::NAME,
+            })?,
+            hash: S::hasher().hash_name(),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@ use std::sync::OnceLock;
 use zkaccel_challenger::{DuplexChallenger, Plonky2Challenger};
 use zkaccel_field::{ExtensionField, Field, PrimeField, TwoAdicField};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
-use zkaccel_kernel_trace::TraceField;
 use zkaccel_merkle::{Plonky2Hasher, TreeHasher};
 use zkaccel_ntt::{Algorithm, NttPlan, DEFAULT_CORE_LOG};
 use zkaccel_poseidon::Poseidon;
@@ -36,12 +35,6 @@ pub trait FriScheme:
 
     /// A short name for proof headers and the command line.
     const NAME: &'static str;
-    /// The base field as kernel traces name it.
-    const TRACE_FIELD: TraceField;
-    /// The extension as kernel traces name it.
-    const TRACE_EXTENSION: TraceField;
-    /// The hash as kernel traces name it (e.g. `poseidon-goldilocks-12`).
-    const TRACE_HASH: &'static str;
 
     /// The Merkle trees' hasher.
     fn hasher() -> Self::Hasher;
@@ -111,9 +104,6 @@ impl FriScheme for Plonky2Goldilocks {
     type Permutation = &'static Poseidon<Goldilocks>;
 
     const NAME: &'static str = "plonky2-goldilocks";
-    const TRACE_FIELD: TraceField = TraceField::Goldilocks;
-    const TRACE_EXTENSION: TraceField = TraceField::Goldilocks2;
-    const TRACE_HASH: &'static str = "poseidon-goldilocks-12";
 
     fn hasher() -> Plonky2Hasher {
         Plonky2Hasher

@@ -14,6 +14,7 @@ use zkaccel_fri::{
     PolynomialBatch,
 };
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_kernel_trace::NoTrace;
 
 type S = Plonky2Goldilocks;
 
@@ -87,7 +88,15 @@ impl Case {
         };
         let verifier_transcript = transcript.clone();
         let refs: Vec<&PolynomialBatch<S>> = batches.iter().collect();
-        let proof = prove_openings(&instance, &refs, &mut transcript, &params).unwrap();
+        let proof = prove_openings(
+            &instance,
+            &refs,
+            &mut transcript,
+            &params,
+            &mut NoTrace,
+            &[],
+        )
+        .unwrap();
         Self {
             params,
             instance,

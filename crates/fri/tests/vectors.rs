@@ -10,6 +10,7 @@ use zkaccel_fri::{
     FriReductionStrategy, FriScheme, Plonky2Goldilocks, PolynomialBatch,
 };
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_kernel_trace::NoTrace;
 
 type S = Plonky2Goldilocks;
 
@@ -110,7 +111,15 @@ fn our_proofs_are_plonky2s_bytes() {
             ],
         };
         let verifier_transcript = transcript.clone();
-        let proof = prove_openings(&instance, &[&a, &b], &mut transcript, &params).unwrap();
+        let proof = prove_openings(
+            &instance,
+            &[&a, &b],
+            &mut transcript,
+            &params,
+            &mut NoTrace,
+            &[],
+        )
+        .unwrap();
         let got = proof.to_bytes().unwrap();
         assert_eq!(got.len(), want.len(), "{name}");
         assert!(got == want, "{name}: our proof differs from plonky2's");

@@ -14,4 +14,6 @@ pub use record::{
     NttOrder, Phase, RowGather, TraceField, VectorForm, VectorOp, VectorOpKind, MAX_KERNEL_BYTES,
     SCHEMA_VERSION,
 };
-pub use tracer::{read_jsonl, validate, write_jsonl, Tracer, MAX_RECORDS, MAX_TRACE_BYTES};
+pub use tracer::{
+    read_jsonl, validate, write_jsonl, KernelSink, NoTrace, Tracer, MAX_RECORDS, MAX_TRACE_BYTES,
+};

@@ -345,14 +345,14 @@ impl CircuitShape {
                       values: Option<NttLayout>| {
             let mut last = deps(after);
             if let Some(layout) = values {
-                last = vec![t.record_untimed(phase, &last, ntt(d, polys, true, false, 0, layout))];
+                last = vec![t.push_untimed(phase, &last, ntt(d, polys, true, false, 0, layout))];
             }
-            let lde = t.record_untimed(
+            let lde = t.push_untimed(
                 phase,
                 &last,
                 ntt(d + r, polys, false, true, r, NttLayout::PolyMajor),
             );
-            let rows = t.record_untimed(
+            let rows = t.push_untimed(
                 phase,
                 &[lde],
                 Kernel::Transpose {
@@ -361,7 +361,7 @@ impl CircuitShape {
                     elem_bytes: ELEMENT,
                 },
             );
-            let tree = t.record_untimed(
+            let tree = t.push_untimed(
                 phase,
                 &[rows],
                 Kernel::Merkle {
@@ -376,7 +376,7 @@ impl CircuitShape {
             (rows, tree)
         };
         let sponge = |t: &mut Tracer, after: &[KernelId], absorbed: u64, squeezed: u64| {
-            t.record_untimed(
+            t.push_untimed(
                 Phase::CHALLENGER,
                 &deps(after),
                 Kernel::Sponge {
@@ -391,7 +391,7 @@ impl CircuitShape {
         // The public inputs' hash (`hash_no_pad`: eight absorbed per permutation, the four
         // outputs squeezed from the last state).
         let public_inputs = (self.num_public_inputs > 0).then(|| {
-            t.record_untimed(
+            t.push_untimed(
                 Phase::CHALLENGER,
                 &[],
                 Kernel::Sponge {
@@ -418,7 +418,7 @@ impl CircuitShape {
         before_betas.extend(public_inputs);
         let betas = sponge(&mut t, &before_betas, 2 * DIGEST + cap_digests, 2 * c);
         // Partial products and Zs, one set per challenge.
-        let products = t.record_untimed(
+        let products = t.push_untimed(
             Phase::AUX_COMMIT,
             &[betas],
             Kernel::PartialProducts {
@@ -442,7 +442,7 @@ impl CircuitShape {
         let points = n << quotient_bits;
         let row_bytes =
             ELEMENT * (self.num_constants + self.num_routed_wires + self.num_wires + 2 * zs_polys);
-        let evaluation = t.record_untimed(
+        let evaluation = t.push_untimed(
             Phase::QUOTIENT,
             &deps(&[wire_rows, zs_rows, alphas]),
             Kernel::Vector {
@@ -464,7 +464,7 @@ impl CircuitShape {
                     .collect(),
             },
         );
-        let gathered = t.record_untimed(
+        let gathered = t.push_untimed(
             Phase::QUOTIENT,
             &[evaluation],
             Kernel::Transpose {
@@ -473,7 +473,7 @@ impl CircuitShape {
                 elem_bytes: ELEMENT,
             },
         );
-        let quotient = t.record_untimed(
+        let quotient = t.push_untimed(
             Phase::QUOTIENT,
             &[gathered],
             ntt(d + quotient_bits, c, true, true, 0, NttLayout::PolyMajor),
@@ -491,7 +491,7 @@ impl CircuitShape {
             op(VectorOpKind::Mul, VectorForm::Vs, 2),
             op(VectorOpKind::Add, VectorForm::Vv, 2),
         ];
-        let openings = t.record_untimed(
+        let openings = t.push_untimed(
             Phase::OPENINGS,
             &deps(&[wires, zs, quotient, zeta]),
             Kernel::Vector {
@@ -512,7 +512,7 @@ impl CircuitShape {
         // X − z, the running sum.
         let mut combined: Option<KernelId> = None;
         for polys in [at_zeta, at_next] {
-            let combination = t.record_untimed(
+            let combination = t.push_untimed(
                 Phase::FRI_COMMIT,
                 &deps(&[openings, alpha]),
                 Kernel::Vector {
@@ -527,7 +527,7 @@ impl CircuitShape {
                     gates: Vec::new(),
                 },
             );
-            let division = t.record_untimed(
+            let division = t.push_untimed(
                 Phase::FRI_COMMIT,
                 &[combination],
                 Kernel::Vector {
@@ -543,7 +543,7 @@ impl CircuitShape {
                 },
             );
             let after: Vec<KernelId> = [division].into_iter().chain(combined).collect();
-            combined = Some(t.record_untimed(
+            combined = Some(t.push_untimed(
                 Phase::FRI_COMMIT,
                 &deps(&after),
                 Kernel::Vector {
@@ -560,7 +560,7 @@ impl CircuitShape {
             ));
         }
         let combined = combined.unwrap_or(openings);
-        let mut codeword = t.record_untimed(
+        let mut codeword = t.push_untimed(
             Phase::FRI_COMMIT,
             &[combined],
             Kernel::Ntt {
@@ -577,7 +577,7 @@ impl CircuitShape {
         let mut challenger = alpha;
         let mut log_len = d + r;
         for &arity in &f.reduction_arity_bits {
-            let tree = t.record_untimed(
+            let tree = t.push_untimed(
                 Phase::FRI_COMMIT,
                 &[codeword],
                 Kernel::Merkle {
@@ -592,7 +592,7 @@ impl CircuitShape {
             challenger = sponge(&mut t, &[challenger, tree], cap_digests, 2);
             // Each coset of 2^arity values interpolated at β.
             log_len -= arity;
-            codeword = t.record_untimed(
+            codeword = t.push_untimed(
                 Phase::FRI_COMMIT,
                 &deps(&[codeword, challenger]),
                 Kernel::Vector {
@@ -609,7 +609,7 @@ impl CircuitShape {
             );
         }
         // The final polynomial's coefficients.
-        let final_poly = t.record_untimed(
+        let final_poly = t.push_untimed(
             Phase::FRI_COMMIT,
             &[codeword],
             Kernel::Ntt {
@@ -625,7 +625,7 @@ impl CircuitShape {
         );
         let final_len = 2u64 << (log_len - r);
         challenger = sponge(&mut t, &[challenger, final_poly], final_len, 0);
-        let grind = t.record_untimed(
+        let grind = t.push_untimed(
             Phase::FRI_POW,
             &[challenger],
             Kernel::Grind {
@@ -652,7 +652,7 @@ impl CircuitShape {
             per_query +=
                 ((2 * ELEMENT) << arity) + u64::from(log_len - f.cap_height) * DIGEST * ELEMENT;
         }
-        t.record_untimed(
+        t.push_untimed(
             Phase::FRI_QUERY,
             &deps(&[wires, zs, quotient_tree, indices]),
             Kernel::Copy {

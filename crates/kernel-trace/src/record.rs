@@ -3,6 +3,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use zkaccel_field::{ExtensionField, PrimeField};
 
 /// The schema version every record carries (`"version"`); readers refuse others.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -93,7 +94,48 @@ pub enum TraceField {
     Bls12377Fq,
 }
 
+/// The moduli of the prime fields traces name, big-endian hexadecimal (from the fields'
+/// definitions: plonky2's Goldilocks, arkworks' BN254 and BLS12-381 scalar fields and
+/// BLS12-377 base field).
+const MODULI: [(TraceField, &str); 4] = [
+    (TraceField::Goldilocks, "ffffffff00000001"),
+    (
+        TraceField::Bn254,
+        "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001",
+    ),
+    (
+        TraceField::Bls12381,
+        "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
+    ),
+    (
+        TraceField::Bls12377Fq,
+        "01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001",
+    ),
+];
+
 impl TraceField {
+    /// The name traces give the prime field `F`, found by its modulus; `None` for a field
+    /// the schema does not name (a kernel over it cannot be recorded).
+    pub fn of_prime<F: PrimeField>() -> Option<Self> {
+        let modulus = F::modulus();
+        let limbs = modulus.as_ref();
+        MODULI.iter().find_map(|&(field, hex)| {
+            let words = hex_limbs(hex);
+            let significant = limbs.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+            (words.len() == significant && words[..] == limbs[..significant]).then_some(field)
+        })
+    }
+
+    /// The name traces give the extension `E` of `F`: the prime field's own for degree 1,
+    /// `goldilocks2` for Goldilocks' quadratic extension; `None` otherwise.
+    pub fn of_extension<F: PrimeField, E: ExtensionField<F>>() -> Option<Self> {
+        match (Self::of_prime::<F>()?, E::DEGREE) {
+            (field, 1) => Some(field),
+            (Self::Goldilocks, 2) => Some(Self::Goldilocks2),
+            _ => None,
+        }
+    }
+
     /// Bytes of one element in memory.
     pub fn element_bytes(self) -> u64 {
         match self {
@@ -598,4 +640,20 @@ impl Kernel {
             }
         }
     }
+}
+
+/// Little-endian 64-bit words of a big-endian hexadecimal number (no leading zero words).
+fn hex_limbs(hex: &str) -> Vec<u64> {
+    let digits = hex.trim_start_matches('0').as_bytes();
+    let mut words: Vec<u64> = digits
+        .rchunks(16)
+        .map(|chunk| {
+            let text = core::str::from_utf8(chunk).expect("ASCII digits");
+            u64::from_str_radix(text, 16).expect("hexadecimal digits")
+        })
+        .collect();
+    while words.last() == Some(&0) {
+        words.pop();
+    }
+    words
 }

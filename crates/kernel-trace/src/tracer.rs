@@ -11,8 +11,117 @@ pub const MAX_RECORDS: usize = 1 << 20;
 /// The longest line [`read_jsonl`] accepts, in bytes.
 const MAX_LINE: u64 = 1 << 20;
 
-/// Collects a prover's kernel records, or nothing when off (what [`Tracer::off`] gives, so
-/// untraced proving pays one branch per kernel).
+/// Where a prover's kernels go: the one argument of every proving entry point that can
+/// record its kernels (`zkaccel_stark::prove`, `zkaccel_fri::prove_openings`,
+/// `zkaccel_fri::PolynomialBatch::from_coeffs`, …).
+///
+/// A kernel's description is built by a closure that runs only when [`KernelSink::is_recording`]
+/// says so, so [`NoTrace`] (a sink that keeps nothing, known at compile time) costs nothing:
+/// no description, no allocation, no clock read beyond the one the caller makes. [`Tracer`]
+/// keeps the records.
+pub trait KernelSink {
+    /// Whether records are kept. When `false`, the `record*` methods build nothing and return
+    /// 0, and a caller may skip whatever it computes only to describe a kernel.
+    fn is_recording(&self) -> bool;
+
+    /// Appends a record and returns its id (called only when recording).
+    fn push(
+        &mut self,
+        phase: &str,
+        deps: &[KernelId],
+        kernel: Kernel,
+        cpu: Option<CpuTime>,
+    ) -> KernelId;
+
+    /// Records the kernel `describe` returns, which ran from `started` until now, and returns
+    /// its id (for the `deps` of later kernels; 0 when not recording, and `describe` is not
+    /// called).
+    #[inline]
+    fn record(
+        &mut self,
+        phase: &str,
+        deps: &[KernelId],
+        started: Instant,
+        describe: impl FnOnce() -> Kernel,
+    ) -> KernelId {
+        if !self.is_recording() {
+            return 0;
+        }
+        self.record_elapsed(phase, deps, started.elapsed(), describe)
+    }
+
+    /// Records a kernel that took `elapsed` in all (a kernel run in several pieces between
+    /// other work), and returns its id (0 when not recording).
+    #[inline]
+    fn record_elapsed(
+        &mut self,
+        phase: &str,
+        deps: &[KernelId],
+        elapsed: Duration,
+        describe: impl FnOnce() -> Kernel,
+    ) -> KernelId {
+        if !self.is_recording() {
+            return 0;
+        }
+        let cpu = CpuTime {
+            wall_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
+            threads: u32::try_from(rayon::current_num_threads()).unwrap_or(u32::MAX),
+        };
+        self.push(phase, deps, describe(), Some(cpu))
+    }
+
+    /// Records a kernel whose time is inside another record's (work interleaved with it
+    /// that has a shape of its own), without a `cpu` measurement; 0 when not recording.
+    #[inline]
+    fn record_untimed(
+        &mut self,
+        phase: &str,
+        deps: &[KernelId],
+        describe: impl FnOnce() -> Kernel,
+    ) -> KernelId {
+        if !self.is_recording() {
+            return 0;
+        }
+        self.push(phase, deps, describe(), None)
+    }
+}
+
+/// The sink that keeps nothing: proving through it costs what proving without a sink would.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoTrace;
+
+impl KernelSink for NoTrace {
+    #[inline(always)]
+    fn is_recording(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn push(&mut self, _: &str, _: &[KernelId], _: Kernel, _: Option<CpuTime>) -> KernelId {
+        0
+    }
+}
+
+impl<K: KernelSink + ?Sized> KernelSink for &mut K {
+    #[inline(always)]
+    fn is_recording(&self) -> bool {
+        (**self).is_recording()
+    }
+
+    #[inline]
+    fn push(
+        &mut self,
+        phase: &str,
+        deps: &[KernelId],
+        kernel: Kernel,
+        cpu: Option<CpuTime>,
+    ) -> KernelId {
+        (**self).push(phase, deps, kernel, cpu)
+    }
+}
+
+/// A sink that keeps every record ([`Tracer::recording`]), or, switched off at run time
+/// ([`Tracer::off`]), nothing.
 #[derive(Debug, Clone, Default)]
 pub struct Tracer {
     records: Option<Vec<KernelRecord>>,
@@ -26,48 +135,43 @@ impl Tracer {
         }
     }
 
-    /// A tracer that keeps nothing.
+    /// A tracer that keeps nothing (for a front end that decides at run time; code that
+    /// never records passes [`NoTrace`]).
     pub fn off() -> Self {
         Self { records: None }
     }
 
-    /// Whether records are kept.
-    pub fn is_recording(&self) -> bool {
-        self.records.is_some()
+    /// The records so far.
+    pub fn records(&self) -> &[KernelRecord] {
+        self.records.as_deref().unwrap_or(&[])
     }
 
-    /// Records a kernel that ran from `started` until now, and returns its id (for the
-    /// `deps` of later kernels; 0 when off).
-    pub fn record(
+    /// The records, taken.
+    pub fn into_records(self) -> Vec<KernelRecord> {
+        self.records.unwrap_or_default()
+    }
+
+    /// Appends a record without a time, the description already built (the shape front end,
+    /// which always records).
+    pub(crate) fn push_untimed(
         &mut self,
         phase: &str,
         deps: &[KernelId],
         kernel: Kernel,
-        started: Instant,
     ) -> KernelId {
-        self.record_elapsed(phase, deps, kernel, started.elapsed())
-    }
-
-    /// Records a kernel that took `elapsed` in all (a kernel run in several pieces between
-    /// other work), and returns its id (0 when off).
-    pub fn record_elapsed(
-        &mut self,
-        phase: &str,
-        deps: &[KernelId],
-        kernel: Kernel,
-        elapsed: Duration,
-    ) -> KernelId {
-        let cpu = CpuTime {
-            wall_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
-            threads: u32::try_from(rayon::current_num_threads()).unwrap_or(u32::MAX),
-        };
-        self.push(phase, deps, kernel, Some(cpu))
-    }
-
-    /// Records a kernel whose time is inside another record's (work interleaved with it
-    /// that has a shape of its own), without a `cpu` measurement.
-    pub fn record_untimed(&mut self, phase: &str, deps: &[KernelId], kernel: Kernel) -> KernelId {
         self.push(phase, deps, kernel, None)
+    }
+
+    /// The time so far by class and phase, against `total_ns` for the whole proof.
+    pub fn breakdown(&self, total_ns: u64) -> Breakdown {
+        Breakdown::from_records(self.records(), total_ns)
+    }
+}
+
+impl KernelSink for Tracer {
+    #[inline]
+    fn is_recording(&self) -> bool {
+        self.records.is_some()
     }
 
     fn push(
@@ -90,21 +194,6 @@ impl Tracer {
             cpu,
         });
         id
-    }
-
-    /// The records so far.
-    pub fn records(&self) -> &[KernelRecord] {
-        self.records.as_deref().unwrap_or(&[])
-    }
-
-    /// The records, taken.
-    pub fn into_records(self) -> Vec<KernelRecord> {
-        self.records.unwrap_or_default()
-    }
-
-    /// The time so far by class and phase, against `total_ns` for the whole proof.
-    pub fn breakdown(&self, total_ns: u64) -> Breakdown {
-        Breakdown::from_records(self.records(), total_ns)
     }
 }
 

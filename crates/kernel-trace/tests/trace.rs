@@ -352,3 +352,34 @@ fn byte_volumes_past_any_memory_are_refused() {
     assert!(matches!(err, TraceError::Invalid { id: 16, .. }), "{err}");
     assert!(err.to_string().contains("2^60"), "{err}");
 }
+
+/// Each field is recognised by the modulus its own crate defines, and a field the schema does
+/// not name (P-384, a 2^383 − 1 test field) is not mistaken for one.
+#[test]
+fn fields_are_named_by_their_moduli() {
+    use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+    assert_eq!(
+        TraceField::of_prime::<Goldilocks>(),
+        Some(TraceField::Goldilocks)
+    );
+    assert_eq!(
+        TraceField::of_extension::<Goldilocks, Goldilocks2>(),
+        Some(TraceField::Goldilocks2)
+    );
+    assert_eq!(
+        TraceField::of_prime::<zkaccel_bn254::Fr>(),
+        Some(TraceField::Bn254)
+    );
+    assert_eq!(
+        TraceField::of_prime::<zkaccel_bls12_381::Fr>(),
+        Some(TraceField::Bls12381)
+    );
+    assert_eq!(
+        TraceField::of_prime::<zkaccel_bls12_377::Fq>(),
+        Some(TraceField::Bls12377Fq)
+    );
+    assert_eq!(
+        TraceField::of_prime::<zkaccel_fp384::Fp384<zkaccel_fp384::NistP384>>(),
+        None
+    );
+}

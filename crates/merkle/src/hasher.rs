@@ -29,6 +29,12 @@ pub trait TreeHasher: Sync {
     /// Children per node.
     fn arity(&self) -> usize;
 
+    /// The hash as kernel traces and the hardware models name it (e.g.
+    /// `poseidon-goldilocks-12`): [`TreeHasher::NAME`] unless a hasher names its permutation.
+    fn hash_name(&self) -> String {
+        Self::NAME.to_string()
+    }
+
     /// Distinguishes instances of one hasher whose digests differ (neptune: 0 for the
     /// Standard strength, 1 for Strengthened); 0 where a hasher has no such parameter.
     fn variant(&self) -> u8 {
@@ -74,6 +80,11 @@ impl TreeHasher for Plonky2Hasher {
 
     fn arity(&self) -> usize {
         2
+    }
+
+    fn hash_name(&self) -> String {
+        // plonky2's tree hash is its width-12 Poseidon permutation.
+        zkaccel_symmetric::Permutation::name(Plonky2Poseidon::get().permutation())
     }
 
     fn check_leaf_width(&self, _width: usize) -> Result<(), MerkleError> {

@@ -178,6 +178,9 @@ impl<F: PrimeField> zkaccel_symmetric::Permutation<F> for MimcSponge<F> {
     fn width(&self) -> usize {
         2
     }
+    fn name(&self) -> String {
+        format!("mimcsponge-{}-2", zkaccel_symmetric::name_slug(F::NAME))
+    }
     fn permute_mut(&self, state: &mut [F]) -> Result<(), MimcError> {
         let [l, r] = state else {
             return Err(MimcError::InputLength {

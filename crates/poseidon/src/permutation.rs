@@ -890,6 +890,13 @@ impl<F: PrimeField> zkaccel_symmetric::Permutation<F> for Poseidon<F> {
     fn width(&self) -> usize {
         Poseidon::width(self)
     }
+    fn name(&self) -> String {
+        format!(
+            "poseidon-{}-{}",
+            zkaccel_symmetric::name_slug(F::NAME),
+            Poseidon::width(self)
+        )
+    }
     fn permute_mut(&self, state: &mut [F]) -> Result<(), PoseidonError> {
         self.permute(state)
     }

@@ -2,7 +2,7 @@
 
 use zkaccel_field::Field;
 
-use crate::air::{Air, ConstraintConsumer, Frame};
+use crate::air::{Air, ConstraintBuilder};
 use crate::StarkError;
 
 /// starky's `FibonacciStark`: two columns `[x0, x1]`, row `k` = `[F_k, F_{k+1}]` of the
@@ -41,13 +41,16 @@ impl Air for FibonacciAir {
     fn constraint_degree(&self) -> usize {
         2
     }
-    fn eval<T: Field>(&self, f: &Frame<'_, T>, c: &mut ConstraintConsumer<T>) {
-        let (l, n, p) = (f.local, f.next, f.public_inputs);
-        c.constraint_first_row(l[0] - p[0]);
-        c.constraint_first_row(l[1] - p[1]);
-        c.constraint_last_row(l[1] - p[2]);
-        c.constraint_transition(n[0] - l[1]);
-        c.constraint_transition(n[1] - l[0] - l[1]);
+    #[inline(always)]
+    fn eval<B: ConstraintBuilder>(&self, b: &mut B) {
+        let (l, n, p) = (b.local(), b.next(), b.public_inputs());
+        let (l0, l1, n0, n1) = (l[0], l[1], n[0], n[1]);
+        let (p0, p1, p2) = (p[0], p[1], p[2]);
+        b.constraint_first_row(l0 - p0);
+        b.constraint_first_row(l1 - p1);
+        b.constraint_last_row(l1 - p2);
+        b.constraint_transition(n0 - l1);
+        b.constraint_transition(n1 - l0 - l1);
     }
 }
 
@@ -87,11 +90,14 @@ impl Air for FactorialAir {
     fn constraint_degree(&self) -> usize {
         3
     }
-    fn eval<T: Field>(&self, f: &Frame<'_, T>, c: &mut ConstraintConsumer<T>) {
-        let (l, n, p) = (f.local, f.next, f.public_inputs);
-        c.constraint_last_row(l[1] - p[0]);
-        c.constraint_transition(n[0] - l[0] - T::ONE);
-        c.constraint_transition(n[1] - l[0] * l[1]);
+    #[inline(always)]
+    fn eval<B: ConstraintBuilder>(&self, b: &mut B) {
+        let (l, n, p) = (b.local(), b.next(), b.public_inputs());
+        let (l0, l1, n0, n1, p0) = (l[0], l[1], n[0], n[1], p[0]);
+        let one = b.one();
+        b.constraint_last_row(l1 - p0);
+        b.constraint_transition(n0 - l0 - one);
+        b.constraint_transition(n1 - l0 * l1);
     }
 }
 

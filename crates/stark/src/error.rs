@@ -45,6 +45,38 @@ pub enum StarkError {
         /// What the proof states.
         got: String,
     },
+    /// A trace row on which a constraint does not vanish (the prover checks every row first,
+    /// where starky would make a proof that fails to verify).
+    #[error("constraint {constraint} (in emission order) fails at row {row} of {rows}")]
+    Unsatisfied {
+        /// The constraint's index in emission order.
+        constraint: usize,
+        /// The row, from 0.
+        row: usize,
+        /// Rows of the trace.
+        rows: usize,
+    },
+    /// An AIR whose constraint is of a higher degree than [`crate::Air::constraint_degree`]
+    /// declares ([`crate::check_constraint_degrees`]).
+    #[error(
+        "constraint {constraint} (in emission order) has degree {degree} over a {rows}-row \
+         trace, above the {allowed} that the declared constraint degree {declared} allows: \
+         declare at least {needed}"
+    )]
+    ConstraintDegree {
+        /// The constraint's index in emission order.
+        constraint: usize,
+        /// Its degree as a polynomial over the LDE, row filter included.
+        degree: usize,
+        /// Rows of the random trace it was measured on.
+        rows: usize,
+        /// The largest degree the declared constraint degree allows, `rows·declared − 1`.
+        allowed: usize,
+        /// [`crate::Air::constraint_degree`].
+        declared: usize,
+        /// The smallest constraint degree that allows it.
+        needed: usize,
+    },
     /// From FRI.
     #[error(transparent)]
     Fri(#[from] FriError),

@@ -3,21 +3,24 @@
 mod air;
 mod airs;
 mod config;
+mod degree;
 mod error;
 mod op_program;
 mod proof;
 mod prover;
+mod quotient;
 pub mod shipped;
 mod transcript;
 mod verifier;
 
-pub use air::{Air, ConstraintConsumer, Frame};
+pub use air::{Air, ConstraintBuilder};
 pub use airs::{FactorialAir, FibonacciAir};
 pub use config::{
     ConfigRequirement, StarkConfig, VerifierPolicy, DEFAULT_MIN_SECURITY_BITS, MAX_CHALLENGES,
 };
+pub use degree::{check_constraint_degrees, DEGREE_CHECK_ROWS};
 pub use error::StarkError;
 pub use proof::StarkProof;
-pub use prover::{prove, prove_traced};
+pub use prover::prove;
 pub use shipped::{ShippedAir, Statement};
 pub use verifier::{decode, verify, VerifyMode};

@@ -1,7 +1,7 @@
-//! The per-point program of an AIR's constraint evaluation, for kernel traces: the AIR is
-//! evaluated once over [`Counted`] elements, which log every field operation in order and
-//! whether its operands vary from point to point (the trace values and row filters) or are
-//! the same for every point (challenges, public inputs, constants).
+//! Field elements that log their operations, for the per-point programs of kernel traces:
+//! the prover's own code is run once over [`Counted`] elements, which log every field
+//! operation in order and whether its operands vary from point to point (the trace values
+//! and row filters) or are the same for every point (challenges, public inputs, constants).
 
 use core::fmt;
 use core::iter::{Product, Sum};
@@ -10,8 +10,6 @@ use std::cell::RefCell;
 
 use zkaccel_field::{Algebra, Field};
 use zkaccel_kernel_trace::{VectorForm, VectorOp, VectorOpKind};
-
-use crate::air::{Air, ConstraintConsumer, Frame};
 
 thread_local! {
     static LOG: RefCell<Vec<VectorOp>> = const { RefCell::new(Vec::new()) };
@@ -25,14 +23,16 @@ pub(crate) struct Counted<F> {
 }
 
 impl<F: Field> Counted<F> {
-    fn constant(value: F) -> Self {
+    /// A value that is the same at every point.
+    pub(crate) fn constant(value: F) -> Self {
         Self {
             value,
             varying: false,
         }
     }
 
-    fn varying(value: F) -> Self {
+    /// A value that changes from point to point.
+    pub(crate) fn varying(value: F) -> Self {
         Self {
             value,
             varying: true,
@@ -179,43 +179,33 @@ impl<F: Field> Field for Counted<F> {
     }
 }
 
-/// The operations, in order, that evaluating `air`'s constraints at one point costs, with
-/// `alphas` challenges combined (none: a row check, each constraint tested on its own). The
-/// frame's values and the row filters vary per point; challenges and public inputs do not.
-pub(crate) fn air_program<A: Air, F: Field>(air: &A, alphas: usize) -> Vec<VectorOp> {
-    let local = vec![Counted::varying(F::ONE); air.columns()];
-    let next = vec![Counted::varying(F::TWO); air.columns()];
-    let public_inputs = vec![Counted::constant(F::ONE); air.public_inputs()];
-    let filter = Counted::varying(F::ONE);
-    let mut consumer = if alphas == 0 {
-        ConstraintConsumer::checking_row(false, false)
-    } else {
-        ConstraintConsumer::new(
-            vec![Counted::constant(F::TWO); alphas],
-            filter,
-            filter,
-            filter,
-        )
-    };
-    if alphas == 0 {
-        // A row check multiplies by 0/1 filters that vary along the trace.
-        consumer.reset(filter, filter, filter);
-    }
+/// The operations `f` runs over [`Counted`] elements, in order.
+pub(crate) fn logged(f: impl FnOnce()) -> Vec<VectorOp> {
     LOG.with(|l| l.borrow_mut().clear());
-    air.eval(
-        &Frame {
-            local: &local,
-            next: &next,
-            public_inputs: &public_inputs,
-        },
-        &mut consumer,
-    );
+    f();
     LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
+}
+
+/// What `more` runs beyond `fewer` (a multiset difference, in `more`'s order): one more
+/// point's share of a loop that also runs once per call.
+pub(crate) fn marginal(more: &[VectorOp], fewer: &[VectorOp]) -> Vec<VectorOp> {
+    let mut left = fewer.to_vec();
+    more.iter()
+        .filter(|op| match left.iter().position(|o| o == *op) {
+            Some(at) => {
+                left.swap_remove(at);
+                false
+            }
+            None => true,
+        })
+        .copied()
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quotient::{point_program, row_program};
     use crate::FibonacciAir;
     use zkaccel_goldilocks::Goldilocks;
 
@@ -223,42 +213,55 @@ mod tests {
         VectorOp { op, form, ext: 1 }
     }
 
+    /// The expectation is written from the quotient's definition, not from the code: per
+    /// point, `x·ω`, the denominators `n(x − 1)` and `n(gx − 1)`, three products of each
+    /// one's share of the batch inversion, `x − g^{-1}`, two selector products with `Z_H`;
+    /// then each constraint times its filter folded into the accumulator (`acc·α + c`, the
+    /// accumulator starting as the constant zero), and the product with `1/Z_H`.
     #[test]
     fn fibonacci_costs_what_its_five_constraints_spell_out() {
         use VectorForm::{Vs, Vv};
         use VectorOpKind::{Add, Mul, Sub};
-        // Each constraint c enters as acc·α + c after its filter product; the accumulator
-        // starts as the constant zero, so the first combination is scalar·scalar + vector.
-        let mut expected = Vec::new();
-        // local[0] − x0 (first row), local[1] − x1 (first row), local[1] − result (last row):
-        // a vector minus a public input, times the row filter.
-        for k in 0..3 {
-            expected.extend([op(Sub, Vs), op(Mul, Vv), op(Mul, Vs)]);
-            expected.push(op(Add, if k == 0 { Vs } else { Vv }));
-        }
-        // next[0] − local[1] (transition).
-        expected.extend([op(Sub, Vv), op(Mul, Vv), op(Mul, Vs), op(Add, Vv)]);
-        // next[1] − local[0] − local[1] (transition).
-        expected.extend([
-            op(Sub, Vv),
-            op(Sub, Vv),
-            op(Mul, Vv),
-            op(Mul, Vs),
-            op(Add, Vv),
-        ]);
-        assert_eq!(air_program::<_, Goldilocks>(&FibonacciAir, 1), expected);
+        let ops = point_program::<_, Goldilocks>(&FibonacciAir, 1);
+        let count = |o: VectorOp| ops.iter().filter(|&&x| x == o).count();
+        // Selectors: x·ω, n(x−1) (sub, mul), n(gx−1) (mul, sub, mul), 6 of the inversion,
+        // x − g^{-1}, 2 with Z_H; constraints: 3 boundary (sub, mul by filter, mul by α,
+        // add), 2 transitions (one sub and two subs), then 1/Z_H.
+        // n(x − 1), n(gx − 1), x − g^{-1}; the three boundary constraints' differences.
+        assert_eq!(count(op(Sub, Vs)), 3 + 3, "{ops:?}");
+        assert_eq!(count(op(Sub, Vv)), 3, "{ops:?}");
+        let muls = ops.iter().filter(|o| o.op == Mul).count();
+        assert_eq!(muls, 1 + 1 + 2 + 6 + 2 + 5 * 2 + 1, "{ops:?}");
+        assert_eq!(
+            count(op(Add, Vs)),
+            1,
+            "the first accumulation adds to a constant zero"
+        );
+        assert_eq!(count(op(Add, Vv)), 4);
+        assert!(ops.iter().all(|o| o.op != VectorOpKind::Inv), "{ops:?}");
     }
 
     #[test]
     fn each_challenge_adds_a_combination_per_constraint() {
-        let one = air_program::<_, Goldilocks>(&FibonacciAir, 1).len();
-        let two = air_program::<_, Goldilocks>(&FibonacciAir, 2).len();
-        // Five constraints, each one more multiply-add.
-        assert_eq!(two, one + 5 * 2);
-        // A row check: no combination, just the constraints with their filters.
+        let one = point_program::<_, Goldilocks>(&FibonacciAir, 1).len();
+        let two = point_program::<_, Goldilocks>(&FibonacciAir, 2).len();
+        // Five constraints, each one more multiply-add, and one more product with 1/Z_H.
+        assert_eq!(two, one + 5 * 2 + 1);
+        // A row check: the constraints with their filters, nothing combined: three boundary
+        // (sub, filter), one transition (sub, filter), one of two subs (and the filter).
         assert_eq!(
-            air_program::<_, Goldilocks>(&FibonacciAir, 0).len(),
-            one - 5 * 2
+            row_program::<_, Goldilocks>(&FibonacciAir).len(),
+            3 * 2 + 2 + 3
         );
+    }
+
+    #[test]
+    fn the_marginal_program_is_a_multiset_difference() {
+        use VectorForm::{Vs, Vv};
+        use VectorOpKind::{Add, Inv, Mul};
+        let more = [op(Mul, Vs), op(Inv, Vv), op(Mul, Vs), op(Add, Vv)];
+        let fewer = [op(Inv, Vv), op(Mul, Vs)];
+        assert_eq!(marginal(&more, &fewer), [op(Mul, Vs), op(Add, Vv)]);
+        assert!(marginal(&fewer, &more).is_empty());
     }
 }

@@ -4,20 +4,20 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use zkaccel_challenger::SpongeCounts;
-use zkaccel_field::{Algebra, Field};
+use zkaccel_field::{Algebra, Field, PrimeField};
 use zkaccel_fri::{
-    evaluate, observe_cap, prove_openings_traced, record_challenger, FriScheme, PolynomialBatch,
+    evaluate, observe_cap, prove_openings, record_challenger, FriScheme, PolynomialBatch,
 };
 use zkaccel_kernel_trace::{
-    Kernel, KernelId, NttLayout, NttOrder, Phase, RowGather, Tracer, VectorForm, VectorOp,
-    VectorOpKind,
+    Kernel, KernelId, KernelSink, NttLayout, NttOrder, Phase, RowGather, TraceField, VectorForm,
+    VectorOp, VectorOpKind,
 };
 use zkaccel_ntt::Order;
 
-use crate::air::{Air, ConstraintConsumer, Frame};
+use crate::air::{Air, Recorder};
 use crate::config::StarkConfig;
-use crate::op_program::air_program;
 use crate::proof::StarkProof;
+use crate::quotient::{self, point_program, row_program, Domain, CHUNK};
 use crate::transcript::{
     bind_constraints, fri_instance, fri_openings, log2_ceil, start, subgroup_generator,
 };
@@ -28,36 +28,28 @@ use crate::StarkError;
 /// quotient chunks, openings and FRI proof, so the proof's encoding equals starky's (with its
 /// `parallel` feature off, whose proof-of-work witness is the smallest).
 ///
+/// Every kernel the proof runs goes to `sink` with its exact shape, dependencies and time
+/// (`crates/kernel-trace/SCHEMA.md`): the trace check, the trace commitment (interpolation,
+/// coset LDE, transpose into leaf rows, Merkle tree), the constraint evaluation on the coset
+/// with its per-point program, the quotient's interpolation and commitment, the openings,
+/// every challenger step and FRI's kernels. Pass [`zkaccel_kernel_trace::NoTrace`] to keep
+/// nothing (no description is built), a [`zkaccel_kernel_trace::Tracer`] to keep them; a
+/// [`zkaccel_kernel_trace::Breakdown`] of the records gives the time by UniZK's Table 1
+/// classes.
+///
 /// # Errors
 /// [`StarkError::Config`] for a configuration out of range or one that cannot prove this
 /// AIR (a constraint degree above `2^rate_bits + 1`); [`StarkError::Trace`] for a trace of
-/// the wrong shape or one that does not satisfy the constraints (starky panics there);
-/// [`StarkError::PublicInputs`] for the wrong number; [`StarkError::Fri`] for the rest.
+/// the wrong shape, [`StarkError::Unsatisfied`] for one that does not satisfy the
+/// constraints (starky panics there); [`StarkError::PublicInputs`] for the wrong number;
+/// [`StarkError::Fri`] for the rest ([`zkaccel_fri::FriError::Untraceable`] when recording
+/// over a field traces do not name).
 pub fn prove<A: Air, S: FriScheme>(
     air: &A,
     config: &StarkConfig,
     trace: Vec<Vec<S::F>>,
     public_inputs: &[S::F],
-) -> Result<StarkProof<S>, StarkError> {
-    prove_traced(air, config, trace, public_inputs, &mut Tracer::off())
-}
-
-/// [`prove`], recording every kernel it runs in `tracer` with its exact shape, dependencies
-/// and time (`crates/kernel-trace/SCHEMA.md`): the trace check, the trace commitment
-/// (interpolation, coset LDE, transpose into leaf rows, Merkle tree), the constraint
-/// evaluation on the coset with its per-point program, the quotient's interpolation and
-/// commitment, the openings, every challenger step and FRI's kernels. A
-/// [`zkaccel_kernel_trace::Breakdown`] of the records gives the time by UniZK's Table 1
-/// classes.
-///
-/// # Errors
-/// As [`prove`].
-pub fn prove_traced<A: Air, S: FriScheme>(
-    air: &A,
-    config: &StarkConfig,
-    trace: Vec<Vec<S::F>>,
-    public_inputs: &[S::F],
-    tracer: &mut Tracer,
+    sink: &mut impl KernelSink,
 ) -> Result<StarkProof<S>, StarkError> {
     config.check::<S>()?;
     let columns = air.columns();
@@ -94,40 +86,30 @@ pub fn prove_traced<A: Air, S: FriScheme>(
         .fri_config
         .params(degree_bits, S::max_lde_bits())
         .map_err(StarkError::from_fri_config)?;
+    let (base_field, extension_field) = trace_fields::<S>(sink)?;
 
-    let base_bytes = S::TRACE_FIELD.element_bytes();
+    let base_bytes = base_field.element_bytes();
     let started = Instant::now();
     check_trace(air, &trace, public_inputs)?;
-    tracer.record(
-        Phase::TRACE_CHECK,
-        &[],
-        Kernel::Vector {
-            field: S::TRACE_FIELD,
-            len: n as u64,
-            ops: air_program::<A, S::F>(air, 0),
-            in_bytes: (n * columns) as u64 * base_bytes,
-            out_bytes: 0,
-            gather_bytes: 0,
-            gathers: Vec::new(),
-            scan: false,
-            gates: Vec::new(),
-        },
-        started,
-    );
-    let trace_batch = PolynomialBatch::<S>::from_values_traced(
-        trace,
-        rate_bits,
-        cap_height,
-        tracer,
-        Phase::TRACE_COMMIT,
-        &[],
-    )?;
+    sink.record(Phase::TRACE_CHECK, &[], started, || Kernel::Vector {
+        field: base_field,
+        len: n as u64,
+        ops: row_program::<A, S::F>(air),
+        in_bytes: (n * columns) as u64 * base_bytes,
+        out_bytes: 0,
+        gather_bytes: 0,
+        gathers: Vec::new(),
+        scan: false,
+        gates: Vec::new(),
+    });
+    let mut trace_batch = PolynomialBatch::<S>::from_values(trace, rate_bits, cap_height)?;
+    trace_batch.record_kernels(sink, Phase::TRACE_COMMIT, &[])?;
     let started = Instant::now();
     // A fresh challenger: its counts start at zero.
     let mut challenger = start::<S>(config, public_inputs, trace_batch.cap());
     let alphas = bind_constraints::<A, S>(air, config, &mut challenger, public_inputs, degree_bits);
     let alphas_id = record_challenger::<S>(
-        tracer,
+        sink,
         Phase::CHALLENGER,
         &[trace_batch.kernels().tree],
         &challenger,
@@ -141,23 +123,18 @@ pub fn prove_traced<A: Air, S: FriScheme>(
         public_inputs,
         &alphas,
         degree_bits,
-        tracer,
+        sink,
         alphas_id,
+        base_field,
     )?;
     let quotient_polys = quotient.len();
-    let quotient_batch = PolynomialBatch::<S>::from_coeffs_traced(
-        quotient,
-        rate_bits,
-        cap_height,
-        tracer,
-        Phase::QUOTIENT_COMMIT,
-        &[quotient_id],
-    )?;
+    let mut quotient_batch = PolynomialBatch::<S>::from_coeffs(quotient, rate_bits, cap_height)?;
+    quotient_batch.record_kernels(sink, Phase::QUOTIENT_COMMIT, &[quotient_id])?;
     let (before, started) = (challenger.counts(), Instant::now());
     observe_cap::<S>(&mut challenger, quotient_batch.cap());
     let zeta: S::E = challenger.extension_challenge();
     let zeta_id = record_challenger::<S>(
-        tracer,
+        sink,
         Phase::CHALLENGER,
         &[alphas_id, quotient_batch.kernels().tree],
         &challenger,
@@ -178,42 +155,30 @@ pub fn prove_traced<A: Air, S: FriScheme>(
     let local_values = at(&trace_batch, zeta);
     let next_values = at(&trace_batch, g_zeta);
     let quotient_values = at(&quotient_batch, zeta);
-    // Horner's rule per polynomial and point: a product with the point, a sum with the
-    // (base-field) coefficient, in the extension.
-    let evaluations = (2 * columns + quotient_polys) as u64;
-    let ext = |op| VectorOp {
-        op,
-        form: if op == VectorOpKind::Mul {
-            VectorForm::Vs
-        } else {
-            VectorForm::Vv
-        },
-        ext: 2,
-    };
-    let mut opening_deps: Vec<_> = trace_batch
-        .kernels()
-        .coefficients
-        .iter()
-        .chain(&quotient_batch.kernels().coefficients)
-        .copied()
-        .chain([zeta_id])
-        .collect();
-    opening_deps.sort_unstable();
-    let openings_id = tracer.record(
+    let openings_id = sink.record(
         Phase::OPENINGS,
-        &opening_deps,
-        Kernel::Vector {
-            field: S::TRACE_FIELD,
-            len: evaluations * n as u64,
-            ops: vec![ext(VectorOpKind::Mul), ext(VectorOpKind::Add)],
-            in_bytes: evaluations * n as u64 * base_bytes,
-            out_bytes: evaluations * S::TRACE_EXTENSION.element_bytes(),
-            gather_bytes: 0,
-            gathers: Vec::new(),
-            scan: false,
-            gates: Vec::new(),
-        },
+        &opening_deps(&trace_batch, &quotient_batch, zeta_id),
         started,
+        || {
+            // Horner's rule per polynomial and point: a product with the point, a sum with
+            // the (base-field) coefficient, in the extension.
+            let evaluations = (2 * columns + quotient_polys) as u64;
+            let ext = |op, form| VectorOp { op, form, ext: 2 };
+            Kernel::Vector {
+                field: base_field,
+                len: evaluations * n as u64,
+                ops: vec![
+                    ext(VectorOpKind::Mul, VectorForm::Vs),
+                    ext(VectorOpKind::Add, VectorForm::Vv),
+                ],
+                in_bytes: evaluations * n as u64 * base_bytes,
+                out_bytes: evaluations * extension_field.element_bytes(),
+                gather_bytes: 0,
+                gathers: Vec::new(),
+                scan: false,
+                gates: Vec::new(),
+            }
+        },
     );
     let (before, started) = (challenger.counts(), Instant::now());
     let openings = fri_openings(&local_values, &next_values, &quotient_values);
@@ -221,7 +186,7 @@ pub fn prove_traced<A: Air, S: FriScheme>(
         challenger.observe_extension_elements(batch);
     }
     let observed_id = record_challenger::<S>(
-        tracer,
+        sink,
         Phase::CHALLENGER,
         &[zeta_id, openings_id],
         &challenger,
@@ -229,12 +194,12 @@ pub fn prove_traced<A: Air, S: FriScheme>(
         started,
     );
     let instance = fri_instance(columns, quotient_polys, zeta, g_zeta);
-    let opening_proof = prove_openings_traced(
+    let opening_proof = prove_openings(
         &instance,
         &[&trace_batch, &quotient_batch],
         &mut challenger,
         &fri_params,
-        tracer,
+        sink,
         &[observed_id],
     )?;
     Ok(StarkProof {
@@ -248,22 +213,63 @@ pub fn prove_traced<A: Air, S: FriScheme>(
     })
 }
 
+/// The names kernel records give the scheme's base field and extension; looked up only when
+/// `sink` records (the descriptions that use them are built only then).
+///
+/// # Errors
+/// [`zkaccel_fri::FriError::Untraceable`] when recording over a field traces do not name.
+fn trace_fields<S: FriScheme>(
+    sink: &impl KernelSink,
+) -> Result<(TraceField, TraceField), StarkError> {
+    if !sink.is_recording() {
+        return Ok((TraceField::Goldilocks, TraceField::Goldilocks));
+    }
+    let untraceable = || zkaccel_fri::FriError::Untraceable {
+        field: <S::F as PrimeField>::NAME,
+    };
+    Ok((
+        TraceField::of_prime::<S::F>().ok_or_else(untraceable)?,
+        TraceField::of_extension::<S::F, S::E>().ok_or_else(untraceable)?,
+    ))
+}
+
+/// What the openings read: every committed polynomial's coefficients, and `ζ`.
+fn opening_deps<S: FriScheme>(
+    trace: &PolynomialBatch<S>,
+    quotient: &PolynomialBatch<S>,
+    zeta_id: KernelId,
+) -> Vec<KernelId> {
+    let mut deps: Vec<_> = trace
+        .kernels()
+        .coefficients
+        .iter()
+        .chain(&quotient.kernels().coefficients)
+        .copied()
+        .chain([zeta_id])
+        .collect();
+    deps.sort_unstable();
+    deps
+}
+
 /// The quotient polynomials' chunks, `[α_0: chunk 0 … chunk qdf−1, α_1: …]`, each of `n`
 /// coefficients (starky's `compute_quotient_polys`, then `trim_to_len` and `chunks`): the
 /// constraints combined with each `α` on the coset of `n·2^qdb` points, divided by the
-/// vanishing polynomial, interpolated.
+/// vanishing polynomial ([`quotient::evaluate`], on packed lanes), interpolated.
 ///
-/// Records the constraint evaluation (one vector kernel whose per-point program is written
-/// out below, and the chunks' batch inversions, timed with it), the gather of each
-/// challenge's values and their interpolation; returns the chunks and the interpolation's id.
+/// Records the constraint evaluation (one vector kernel whose per-point program is derived
+/// from the evaluation's own code, and the chunks' batch inversions, timed with it), the
+/// gather of each challenge's values and their interpolation; returns the chunks and the
+/// interpolation's id.
+#[allow(clippy::too_many_arguments)]
 fn quotient_chunks<A: Air, S: FriScheme>(
     air: &A,
     trace: &PolynomialBatch<S>,
     public_inputs: &[S::F],
     alphas: &[S::F],
     degree_bits: usize,
-    tracer: &mut Tracer,
+    sink: &mut impl KernelSink,
     alphas_id: KernelId,
+    base_field: TraceField,
 ) -> Result<(Chunks<S>, KernelId), StarkError> {
     let n = 1usize << degree_bits;
     let qdf = air.quotient_degree_factor();
@@ -275,15 +281,11 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             air.constraint_degree()
         )));
     }
-    let step = 1usize << (rate_bits - qdb);
     let next_step = 1usize << qdb;
     let size_bits = degree_bits + qdb;
     let size = 1usize << size_bits;
     let shift = S::coset_shift();
-    let omega = subgroup_generator::<S>(size_bits);
-    let g_inv = subgroup_generator::<S>(degree_bits).inverse();
     let g = subgroup_generator::<S>(degree_bits);
-    let n_field = S::F::from_u64_reduced(n as u64);
     // Z_H(x) = x^n − 1 on the coset takes 2^qdb values: shift^n·ω_{2^qdb}^k − 1.
     let z_h: Vec<S::F> = {
         let shift_n = shift.exp_power_of_2(degree_bits);
@@ -293,59 +295,29 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             .map(|p| p - S::F::ONE)
             .collect()
     };
-    let z_h_inverses: Vec<S::F> = z_h.iter().map(|v| v.inverse()).collect();
+    let domain = Domain {
+        size,
+        step: 1usize << (rate_bits - qdb),
+        next_step,
+        shift,
+        omega: subgroup_generator::<S>(size_bits),
+        g,
+        g_inv: g.inverse(),
+        n: S::F::from_u64_reduced(n as u64),
+        z_h_inverses: z_h.iter().map(|v| v.inverse()).collect(),
+        z_h,
+    };
     let num_challenges = alphas.len();
-    const CHUNK: usize = 1 << 10;
     let started = Instant::now();
-    let values: Vec<Vec<S::F>> = (0..size)
-        .into_par_iter()
-        .step_by(CHUNK)
-        .map(|start| -> Result<Vec<S::F>, StarkError> {
-            let end = (start + CHUNK).min(size);
-            let mut x = shift * omega.exp_u64(start as u64);
-            let mut out = Vec::with_capacity((end - start) * num_challenges);
-            // The selectors' denominators, inverted together.
-            let mut xs = Vec::with_capacity(end - start);
-            for _ in start..end {
-                xs.push(x);
-                x *= omega;
-            }
-            let mut dens: Vec<S::F> = xs
-                .iter()
-                .flat_map(|&x| [n_field * (x - S::F::ONE), n_field * (g * x - S::F::ONE)])
-                .collect();
-            batch_inverse(&mut dens);
-            let mut consumer =
-                ConstraintConsumer::new(alphas.to_vec(), S::F::ZERO, S::F::ZERO, S::F::ZERO);
-            for (k, i) in (start..end).enumerate() {
-                let x = xs[k];
-                let z_h_inv = z_h_inverses[i % next_step];
-                let z_h = z_h[i % next_step];
-                consumer.reset(x - g_inv, z_h * dens[2 * k], z_h * dens[2 * k + 1]);
-                air.eval(
-                    &Frame {
-                        local: trace.lde_values(i, step)?,
-                        next: trace.lde_values((i + next_step) % size, step)?,
-                        public_inputs,
-                    },
-                    &mut consumer,
-                );
-                out.extend(consumer.current().iter().map(|&v| v * z_h_inv));
-            }
-            Ok(out)
-        })
-        .collect::<Result<_, _>>()?;
-    let values: Vec<S::F> = values.concat();
-    let base_bytes = S::TRACE_FIELD.element_bytes();
+    let values = quotient::evaluate(air, trace, &domain, public_inputs, alphas)?;
+    let base_bytes = base_field.element_bytes();
     let columns = air.columns() as u64;
     let evaluation_deps = [trace.kernels().leaves, alphas_id];
-    let evaluation_id = tracer.record(
-        Phase::QUOTIENT,
-        &evaluation_deps,
+    let evaluation_id = sink.record(Phase::QUOTIENT, &evaluation_deps, started, || {
         Kernel::Vector {
-            field: S::TRACE_FIELD,
+            field: base_field,
             len: size as u64,
-            ops: quotient_point_program::<A, S::F>(air, num_challenges),
+            ops: point_program::<A, S::F>(air, num_challenges),
             in_bytes: size as u64 * columns * base_bytes,
             out_bytes: (size * num_challenges) as u64 * base_bytes,
             gather_bytes: columns * base_bytes,
@@ -362,28 +334,23 @@ fn quotient_chunks<A: Air, S: FriScheme>(
                 .to_vec(),
             scan: false,
             gates: Vec::new(),
-        },
-        started,
-    );
-    tracer.record_untimed(
-        Phase::QUOTIENT,
-        &evaluation_deps,
-        Kernel::Vector {
-            field: S::TRACE_FIELD,
-            len: size.div_ceil(CHUNK) as u64,
-            ops: vec![VectorOp {
-                op: VectorOpKind::Inv,
-                form: VectorForm::Vv,
-                ext: 1,
-            }],
-            in_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
-            out_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
-            gather_bytes: 0,
-            gathers: Vec::new(),
-            scan: false,
-            gates: Vec::new(),
-        },
-    );
+        }
+    });
+    sink.record_untimed(Phase::QUOTIENT, &evaluation_deps, || Kernel::Vector {
+        field: base_field,
+        len: size.div_ceil(CHUNK) as u64,
+        ops: vec![VectorOp {
+            op: VectorOpKind::Inv,
+            form: VectorForm::Vv,
+            ext: 1,
+        }],
+        in_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
+        out_bytes: size.div_ceil(CHUNK) as u64 * base_bytes,
+        gather_bytes: 0,
+        gathers: Vec::new(),
+        scan: false,
+        gates: Vec::new(),
+    });
     // One challenge at a time (gather, interpolate, split), so that one quotient of the
     // coset's size is alive beside the evaluations, not all of them.
     let plan = S::base_plan(size_bits)?;
@@ -414,21 +381,16 @@ fn quotient_chunks<A: Air, S: FriScheme>(
         chunks.extend(parts.into_iter().rev());
     }
     drop(values);
-    let gather_id = tracer.record_elapsed(
-        Phase::QUOTIENT,
-        &[evaluation_id],
+    let gather_id = sink.record_elapsed(Phase::QUOTIENT, &[evaluation_id], gather_time, || {
         Kernel::Transpose {
             rows: size as u64,
             cols: num_challenges as u64,
             elem_bytes: base_bytes,
-        },
-        gather_time,
-    );
-    let interpolation_id = tracer.record_elapsed(
-        Phase::QUOTIENT,
-        &[gather_id],
-        Kernel::Ntt {
-            field: S::TRACE_FIELD,
+        }
+    });
+    let interpolation_id =
+        sink.record_elapsed(Phase::QUOTIENT, &[gather_id], ntt_time, || Kernel::Ntt {
+            field: base_field,
             log_n: size_bits as u32,
             batch: num_challenges as u64,
             inverse: true,
@@ -436,34 +398,8 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             order: NttOrder::Nn,
             layout: NttLayout::PolyMajor,
             zero_log: 0,
-        },
-        ntt_time,
-    );
+        });
     Ok((chunks, interpolation_id))
-}
-
-/// What the quotient loop above computes per point, in order: the point (`x ← x·ω`), the two
-/// selector denominators `n(x − 1)` and `n(gx − 1)`, their share of the chunk's batch
-/// inversion (three products each), `x − g^{-1}` and the two selectors (products with
-/// `Z_H`), the AIR's constraints combined with each challenge, and each combination times
-/// `1/Z_H`.
-fn quotient_point_program<A: Air, F: Field>(air: &A, num_challenges: usize) -> Vec<VectorOp> {
-    use VectorForm::{Vs, Vv};
-    use VectorOpKind::{Mul, Sub};
-    let op = |op, form| VectorOp { op, form, ext: 1 };
-    let mut ops = vec![
-        op(Mul, Vs),
-        op(Sub, Vs),
-        op(Mul, Vs),
-        op(Mul, Vs),
-        op(Sub, Vs),
-        op(Mul, Vs),
-    ];
-    ops.extend(std::iter::repeat_n(op(Mul, Vv), 6));
-    ops.extend([op(Sub, Vs), op(Mul, Vv), op(Mul, Vv)]);
-    ops.extend(air_program::<A, F>(air, num_challenges));
-    ops.extend(std::iter::repeat_n(op(Mul, Vv), num_challenges));
-    ops
 }
 
 /// The quotient's chunks, each `n` coefficients.
@@ -479,66 +415,31 @@ fn check_trace<A: Air, F: Field>(
 ) -> Result<(), StarkError> {
     let n = trace[0].len();
     let row = |i: usize| -> Vec<F> { trace.iter().map(|c| c[i]).collect() };
-    const CHUNK: usize = 1 << 12;
-    let bad = (0..n.div_ceil(CHUNK)).into_par_iter().find_map_first(|c| {
-        // Rows c·CHUNK.. in order, each row's values gathered once.
-        let mut local = row(c * CHUNK);
+    const ROWS: usize = 1 << 12;
+    let bad = (0..n.div_ceil(ROWS)).into_par_iter().find_map_first(|c| {
+        // Rows c·ROWS.. in order, each row's values gathered once.
+        let mut local = row(c * ROWS);
         let mut next = vec![F::ZERO; local.len()];
-        for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+        let mut values = Vec::new();
+        for i in c * ROWS..((c + 1) * ROWS).min(n) {
             for (v, column) in next.iter_mut().zip(trace) {
                 *v = column[(i + 1) % n];
             }
-            let mut consumer = ConstraintConsumer::checking_row(i == 0, i == n - 1);
-            air.eval(
-                &Frame {
-                    local: &local,
-                    next: &next,
-                    public_inputs,
-                },
-                &mut consumer,
-            );
-            if consumer.first_violation().is_some() {
-                return Some(i);
+            let mut recorder = Recorder::on_row(&local, &next, public_inputs, i, n, &mut values);
+            air.eval(&mut recorder);
+            if let Some(constraint) = recorder.first_violation() {
+                return Some((i, constraint));
             }
             std::mem::swap(&mut local, &mut next);
         }
         None
     });
-    if let Some(i) = bad {
-        let (local, next) = (row(i), row((i + 1) % n));
-        let mut consumer = ConstraintConsumer::checking_row(i == 0, i == n - 1);
-        air.eval(
-            &Frame {
-                local: &local,
-                next: &next,
-                public_inputs,
-            },
-            &mut consumer,
-        );
-        return Err(StarkError::Trace(format!(
-            "constraint {} (in emission order) fails at row {i} of {n}",
-            consumer.first_violation().unwrap_or(0)
-        )));
-    }
-    Ok(())
-}
-
-/// Inverts every element in place (Montgomery's trick: one inversion). Zeros stay zero.
-fn batch_inverse<F: Field>(values: &mut [F]) {
-    let mut prefix = Vec::with_capacity(values.len());
-    let mut acc = F::ONE;
-    for v in values.iter() {
-        prefix.push(acc);
-        if !v.is_zero() {
-            acc *= *v;
-        }
-    }
-    let mut inv = acc.inverse();
-    for (v, p) in values.iter_mut().zip(prefix).rev() {
-        if !v.is_zero() {
-            let new = inv * p;
-            inv *= *v;
-            *v = new;
-        }
+    match bad {
+        Some((row, constraint)) => Err(StarkError::Unsatisfied {
+            constraint,
+            row,
+            rows: n,
+        }),
+        None => Ok(()),
     }
 }

@@ -7,10 +7,10 @@ use zkaccel_codec::{ByteReader, DecodeError};
 use zkaccel_field::Field;
 use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_kernel_trace::Tracer;
+use zkaccel_kernel_trace::KernelSink;
 
 use crate::{
-    decode, prove_traced, verify, Air, ConfigRequirement, FactorialAir, FibonacciAir, StarkConfig,
+    decode, prove, verify, Air, ConfigRequirement, FactorialAir, FibonacciAir, StarkConfig,
     StarkError, StarkProof, VerifierPolicy, VerifyMode,
 };
 
@@ -91,21 +91,21 @@ impl ShippedAir {
     }
 
     /// Proves the statement of `2^log_rows` rows (see [`ShippedAir::trace`]) under `config`,
-    /// recording kernels into `tracer`; returns the proof and its public inputs.
+    /// its kernels going to `sink`; returns the proof and its public inputs.
     ///
     /// # Errors
-    /// As [`ShippedAir::trace`] and [`crate::prove_traced`].
+    /// As [`ShippedAir::trace`] and [`crate::prove`].
     pub fn prove(
         self,
         log_rows: usize,
         inputs: Option<&[Goldilocks]>,
         config: &StarkConfig,
-        tracer: &mut Tracer,
+        sink: &mut impl KernelSink,
     ) -> Result<StarkProof<ShippedScheme>, StarkError> {
         let (trace, pis) = self.trace(log_rows, inputs)?;
         match self {
-            Self::Fibonacci => prove_traced(&FibonacciAir, config, trace, &pis, tracer),
-            Self::Factorial => prove_traced(&FactorialAir, config, trace, &pis, tracer),
+            Self::Fibonacci => prove(&FibonacciAir, config, trace, &pis, sink),
+            Self::Factorial => prove(&FactorialAir, config, trace, &pis, sink),
         }
     }
 

@@ -8,7 +8,7 @@ use zkaccel_fri::{
     FriPolynomialInfo, FriScheme,
 };
 
-use crate::air::{Air, ConstraintConsumer, Frame};
+use crate::air::{Air, Combiner};
 use crate::config::StarkConfig;
 
 /// The generator of the order-`2^bits` subgroup in the scheme's convention.
@@ -92,22 +92,22 @@ pub(crate) fn constraints_at<A: Air, S: FriScheme>(
     let l_first = z_x * inv(n * (x - S::E::ONE));
     let l_last = z_x * inv(n * (x * g - S::E::ONE));
     let z_last = x - S::E::from_base(g.inverse());
-    let mut consumer = ConstraintConsumer::new(
-        alphas.iter().map(|&a| S::E::from_base(a)).collect(),
-        z_last,
-        l_first,
-        l_last,
-    );
+    let alphas: Vec<S::E> = alphas.iter().map(|&a| S::E::from_base(a)).collect();
     let public: Vec<S::E> = public_inputs.iter().map(|&p| S::E::from_base(p)).collect();
-    air.eval(
-        &Frame {
-            local,
-            next,
-            public_inputs: &public,
-        },
-        &mut consumer,
-    );
-    consumer.accumulators()
+    let mut accumulators = vec![S::E::ZERO; alphas.len()];
+    air.eval(&mut Combiner {
+        local,
+        next,
+        public_inputs: &public,
+        alphas: &alphas,
+        accumulators: &mut accumulators,
+        z_last,
+        lagrange_first: l_first,
+        lagrange_last: l_last,
+        lift: S::E::from_base,
+        _field: core::marker::PhantomData::<S::F>,
+    });
+    accumulators
 }
 
 /// What FRI opens (starky's `fri_instance`): the trace at `ζ` and `g·ζ`, the quotient chunks

@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use zkaccel_field::Field;
 use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_kernel_trace::NoTrace;
 use zkaccel_stark::{
     decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode,
 };
@@ -52,7 +53,7 @@ fn case<A: Air + Copy + 'static>(
     degree_bits: usize,
     (trace, pis): (Vec<Vec<Goldilocks>>, Vec<Goldilocks>),
 ) -> Case {
-    let bytes = prove::<_, S>(&air, &config, trace, &pis)
+    let bytes = prove::<_, S>(&air, &config, trace, &pis, &mut NoTrace)
         .expect("a valid trace proves")
         .to_bytes()
         .expect("a proof encodes");

@@ -3,7 +3,7 @@
 
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_kernel_trace::Tracer;
+use zkaccel_kernel_trace::NoTrace;
 use zkaccel_stark::shipped::{config_with, preset, ConfigOverrides, ShippedScheme};
 use zkaccel_stark::{
     ConfigRequirement, ShippedAir, StarkError, VerifierPolicy, VerifyMode,
@@ -43,7 +43,7 @@ fn presets_keep_their_target_and_overrides_below_it_are_refused() {
 fn the_default_policy_rejects_a_weak_proof_and_an_explicit_one_accepts_it() {
     let weak = config_with("standard-fast", &overrides(2, 0, Some(2))).unwrap();
     let air = ShippedAir::Fibonacci;
-    let proof = air.prove(3, None, &weak, &mut Tracer::off()).unwrap();
+    let proof = air.prove(3, None, &weak, &mut NoTrace).unwrap();
     let body = proof.to_bytes().unwrap();
     let verify =
         |policy: &VerifierPolicy| air.verify(&weak, 3, &body, None, VerifyMode::Strict, policy);

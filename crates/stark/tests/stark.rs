@@ -8,6 +8,7 @@ use rand::{Rng, SeedableRng};
 use zkaccel_field::Field;
 use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_kernel_trace::NoTrace;
 use zkaccel_stark::{
     decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, StarkError, VerifyMode,
 };
@@ -50,7 +51,7 @@ fn proofs_verify_for_both_airs_and_presets() {
         small(),
     ] {
         let (trace, pis) = FibonacciAir::trace(1 << 6, g(3), g(4)).unwrap();
-        let proof = prove::<_, S>(&FibonacciAir, &config, trace, &pis).unwrap();
+        let proof = prove::<_, S>(&FibonacciAir, &config, trace, &pis, &mut NoTrace).unwrap();
         check(&FibonacciAir, &config, 6, &proof.to_bytes().unwrap()).unwrap();
         verify(
             &FibonacciAir,
@@ -61,7 +62,7 @@ fn proofs_verify_for_both_airs_and_presets() {
         )
         .unwrap();
         let (trace, pis) = FactorialAir::trace(1 << 6).unwrap();
-        let proof = prove::<_, S>(&FactorialAir, &config, trace, &pis).unwrap();
+        let proof = prove::<_, S>(&FactorialAir, &config, trace, &pis, &mut NoTrace).unwrap();
         check(&FactorialAir, &config, 6, &proof.to_bytes().unwrap()).unwrap();
     }
 }
@@ -70,7 +71,7 @@ fn proofs_verify_for_both_airs_and_presets() {
 fn every_flipped_byte_truncation_and_extension_is_rejected() {
     let config = small();
     let (trace, pis) = FibonacciAir::trace(1 << 4, g(0), g(1)).unwrap();
-    let bytes = prove::<_, S>(&FibonacciAir, &config, trace, &pis)
+    let bytes = prove::<_, S>(&FibonacciAir, &config, trace, &pis, &mut NoTrace)
         .unwrap()
         .to_bytes()
         .unwrap();
@@ -105,7 +106,7 @@ fn every_flipped_byte_truncation_and_extension_is_rejected() {
 fn the_statement_is_bound() {
     let config = small();
     let (trace, pis) = FibonacciAir::trace(1 << 5, g(0), g(1)).unwrap();
-    let proof = prove::<_, S>(&FibonacciAir, &config, trace, &pis).unwrap();
+    let proof = prove::<_, S>(&FibonacciAir, &config, trace, &pis, &mut NoTrace).unwrap();
     // Another public input (the claimed result, a seed).
     for k in 0..3 {
         let mut p = proof.clone();
@@ -171,7 +172,7 @@ fn random_bytes_never_panic() {
     let config = small();
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     let (trace, pis) = FactorialAir::trace(1 << 4).unwrap();
-    let bytes = prove::<_, S>(&FactorialAir, &config, trace, &pis)
+    let bytes = prove::<_, S>(&FactorialAir, &config, trace, &pis, &mut NoTrace)
         .unwrap()
         .to_bytes()
         .unwrap();
@@ -195,31 +196,53 @@ fn bad_traces_and_inputs_are_typed_errors() {
     let (mut trace, pis) = FibonacciAir::trace(1 << 4, g(0), g(1)).unwrap();
     trace[1][7] += Goldilocks::ONE;
     assert!(matches!(
-        prove::<_, S>(&FibonacciAir, &config, trace, &pis),
-        Err(StarkError::Trace(_))
+        prove::<_, S>(&FibonacciAir, &config, trace, &pis, &mut NoTrace),
+        // Row 6's second transition, F_8 − F_6 − F_7, reads the changed value first.
+        Err(StarkError::Unsatisfied {
+            constraint: 4,
+            row: 6,
+            rows: 16
+        })
     ));
     let (trace, mut pis) = FibonacciAir::trace(1 << 4, g(0), g(1)).unwrap();
     pis[2] += Goldilocks::ONE;
     assert!(matches!(
-        prove::<_, S>(&FibonacciAir, &config, trace.clone(), &pis),
-        Err(StarkError::Trace(_))
+        prove::<_, S>(&FibonacciAir, &config, trace.clone(), &pis, &mut NoTrace),
+        // The last row's boundary constraint on the claimed result.
+        Err(StarkError::Unsatisfied {
+            constraint: 2,
+            row: 15,
+            rows: 16
+        })
     ));
     assert!(matches!(
-        prove::<_, S>(&FibonacciAir, &config, trace.clone(), &pis[..2]),
+        prove::<_, S>(
+            &FibonacciAir,
+            &config,
+            trace.clone(),
+            &pis[..2],
+            &mut NoTrace
+        ),
         Err(StarkError::PublicInputs(_))
     ));
     assert!(matches!(
-        prove::<_, S>(&FibonacciAir, &config, trace[..1].to_vec(), &pis),
+        prove::<_, S>(
+            &FibonacciAir,
+            &config,
+            trace[..1].to_vec(),
+            &pis,
+            &mut NoTrace
+        ),
         Err(StarkError::Trace(_))
     ));
     let uneven = vec![trace[0].clone(), trace[1][..8].to_vec()];
     assert!(matches!(
-        prove::<_, S>(&FibonacciAir, &config, uneven, &pis),
+        prove::<_, S>(&FibonacciAir, &config, uneven, &pis, &mut NoTrace),
         Err(StarkError::Trace(_))
     ));
     let odd = vec![vec![Goldilocks::ONE; 6]; 2];
     assert!(matches!(
-        prove::<_, S>(&FibonacciAir, &config, odd, &pis),
+        prove::<_, S>(&FibonacciAir, &config, odd, &pis, &mut NoTrace),
         Err(StarkError::Trace(_))
     ));
     assert!(FibonacciAir::trace::<Goldilocks>(6, g(0), g(1)).is_err());
@@ -231,7 +254,7 @@ fn bad_traces_and_inputs_are_typed_errors() {
     };
     let (trace, pis) = FibonacciAir::trace(1 << 4, g(0), g(1)).unwrap();
     assert!(matches!(
-        prove::<_, S>(&FibonacciAir, &weak, trace, &pis),
+        prove::<_, S>(&FibonacciAir, &weak, trace, &pis, &mut NoTrace),
         Err(StarkError::Config(_))
     ));
     let none = StarkConfig {
@@ -240,7 +263,7 @@ fn bad_traces_and_inputs_are_typed_errors() {
     };
     let (trace, pis) = FibonacciAir::trace(1 << 4, g(0), g(1)).unwrap();
     assert!(matches!(
-        prove::<_, S>(&FibonacciAir, &none, trace, &pis),
+        prove::<_, S>(&FibonacciAir, &none, trace, &pis, &mut NoTrace),
         Err(StarkError::Config(_))
     ));
 }

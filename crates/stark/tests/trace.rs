@@ -5,9 +5,10 @@ use zkaccel_field::Field;
 use zkaccel_fri::Plonky2Goldilocks;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{
-    validate, Kernel, KernelClass, KernelRecord, NttOrder, Phase, TraceField, Tracer, VectorOpKind,
+    validate, Kernel, KernelClass, KernelRecord, NoTrace, NttOrder, Phase, TraceField, Tracer,
+    VectorOpKind,
 };
-use zkaccel_stark::{prove, prove_traced, Air, FactorialAir, FibonacciAir, StarkConfig};
+use zkaccel_stark::{prove, Air, FactorialAir, FibonacciAir, StarkConfig};
 
 type S = Plonky2Goldilocks;
 
@@ -61,9 +62,8 @@ fn traced<A: Air>(
     public_inputs: &[Goldilocks],
 ) -> Vec<KernelRecord> {
     let mut tracer = Tracer::recording();
-    let with =
-        prove_traced::<_, S>(air, config, trace.clone(), public_inputs, &mut tracer).unwrap();
-    let without = prove::<_, S>(air, config, trace, public_inputs).unwrap();
+    let with = prove::<_, S>(air, config, trace.clone(), public_inputs, &mut tracer).unwrap();
+    let without = prove::<_, S>(air, config, trace, public_inputs, &mut NoTrace).unwrap();
     assert_eq!(with.to_bytes().unwrap(), without.to_bytes().unwrap());
     let records = tracer.into_records();
     validate(&records).unwrap();

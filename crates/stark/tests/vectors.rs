@@ -8,6 +8,7 @@ use sha3::{Digest, Sha3_256};
 use zkaccel_field::Field;
 use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_kernel_trace::NoTrace;
 use zkaccel_stark::{decode, prove, verify, FactorialAir, FibonacciAir, StarkConfig, VerifyMode};
 
 type S = Plonky2Goldilocks;
@@ -49,12 +50,14 @@ fn our_proofs_are_starkys_bytes() {
             "fibonacci" => {
                 let (trace, pis) =
                     FibonacciAir::trace(1 << log_rows, Goldilocks::ZERO, Goldilocks::ONE).unwrap();
-                let proof = prove::<_, S>(&FibonacciAir, &config, trace, &pis).unwrap();
+                let proof =
+                    prove::<_, S>(&FibonacciAir, &config, trace, &pis, &mut NoTrace).unwrap();
                 proof.to_bytes().unwrap()
             }
             _ => {
                 let (trace, pis) = FactorialAir::trace(1 << log_rows).unwrap();
-                let proof = prove::<_, S>(&FactorialAir, &config, trace, &pis).unwrap();
+                let proof =
+                    prove::<_, S>(&FactorialAir, &config, trace, &pis, &mut NoTrace).unwrap();
                 proof.to_bytes().unwrap()
             }
         };

@@ -9,6 +9,10 @@ pub trait Permutation<T>: Sync {
     /// Elements per state.
     fn width(&self) -> usize;
 
+    /// The permutation as kernel traces and the hardware models name it: algorithm, field,
+    /// width (e.g. `poseidon-goldilocks-12`).
+    fn name(&self) -> String;
+
     /// Permutes one state in place.
     ///
     /// # Errors
@@ -75,12 +79,24 @@ impl<T, P: Permutation<T> + ?Sized> Permutation<T> for &P {
     fn width(&self) -> usize {
         (**self).width()
     }
+    fn name(&self) -> String {
+        (**self).name()
+    }
     fn permute_mut(&self, state: &mut [T]) -> Result<(), P::Error> {
         (**self).permute_mut(state)
     }
     fn permute_many(&self, states: &mut [T]) -> Result<(), P::Error> {
         (**self).permute_many(states)
     }
+}
+
+/// A field's name as a lower-case slug for [`Permutation::name`] (`"BN254 Fr"` → `bn254-fr`).
+pub fn name_slug(name: &str) -> String {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|part| !part.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 impl<T, H: Hasher<T> + ?Sized> Hasher<T> for &H {

@@ -90,6 +90,10 @@ impl zkaccel_symmetric::Permutation<Goldilocks> for Plonky3Poseidon1 {
         WIDTH
     }
 
+    fn name(&self) -> String {
+        format!("poseidon-goldilocks-{WIDTH}")
+    }
+
     fn permute_mut(&self, state: &mut [Goldilocks]) -> Result<(), PoseidonError> {
         let actual = state.len();
         let state: &mut [Goldilocks; WIDTH] =
