@@ -5,9 +5,7 @@
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use zkaccel_kernel_trace::{
-    Kernel, KernelId, KernelSink, LeafLayout, NttLayout, NttOrder, TraceField,
-};
+use zkaccel_kernel_trace::{Kernel, KernelId, KernelSink, LeafLayout, NttLayout, NttOrder};
 use zkaccel_merkle::{MerkleTree, TreeHasher};
 use zkaccel_ntt::{reverse_bits, Order};
 
@@ -159,7 +157,7 @@ impl<S: FriScheme> PolynomialBatch<S> {
         if !sink.is_recording() {
             return Ok(&self.kernels);
         }
-        let field = trace_field::<S::F>()?;
+        let field = crate::TraceNames::of::<S>(sink)?.base;
         let width = self.polynomials.len() as u64;
         let times = self.times;
         let mut coefficients = deps.to_vec();
@@ -279,12 +277,4 @@ fn check_shape<F>(polynomials: &[Vec<F>]) -> Result<usize, FriError> {
         )));
     }
     Ok(n.trailing_zeros() as usize)
-}
-
-/// The name kernel traces give the field `F`.
-///
-/// # Errors
-/// [`FriError::Untraceable`] for a field the schema does not name.
-pub(crate) fn trace_field<F: zkaccel_field::PrimeField>() -> Result<TraceField, FriError> {
-    TraceField::of_prime::<F>().ok_or(FriError::Untraceable { field: F::NAME })
 }

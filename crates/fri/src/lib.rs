@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use zkaccel_challenger::SpongeCounts;
 use zkaccel_field::{ExtensionField, Field};
-use zkaccel_kernel_trace::{Kernel, KernelId, KernelSink};
+use zkaccel_kernel_trace::{Kernel, KernelId, KernelSink, TraceField};
 use zkaccel_merkle::TreeHasher;
 use zkaccel_symmetric::Permutation;
 
@@ -48,6 +48,44 @@ pub fn record_challenger<S: FriScheme>(
             permutations: now.permutations - before.permutations,
         }
     })
+}
+
+/// The names kernel records give a scheme's base field, extension and Merkle hash (one
+/// lookup for every prover that records: FRI's, the batches', the STARK prover's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceNames {
+    /// The base field.
+    pub base: TraceField,
+    /// The extension.
+    pub extension: TraceField,
+    /// The Merkle trees' hash ([`TreeHasher::hash_name`]).
+    pub hash: String,
+}
+
+impl TraceNames {
+    /// The scheme's names, looked up when `sink` records. When it keeps nothing no
+    /// description is ever built, so nothing is looked up and the names returned are never
+    /// read (a scheme over a field traces do not name proves untraced).
+    ///
+    /// # Errors
+    /// [`FriError::Untraceable`] when recording over a field traces do not name.
+    pub fn of<S: FriScheme>(sink: &impl KernelSink) -> Result<Self, FriError> {
+        if !sink.is_recording() {
+            return Ok(Self {
+                base: TraceField::Goldilocks,
+                extension: TraceField::Goldilocks,
+                hash: String::new(),
+            });
+        }
+        let untraceable = || FriError::Untraceable {
+            field: <S::F as zkaccel_field::PrimeField>::NAME,
+        };
+        Ok(Self {
+            base: TraceField::of_prime::<S::F>().ok_or_else(untraceable)?,
+            extension: TraceField::of_extension::<S::F, S::E>().ok_or_else(untraceable)?,
+            hash: S::hasher().hash_name(),
+        })
+    }
 }
 
 /// Absorbs a Merkle cap, digest by digest (plonky2's `observe_cap`).

@@ -5,8 +5,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 use zkaccel_field::{ExtensionField, Field};
 use zkaccel_kernel_trace::{
-    Kernel, KernelId, KernelSink, LeafLayout, NttLayout, NttOrder, Phase, TraceField, VectorForm,
-    VectorOp, VectorOpKind,
+    Kernel, KernelId, KernelSink, LeafLayout, NttLayout, NttOrder, Phase, VectorForm, VectorOp,
+    VectorOpKind,
 };
 use zkaccel_merkle::MerkleTree;
 use zkaccel_merkle::TreeHasher;
@@ -55,7 +55,7 @@ pub fn prove_openings<S: FriScheme>(
     check_instance(instance, params)?;
     check_oracles(instance, oracles, params)?;
     let n = 1usize << params.degree_bits;
-    let names = TraceNames::of::<S>(sink)?;
+    let names = crate::TraceNames::of::<S>(sink)?;
     let (base_field, ext_field) = (names.base, names.extension);
     let ext_bytes = ext_field.element_bytes();
     let base_bytes = base_field.element_bytes();
@@ -302,23 +302,6 @@ pub fn prove_openings<S: FriScheme>(
         .par_iter()
         .map(|&x| query_round::<S>(oracles, &trees, x, params))
         .collect::<Result<Vec<_>, _>>()?;
-    let digest = oracles
-        .first()
-        .and_then(|o| o.cap().first())
-        .map_or(0, |d| S::Hasher::digest_elements(d).len());
-    let opened: usize = query_rounds
-        .iter()
-        .map(|r: &FriQueryRound<S>| {
-            r.initial_trees
-                .iter()
-                .map(|t| t.row.len() + t.merkle_path.len() * digest)
-                .chain(r.steps.iter().map(|s| {
-                    s.evals.len() * <S::E as ExtensionField<S::F>>::DEGREE
-                        + s.merkle_path.len() * digest
-                }))
-                .sum::<usize>()
-        })
-        .sum();
     let mut query_deps: Vec<KernelId> = oracles
         .iter()
         .map(|o| o.kernels().tree)
@@ -326,8 +309,28 @@ pub fn prove_openings<S: FriScheme>(
         .collect();
     query_deps.sort_unstable();
     query_deps.dedup();
-    sink.record(Phase::FRI_QUERY, &query_deps, started, || Kernel::Copy {
-        bytes: opened.max(1) as u64 * base_bytes,
+    sink.record(Phase::FRI_QUERY, &query_deps, started, || {
+        // The elements the rounds opened: rows, layer cosets and Merkle paths.
+        let digest = oracles
+            .first()
+            .and_then(|o| o.cap().first())
+            .map_or(0, |d| S::Hasher::digest_elements(d).len());
+        let opened: usize = query_rounds
+            .iter()
+            .map(|r: &FriQueryRound<S>| {
+                r.initial_trees
+                    .iter()
+                    .map(|t| t.row.len() + t.merkle_path.len() * digest)
+                    .chain(r.steps.iter().map(|s| {
+                        s.evals.len() * <S::E as ExtensionField<S::F>>::DEGREE
+                            + s.merkle_path.len() * digest
+                    }))
+                    .sum::<usize>()
+            })
+            .sum();
+        Kernel::Copy {
+            bytes: opened.max(1) as u64 * base_bytes,
+        }
     });
     Ok(FriProof {
         commit_phase_caps: trees.iter().map(|t| t.cap().to_vec()).collect(),
@@ -507,41 +510,6 @@ fn check_oracles<S: FriScheme>(
         }
     }
     Ok(())
-}
-
-/// The names kernel records give a scheme's fields and hash.
-pub(crate) struct TraceNames {
-    /// The base field.
-    pub(crate) base: TraceField,
-    /// The extension.
-    pub(crate) extension: TraceField,
-    /// The Merkle trees' hash.
-    pub(crate) hash: String,
-}
-
-impl TraceNames {
-    /// The scheme's names when `sink` records; when it keeps nothing no description is ever
-    /// built, and the fields' own names are not looked up (a scheme over a field traces do
-    /// not name proves untraced).
-    ///
-    /// # Errors
-    /// [`FriError::Untraceable`] when recording over a field traces do not name.
-    pub(crate) fn of<S: FriScheme>(sink: &impl KernelSink) -> Result<Self, FriError> {
-        if !sink.is_recording() {
-            return Ok(Self {
-                base: TraceField::Goldilocks,
-                extension: TraceField::Goldilocks,
-                hash: String::new(),
-            });
-        }
-        Ok(Self {
-            base: crate::batch::trace_field::<S::F>()?,
-            extension: TraceField::of_extension::<S::F, S::E>().ok_or(FriError::Untraceable {
-                field: <S::F as zkaccel_field::PrimeField>::NAME,
-            })?,
-            hash: S::hasher().hash_name(),
-        })
-    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,11 @@ use crate::StarkError;
 /// Rows of the random trace the degrees are measured on (starky's `WITNESS_SIZE`).
 pub const DEGREE_CHECK_ROWS: usize = 1 << 5;
 
+/// The largest declared constraint degree the check measures (the LDE then has `2^22`
+/// points; starky's prover supports a degree up to the blowup plus one, at most `2^5 + 1`
+/// under zkaccel's largest rate).
+pub const MAX_CHECKED_DEGREE: usize = 1 << 14;
+
 /// Checks that every constraint of `air` has at most the degree [`Air::constraint_degree`]
 /// declares, as starky's `test_stark_low_degree` does but constraint by constraint: on a
 /// random trace of [`DEGREE_CHECK_ROWS`] rows, low-degree extended, with random public
@@ -32,8 +37,9 @@ pub const DEGREE_CHECK_ROWS: usize = 1 << 5;
 ///
 /// # Errors
 /// [`StarkError::ConstraintDegree`] naming the first constraint (in emission order) of a
-/// higher degree; [`StarkError::Config`] for a declared degree of 0 or one too large to
-/// measure over this field.
+/// higher degree; [`StarkError::Config`] for a declared degree of 0, above
+/// [`MAX_CHECKED_DEGREE`] or too large to measure over this field, and for an AIR whose
+/// number of constraints changes from point to point.
 pub fn check_constraint_degrees<A: Air, F: PrimeField + TwoAdicField>(
     air: &A,
     seed: u64,
@@ -41,10 +47,19 @@ pub fn check_constraint_degrees<A: Air, F: PrimeField + TwoAdicField>(
     let declared = air.constraint_degree();
     let rows = DEGREE_CHECK_ROWS;
     let row_bits = rows.trailing_zeros() as usize;
-    let blowup_bits = log2_ceil(declared.saturating_add(1)) + 2;
-    if declared == 0 || row_bits + blowup_bits > F::TWO_ADICITY || blowup_bits > 16 {
+    if declared == 0 || declared > MAX_CHECKED_DEGREE {
         return Err(StarkError::Config(format!(
-            "constraint degree {declared}: the degree check measures from 1 to 2^14"
+            "constraint degree {declared}: the degree check measures from 1 to \
+             {MAX_CHECKED_DEGREE}"
+        )));
+    }
+    let blowup_bits = log2_ceil(declared + 1) + 2;
+    if row_bits + blowup_bits > F::TWO_ADICITY {
+        return Err(StarkError::Config(format!(
+            "constraint degree {declared}: an LDE of 2^{} points is beyond the field's \
+             two-adicity {}",
+            row_bits + blowup_bits,
+            F::TWO_ADICITY
         )));
     }
     let lde_bits = row_bits + blowup_bits;
@@ -92,8 +107,15 @@ pub fn check_constraint_degrees<A: Air, F: PrimeField + TwoAdicField>(
             values: &mut point,
         };
         air.eval(&mut recorder);
-        if values.is_empty() {
+        if i == 0 {
             values = vec![Vec::with_capacity(size); point.len()];
+        } else if point.len() != values.len() {
+            return Err(StarkError::Config(format!(
+                "the AIR emitted {} constraints at one point and {} at another: the number \
+                 of constraints must not depend on the values",
+                values.len(),
+                point.len()
+            )));
         }
         for (k, &v) in point.iter().enumerate() {
             values[k].push(v);
@@ -198,6 +220,69 @@ mod tests {
         );
         assert!(message.starts_with("constraint 2 "), "{message}");
         assert!(message.contains("declare at least 3"), "{message}");
+    }
+
+    /// An AIR declaring any degree gets an answer, not an overflow: 0 and the largest
+    /// values are refused before anything is allocated.
+    #[test]
+    fn hostile_declared_degrees_are_refused() {
+        struct Declares(usize);
+        impl Air for Declares {
+            fn columns(&self) -> usize {
+                1
+            }
+            fn public_inputs(&self) -> usize {
+                0
+            }
+            fn constraint_degree(&self) -> usize {
+                self.0
+            }
+            fn eval<B: ConstraintBuilder>(&self, b: &mut B) {
+                let x = b.local()[0];
+                b.constraint_transition(x);
+            }
+        }
+        for declared in [0, MAX_CHECKED_DEGREE + 1, usize::MAX / 32, usize::MAX] {
+            let e = check_constraint_degrees::<_, Goldilocks>(&Declares(declared), 0);
+            assert!(matches!(e, Err(StarkError::Config(_))), "{declared}: {e:?}");
+        }
+        // The same AIR with an honest degree passes.
+        assert!(check_constraint_degrees::<_, Goldilocks>(&Declares(2), 0).is_ok());
+    }
+
+    /// A constraint count that changes from point to point is a typed error, not an index
+    /// out of bounds.
+    #[test]
+    fn a_changing_number_of_constraints_is_refused() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        /// Emits one more constraint on its second evaluation than on the others.
+        struct Wobbly(AtomicUsize);
+        impl Air for Wobbly {
+            fn columns(&self) -> usize {
+                1
+            }
+            fn public_inputs(&self) -> usize {
+                0
+            }
+            fn constraint_degree(&self) -> usize {
+                2
+            }
+            fn eval<B: ConstraintBuilder>(&self, b: &mut B) {
+                let x = b.local()[0];
+                b.constraint_transition(x);
+                if self.0.fetch_add(1, Ordering::Relaxed) == 1 {
+                    b.constraint_transition(x);
+                }
+            }
+        }
+        let e = check_constraint_degrees::<_, Goldilocks>(&Wobbly(AtomicUsize::new(0)), 0);
+        let Err(StarkError::Config(message)) = e else {
+            panic!("{e:?}")
+        };
+        assert!(
+            message.contains("1 constraints at one point and 2"),
+            "{message}"
+        );
     }
 
     /// Starky's Fibonacci declares 2: a declaration of 1 is one short, and the first

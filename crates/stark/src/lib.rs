@@ -18,7 +18,7 @@ pub use airs::{FactorialAir, FibonacciAir};
 pub use config::{
     ConfigRequirement, StarkConfig, VerifierPolicy, DEFAULT_MIN_SECURITY_BITS, MAX_CHALLENGES,
 };
-pub use degree::{check_constraint_degrees, DEGREE_CHECK_ROWS};
+pub use degree::{check_constraint_degrees, DEGREE_CHECK_ROWS, MAX_CHECKED_DEGREE};
 pub use error::StarkError;
 pub use proof::StarkProof;
 pub use prover::prove;

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use zkaccel_challenger::SpongeCounts;
-use zkaccel_field::{Algebra, Field, PrimeField};
+use zkaccel_field::{Algebra, Field};
 use zkaccel_fri::{
     evaluate, observe_cap, prove_openings, record_challenger, FriScheme, PolynomialBatch,
 };
@@ -86,7 +86,8 @@ pub fn prove<A: Air, S: FriScheme>(
         .fri_config
         .params(degree_bits, S::max_lde_bits())
         .map_err(StarkError::from_fri_config)?;
-    let (base_field, extension_field) = trace_fields::<S>(sink)?;
+    let names = zkaccel_fri::TraceNames::of::<S>(sink)?;
+    let (base_field, extension_field) = (names.base, names.extension);
 
     let base_bytes = base_field.element_bytes();
     let started = Instant::now();
@@ -211,26 +212,6 @@ pub fn prove<A: Air, S: FriScheme>(
         opening_proof,
         public_inputs: public_inputs.to_vec(),
     })
-}
-
-/// The names kernel records give the scheme's base field and extension; looked up only when
-/// `sink` records (the descriptions that use them are built only then).
-///
-/// # Errors
-/// [`zkaccel_fri::FriError::Untraceable`] when recording over a field traces do not name.
-fn trace_fields<S: FriScheme>(
-    sink: &impl KernelSink,
-) -> Result<(TraceField, TraceField), StarkError> {
-    if !sink.is_recording() {
-        return Ok((TraceField::Goldilocks, TraceField::Goldilocks));
-    }
-    let untraceable = || zkaccel_fri::FriError::Untraceable {
-        field: <S::F as PrimeField>::NAME,
-    };
-    Ok((
-        TraceField::of_prime::<S::F>().ok_or_else(untraceable)?,
-        TraceField::of_extension::<S::F, S::E>().ok_or_else(untraceable)?,
-    ))
 }
 
 /// What the openings read: every committed polynomial's coefficients, and `ζ`.
