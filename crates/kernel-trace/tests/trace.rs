@@ -383,3 +383,36 @@ fn fields_are_named_by_their_moduli() {
         None
     );
 }
+
+/// `NoTrace` never builds a description (the closure would panic) and hands out 0; a tracer
+/// switched off at run time does the same; a recording one keeps each kernel with its time.
+#[test]
+fn sinks_build_descriptions_only_when_recording() {
+    use std::time::{Duration, Instant};
+    use zkaccel_kernel_trace::{KernelSink, NoTrace, Phase, Tracer};
+    let never = || -> Kernel { panic!("a sink that keeps nothing built a description") };
+    let mut none = NoTrace;
+    assert!(!none.is_recording());
+    assert_eq!(none.record(Phase::QUOTIENT, &[], Instant::now(), never), 0);
+    assert_eq!(
+        none.record_elapsed(Phase::QUOTIENT, &[], Duration::ZERO, never),
+        0
+    );
+    assert_eq!(none.record_untimed(Phase::QUOTIENT, &[], never), 0);
+    let mut off = Tracer::off();
+    assert_eq!(off.record(Phase::QUOTIENT, &[], Instant::now(), never), 0);
+    assert!(off.records().is_empty());
+    // Through a `&mut` (how provers pass sinks down).
+    assert_eq!((&mut none).record_untimed(Phase::QUOTIENT, &[], never), 0);
+
+    let mut on = Tracer::recording();
+    let copy = || Kernel::Copy { bytes: 64 };
+    let first = on.record_elapsed(Phase::QUOTIENT, &[], Duration::from_nanos(7), copy);
+    let second = (&mut on).record_untimed(Phase::QUOTIENT, &[first], copy);
+    assert_eq!((first, second), (0, 1));
+    let records = on.records();
+    assert_eq!(records[0].cpu.map(|c| c.wall_ns), Some(7));
+    assert_eq!(records[1].cpu, None);
+    assert_eq!(records[1].deps, vec![0]);
+    validate(records).unwrap();
+}

@@ -57,7 +57,7 @@ pub trait ConstraintBuilder {
 /// [`Air::eval`] is written once over a [`ConstraintBuilder`]; mark it `#[inline(always)]`:
 /// the prover's packed evaluation is compiled with the vector instructions it chose at run
 /// time only where the evaluation is inlined into it (left out of line, a packed product is
-/// emulated: the shipped AIRs' quotient ran 2.3 times slower).
+/// emulated; `PERF.md` has the shipped AIRs' quotient both ways).
 /// Run [`check_constraint_degrees`](crate::check_constraint_degrees) in the AIR's tests: it
 /// names a constraint whose degree exceeds the declared one.
 pub trait Air: Sync {

@@ -67,6 +67,16 @@ fn traced<A: Air>(
     assert_eq!(with.to_bytes().unwrap(), without.to_bytes().unwrap());
     let records = tracer.into_records();
     validate(&records).unwrap();
+    // Every hash is named by the permutation that runs it, as the UniZK model reads it
+    // (`zkaccel_hwmodel::unizk::lower::POSEIDON_GOLDILOCKS`).
+    for r in &records {
+        if let Kernel::Sponge { hash, .. } | Kernel::Grind { hash, .. } = &r.kernel {
+            assert_eq!(hash, "poseidon-goldilocks-12", "{r:?}");
+        }
+    }
+    assert!(records
+        .iter()
+        .any(|r| matches!(r.kernel, Kernel::Grind { .. })));
     records
 }
 
