@@ -37,7 +37,8 @@ use crate::{record_challenger, FriError, FriParams};
 /// quotient (phase `fri-commit`, depending on the oracles' coefficients and on `deps`, what
 /// drew the transcript to here), the codeword and each folding layer's tree, fold and
 /// transform, the challenger's work, the proof of work (`fri-pow`) and the query openings
-/// (`fri-query`).
+/// (`fri-query`). Record the oracles' own kernels into the same sink first
+/// ([`PolynomialBatch::record_kernels`]): FRI's records depend on their ids.
 ///
 /// # Errors
 /// [`FriError::Polynomials`] when the oracles do not match the instance or the parameters
