@@ -15,19 +15,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use zkaccel_plonky2::{Plonky2Goldilocks, Plonky2Hasher};
 use zkaccel_bls12_377::Fq as Bls377Fq;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
-use zkaccel_fri::{
-    FriConfig, FriParams, FriProof, FriReductionStrategy, FriScheme, Plonky2Goldilocks,
-};
+use zkaccel_fri::{FriConfig, FriParams, FriProof, FriReductionStrategy, FriScheme};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{read_jsonl, CircuitShape};
-use zkaccel_merkle::{
-    build_streaming_to_disk, verify, CircomHasher, DiskTree, MerkleCommitment, MerkleProof,
-    MerkleTree, Plonky2Hasher, StreamConfig, TreeHasher,
-};
+use zkaccel_merkle::{build_streaming_to_disk, verify, CircomHasher, DiskTree, MerkleCommitment, MerkleProof, MerkleTree, StreamConfig, TreeHasher};
 use zkaccel_poseidon::CircomPoseidon;
 use zkaccel_stark::{
     decode, prove, verify as verify_stark, Air, FibonacciAir, StarkConfig, VerifyMode,
@@ -321,7 +317,7 @@ fn valid_stark_proof() -> &'static (Vec<u8>, Vec<u8>) {
 /// pass. The same bytes as a proof file: its header decodes or is refused, and the default
 /// verifier policy passes no configuration below its minimum security.
 pub fn stark_proof(data: &[u8]) {
-    if let Ok((statement, _)) = zkaccel_stark::Statement::decode_header(data) {
+    if let Ok((statement, _)) = zkaccel_plonky2::Statement::decode_header(data) {
         let policy = zkaccel_stark::VerifierPolicy::default();
         if statement.check(None, None, &policy).is_ok() {
             assert!(

@@ -7,6 +7,7 @@ use plonky2::hash::hashing::PlonkyPermutation;
 use plonky2::hash::poseidon::{Poseidon, PoseidonHash, PoseidonPermutation};
 use plonky2::plonk::config::Hasher;
 use rand::{Rng, SeedableRng};
+use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::{digest_from_plonky2, digest_to_plonky2, from_plonky2, to_plonky2};
@@ -112,7 +113,7 @@ fn packed_row_hashing() {
 #[test]
 fn merkle_tree_caps() {
     use plonky2::hash::merkle_tree::MerkleTree as Plonky2Tree;
-    use zkaccel_merkle::{MerkleTree, Plonky2Hasher};
+    use zkaccel_merkle::MerkleTree;
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
     for (log_n, width, cap_height) in [
         (4, 135, 0),

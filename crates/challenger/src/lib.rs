@@ -2,8 +2,6 @@
 
 use rayon::prelude::*;
 use zkaccel_field::{ExtensionField, PrimeField};
-use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::{Plonky2Poseidon, Poseidon};
 use zkaccel_symmetric::Permutation;
 
 /// Why a challenger refused a request.
@@ -55,8 +53,8 @@ pub enum ChallengerError {
 ///   last duplexing) **from its end**: `state[rate − 1]` first. A duplexing runs first when
 ///   input is pending or the output buffer is empty.
 ///
-/// The state starts at zero. [`DuplexChallenger::plonky2`] is plonky2's (Poseidon over
-/// Goldilocks, width 12, rate 8).
+/// The state starts at zero. plonky2's (Poseidon over Goldilocks, width 12, rate 8) is
+/// `zkaccel_plonky2::challenger()`.
 #[derive(Debug, Clone)]
 pub struct DuplexChallenger<F, P> {
     permutation: P,
@@ -79,20 +77,6 @@ pub struct SpongeCounts {
     pub permutations: u64,
     /// Permutations computed while searching for proof-of-work witnesses.
     pub grind_permutations: u64,
-}
-
-/// plonky2's challenger: Poseidon (plonky2's constants) over Goldilocks, width 12, rate 8.
-pub type Plonky2Challenger = DuplexChallenger<Goldilocks, &'static Poseidon<Goldilocks>>;
-
-impl Plonky2Challenger {
-    /// plonky2's `Challenger::new()` (`PoseidonGoldilocksConfig`).
-    pub fn plonky2() -> Self {
-        Self::new(
-            Plonky2Poseidon::get().permutation(),
-            zkaccel_poseidon::presets::plonky2::RATE,
-        )
-        .expect("plonky2's rate 8 is below its width 12")
-    }
 }
 
 impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {

@@ -3,10 +3,16 @@
 //! the smallest by trying every smaller nonce one permutation at a time, and bad requests.
 
 use rand::{Rng, SeedableRng};
-use zkaccel_challenger::{ChallengerError, DuplexChallenger, Plonky2Challenger, SpongeCounts};
+use zkaccel_challenger::{ChallengerError, DuplexChallenger, SpongeCounts};
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
-use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_poseidon::{Plonky2Poseidon, Poseidon};
+
+/// plonky2's challenger (`zkaccel_plonky2::challenger()` is the same): plonky2's width-12
+/// Poseidon, rate 8.
+fn plonky2() -> DuplexChallenger<Goldilocks, &'static Poseidon<Goldilocks>> {
+    DuplexChallenger::new(Plonky2Poseidon::get().permutation(), 8).unwrap()
+}
 
 fn g(v: u64) -> Goldilocks {
     Goldilocks::from_u64_reduced(v)
@@ -20,7 +26,7 @@ fn permuted(state: [Goldilocks; 12]) -> [Goldilocks; 12] {
 
 #[test]
 fn a_fresh_challenger_squeezes_the_permuted_zero_state_from_the_end_of_the_rate() {
-    let mut c = Plonky2Challenger::plonky2();
+    let mut c = plonky2();
     let s = permuted([Goldilocks::ZERO; 12]);
     let got = c.challenges(8);
     let want: Vec<_> = (0..8).rev().map(|i| s[i]).collect();
@@ -34,7 +40,7 @@ fn a_fresh_challenger_squeezes_the_permuted_zero_state_from_the_end_of_the_rate(
 fn observations_overwrite_the_rate_and_a_full_rate_duplexes_at_once() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     let inputs: Vec<Goldilocks> = (0..11).map(|_| g(rng.gen())).collect();
-    let mut c = Plonky2Challenger::plonky2();
+    let mut c = plonky2();
     c.observe_elements(&inputs);
     // Eight inputs duplexed on the eighth; three pending, written over the rate before the
     // challenge's duplexing (the other five rate elements keep the permuted values).
@@ -55,8 +61,8 @@ fn observations_overwrite_the_rate_and_a_full_rate_duplexes_at_once() {
 
 #[test]
 fn extension_challenges_take_coordinates_lowest_first() {
-    let mut a = Plonky2Challenger::plonky2();
-    let mut b = Plonky2Challenger::plonky2();
+    let mut a = plonky2();
+    let mut b = plonky2();
     a.observe_extension_element(&Goldilocks2::new(g(3), g(4)));
     b.observe_elements(&[g(3), g(4)]);
     let e: Goldilocks2 = a.extension_challenge();
@@ -67,7 +73,7 @@ fn extension_challenges_take_coordinates_lowest_first() {
 #[test]
 fn grinding_returns_the_smallest_witness_and_the_verifier_accepts_it() {
     for bits in [0u32, 1, 4, 9] {
-        let mut c = Plonky2Challenger::plonky2();
+        let mut c = plonky2();
         c.observe_elements(&[g(7), g(bits as u64)]);
         let before = c.clone();
         let w = c.grind(bits).unwrap();
@@ -107,7 +113,7 @@ fn the_witness_does_not_depend_on_the_number_of_threads() {
             .build()
             .unwrap();
         pool.install(|| {
-            let mut c = Plonky2Challenger::plonky2();
+            let mut c = plonky2();
             c.observe_element(g(42));
             c.grind(12).unwrap()
         })
@@ -124,7 +130,7 @@ fn bad_requests_are_typed_errors() {
             Err(ChallengerError::Rate { width: 12, .. })
         ));
     }
-    let mut c = Plonky2Challenger::plonky2();
+    let mut c = plonky2();
     assert!(matches!(
         c.grind(65),
         Err(ChallengerError::PowBits { bits: 65, max: 64 })
@@ -144,7 +150,7 @@ fn bad_requests_are_typed_errors() {
 
 #[test]
 fn counts_follow_the_duplexing_rules() {
-    let mut c = Plonky2Challenger::plonky2();
+    let mut c = plonky2();
     assert_eq!(c.counts(), SpongeCounts::default());
     // Ten elements at rate 8: one duplexing when the rate fills, two pending.
     c.observe_elements(&(0..10).map(g).collect::<Vec<_>>());

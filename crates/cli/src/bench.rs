@@ -16,6 +16,7 @@ use zkaccel_field::modmul::MulAlgorithm;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_fp256::{Fp256, Fp256Config, MulBackend};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_plonky2::Plonky2Hasher;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -358,7 +359,7 @@ impl Bench {
 
 impl Bench {
     fn merkle(&mut self, rng: &mut StdRng) {
-        use zkaccel_merkle::{MerkleTree, NeptuneHasher, Plonky2Hasher};
+        use zkaccel_merkle::{MerkleTree, NeptuneHasher};
         const N: usize = 1 << 12;
         const W: usize = 135;
         let rows: Vec<Goldilocks> = random_vec(rng, N * W);
@@ -410,7 +411,7 @@ impl Bench {
             ),
             1 << LOG_ROWS,
             || {
-                let proof = prove::<_, zkaccel_fri::Plonky2Goldilocks>(
+                let proof = prove::<_, zkaccel_plonky2::Plonky2Goldilocks>(
                     &FibonacciAir,
                     &config,
                     trace.clone(),

@@ -5,6 +5,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use zkaccel_merkle::text_rows::{is_blank, split_row};
+use zkaccel_plonky2::Plonky2Hasher;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -12,7 +13,7 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_merkle::{
     build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, MerkleCommitment,
-    MerkleError, MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
+    MerkleError, MerkleProof, MerkleTree, NeptuneHasher, StreamConfig, TreeHasher,
     DEFAULT_SUBTREE_LEAVES,
 };
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};

@@ -7,12 +7,12 @@ use clap::Args;
 use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{write_jsonl, Tracer};
-use zkaccel_stark::shipped::{
+use zkaccel_plonky2::shipped::{
     config_with, preset, ConfigOverrides, ShippedScheme, MAX_LOG_ROWS, MAX_PROOF_BYTES,
 };
+use zkaccel_plonky2::{ShippedAir, Statement};
 use zkaccel_stark::{
-    ConfigRequirement, ShippedAir, StarkConfig, Statement, VerifierPolicy, VerifyMode,
-    DEFAULT_MIN_SECURITY_BITS,
+    ConfigRequirement, StarkConfig, VerifierPolicy, VerifyMode, DEFAULT_MIN_SECURITY_BITS,
 };
 
 use crate::inputs::{parse_one, Origin};

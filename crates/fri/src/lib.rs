@@ -17,7 +17,7 @@ pub use config::{
 pub use error::FriError;
 pub use proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep, ReadScheme};
 pub use prover::prove_openings;
-pub use scheme::{Challenger, Digest, FriScheme, Plonky2Goldilocks};
+pub use scheme::{Challenger, Digest, FriScheme};
 pub use structure::{FriBatchInfo, FriInstance, FriOpenings, FriOracleInfo, FriPolynomialInfo};
 pub use verifier::{fri_challenges, verify_fri_proof, FriChallenges};
 

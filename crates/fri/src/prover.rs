@@ -520,7 +520,22 @@ mod tests {
     use zkaccel_ntt::Order;
 
     use super::*;
-    use crate::scheme::Plonky2Goldilocks;
+    use zkaccel_field::TwoAdicField;
+    use zkaccel_ntt::{Algorithm, NttPlan, DEFAULT_CORE_LOG};
+
+    /// plonky2's conventions (`zkaccel-plonky2` holds the scheme): its generator as the shift,
+    /// its root of unity for the base field, a square root of it for the extension.
+    fn plans(log_n: usize) -> (NttPlan<Goldilocks>, NttPlan<Goldilocks2>) {
+        let algorithm = Algorithm::FourStep {
+            core_log: DEFAULT_CORE_LOG,
+        };
+        let root = Goldilocks::plonky2_two_adic_generator(Goldilocks::TWO_ADICITY).unwrap();
+        let ext_root = Goldilocks2::from_base(root).sqrt().unwrap();
+        (
+            NttPlan::with_two_adic_root(log_n, algorithm, root).unwrap(),
+            NttPlan::with_two_adic_root(log_n, algorithm, ext_root).unwrap(),
+        )
+    }
 
     /// The base-field route equals the transform over the extension (extension twiddles, the
     /// shift embedded), with and without a zero tail for the LDE to skip.
@@ -531,11 +546,10 @@ mod tests {
             let c = [rng.gen::<u64>(), rng.gen::<u64>()].map(Goldilocks::new_reduced);
             Goldilocks2::from_base_slice(&c).unwrap()
         };
-        let shift = Plonky2Goldilocks::coset_shift().exp_u64(3);
+        let shift = Goldilocks::PLONKY2_GENERATOR.exp_u64(3);
         for log_n in 0..=11 {
             let n = 1usize << log_n;
-            let base = Plonky2Goldilocks::base_plan(log_n).unwrap();
-            let ext = Plonky2Goldilocks::extension_plan(log_n).unwrap();
+            let (base, ext) = plans(log_n);
             for zero_bits in 0..=log_n.min(3) {
                 let mut coeffs: Vec<Goldilocks2> = (0..n).map(|_| element(&mut rng)).collect();
                 coeffs[n >> zero_bits..].fill(Goldilocks2::ZERO);

@@ -10,11 +10,11 @@ use zkaccel_field::Field;
 use zkaccel_fri::{
     evaluate, fri_challenges, observe_cap, prove_openings, verify_fri_proof, Challenger,
     FriBatchInfo, FriConfig, FriError, FriInstance, FriOpenings, FriOracleInfo, FriParams,
-    FriPolynomialInfo, FriProof, FriReductionStrategy, FriScheme, Plonky2Goldilocks,
-    PolynomialBatch,
+    FriPolynomialInfo, FriProof, FriReductionStrategy, FriScheme, PolynomialBatch,
 };
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_kernel_trace::NoTrace;
+use zkaccel_plonky2::Plonky2Goldilocks;
 
 type S = Plonky2Goldilocks;
 

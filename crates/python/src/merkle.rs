@@ -8,8 +8,9 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::Field;
 use zkaccel_merkle::{
     build_streaming, verify, CircomHasher, MerkleCommitment, MerkleProof, MerkleTree as Tree,
-    NeptuneHasher, Plonky2Hasher, StreamConfig, TreeHasher,
+    NeptuneHasher, StreamConfig, TreeHasher,
 };
+use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon};
 
 use crate::arrays::{read, write, NumpyField};

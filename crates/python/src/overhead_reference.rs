@@ -10,8 +10,9 @@ use std::time::Instant;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_merkle::{MerkleTree, Plonky2Hasher};
+use zkaccel_merkle::MerkleTree;
 use zkaccel_ntt::{NttPlan, Order};
+use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_poseidon::Plonky2Poseidon;
 
 /// The cases, by the names the benchmark prints (its inputs: `examples/overhead_rust.rs`).

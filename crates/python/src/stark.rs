@@ -5,10 +5,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{write_jsonl, Tracer};
-use zkaccel_stark::shipped::{config_with, preset, ConfigOverrides, MAX_PROOF_BYTES};
+use zkaccel_plonky2::shipped::{config_with, preset, ConfigOverrides, MAX_PROOF_BYTES};
+use zkaccel_plonky2::{ShippedAir, Statement};
 use zkaccel_stark::{
-    ConfigRequirement, ShippedAir, StarkConfig, Statement, VerifierPolicy, VerifyMode,
-    DEFAULT_MIN_SECURITY_BITS,
+    ConfigRequirement, StarkConfig, VerifierPolicy, VerifyMode, DEFAULT_MIN_SECURITY_BITS,
 };
 
 use crate::arrays::{element_of_int, int_of_element};

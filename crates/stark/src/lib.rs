@@ -9,7 +9,6 @@ mod op_program;
 mod proof;
 mod prover;
 mod quotient;
-pub mod shipped;
 mod transcript;
 mod verifier;
 
@@ -22,5 +21,4 @@ pub use degree::{check_constraint_degrees, DEGREE_CHECK_ROWS, MAX_CHECKED_DEGREE
 pub use error::StarkError;
 pub use proof::StarkProof;
 pub use prover::prove;
-pub use shipped::{ShippedAir, Statement};
 pub use verifier::{decode, verify, VerifyMode};

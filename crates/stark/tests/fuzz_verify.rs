@@ -16,9 +16,10 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use zkaccel_field::Field;
-use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
+use zkaccel_fri::{FriConfig, FriReductionStrategy};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
+use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::{
     decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode,
 };

@@ -4,10 +4,10 @@
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
-use zkaccel_stark::shipped::{config_with, preset, ConfigOverrides, ShippedScheme};
+use zkaccel_plonky2::shipped::{config_with, preset, ConfigOverrides, ShippedScheme};
+use zkaccel_plonky2::ShippedAir;
 use zkaccel_stark::{
-    ConfigRequirement, ShippedAir, StarkError, VerifierPolicy, VerifyMode,
-    DEFAULT_MIN_SECURITY_BITS,
+    ConfigRequirement, StarkError, VerifierPolicy, VerifyMode, DEFAULT_MIN_SECURITY_BITS,
 };
 
 fn overrides(queries: usize, pow_bits: u32, security_bits: Option<usize>) -> ConfigOverrides {

@@ -6,9 +6,10 @@
 
 use rand::{Rng, SeedableRng};
 use zkaccel_field::Field;
-use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
+use zkaccel_fri::{FriConfig, FriReductionStrategy};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
+use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::{
     decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, StarkError, VerifyMode,
 };

@@ -2,12 +2,12 @@
 //! implies, and without changing the proof.
 
 use zkaccel_field::Field;
-use zkaccel_fri::Plonky2Goldilocks;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{
     validate, Kernel, KernelClass, KernelRecord, NoTrace, NttOrder, Phase, TraceField, Tracer,
     VectorOpKind,
 };
+use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::{prove, Air, FactorialAir, FibonacciAir, StarkConfig};
 
 type S = Plonky2Goldilocks;

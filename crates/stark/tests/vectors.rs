@@ -6,9 +6,10 @@
 use serde_json::Value;
 use sha3::{Digest, Sha3_256};
 use zkaccel_field::Field;
-use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
+use zkaccel_fri::{FriConfig, FriReductionStrategy};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
+use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::{decode, prove, verify, FactorialAir, FibonacciAir, StarkConfig, VerifyMode};
 
 type S = Plonky2Goldilocks;

@@ -9,8 +9,9 @@ use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
     verify, HasherIdentity, MerkleCommitment, MerkleError, MerkleProof, MerkleTree, NeptuneHasher,
-    Plonky2Hasher, TreeHasher,
+    TreeHasher,
 };
+use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_poseidon::{NeptunePoseidon, Strength};
 
 fn neptune(arity: usize, strength: Strength) -> NeptuneHasher {

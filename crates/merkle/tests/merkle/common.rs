@@ -2,7 +2,8 @@
 
 use rand::{Rng, SeedableRng};
 use zkaccel_field::PrimeField;
-use zkaccel_merkle::{MerkleTree, Plonky2Hasher, TreeHasher};
+use zkaccel_merkle::{MerkleTree, TreeHasher};
+use zkaccel_plonky2::Plonky2Hasher;
 
 /// A uniformly random element (64 random bytes reduced).
 pub fn random<F: PrimeField>(rng: &mut impl Rng) -> F {

@@ -12,9 +12,10 @@ use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
     build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, LeafSource,
-    MerkleCommitment, MerkleError, MerkleProof, MerkleTree, NeptuneHasher, Plonky2Hasher,
-    StreamConfig, TreeHasher,
+    MerkleCommitment, MerkleError, MerkleProof, MerkleTree, NeptuneHasher, StreamConfig,
+    TreeHasher,
 };
+use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
 fn check_roundtrip<H: TreeHasher>(tree: &MerkleTree<H>, indices: &[u64]) {

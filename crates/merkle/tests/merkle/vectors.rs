@@ -7,9 +7,9 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
-    build_streaming, MerkleError, MerkleTree, NeptuneHasher, Plonky2Hasher, StreamConfig,
-    TreeHasher,
+    build_streaming, MerkleError, MerkleTree, NeptuneHasher, StreamConfig, TreeHasher,
 };
+use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_poseidon::{NeptunePoseidon, Strength};
 
 fn vectors() -> Value {

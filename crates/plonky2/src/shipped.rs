@@ -5,14 +5,16 @@
 
 use zkaccel_codec::{ByteReader, DecodeError};
 use zkaccel_field::Field;
-use zkaccel_fri::{FriConfig, FriReductionStrategy, Plonky2Goldilocks};
+use zkaccel_fri::{FriConfig, FriReductionStrategy};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::KernelSink;
 
-use crate::{
+use zkaccel_stark::{
     decode, prove, verify, Air, ConfigRequirement, FactorialAir, FibonacciAir, StarkConfig,
     StarkError, StarkProof, VerifierPolicy, VerifyMode,
 };
+
+use crate::Plonky2Goldilocks;
 
 /// The FRI scheme of every shipped proof: plonky2's Goldilocks, quadratic extension, Poseidon.
 pub type ShippedScheme = Plonky2Goldilocks;
@@ -94,7 +96,7 @@ impl ShippedAir {
     /// its kernels going to `sink`; returns the proof and its public inputs.
     ///
     /// # Errors
-    /// As [`ShippedAir::trace`] and [`crate::prove`].
+    /// As [`ShippedAir::trace`] and [`zkaccel_stark::prove`].
     pub fn prove(
         self,
         log_rows: usize,
@@ -117,7 +119,7 @@ impl ShippedAir {
     /// # Errors
     /// [`StarkError::Trace`] for a size outside 1 ..= [`MAX_LOG_ROWS`];
     /// [`StarkError::BelowPolicy`] / [`StarkError::ConfigMismatch`] from
-    /// [`VerifierPolicy::check`]; every error of [`crate::decode`] and [`crate::verify`];
+    /// [`VerifierPolicy::check`]; every error of [`zkaccel_stark::decode`] and [`zkaccel_stark::verify`];
     /// [`StarkError::Rejected`] for other inputs.
     pub fn verify(
         self,
