@@ -140,7 +140,7 @@ fn bad_requests_are_typed_errors() {
         Err(ChallengerError::PowBits { .. })
     ));
     assert!(c.index_challenge(0).is_ok(), "a zero bound reads as one");
-    let bn = zkaccel_poseidon::CircomPoseidon::get(3).unwrap();
+    let bn = zkaccel_presets::CircomPoseidon::get(3).unwrap();
     let mut wide = DuplexChallenger::new(bn.permutation(), 2).unwrap();
     assert!(matches!(
         wide.index_challenge(8),

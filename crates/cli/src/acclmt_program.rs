@@ -206,9 +206,9 @@ pub fn run_beats<F: PrimeField>(u: &UniformRounds<F>, blocks: &[[F; 9]], state: 
 #[cfg(test)]
 mod tests {
     use rand::{Rng, SeedableRng};
-    use zkaccel_poseidon::presets::{circomlib, neptune};
     use zkaccel_poseidon::reference::reference_params;
-    use zkaccel_poseidon::{Poseidon, PoseidonParams, Strength};
+    use zkaccel_poseidon::{Poseidon, PoseidonParams};
+    use zkaccel_presets::{circomlib, neptune, Strength};
 
     use super::*;
 

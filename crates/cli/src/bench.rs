@@ -17,6 +17,7 @@ use zkaccel_field::{Field, PrimeField};
 use zkaccel_fp256::{Fp256, Fp256Config, MulBackend};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_plonky2::Plonky2Hasher;
+use zkaccel_presets::{CircomPoseidon, NeptuneHasher, NeptunePoseidon};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -269,7 +270,7 @@ impl Bench {
 
 impl Bench {
     fn poseidon(&mut self, rng: &mut StdRng) {
-        use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon};
+        use zkaccel_poseidon::Plonky2Poseidon;
         const N: usize = 1024;
         let h = Plonky2Poseidon::get();
         let states: Vec<Goldilocks> = random_vec(rng, 12 * N);
@@ -359,7 +360,7 @@ impl Bench {
 
 impl Bench {
     fn merkle(&mut self, rng: &mut StdRng) {
-        use zkaccel_merkle::{MerkleTree, NeptuneHasher};
+        use zkaccel_merkle::MerkleTree;
         const N: usize = 1 << 12;
         const W: usize = 135;
         let rows: Vec<Goldilocks> = random_vec(rng, N * W);
@@ -377,7 +378,7 @@ impl Bench {
         );
         let leaves: Vec<zkaccel_bls12_381::Fr> = random_vec(rng, N);
         let hasher = NeptuneHasher::new(
-            zkaccel_poseidon::NeptunePoseidon::new(2, Default::default()).expect("arity 2"),
+            zkaccel_presets::NeptunePoseidon::new(2, Default::default()).expect("arity 2"),
         );
         self.add(
             "merkle-tree",

@@ -23,6 +23,7 @@ use zkaccel_field::modmul::MontgomeryWords;
 use zkaccel_field::{limbs, Field, PrimeField};
 use zkaccel_mimc::Preset;
 use zkaccel_plot::{write_atomically, FileSet};
+use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseidon, Strength};
 
 #[derive(Subcommand)]
 pub enum HwCommand {
@@ -675,9 +676,8 @@ const MAX_ACCLMT_WORDS: u64 = 4_000_000;
 /// its `t` input lanes and zkaccel-poseidon's `t` output lanes — Montgomery form
 /// (`x·2^W mod P`) throughout.
 fn acclmt_vectors(args: &AcclmtVectorArgs) -> Result<(), Box<dyn std::error::Error>> {
-    use zkaccel_poseidon::presets::{circomlib, neptune};
     use zkaccel_poseidon::reference::reference_params;
-    use zkaccel_poseidon::Strength;
+    use zkaccel_presets::{circomlib, neptune};
 
     let width = args.arity as usize + 1;
     // Each permutation is 2t lines of W/4 + 1 bytes, built in memory before the atomic write.
@@ -866,9 +866,8 @@ fn acclmt_tree_depth(args: &AcclmtTreeArgs) -> Result<u32, String> {
 /// then the root of zkaccel-merkle's arity-`arity` tree over them (neptune's or circomlib's node
 /// hash; its first layer is the controller's leaf hashes) — Montgomery form.
 fn acclmt_tree_vectors(args: &AcclmtTreeArgs) -> Result<(), Box<dyn std::error::Error>> {
-    use zkaccel_merkle::{CircomHasher, MerkleTree, NeptuneHasher};
-    use zkaccel_poseidon::presets::{circomlib, neptune};
-    use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
+    use zkaccel_merkle::MerkleTree;
+    use zkaccel_presets::{circomlib, neptune};
 
     let arity = args.arity as usize;
     let depth = acclmt_tree_depth(args)?;

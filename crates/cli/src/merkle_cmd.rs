@@ -6,17 +6,16 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use zkaccel_merkle::text_rows::{is_blank, split_row};
 use zkaccel_plonky2::Plonky2Hasher;
+use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseidon, Strength};
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_merkle::{
-    build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, MerkleCommitment,
-    MerkleError, MerkleProof, MerkleTree, NeptuneHasher, StreamConfig, TreeHasher,
-    DEFAULT_SUBTREE_LEAVES,
+    build_streaming, build_streaming_to_disk, verify, DiskTree, MerkleCommitment, MerkleError,
+    MerkleProof, MerkleTree, StreamConfig, TreeHasher, DEFAULT_SUBTREE_LEAVES,
 };
-use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
 
 use crate::inputs::{alloc_within, check_budget, generate_rows, parse_one, parse_size, Origin};
 use crate::poseidon_cmd::StrengthName;

@@ -8,12 +8,11 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::presets::{circomlib, neptune};
 use zkaccel_poseidon::reference::{log2_modulus, reference_params};
 use zkaccel_poseidon::rounds::reference_round_numbers;
-use zkaccel_poseidon::{
-    CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, PoseidonError, PoseidonParams, Strength,
-};
+use zkaccel_poseidon::{Plonky2Poseidon, PoseidonError, PoseidonParams};
+use zkaccel_presets::{circomlib, neptune};
+use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 
 use crate::inputs::{read_values_as, ValueMode};
 

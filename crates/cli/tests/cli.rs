@@ -1713,7 +1713,7 @@ fn acclmt_vectors_refuse_impossible_instances() {
 fn acclmt_tree_vectors_hold_the_trees_root() {
     use num_bigint::BigUint;
     use zkaccel_field::PrimeField;
-    use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
+    use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
     type Bls = zkaccel_bls12_381::Fr;
     type Bn = zkaccel_bn254::Fr;
 

@@ -13,8 +13,8 @@ use neptune::poseidon::PoseidonConstants;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::PrimeField;
 use zkaccel_field_testing::rng;
-use zkaccel_merkle::{MerkleTree, NeptuneHasher};
-use zkaccel_poseidon::{NeptunePoseidon, Strength};
+use zkaccel_merkle::MerkleTree;
+use zkaccel_presets::{NeptuneHasher, NeptunePoseidon, Strength};
 
 #[path = "common/neptune_tree.rs"]
 mod neptune_tree;

@@ -9,8 +9,8 @@ use generic_array::typenum::U2;
 use neptune::poseidon::PoseidonConstants;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::PrimeField;
-use zkaccel_merkle::{MerkleTree, NeptuneHasher};
-use zkaccel_poseidon::{NeptunePoseidon, Strength};
+use zkaccel_merkle::MerkleTree;
+use zkaccel_presets::{NeptuneHasher, NeptunePoseidon, Strength};
 
 #[path = "../benches/common/neptune_tree.rs"]
 mod neptune_tree;

@@ -2,10 +2,7 @@
 //! children become their parent — one at a time and in batches (the packed, multi-threaded
 //! kernels of `zkaccel-poseidon`).
 
-use zkaccel_bls12_381::Fr as Bls;
-use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
-use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon};
 use zkaccel_symmetric::Compression;
 
 use crate::error::MerkleError;
@@ -66,8 +63,8 @@ pub trait TreeHasher: Sync {
 }
 
 /// A tree over field elements with an arity-`k` node hash (any [`Compression`]): leaves are
-/// single field elements used as they are, nodes compress `arity` children. [`NeptuneHasher`] is neptune's
-/// (Filecoin's) tree builder; [`CircomHasher`] the usual circom Merkle gadget over BN254.
+/// single field elements used as they are, nodes compress `arity` children. `zkaccel_presets`' `NeptuneHasher` is neptune's
+/// (Filecoin's) tree builder, its `CircomHasher` the usual circom Merkle gadget over BN254.
 #[derive(Debug, Clone)]
 pub struct FieldTreeHasher<A, F, const ID: u8> {
     node: A,
@@ -88,11 +85,6 @@ impl<A, F, const ID: u8> FieldTreeHasher<A, F, ID> {
         &self.node
     }
 }
-
-/// neptune's tree (BLS12-381 by default).
-pub type NeptuneHasher<F = Bls> = FieldTreeHasher<NeptunePoseidon<F>, F, 2>;
-/// circomlib Poseidon nodes over BN254 (arity 1..16).
-pub type CircomHasher = FieldTreeHasher<&'static CircomPoseidon, Bn, 3>;
 
 impl<A: Compression<F>, F: PrimeField, const ID: u8> TreeHasher for FieldTreeHasher<A, F, ID> {
     type Element = F;

@@ -14,7 +14,7 @@ mod tree;
 pub use commitment::{HasherIdentity, MerkleCommitment};
 pub use disk::{build_streaming_to_disk, DiskTree};
 pub use error::MerkleError;
-pub use hasher::{CircomHasher, FieldTreeHasher, NeptuneHasher, TreeHasher};
+pub use hasher::{FieldTreeHasher, TreeHasher};
 pub use proof::MerkleProof;
 pub use stream::{
     build_streaming, LeafSource, StreamConfig, StreamOutput, DEFAULT_MEMORY_BUDGET,

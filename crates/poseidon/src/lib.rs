@@ -31,7 +31,5 @@ pub mod kernels {
         MAX_LINEAR_PARTIAL_ROUNDS,
     };
 }
-pub use presets::circomlib::CircomPoseidon;
-pub use presets::neptune::{HashType, NeptunePoseidon, Strength};
 pub use presets::plonky2::Plonky2Poseidon;
 pub use presets::plonky3::Plonky3Poseidon1;

@@ -7,11 +7,11 @@ use pyo3::types::PyBytes;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::Field;
 use zkaccel_merkle::{
-    build_streaming, verify, CircomHasher, MerkleCommitment, MerkleProof, MerkleTree as Tree,
-    NeptuneHasher, StreamConfig, TreeHasher,
+    build_streaming, verify, MerkleCommitment, MerkleProof, MerkleTree as Tree, StreamConfig,
+    TreeHasher,
 };
 use zkaccel_plonky2::Plonky2Hasher;
-use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon};
+use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseidon};
 
 use crate::arrays::{read, write, NumpyField};
 use crate::errors::{invalid, merkle as merkle_err, other, Kind};

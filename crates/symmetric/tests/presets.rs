@@ -7,7 +7,8 @@ use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_mimc::Preset;
 use zkaccel_poseidon::presets::plonky2::Digest;
-use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, Strength};
+use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 use zkaccel_symmetric::{Compression, Hasher, Permutation};
 
 fn fr(decimal: &str) -> Fr {

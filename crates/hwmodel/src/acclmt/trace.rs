@@ -202,7 +202,7 @@ impl fmt::Display for AcclmtTraceReport {
 #[cfg(test)]
 mod tests {
     use super::HASHES;
-    use zkaccel_poseidon::presets::{circomlib, neptune};
+    use zkaccel_presets::{circomlib, neptune};
 
     /// The replayed instances' rounds are neptune's (standard strength) and circomlib's.
     #[test]

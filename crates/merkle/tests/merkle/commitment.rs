@@ -8,11 +8,10 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
-    verify, HasherIdentity, MerkleCommitment, MerkleError, MerkleProof, MerkleTree, NeptuneHasher,
-    TreeHasher,
+    verify, HasherIdentity, MerkleCommitment, MerkleError, MerkleProof, MerkleTree, TreeHasher,
 };
 use zkaccel_plonky2::Plonky2Hasher;
-use zkaccel_poseidon::{NeptunePoseidon, Strength};
+use zkaccel_presets::{NeptuneHasher, NeptunePoseidon, Strength};
 
 fn neptune(arity: usize, strength: Strength) -> NeptuneHasher {
     NeptuneHasher::new(NeptunePoseidon::<Bls>::new(arity, strength).unwrap())

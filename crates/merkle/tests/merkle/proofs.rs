@@ -11,12 +11,11 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
-    build_streaming, build_streaming_to_disk, verify, CircomHasher, DiskTree, LeafSource,
-    MerkleCommitment, MerkleError, MerkleProof, MerkleTree, NeptuneHasher, StreamConfig,
-    TreeHasher,
+    build_streaming, build_streaming_to_disk, verify, DiskTree, LeafSource, MerkleCommitment,
+    MerkleError, MerkleProof, MerkleTree, StreamConfig, TreeHasher,
 };
 use zkaccel_plonky2::Plonky2Hasher;
-use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
+use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseidon, Strength};
 
 fn check_roundtrip<H: TreeHasher>(tree: &MerkleTree<H>, indices: &[u64]) {
     let proof = tree.prove(indices).unwrap();

@@ -6,11 +6,9 @@ use serde_json::Value;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_merkle::{
-    build_streaming, MerkleError, MerkleTree, NeptuneHasher, StreamConfig, TreeHasher,
-};
+use zkaccel_merkle::{build_streaming, MerkleError, MerkleTree, StreamConfig, TreeHasher};
 use zkaccel_plonky2::Plonky2Hasher;
-use zkaccel_poseidon::{NeptunePoseidon, Strength};
+use zkaccel_presets::{NeptuneHasher, NeptunePoseidon, Strength};
 
 fn vectors() -> Value {
     serde_json::from_str(include_str!("../../../../vectors/poseidon.json")).expect("valid JSON")

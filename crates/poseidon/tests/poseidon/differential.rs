@@ -17,7 +17,7 @@ use zkaccel_field::PrimeField;
 use zkaccel_field_testing::rng;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::presets::plonky3;
-use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Strength};
+use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 
 fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
     let bytes: Vec<u8> = (0..64).map(|_| rng.gen()).collect();

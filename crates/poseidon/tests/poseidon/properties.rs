@@ -15,9 +15,10 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::kernels::{permute_lanes_with, PartialRounds};
 use zkaccel_poseidon::reference::reference_params;
 use zkaccel_poseidon::{
-    check_alpha, permute_textbook, Matrix, NeptunePoseidon, Plonky2Poseidon, Poseidon,
-    PoseidonError, PoseidonParams, Strength, UniformRounds,
+    check_alpha, permute_textbook, Matrix, Plonky2Poseidon, Poseidon, PoseidonError,
+    PoseidonParams, UniformRounds,
 };
+use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 
 fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
     let bytes: Vec<u8> = (0..64).map(|_| rng.gen()).collect();
@@ -329,16 +330,13 @@ fn uniform_rounds_equal_every_preset() {
     for arity in [2, 4, 8, 11] {
         for strength in [Strength::Standard, Strength::Strengthened] {
             check(
-                &zkaccel_poseidon::presets::neptune::params::<Bls>(arity, strength).unwrap(),
+                &zkaccel_presets::neptune::params::<Bls>(arity, strength).unwrap(),
                 &mut rng,
             );
         }
     }
     for t in 2..=17 {
-        check(
-            &zkaccel_poseidon::presets::circomlib::params(t).unwrap(),
-            &mut rng,
-        );
+        check(&zkaccel_presets::circomlib::params(t).unwrap(), &mut rng);
     }
 }
 
@@ -426,7 +424,6 @@ fn sizes_past_the_limits_are_typed_errors() {
     use zkaccel_poseidon::grain::{GrainLfsr, GrainSeed};
     use zkaccel_poseidon::limits::{MAX_FULL_ROUNDS, MAX_PARTIAL_ROUNDS, MAX_WIDTH};
     use zkaccel_poseidon::reference::reference_params_auto;
-    use zkaccel_poseidon::CircomPoseidon;
     let limit = |r: Result<(), PoseidonError>, what: &str| match r {
         Err(PoseidonError::Limit { what: w, .. }) => assert_eq!(w, what),
         other => panic!("{what}: {other:?}"),

@@ -8,10 +8,12 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::grain::{GrainLfsr, GrainSeed};
-use zkaccel_poseidon::presets::{circomlib, neptune, plonky2};
+use zkaccel_poseidon::presets::plonky2;
 use zkaccel_poseidon::reference::log2_modulus;
 use zkaccel_poseidon::rounds::reference_round_numbers;
-use zkaccel_poseidon::{CircomPoseidon, NeptunePoseidon, Plonky2Poseidon, Strength};
+use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_presets::{circomlib, neptune};
+use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 
 fn vectors() -> Value {
     serde_json::from_str(include_str!("../../../../vectors/poseidon.json")).expect("valid JSON")

@@ -9,10 +9,10 @@ use rayon::prelude::*;
 use zkaccel_bn254::Fr;
 use zkaccel_field::Field;
 
-use crate::error::PoseidonError;
-use crate::reference::{log2_modulus, reference_params};
-use crate::rounds::{reference_round_numbers, round_up_to_multiple};
-use crate::{Poseidon, PoseidonParams};
+use zkaccel_merkle::FieldTreeHasher;
+use zkaccel_poseidon::reference::{log2_modulus, reference_params};
+use zkaccel_poseidon::rounds::{reference_round_numbers, round_up_to_multiple};
+use zkaccel_poseidon::{Poseidon, PoseidonError, PoseidonParams};
 
 /// The S-box exponent.
 pub const ALPHA: u64 = 5;
@@ -128,7 +128,7 @@ impl CircomPoseidon {
         let mut state = Vec::with_capacity(t);
         state.push(init);
         state.extend_from_slice(inputs);
-        self.perm.permute_unchecked(&mut state);
+        self.perm.permute(&mut state)?;
         state.truncate(n_out);
         Ok(state)
     }
@@ -189,3 +189,7 @@ impl zkaccel_symmetric::Compression<Fr> for CircomPoseidon {
         self.hash_many(children)
     }
 }
+
+/// The usual circom Merkle gadget over BN254: single-element leaves, nodes circomlib's
+/// `poseidon` of `t − 1` children (arity 1 to 16).
+pub type CircomHasher = FieldTreeHasher<&'static CircomPoseidon, Fr, 3>;

@@ -5,13 +5,11 @@
 use rayon::prelude::*;
 use zkaccel_field::PrimeField;
 
-use crate::error::PoseidonError;
-use crate::grain::{GrainLfsr, GrainSeed, SboxEncoding};
-use crate::matrix::Matrix;
-use crate::params::PoseidonParams;
-use crate::reference::field_bits;
-use crate::rounds::{neptune_round_numbers, strengthened_partial_rounds};
-use crate::Poseidon;
+use zkaccel_merkle::FieldTreeHasher;
+use zkaccel_poseidon::grain::{GrainLfsr, GrainSeed, SboxEncoding};
+use zkaccel_poseidon::reference::field_bits;
+use zkaccel_poseidon::rounds::{neptune_round_numbers, strengthened_partial_rounds};
+use zkaccel_poseidon::{Matrix, Poseidon, PoseidonError, PoseidonParams};
 
 /// neptune's S-box exponent.
 pub const ALPHA: u64 = 5;
@@ -66,7 +64,7 @@ pub fn round_numbers(arity: usize, strength: Strength) -> Result<(usize, usize),
             "arity must be at least 1".into(),
         ));
     }
-    crate::limits::check("arity", arity, crate::limits::MAX_WIDTH - 1)?;
+    zkaccel_poseidon::limits::check("arity", arity, zkaccel_poseidon::limits::MAX_WIDTH - 1)?;
     let (rf, rp) = neptune_round_numbers(arity + 1)?;
     Ok(match strength {
         Strength::Standard => (rf, rp),
@@ -166,7 +164,7 @@ impl<F: PrimeField> NeptunePoseidon<F> {
         let mut state = vec![F::ZERO; self.arity + 1];
         state[0] = tag;
         state[1..=inputs.len()].copy_from_slice(inputs);
-        self.perm.permute_unchecked(&mut state);
+        self.perm.permute(&mut state)?;
         Ok(state[1])
     }
 
@@ -189,7 +187,7 @@ impl<F: PrimeField> NeptunePoseidon<F> {
 
     /// As [`NeptunePoseidon::hash_many`] into a caller's buffer (lengths checked by callers:
     /// `children.len() = arity·out.len()`).
-    pub(crate) fn hash_many_into(&self, children: &[F], out: &mut [F]) {
+    fn hash_many_into(&self, children: &[F], out: &mut [F]) {
         const BLOCK: usize = 64;
         let (a, t) = (self.arity, self.arity + 1);
         let tag = self.merkle_tag();
@@ -239,3 +237,7 @@ impl<F: PrimeField> zkaccel_symmetric::Compression<F> for NeptunePoseidon<F> {
         self.hash_many(children)
     }
 }
+
+/// neptune's (Filecoin's) tree builder: single-element leaves, nodes the Merkle-domain
+/// Poseidon of `arity` children (BLS12-381 by default).
+pub type NeptuneHasher<F = zkaccel_bls12_381::Fr> = FieldTreeHasher<NeptunePoseidon<F>, F, 2>;

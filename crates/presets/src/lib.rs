@@ -1,0 +1,7 @@
+#![doc = include_str!("../README.md")]
+
+pub mod circomlib;
+pub mod neptune;
+
+pub use circomlib::{CircomHasher, CircomPoseidon};
+pub use neptune::{HashType, NeptuneHasher, NeptunePoseidon, Strength};
