@@ -81,6 +81,19 @@ if outside=$(git grep -nIE '(\.\./)+shared/|(^|[^a-z/])shared/(notes|specs|paper
   exit 1
 fi
 
+step "the generic crates name no concrete field (presets live in zkaccel-plonky2 and zkaccel-presets)"
+cargo metadata --no-deps --locked --format-version 1 | python3 -c '
+import json, sys
+generic = {"zkaccel-symmetric", "zkaccel-poseidon", "zkaccel-merkle", "zkaccel-challenger",
+           "zkaccel-fri", "zkaccel-stark", "zkaccel-ntt", "zkaccel-kernel-trace", "zkaccel-codec"}
+concrete = {"zkaccel-goldilocks", "zkaccel-bn254", "zkaccel-bls12-381", "zkaccel-bls12-377"}
+bad = [(p["name"], d["name"]) for p in json.load(sys.stdin)["packages"] if p["name"] in generic
+       for d in p["dependencies"] if d["kind"] is None and d["name"] in concrete]
+for crate, field in bad:
+    print(f"{crate} depends on {field} (move the preset into a compatibility crate)", file=sys.stderr)
+sys.exit(1 if bad else 0)
+'
+
 step "rustfmt"
 cargo fmt --all -- --check
 

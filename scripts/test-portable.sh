@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 
 kernel_crates=(zkaccel-field zkaccel-field-testing zkaccel-goldilocks zkaccel-fp256 zkaccel-fp384
   zkaccel-bn254 zkaccel-bls12-381 zkaccel-bls12-377 zkaccel-symmetric zkaccel-poseidon
-  zkaccel-mimc zkaccel-ntt zkaccel-merkle zkaccel-challenger zkaccel-fri zkaccel-stark)
+  zkaccel-mimc zkaccel-ntt zkaccel-merkle zkaccel-challenger zkaccel-fri zkaccel-stark
+  zkaccel-plonky2 zkaccel-presets)
 
 # One "directory<TAB>executable" line per test binary of those crates, matched by manifest
 # (cargo metadata's, so no package-id format is parsed).

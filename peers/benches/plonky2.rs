@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::to_plonky2;
-use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_plonky2::Plonky2Poseidon;
 
 const BATCH: usize = 1024;
 

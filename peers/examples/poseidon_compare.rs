@@ -21,7 +21,7 @@ use zkaccel_field::Field;
 use zkaccel_field_testing::bench::CpuClock;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::to_plonky2;
-use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_plonky2::Plonky2Poseidon;
 
 const BATCH: usize = 1024;
 /// Batches per timed sample (about 0.1 s each).

@@ -11,7 +11,7 @@ use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::{digest_from_plonky2, digest_to_plonky2, from_plonky2, to_plonky2};
-use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_plonky2::Plonky2Poseidon;
 
 fn random(rng: &mut impl Rng, n: usize) -> Vec<Goldilocks> {
     (0..n)

@@ -6,7 +6,8 @@ use rand::{Rng, SeedableRng};
 use zkaccel_challenger::{ChallengerError, DuplexChallenger, SpongeCounts};
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
-use zkaccel_poseidon::{Plonky2Poseidon, Poseidon};
+use zkaccel_plonky2::Plonky2Poseidon;
+use zkaccel_poseidon::Poseidon;
 
 /// plonky2's challenger (`zkaccel_plonky2::challenger()` is the same): plonky2's width-12
 /// Poseidon, rate 8.

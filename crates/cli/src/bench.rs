@@ -270,7 +270,7 @@ impl Bench {
 
 impl Bench {
     fn poseidon(&mut self, rng: &mut StdRng) {
-        use zkaccel_poseidon::Plonky2Poseidon;
+        use zkaccel_plonky2::Plonky2Poseidon;
         const N: usize = 1024;
         let h = Plonky2Poseidon::get();
         let states: Vec<Goldilocks> = random_vec(rng, 12 * N);

@@ -8,9 +8,10 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_plonky2::Plonky2Poseidon;
 use zkaccel_poseidon::reference::{log2_modulus, reference_params};
 use zkaccel_poseidon::rounds::reference_round_numbers;
-use zkaccel_poseidon::{Plonky2Poseidon, PoseidonError, PoseidonParams};
+use zkaccel_poseidon::{PoseidonError, PoseidonParams};
 use zkaccel_presets::{circomlib, neptune};
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 

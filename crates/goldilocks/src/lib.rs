@@ -3,6 +3,7 @@
 pub mod butterflies;
 mod extension;
 mod field;
+pub mod poseidon12;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64;
 

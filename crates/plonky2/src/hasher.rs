@@ -1,9 +1,9 @@
 //! plonky2's Merkle tree hasher.
 
+use crate::poseidon::Digest as Plonky2Digest;
+use crate::Plonky2Poseidon;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{MerkleError, TreeHasher};
-use zkaccel_poseidon::presets::plonky2::Digest as Plonky2Digest;
-use zkaccel_poseidon::Plonky2Poseidon;
 
 /// plonky2's `MerkleTree`: leaves hashed with `hash_or_noop`, binary nodes `two_to_one`.
 #[derive(Debug, Clone, Copy)]

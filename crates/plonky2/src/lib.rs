@@ -1,14 +1,16 @@
 #![doc = include_str!("../README.md")]
 
 mod hasher;
+pub mod poseidon;
 mod scheme;
 pub mod shipped;
 
 use zkaccel_challenger::DuplexChallenger;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::{Plonky2Poseidon, Poseidon};
+use zkaccel_poseidon::Poseidon;
 
 pub use hasher::Plonky2Hasher;
+pub use poseidon::Plonky2Poseidon;
 pub use scheme::Plonky2Goldilocks;
 pub use shipped::{ShippedAir, Statement};
 
@@ -18,9 +20,6 @@ pub type Plonky2Challenger = DuplexChallenger<Goldilocks, &'static Poseidon<Gold
 /// plonky2's `Challenger::new()` (`PoseidonGoldilocksConfig`): a fresh transcript, its state
 /// zero.
 pub fn challenger() -> Plonky2Challenger {
-    DuplexChallenger::new(
-        Plonky2Poseidon::get().permutation(),
-        zkaccel_poseidon::presets::plonky2::RATE,
-    )
-    .expect("plonky2's rate 8 is below its width 12")
+    DuplexChallenger::new(Plonky2Poseidon::get().permutation(), poseidon::RATE)
+        .expect("plonky2's rate 8 is below its width 12")
 }

@@ -26,7 +26,7 @@ use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::bench::on_threads;
 use zkaccel_field_testing::rng;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_plonky2::Plonky2Poseidon;
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 
 /// Independent inputs per batch.

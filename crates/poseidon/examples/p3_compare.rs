@@ -22,7 +22,8 @@ use p3_field::{PrimeCharacteristicRing as _, PrimeField64 as _};
 use p3_symmetric::Permutation as _;
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::{Plonky2Poseidon, Plonky3Poseidon1};
+use zkaccel_plonky2::Plonky2Poseidon;
+use zkaccel_presets::Plonky3Poseidon1;
 
 /// Permutations per timed sample.
 const CHAIN: usize = 100_000;

@@ -3,7 +3,7 @@
 //! `LANES` bounds the packing's lanes (16, 8, 4 or 1 on an AVX-512 IFMA machine; the default
 //! is the widest).
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_plonky2::Plonky2Poseidon;
 
 fn main() {
     let h = Plonky2Poseidon::get();

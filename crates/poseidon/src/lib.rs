@@ -8,7 +8,6 @@ mod matrix;
 pub mod mds_security;
 mod params;
 mod permutation;
-pub mod presets;
 pub mod reference;
 pub mod rounds;
 mod uniform;
@@ -17,7 +16,9 @@ pub use batch::INTERLEAVE;
 pub use error::PoseidonError;
 pub use matrix::Matrix;
 pub use params::{check_alpha, PoseidonParams};
-pub use permutation::{permute_textbook, Poseidon, MAX_KERNEL_WIDTH};
+pub use permutation::{
+    permute_textbook, KernelConstants, LinearPartial, Poseidon, SparsePartial, MAX_KERNEL_WIDTH,
+};
 pub use uniform::{LinearLayer, UniformRounds};
 
 /// The kernels [`Poseidon::permute_many`] runs, for differential tests and benchmarks
@@ -31,5 +32,3 @@ pub mod kernels {
         MAX_LINEAR_PARTIAL_ROUNDS,
     };
 }
-pub use presets::plonky2::Plonky2Poseidon;
-pub use presets::plonky3::Plonky3Poseidon1;

@@ -86,6 +86,31 @@ pub struct KernelConstants<C> {
     lin_s: Vec<C>,
 }
 
+/// The partial rounds in the sparse form of the Poseidon paper's appendix B: the state plus
+/// [`SparsePartial::first`], lanes `1..t` multiplied by the dense [`SparsePartial::init`], then
+/// per round `i` the S-box on lane 0, [`SparsePartial::scalars`]`[i]` added to it, and the sparse
+/// matrix `[[m00, v_i], [ŵ_i, I]]`. Per-round vectors are `t − 1` entries, round-major.
+#[derive(Debug, Clone, Copy)]
+pub struct SparsePartial<'a, C> {
+    /// Added to the whole state first.
+    pub first: &'a [C],
+    /// The dense `(t−1)×(t−1)` matrix applied (row-vector form) to lanes `1..t` first.
+    pub init: &'a [C],
+    /// Added to lane 0 after each round's S-box (the last one is zero).
+    pub scalars: &'a [C],
+    /// `M[0][0]`.
+    pub m00: &'a C,
+    /// Per round: the sparse matrix's first row without `M[0][0]`.
+    pub v: &'a [C],
+    /// Per round: its first column below the diagonal.
+    pub w_hat: &'a [C],
+    /// Per round `i`: `M[0][0]·scalars[i]`, the scalar's share of the new lane 0.
+    pub m00_scalars: &'a [C],
+    /// Per round `i < R − 1`: `Σ_c ŵ_{i+1}[c]·v_i[c]`, the coefficient of round `i`'s S-box
+    /// output in round `i + 1`'s dot product.
+    pub next_dot_s0: &'a [C],
+}
+
 /// The partial rounds written as linear forms of their inputs, for kernels whose long dot
 /// products are cheap (one reduction per sum).
 ///
@@ -278,6 +303,38 @@ impl<C> KernelConstants<C> {
         self.alpha
     }
 
+    /// Full rounds in each half (`R_F / 2`).
+    pub fn half_full_rounds(&self) -> usize {
+        self.half_full_rounds
+    }
+
+    /// The full rounds' constants, `R_F·t`, round-major (the first half's rounds, then the
+    /// second's).
+    pub fn full_round_constants(&self) -> &[C] {
+        &self.full
+    }
+
+    /// The MDS matrix's rows as small integers, when every entry is below 2^20 and every row
+    /// sums to less than 2^32 (for kernels that multiply by them without reduction).
+    pub fn mds_small(&self) -> Option<&[u32]> {
+        self.mds_small.as_deref()
+    }
+
+    /// The partial rounds in sparse form (empty slices when `R_P = 0`), for kernels that
+    /// schedule them for latency.
+    pub fn sparse_partial(&self) -> SparsePartial<'_, C> {
+        SparsePartial {
+            first: &self.first,
+            init: &self.init,
+            scalars: &self.scalars,
+            m00: &self.m00,
+            v: &self.v,
+            w_hat: &self.w_hat,
+            m00_scalars: &self.m00_scalars,
+            next_dot_s0: &self.next_dot_s0,
+        }
+    }
+
     /// The partial rounds as linear forms (empty slices when `R_P = 0`).
     pub fn linear_partial(&self) -> LinearPartial<'_, C> {
         LinearPartial {
@@ -352,20 +409,31 @@ fn full_round<P: PackedField, const W: usize>(
     state.copy_from_slice(&tmp[..t]);
 }
 
-/// Half of the full rounds (the first half, or the second if `second`) on one scalar state of
-/// width `W`: for permutations that run their partial rounds with a kernel of their own.
-#[inline(always)]
-pub(crate) fn full_rounds_half<F: PrimeField, const W: usize>(
-    k: &KernelConstants<F>,
-    state: &mut [F; W],
-    second: bool,
-) {
-    debug_assert_eq!(k.width, W);
-    let base = if second { k.half_full_rounds * W } else { 0 };
-    let mut tmp = [state[0]; MAX_KERNEL_WIDTH];
-    for r in 0..k.half_full_rounds {
-        let at = base + r * W;
-        full_round::<F, W>(k, (), state, &mut tmp, &k.full[at..at + W]);
+impl<F: PrimeField> KernelConstants<F> {
+    /// Half of the full rounds (the first half, or the second if `second`) on one scalar
+    /// state: for kernels that run the partial rounds with a schedule of their own.
+    ///
+    /// # Errors
+    /// [`PoseidonError::InputLength`] unless `W` is the permutation's width.
+    #[inline(always)]
+    pub fn full_rounds_half<const W: usize>(
+        &self,
+        state: &mut [F; W],
+        second: bool,
+    ) -> Result<(), PoseidonError> {
+        if W != self.width || W > MAX_KERNEL_WIDTH {
+            return Err(PoseidonError::InputLength {
+                expected: self.width,
+                actual: W,
+            });
+        }
+        let base = if second { self.half_full_rounds * W } else { 0 };
+        let mut tmp = [state[0]; MAX_KERNEL_WIDTH];
+        for r in 0..self.half_full_rounds {
+            let at = base + r * W;
+            full_round::<F, W>(self, (), state, &mut tmp, &self.full[at..at + W]);
+        }
+        Ok(())
     }
 }
 

@@ -2,6 +2,8 @@
 
 pub mod circomlib;
 pub mod neptune;
+pub mod plonky3;
 
 pub use circomlib::{CircomHasher, CircomPoseidon};
 pub use neptune::{HashType, NeptuneHasher, NeptunePoseidon, Strength};
+pub use plonky3::Plonky3Poseidon1;

@@ -13,7 +13,7 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::MerkleTree;
 use zkaccel_ntt::{NttPlan, Order};
 use zkaccel_plonky2::Plonky2Hasher;
-use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_plonky2::Plonky2Poseidon;
 
 /// The cases, by the names the benchmark prints (its inputs: `examples/overhead_rust.rs`).
 /// `ntt_goldilocks_2^20` runs a plain plan on typed elements (what a Rust caller whose

@@ -6,8 +6,8 @@ use zkaccel_bn254::Fr;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_mimc::Preset;
-use zkaccel_poseidon::presets::plonky2::Digest;
-use zkaccel_poseidon::Plonky2Poseidon;
+use zkaccel_plonky2::poseidon::Digest;
+use zkaccel_plonky2::Plonky2Poseidon;
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 use zkaccel_symmetric::{Compression, Hasher, Permutation};
 

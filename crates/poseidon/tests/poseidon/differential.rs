@@ -16,7 +16,7 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
 use zkaccel_field_testing::rng;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_poseidon::presets::plonky3;
+use zkaccel_presets::plonky3;
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 
 fn random<F: PrimeField>(rng: &mut impl Rng) -> F {
@@ -125,7 +125,7 @@ fn grain_constants_equal_plonky3_poseidon1_table() {
 
 #[test]
 fn plonky3_poseidon1_goldilocks12_random_states() {
-    let ours = zkaccel_poseidon::Plonky3Poseidon1::get();
+    let ours = zkaccel_presets::Plonky3Poseidon1::get();
     // The matrix is Plonky3's published one.
     let col = p3_goldilocks::MATRIX_CIRC_MDS_12_COL;
     for (k, m) in plonky3::mds().iter().enumerate() {

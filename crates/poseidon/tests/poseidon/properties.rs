@@ -12,11 +12,11 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_field::{Interleaved, PackedField};
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_plonky2::Plonky2Poseidon;
 use zkaccel_poseidon::kernels::{permute_lanes_with, PartialRounds};
 use zkaccel_poseidon::reference::reference_params;
 use zkaccel_poseidon::{
-    check_alpha, permute_textbook, Matrix, Plonky2Poseidon, Poseidon, PoseidonError,
-    PoseidonParams, UniformRounds,
+    check_alpha, permute_textbook, Matrix, Poseidon, PoseidonError, PoseidonParams, UniformRounds,
 };
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 

@@ -7,11 +7,11 @@ use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_plonky2::poseidon as plonky2;
+use zkaccel_plonky2::Plonky2Poseidon;
 use zkaccel_poseidon::grain::{GrainLfsr, GrainSeed};
-use zkaccel_poseidon::presets::plonky2;
 use zkaccel_poseidon::reference::log2_modulus;
 use zkaccel_poseidon::rounds::reference_round_numbers;
-use zkaccel_poseidon::Plonky2Poseidon;
 use zkaccel_presets::{circomlib, neptune};
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 

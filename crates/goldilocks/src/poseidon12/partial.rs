@@ -1,15 +1,16 @@
 //! The 22 partial rounds of a width-12 Goldilocks Poseidon on one state, scheduled for latency: the form of
-//! [`crate::permutation::partial_rounds_latency`] (only the S-box and one multiply-add on the
+//! `zkaccel_poseidon::kernels::partial_rounds_latency` (only the S-box and one multiply-add on the
 //! chain from round to round; the next round's dot product and the lane updates beside it),
 //! with every constant in a fixed-size array, so that the rounds compile to straight-line
 //! scalar code with constant offsets and no bounds checks. The constants are the kernel's,
-//! derived from the preset's round constants and MDS matrix ([`KernelConstants::derive`]).
+//! derived from the preset's round constants and MDS matrix (`KernelConstants::derive`).
 
 use zkaccel_field::{Algebra, Field};
-use zkaccel_goldilocks::Goldilocks;
 
 use super::{PARTIAL_ROUNDS, WIDTH};
-use crate::permutation::KernelConstants;
+use zkaccel_poseidon::KernelConstants;
+
+use crate::Goldilocks;
 
 /// Lanes `1..12`.
 pub(super) const LANES: usize = WIDTH - 1;
@@ -46,9 +47,10 @@ pub(crate) struct PartialRounds12 {
 impl PartialRounds12 {
     /// The constants of `k`, when `k` is a width-12, `x^7` permutation with 22 partial rounds.
     pub(crate) fn new(k: &KernelConstants<Goldilocks>) -> Option<Self> {
-        if k.width != WIDTH || k.alpha != 7 || k.partial_rounds != PARTIAL_ROUNDS {
+        if k.width() != WIDTH || k.alpha() != 7 || k.partial_rounds() != PARTIAL_ROUNDS {
             return None;
         }
+        let s = k.sparse_partial();
         let lanes = |v: &[Goldilocks], i: usize| -> [Goldilocks; LANES] {
             v[i * LANES..(i + 1) * LANES]
                 .try_into()
@@ -58,22 +60,22 @@ impl PartialRounds12 {
         let rounds = core::array::from_fn(|i| {
             let last = i + 1 == PARTIAL_ROUNDS;
             Round {
-                scalar: k.scalars[i],
-                m00_scalar: k.m00_scalars[i],
-                w_next: if last { zero } else { lanes(&k.w_hat, i + 1) },
+                scalar: s.scalars[i],
+                m00_scalar: s.m00_scalars[i],
+                w_next: if last { zero } else { lanes(s.w_hat, i + 1) },
                 next_dot_s0: if last {
                     Goldilocks::ZERO
                 } else {
-                    k.next_dot_s0[i]
+                    s.next_dot_s0[i]
                 },
-                v: lanes(&k.v, i),
+                v: lanes(s.v, i),
             }
         });
         Some(Self {
-            first: k.first[..].try_into().ok()?,
-            init_t: core::array::from_fn(|c| core::array::from_fn(|r| k.init[r * LANES + c])),
-            w_first: lanes(&k.w_hat, 0),
-            m00: k.m00,
+            first: s.first.try_into().ok()?,
+            init_t: core::array::from_fn(|c| core::array::from_fn(|r| s.init[r * LANES + c])),
+            w_first: lanes(s.w_hat, 0),
+            m00: *s.m00,
             rounds,
         })
     }

@@ -20,16 +20,17 @@
 //! and its rotations were twice as many two-source permutes). The partial rounds keep lane 0's chain and the dot products scalar and
 //! update lanes 1..12 in two registers ([`PartialRoundsAvx512`]).
 
-use zkaccel_field::{Algebra, Field};
-use zkaccel_goldilocks::x86_64::{
+use crate::x86_64::{
     Avx512, Avx512Ifma, Goldilocks12Ifma, PackedGoldilocksAvx512 as P, SmallCirculant12,
     SplitConstants12,
 };
-use zkaccel_goldilocks::Goldilocks;
+use zkaccel_field::{Algebra, Field};
 
 use super::partial::{PartialRounds12, LANES};
 use super::{PARTIAL_ROUNDS, WIDTH};
-use crate::permutation::KernelConstants;
+use zkaccel_poseidon::KernelConstants;
+
+use crate::Goldilocks;
 
 /// A full round's MDS matrix as `M[r][j] = circ[(j − r) mod 12] + [r = j]·diag[r]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,8 +44,8 @@ impl SmallCirculant {
     /// both layers below (`Σ circ + max diag < 2^20`: the IFMA layer's bound, which implies
     /// the plain layer's `2^32`), a width of 12 and `x^7`.
     pub(crate) fn of(k: &KernelConstants<Goldilocks>) -> Option<Self> {
-        let small = k.mds_small.as_deref()?;
-        if k.width != WIDTH || k.alpha != 7 || small.len() != WIDTH * WIDTH {
+        let small = k.mds_small()?;
+        if k.width() != WIDTH || k.alpha() != 7 || small.len() != WIDTH * WIDTH {
             return None;
         }
         let at = |r: usize, j: usize| small[r * WIDTH + j];
@@ -103,12 +104,17 @@ pub(crate) unsafe fn permute(
     partial: &PartialRoundsAvx512,
     state: &mut [Goldilocks; WIDTH],
 ) {
-    debug_assert!(k.width == WIDTH && k.alpha == 7);
+    debug_assert!(k.width() == WIDTH && k.alpha() == 7);
     let t = WIDTH;
-    let half = k.half_full_rounds;
+    let half = k.half_full_rounds();
     let (mut a, mut b) = split(cpu, state);
     for r in 0..half {
-        let (rc_a, rc_b) = split(cpu, k.full[r * t..(r + 1) * t].try_into().expect("a round"));
+        let (rc_a, rc_b) = split(
+            cpu,
+            k.full_round_constants()[r * t..(r + 1) * t]
+                .try_into()
+                .expect("a round"),
+        );
         full_round(mds, &mut a, &mut b, rc_a, rc_b);
     }
     join(a, b, state);
@@ -116,7 +122,12 @@ pub(crate) unsafe fn permute(
     let (mut a, mut b) = split(cpu, state);
     for r in 0..half {
         let at = (half + r) * t;
-        let (rc_a, rc_b) = split(cpu, k.full[at..at + t].try_into().expect("a round"));
+        let (rc_a, rc_b) = split(
+            cpu,
+            k.full_round_constants()[at..at + t]
+                .try_into()
+                .expect("a round"),
+        );
         full_round(mds, &mut a, &mut b, rc_a, rc_b);
     }
     join(a, b, state);
@@ -144,9 +155,12 @@ impl FullRoundsIfma {
         k: &KernelConstants<Goldilocks>,
         mds: &SmallCirculant,
     ) -> Option<Self> {
-        let half = k.half_full_rounds;
+        let half = k.half_full_rounds();
         let round = |r: usize| -> Option<[Goldilocks; WIDTH]> {
-            k.full.get(r * WIDTH..(r + 1) * WIDTH)?.try_into().ok()
+            k.full_round_constants()
+                .get(r * WIDTH..(r + 1) * WIDTH)?
+                .try_into()
+                .ok()
         };
         let zero = [Goldilocks::ZERO; WIDTH];
         let next = (0..2 * half)

@@ -2,9 +2,9 @@
 //! shape of plonky2's Poseidon and of Plonky3's Poseidon1), scheduled for latency: a sponge
 //! absorbing, a Merkle path or a challenger has one state, not a batch to spread over SIMD
 //! lanes. The chain from partial round to partial round is lane 0's S-box and one
-//! multiply-add ([`partial`]). Where the CPU has AVX-512F and the MDS matrix is circulant plus
+//! multiply-add (`partial`). Where the CPU has AVX-512F and the MDS matrix is circulant plus
 //! a diagonal with small entries, the full rounds run with the twelve lanes in two registers
-//! and the partial rounds update lanes 1..12 in two registers ([`avx512`]); elsewhere both
+//! and the partial rounds update lanes 1..12 in two registers (`avx512`); elsewhere both
 //! are scalar. The constants are the instance's own, so every preset of this shape shares the
 //! kernel.
 
@@ -12,9 +12,9 @@
 mod avx512;
 mod partial;
 
-use zkaccel_goldilocks::Goldilocks;
+use zkaccel_poseidon::Poseidon;
 
-use crate::Poseidon;
+use crate::Goldilocks;
 use partial::PartialRounds12;
 
 /// State width.
@@ -24,7 +24,7 @@ const PARTIAL_ROUNDS: usize = 22;
 
 /// The latency kernel of one instance, with the CPU features it runs on.
 #[derive(Debug, Clone)]
-pub(crate) struct Latency12 {
+pub struct Latency12 {
     perm: Poseidon<Goldilocks>,
     partial: PartialRounds12,
     /// The vector kernels, where the CPU has AVX-512F (and `ZKACCEL_SIMD` allows it) and the
@@ -37,7 +37,7 @@ pub(crate) struct Latency12 {
 #[cfg(target_arch = "x86_64")]
 #[derive(Debug, Clone)]
 struct Vector {
-    cpu: zkaccel_goldilocks::x86_64::Avx512,
+    cpu: crate::x86_64::Avx512,
     /// The full rounds on three 256-bit registers, where the CPU has AVX-512VL and IFMA.
     ifma: Option<avx512::FullRoundsIfma>,
     mds: avx512::SmallCirculant,
@@ -46,14 +46,14 @@ struct Vector {
 
 impl Latency12 {
     /// The kernel of `perm`, when it has width 12, `x^7` and 22 partial rounds.
-    pub(crate) fn new(perm: Poseidon<Goldilocks>) -> Option<Self> {
+    pub fn new(perm: Poseidon<Goldilocks>) -> Option<Self> {
         let partial = PartialRounds12::new(perm.kernel_constants())?;
         #[cfg(target_arch = "x86_64")]
         let vector = avx512::SmallCirculant::of(perm.kernel_constants()).and_then(|mds| {
-            let cpu = zkaccel_goldilocks::x86_64::Avx512::detect()?;
+            let cpu = crate::x86_64::Avx512::detect()?;
             Some(Vector {
                 cpu,
-                ifma: zkaccel_goldilocks::x86_64::Avx512Ifma::detect().and_then(|ifma| {
+                ifma: crate::x86_64::Avx512Ifma::detect().and_then(|ifma| {
                     avx512::FullRoundsIfma::new(ifma, perm.kernel_constants(), &mds)
                 }),
                 mds,
@@ -69,12 +69,12 @@ impl Latency12 {
     }
 
     /// The instance.
-    pub(crate) fn permutation(&self) -> &Poseidon<Goldilocks> {
+    pub fn permutation(&self) -> &Poseidon<Goldilocks> {
         &self.perm
     }
 
     /// Permutes a state in place on the fastest path the CPU has.
-    pub(crate) fn permute(&self, state: &mut [Goldilocks; WIDTH]) {
+    pub fn permute(&self, state: &mut [Goldilocks; WIDTH]) {
         let k = self.perm.kernel_constants();
         #[cfg(target_arch = "x86_64")]
         if let Some(v) = &self.vector {
@@ -93,9 +93,11 @@ impl Latency12 {
     /// The scalar path (full rounds of the generic kernel, [`PartialRounds12`]).
     fn permute_scalar(&self, state: &mut [Goldilocks; WIDTH]) {
         let k = self.perm.kernel_constants();
-        crate::permutation::full_rounds_half(k, state, false);
+        k.full_rounds_half(state, false)
+            .expect("new() took a permutation of width 12");
         self.partial.apply(state);
-        crate::permutation::full_rounds_half(k, state, true);
+        k.full_rounds_half(state, true)
+            .expect("new() took a permutation of width 12");
     }
 }
 
@@ -107,7 +109,7 @@ mod tests {
 
     /// Edge and random states: each word 0, 1, p − 1, 2^63 or 2^32 − 1 in turn, then random.
     fn states() -> Vec<[Goldilocks; WIDTH]> {
-        let p = zkaccel_goldilocks::ORDER;
+        let p = crate::ORDER;
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let edges = [0, 1, p - 1, 1 << 63, (1 << 32) - 1];
         (0..64)
@@ -123,12 +125,48 @@ mod tests {
             .collect()
     }
 
+    /// The two matrices of this shape the presets use, with the Grain reference constants:
+    /// plonky2's circulant plus diagonal and Plonky3's circulant (`zkaccel-plonky2` and
+    /// `zkaccel-presets` test their own constants against the standards' vectors).
+    fn instances() -> Vec<zkaccel_poseidon::PoseidonParams<Goldilocks>> {
+        let circulant = |circ: [u64; WIDTH], diag0: u64| -> Vec<Goldilocks> {
+            (0..WIDTH * WIDTH)
+                .map(|k| {
+                    let (r, j) = (k / WIDTH, k % WIDTH);
+                    let d = if r == 0 && j == 0 { diag0 } else { 0 };
+                    Goldilocks::new_reduced(circ[(j + WIDTH - r) % WIDTH] + d)
+                })
+                .collect()
+        };
+        let grain = zkaccel_poseidon::reference::reference_params::<Goldilocks>(
+            WIDTH,
+            7,
+            8,
+            PARTIAL_ROUNDS,
+        )
+        .unwrap();
+        [
+            circulant([17, 15, 41, 16, 2, 28, 13, 13, 39, 18, 34, 20], 8),
+            circulant([1, 1, 2, 1, 8, 9, 10, 7, 5, 9, 4, 10], 0),
+        ]
+        .into_iter()
+        .map(|mds| {
+            zkaccel_poseidon::PoseidonParams::new(
+                WIDTH,
+                7,
+                8,
+                PARTIAL_ROUNDS,
+                grain.round_constants().to_vec(),
+                mds,
+            )
+            .unwrap()
+        })
+        .collect()
+    }
+
     /// Each path `run` takes on every preset of this shape, against the textbook permutation.
     fn check(name: &str, run: impl Fn(&Latency12, &mut [Goldilocks; WIDTH]) -> bool) {
-        for params in [
-            super::super::plonky2::params(),
-            super::super::plonky3::params(),
-        ] {
+        for params in instances() {
             let kernel = Latency12::new(Poseidon::new(params).unwrap()).unwrap();
             for state in states() {
                 let mut want = state;
@@ -181,10 +219,7 @@ mod tests {
 
     #[test]
     fn both_presets_have_the_vector_form() {
-        for params in [
-            super::super::plonky2::params(),
-            super::super::plonky3::params(),
-        ] {
+        for params in instances() {
             let perm = Poseidon::new(params).unwrap();
             #[cfg(target_arch = "x86_64")]
             assert!(avx512::SmallCirculant::of(perm.kernel_constants()).is_some());
@@ -196,7 +231,8 @@ mod tests {
     fn other_shapes_are_refused() {
         // Width 8, and width 12 with 23 partial rounds.
         for (t, rp) in [(8, 22), (12, 23)] {
-            let params = crate::reference::reference_params::<Goldilocks>(t, 7, 8, rp).unwrap();
+            let params =
+                zkaccel_poseidon::reference::reference_params::<Goldilocks>(t, 7, 8, rp).unwrap();
             assert!(Latency12::new(Poseidon::new(params).unwrap()).is_none());
         }
     }

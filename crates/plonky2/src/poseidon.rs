@@ -11,9 +11,8 @@ use rayon::prelude::*;
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 
-use crate::error::PoseidonError;
-use crate::params::PoseidonParams;
-use crate::Poseidon;
+use zkaccel_goldilocks::poseidon12::Latency12;
+use zkaccel_poseidon::{Poseidon, PoseidonError, PoseidonParams};
 
 /// State width.
 pub const WIDTH: usize = 12;
@@ -73,7 +72,7 @@ pub fn params() -> PoseidonParams<Goldilocks> {
 #[derive(Debug, Clone)]
 pub struct Plonky2Poseidon {
     /// The permutation with its latency kernel.
-    fast: super::latency12::Latency12,
+    fast: Latency12,
 }
 
 impl Plonky2Poseidon {
@@ -83,7 +82,7 @@ impl Plonky2Poseidon {
         INSTANCE.get_or_init(|| {
             let perm = Poseidon::new(params()).expect("plonky2's MDS matrix has invertible minors");
             Self {
-                fast: super::latency12::Latency12::new(perm)
+                fast: Latency12::new(perm)
                     .expect("plonky2's permutation has width 12, x^7 and 22 partial rounds"),
             }
         })
@@ -106,7 +105,9 @@ impl Plonky2Poseidon {
     /// (sparse partial rounds), whatever the CPU (tests compare it with
     /// [`Plonky2Poseidon::permute`]).
     pub fn permute_portable(&self, state: &mut [Goldilocks; WIDTH]) {
-        self.permutation().permute_unchecked(state);
+        self.permutation()
+            .permute(state)
+            .expect("the state has the permutation's width, 12");
     }
 
     /// `hash_n_to_m_no_pad`: overwrite-mode sponge, zero state, absorb chunks of 8 by

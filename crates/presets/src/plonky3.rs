@@ -9,10 +9,9 @@ use std::sync::OnceLock;
 
 use zkaccel_goldilocks::Goldilocks;
 
-use crate::error::PoseidonError;
-use crate::params::PoseidonParams;
-use crate::reference::reference_params;
-use crate::Poseidon;
+use zkaccel_goldilocks::poseidon12::Latency12;
+use zkaccel_poseidon::reference::reference_params;
+use zkaccel_poseidon::{Poseidon, PoseidonError, PoseidonParams};
 
 /// State width.
 pub const WIDTH: usize = 12;
@@ -52,11 +51,11 @@ pub fn params() -> PoseidonParams<Goldilocks> {
 }
 
 /// Plonky3's Poseidon1, bit-exact with `default_goldilocks_poseidon1_12()`: one state on the
-/// latency kernel plonky2's preset runs ([`crate::Plonky2Poseidon::permute`]), batches on the
+/// latency kernel plonky2's preset runs (`zkaccel_plonky2::Plonky2Poseidon::permute`), batches on the
 /// packed kernels.
 #[derive(Debug, Clone)]
 pub struct Plonky3Poseidon1 {
-    fast: super::latency12::Latency12,
+    fast: Latency12,
 }
 
 impl Plonky3Poseidon1 {
@@ -66,7 +65,7 @@ impl Plonky3Poseidon1 {
         INSTANCE.get_or_init(|| {
             let perm = Poseidon::new(params()).expect("Plonky3's MDS matrix has invertible minors");
             Self {
-                fast: super::latency12::Latency12::new(perm)
+                fast: Latency12::new(perm)
                     .expect("Plonky3's permutation has width 12, x^7 and 22 partial rounds"),
             }
         })
@@ -162,7 +161,7 @@ mod tests {
                 );
             }
         }
-        let matrix = crate::Matrix::new(WIDTH, m).unwrap();
-        assert!(crate::mds_security::is_secure(&matrix));
+        let matrix = zkaccel_poseidon::Matrix::new(WIDTH, m).unwrap();
+        assert!(zkaccel_poseidon::mds_security::is_secure(&matrix));
     }
 }
