@@ -48,7 +48,6 @@ for line in sys.stdin:
 [[ -n $binaries ]] || { echo "no test binaries of the kernel crates found" >&2; exit 1; }
 
 export ZKACCEL_SIMD=off
-export RUST_MIN_STACK="${RUST_MIN_STACK:-16777216}"
 count=0
 while IFS=$'\t' read -r dir exe; do
   printf '%s (%s)\n' "$(basename "$exe")" "${dir#"$PWD"/}"

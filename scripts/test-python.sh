@@ -31,9 +31,6 @@ extras=$("$venv/bin/python" -c 'import tomllib; p = tomllib.load(open("crates/py
 # The CLI the tests compare against: the one `cargo test --workspace` built (building it alone
 # would recompile the workspace under another feature set).
 [[ -x target/debug/zkaccel ]] || cargo build -q --locked -p zkaccel-cli
-# The dev profile leaves the kernels unoptimised: their threads need 16 MiB stacks (cargo sets
-# this for what it runs, .cargo/config.toml; pytest and the Ray workers it starts are not).
-export RUST_MIN_STACK="${RUST_MIN_STACK:-16777216}"
 ZKACCEL_CLI="$PWD/target/debug/zkaccel" "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/python/tests
 (cd crates/python && "../../$venv/bin/python" -m mypy --strict --no-incremental tests &&
   "../../$venv/bin/python" -m mypy --strict --no-incremental -p zkaccel)

@@ -20,7 +20,7 @@ const STATES_PER_TASK: usize = 256;
 
 /// Permutes every whole group of `P::WIDTH` states (lane `i` of the packing holds element `i`
 /// of each state); returns the untouched remainder.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn permute_groups<'a, P: PackedField>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,

@@ -371,7 +371,7 @@ pub const MAX_KERNEL_WIDTH: usize = 32;
 
 /// One full round: constants, S-box on every lane, MDS (small-integer rows when the matrix
 /// has them).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
 fn full_round<P: PackedField, const W: usize>(
     k: &KernelConstants<P::Constant>,
@@ -480,7 +480,7 @@ impl PartialRounds {
 /// with the packing's preferred partial rounds.
 ///
 /// The form is chosen at compile time, so each packing's kernel holds only the form it runs.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn permute_lanes<P: PackedField>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
@@ -516,7 +516,7 @@ const LATENCY: u8 = 2;
 
 /// One permutation with the partial rounds in the form `FORM` (`SPARSE`, `LINEAR` or
 /// `LATENCY`).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn permute_lanes_form<P: PackedField, const FORM: u8>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
@@ -532,7 +532,7 @@ fn permute_lanes_form<P: PackedField, const FORM: u8>(
 }
 
 /// One permutation for a width fixed at compile time (`W = t`), or any width (`W = 0`).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
 fn permute_lanes_width<P: PackedField, const W: usize, const FORM: u8>(
     k: &KernelConstants<P::Constant>,
@@ -567,7 +567,7 @@ fn permute_lanes_width<P: PackedField, const W: usize, const FORM: u8>(
 
 /// The partial rounds in sparse form: per round one S-box, one dot product for lane 0 and
 /// `t − 1` multiply-adds.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
 pub fn partial_rounds_sparse<P: PackedField, const W: usize>(
     k: &KernelConstants<P::Constant>,
@@ -615,7 +615,7 @@ pub fn partial_rounds_sparse<P: PackedField, const W: usize>(
 /// M[0][0]·scalars[i])`; the lane updates and the next round's dot product run beside it, at
 /// the price of one more product per round than the sparse form (which batches, bound by
 /// throughput rather than latency, keep).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
 pub fn partial_rounds_latency<P: PackedField, const W: usize>(
     k: &KernelConstants<P::Constant>,
@@ -675,7 +675,7 @@ const TRIANGLE_BLOCK: usize = 4;
 /// that only the S-box and that reduction lie on the dependency chain from round to round.
 /// Falls back to [`partial_rounds_sparse`] beyond [`MAX_LINEAR_PARTIAL_ROUNDS`] rounds or
 /// sums longer than the packing's [`PackedField::MAX_LAZY_TERMS`].
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
 pub fn partial_rounds_linear<P: PackedField, const W: usize>(
     k: &KernelConstants<P::Constant>,
