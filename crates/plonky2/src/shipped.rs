@@ -10,8 +10,8 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::KernelSink;
 
 use zkaccel_stark::{
-    decode, prove, verify, Air, ConfigRequirement, FactorialAir, FibonacciAir, StarkConfig,
-    StarkError, StarkProof, VerifierPolicy, VerifyMode,
+    decode, prove, verify, Air, ConfigRequirement, FactorialAir, FibonacciAir, Rejection,
+    StarkConfig, StarkError, StarkProof, VerifierPolicy, VerifyMode,
 };
 
 use crate::Plonky2Goldilocks;
@@ -65,8 +65,8 @@ impl ShippedAir {
     /// x0, x1 (default 0, 1); Factorial takes none.
     ///
     /// # Errors
-    /// [`StarkError::Trace`] for a size outside 1 ..= [`MAX_LOG_ROWS`];
-    /// [`StarkError::PublicInputs`] for the wrong number of inputs.
+    /// [`StarkError::OutOfRange`] for a size outside 1 ..= [`MAX_LOG_ROWS`];
+    /// [`StarkError::PublicInputCount`] for the wrong number of inputs.
     pub fn trace(
         self,
         log_rows: usize,
@@ -77,15 +77,19 @@ impl ShippedAir {
         match self {
             Self::Fibonacci => {
                 let [x0, x1] = inputs.unwrap_or(&[Goldilocks::ZERO, Goldilocks::ONE])[..] else {
-                    return Err(StarkError::PublicInputs(
-                        "Fibonacci takes two inputs, x0,x1".into(),
-                    ));
+                    return Err(StarkError::PublicInputCount {
+                        expected: 2,
+                        got: inputs.map_or(0, <[Goldilocks]>::len),
+                    });
                 };
                 FibonacciAir::trace(rows, x0, x1)
             }
             Self::Factorial => {
-                if inputs.is_some() {
-                    return Err(StarkError::PublicInputs("Factorial takes no inputs".into()));
+                if let Some(inputs) = inputs {
+                    return Err(StarkError::PublicInputCount {
+                        expected: 0,
+                        got: inputs.len(),
+                    });
                 }
                 FactorialAir::trace(rows)
             }
@@ -117,10 +121,10 @@ impl ShippedAir {
     /// before the proof is read. With `expected_inputs`, a proof of other inputs is rejected.
     ///
     /// # Errors
-    /// [`StarkError::Trace`] for a size outside 1 ..= [`MAX_LOG_ROWS`];
+    /// [`StarkError::OutOfRange`] for a size outside 1 ..= [`MAX_LOG_ROWS`];
     /// [`StarkError::BelowPolicy`] / [`StarkError::ConfigMismatch`] from
     /// [`VerifierPolicy::check`]; every error of [`zkaccel_stark::decode`] and [`zkaccel_stark::verify`];
-    /// [`StarkError::Rejected`] for other inputs.
+    /// [`Rejection::PublicInputs`] for other inputs.
     pub fn verify(
         self,
         config: &StarkConfig,
@@ -148,9 +152,12 @@ fn check_log_rows(log_rows: usize) -> Result<(), StarkError> {
     if (1..=MAX_LOG_ROWS).contains(&log_rows) {
         Ok(())
     } else {
-        Err(StarkError::Trace(format!(
-            "2^{log_rows} rows: supported 1 to {MAX_LOG_ROWS}"
-        )))
+        Err(StarkError::OutOfRange {
+            what: "log2 of the rows of a shipped statement",
+            got: log_rows as u64,
+            min: 1,
+            max: MAX_LOG_ROWS as u64,
+        })
     }
 }
 
@@ -164,9 +171,7 @@ fn check_body<A: Air>(
 ) -> Result<Vec<Goldilocks>, StarkError> {
     let proof: StarkProof<ShippedScheme> = decode(air, config, log_rows, body)?;
     if expected_inputs.is_some_and(|want| proof.public_inputs != want) {
-        return Err(StarkError::Rejected(
-            "the proof's public inputs are not the ones expected".into(),
-        ));
+        return Err(Rejection::PublicInputs.into());
     }
     verify(air, config, log_rows, &proof, mode)?;
     Ok(proof.public_inputs)
@@ -227,16 +232,14 @@ impl ConfigOverrides {
 /// The named configuration preset (`standard-fast`, `small-proofs`).
 ///
 /// # Errors
-/// [`StarkError::Config`] for an unknown name.
+/// [`StarkError::UnknownPreset`] for an unknown name.
 pub fn preset(name: &str) -> Result<StarkConfig, StarkError> {
     StarkConfig::presets()
         .into_iter()
         .find(|(n, _)| *n == name)
         .map(|(_, c)| c)
-        .ok_or_else(|| {
-            StarkError::Config(format!(
-                "unknown configuration {name:?}; known: standard-fast, small-proofs"
-            ))
+        .ok_or_else(|| StarkError::UnknownPreset {
+            name: name.chars().take(40).collect(),
         })
 }
 
@@ -245,14 +248,20 @@ pub fn preset(name: &str) -> Result<StarkConfig, StarkError> {
 /// the target are refused, never silently proved at a lower level.
 ///
 /// # Errors
-/// [`StarkError::Config`] for an unknown name, or a configuration [`StarkConfig::check`]
+/// [`StarkError::UnknownPreset`] for an unknown name; [`StarkError::BelowPresetTarget`] for
+/// overrides that conjecture less than the preset's target it does not lower; a configuration
+/// [`StarkConfig::check`]
 /// refuses (out of range, or below its security target).
 pub fn config_with(name: &str, overrides: &ConfigOverrides) -> Result<StarkConfig, StarkError> {
     let config = overrides.apply(preset(name)?);
     config.check::<ShippedScheme>().map_err(|e| match e {
-        StarkError::Config(m) if overrides.security_bits.is_none() => StarkError::Config(format!(
-            "{m}; to prove below the preset's target, lower it explicitly (--security-bits)"
-        )),
+        StarkError::BelowTarget {
+            conjectured_bits,
+            target_bits,
+        } if overrides.security_bits.is_none() => StarkError::BelowPresetTarget {
+            conjectured_bits,
+            target_bits,
+        },
         other => other,
     })?;
     Ok(config)
@@ -274,7 +283,7 @@ impl Statement {
     /// named, then the configuration against `policy`.
     ///
     /// # Errors
-    /// [`StarkError::Rejected`] for another AIR or size; the errors of
+    /// [`Rejection::OtherAir`] / [`Rejection::OtherRows`] for another AIR or size; the errors of
     /// [`VerifierPolicy::check`].
     pub fn check(
         &self,
@@ -283,18 +292,18 @@ impl Statement {
         policy: &VerifierPolicy,
     ) -> Result<(), StarkError> {
         if air.is_some_and(|a| a != self.air) {
-            return Err(StarkError::Rejected(format!(
-                "the proof is of the {} AIR, not the {} expected",
-                self.air.name(),
-                air.map_or("", ShippedAir::name)
-            )));
+            return Err(Rejection::OtherAir {
+                proof: self.air.name(),
+                expected: air.map_or("", ShippedAir::name),
+            }
+            .into());
         }
         if log_rows.is_some_and(|l| l != self.log_rows) {
-            return Err(StarkError::Rejected(format!(
-                "the proof is over 2^{} rows, not the 2^{} expected",
-                self.log_rows,
-                log_rows.unwrap_or_default()
-            )));
+            return Err(Rejection::OtherRows {
+                proof: self.log_rows,
+                expected: log_rows.unwrap_or_default(),
+            }
+            .into());
         }
         policy.check::<ShippedScheme>(&self.config)
     }
@@ -335,7 +344,8 @@ impl Statement {
     /// # Errors
     /// [`StarkError::Decode`] for a file that is not a zkaccel proof of a known version, ends
     /// inside its header, or names an unknown AIR or reduction strategy;
-    /// [`StarkError::Config`] for a configuration [`StarkConfig::check`] refuses.
+    /// [`StarkError::OutOfRange`], [`StarkError::BelowTarget`] or [`StarkError::Fri`] for a
+    /// configuration [`StarkConfig::check`] refuses.
     pub fn decode_header(bytes: &[u8]) -> Result<(Self, usize), StarkError> {
         let mut r = ByteReader::new(bytes);
         let magic = r.take(MAGIC.len(), "the magic number")?;

@@ -15,7 +15,7 @@ impl FibonacciAir {
     /// The trace of `rows` rows from `x0, x1` (column-major) and its public inputs.
     ///
     /// # Errors
-    /// [`StarkError::Trace`] unless `rows` is a power of two of at least 2.
+    /// [`StarkError::TraceRows`] unless `rows` is a power of two of at least 2.
     pub fn trace<F: Field>(rows: usize, x0: F, x1: F) -> Result<(Vec<Vec<F>>, Vec<F>), StarkError> {
         check_rows(rows)?;
         let mut a = Vec::with_capacity(rows);
@@ -64,7 +64,7 @@ impl FactorialAir {
     /// The trace of `rows` rows (column-major) and its public input.
     ///
     /// # Errors
-    /// [`StarkError::Trace`] unless `rows` is a power of two of at least 2.
+    /// [`StarkError::TraceRows`] unless `rows` is a power of two of at least 2.
     pub fn trace<F: Field>(rows: usize) -> Result<(Vec<Vec<F>>, Vec<F>), StarkError> {
         check_rows(rows)?;
         let mut a = Vec::with_capacity(rows);
@@ -103,9 +103,7 @@ impl Air for FactorialAir {
 
 fn check_rows(rows: usize) -> Result<(), StarkError> {
     if rows < 2 || !rows.is_power_of_two() {
-        return Err(StarkError::Trace(format!(
-            "{rows} rows: a trace has a power of two of at least 2 rows"
-        )));
+        return Err(StarkError::TraceRows { rows });
     }
     Ok(())
 }

@@ -57,25 +57,26 @@ impl StarkConfig {
     /// (starky's `check_config`).
     ///
     /// # Errors
-    /// [`StarkError::Config`] naming what is out of range.
+    /// [`StarkError::OutOfRange`] naming what is out of range, [`StarkError::BelowTarget`],
+    /// and FRI's [`zkaccel_fri::FriError::Config`].
     pub fn check<S: FriScheme>(&self) -> Result<(), StarkError> {
-        self.fri_config
-            .check()
-            .map_err(StarkError::from_fri_config)?;
+        self.fri_config.check()?;
         if !(1..=MAX_CHALLENGES).contains(&self.num_challenges) {
-            return Err(StarkError::Config(format!(
-                "{} challenges; supported: 1 to {MAX_CHALLENGES}",
-                self.num_challenges
-            )));
+            return Err(StarkError::OutOfRange {
+                what: "the number of challenges",
+                got: self.num_challenges as u64,
+                min: 1,
+                max: MAX_CHALLENGES as u64,
+            });
         }
         let bits = self
             .fri_config
             .conjectured_security_bits(S::extension_bits());
         if bits < self.security_bits {
-            return Err(StarkError::Config(format!(
-                "the FRI parameters give {bits} conjectured bits, below the {} asked for",
-                self.security_bits
-            )));
+            return Err(StarkError::BelowTarget {
+                conjectured_bits: bits,
+                target_bits: self.security_bits,
+            });
         }
         Ok(())
     }

@@ -37,9 +37,10 @@ pub const MAX_CHECKED_DEGREE: usize = 1 << 14;
 ///
 /// # Errors
 /// [`StarkError::ConstraintDegree`] naming the first constraint (in emission order) of a
-/// higher degree; [`StarkError::Config`] for a declared degree of 0, above
-/// [`MAX_CHECKED_DEGREE`] or too large to measure over this field, and for an AIR whose
-/// number of constraints changes from point to point.
+/// higher degree; [`StarkError::OutOfRange`] for a declared degree of 0 or above
+/// [`MAX_CHECKED_DEGREE`], [`StarkError::BeyondTwoAdicity`] for one too large to measure over
+/// this field, and [`StarkError::ConstraintCount`] for an AIR whose number of constraints
+/// changes from point to point.
 pub fn check_constraint_degrees<A: Air, F: PrimeField + TwoAdicField>(
     air: &A,
     seed: u64,
@@ -48,19 +49,20 @@ pub fn check_constraint_degrees<A: Air, F: PrimeField + TwoAdicField>(
     let rows = DEGREE_CHECK_ROWS;
     let row_bits = rows.trailing_zeros() as usize;
     if declared == 0 || declared > MAX_CHECKED_DEGREE {
-        return Err(StarkError::Config(format!(
-            "constraint degree {declared}: the degree check measures from 1 to \
-             {MAX_CHECKED_DEGREE}"
-        )));
+        return Err(StarkError::OutOfRange {
+            what: "the constraint degree the degree check measures",
+            got: declared as u64,
+            min: 1,
+            max: MAX_CHECKED_DEGREE as u64,
+        });
     }
     let blowup_bits = log2_ceil(declared + 1) + 2;
     if row_bits + blowup_bits > F::TWO_ADICITY {
-        return Err(StarkError::Config(format!(
-            "constraint degree {declared}: an LDE of 2^{} points is beyond the field's \
-             two-adicity {}",
-            row_bits + blowup_bits,
-            F::TWO_ADICITY
-        )));
+        return Err(StarkError::BeyondTwoAdicity {
+            degree: declared,
+            lde_bits: row_bits + blowup_bits,
+            two_adicity: F::TWO_ADICITY,
+        });
     }
     let lde_bits = row_bits + blowup_bits;
     let size = 1usize << lde_bits;
@@ -84,10 +86,8 @@ pub fn check_constraint_degrees<A: Air, F: PrimeField + TwoAdicField>(
     };
     let (first, last) = (selector(0)?, selector(rows - 1)?);
     let public_inputs: Vec<F> = (0..air.public_inputs()).map(|_| random.element()).collect();
-    let omega = F::two_adic_generator(lde_bits).map_err(|e| StarkError::Config(e.to_string()))?;
-    let g_inv = F::two_adic_generator(row_bits)
-        .map_err(|e| StarkError::Config(e.to_string()))?
-        .inverse();
+    let omega = F::two_adic_generator(lde_bits)?;
+    let g_inv = F::two_adic_generator(row_bits)?.inverse();
     // values[k][i]: constraint k at LDE point i.
     let mut values: Vec<Vec<F>> = Vec::new();
     let (mut local, mut next, mut point) = (Vec::new(), Vec::new(), Vec::new());
@@ -110,12 +110,10 @@ pub fn check_constraint_degrees<A: Air, F: PrimeField + TwoAdicField>(
         if i == 0 {
             values = vec![Vec::with_capacity(size); point.len()];
         } else if point.len() != values.len() {
-            return Err(StarkError::Config(format!(
-                "the AIR emitted {} constraints at one point and {} at another: the number \
-                 of constraints must not depend on the values",
-                values.len(),
-                point.len()
-            )));
+            return Err(StarkError::ConstraintCount {
+                first: values.len(),
+                then: point.len(),
+            });
         }
         for (k, &v) in point.iter().enumerate() {
             values[k].push(v);
@@ -244,7 +242,10 @@ mod tests {
         }
         for declared in [0, MAX_CHECKED_DEGREE + 1, usize::MAX / 32, usize::MAX] {
             let e = check_constraint_degrees::<_, Goldilocks>(&Declares(declared), 0);
-            assert!(matches!(e, Err(StarkError::Config(_))), "{declared}: {e:?}");
+            assert!(
+                matches!(e, Err(StarkError::OutOfRange { .. })),
+                "{declared}: {e:?}"
+            );
         }
         // The same AIR with an honest degree passes.
         assert!(check_constraint_degrees::<_, Goldilocks>(&Declares(2), 0).is_ok());
@@ -276,12 +277,9 @@ mod tests {
             }
         }
         let e = check_constraint_degrees::<_, Goldilocks>(&Wobbly(AtomicUsize::new(0)), 0);
-        let Err(StarkError::Config(message)) = e else {
-            panic!("{e:?}")
-        };
         assert!(
-            message.contains("1 constraints at one point and 2"),
-            "{message}"
+            matches!(e, Err(StarkError::ConstraintCount { first: 1, then: 2 })),
+            "{e:?}"
         );
     }
 

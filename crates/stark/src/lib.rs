@@ -18,7 +18,7 @@ pub use config::{
     ConfigRequirement, StarkConfig, VerifierPolicy, DEFAULT_MIN_SECURITY_BITS, MAX_CHALLENGES,
 };
 pub use degree::{check_constraint_degrees, DEGREE_CHECK_ROWS, MAX_CHECKED_DEGREE};
-pub use error::StarkError;
+pub use error::{Rejection, StarkError};
 pub use proof::StarkProof;
 pub use prover::prove;
 pub use verifier::{decode, verify, VerifyMode};

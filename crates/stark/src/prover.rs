@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use zkaccel_challenger::SpongeCounts;
+use zkaccel_codec::ShapeError;
 use zkaccel_field::{Algebra, Field};
 use zkaccel_fri::{
     evaluate, observe_cap, prove_openings, record_challenger, FriScheme, PolynomialBatch,
@@ -16,6 +17,7 @@ use zkaccel_ntt::Order;
 
 use crate::air::{Air, Recorder};
 use crate::config::StarkConfig;
+use crate::error::Rejection;
 use crate::proof::StarkProof;
 use crate::quotient::{self, point_program, row_program, Domain, CHUNK};
 use crate::transcript::{
@@ -38,10 +40,13 @@ use crate::StarkError;
 /// classes.
 ///
 /// # Errors
-/// [`StarkError::Config`] for a configuration out of range or one that cannot prove this
-/// AIR (a constraint degree above `2^rate_bits + 1`); [`StarkError::Trace`] for a trace of
-/// the wrong shape, [`StarkError::Unsatisfied`] for one that does not satisfy the
-/// constraints (starky panics there); [`StarkError::PublicInputs`] for the wrong number;
+/// [`StarkError::OutOfRange`], [`StarkError::BelowTarget`] or [`StarkError::Fri`] for a
+/// configuration out of range or one that cannot prove this AIR (a constraint degree above
+/// `2^rate_bits + 1`: [`StarkError::RateTooLow`]); [`StarkError::TraceShape`] /
+/// [`StarkError::TraceRows`] for a trace of the wrong shape, [`StarkError::Unsatisfied`] for
+/// one that does not satisfy the constraints (starky panics there) and
+/// [`StarkError::QuotientNotPolynomial`] for an under-declared degree;
+/// [`StarkError::PublicInputCount`] for the wrong number of public inputs;
 /// [`StarkError::Fri`] for the rest ([`zkaccel_fri::FriError::Untraceable`] when recording
 /// over a field traces do not name).
 pub fn prove<A: Air, S: FriScheme>(
@@ -53,39 +58,30 @@ pub fn prove<A: Air, S: FriScheme>(
 ) -> Result<StarkProof<S>, StarkError> {
     config.check::<S>()?;
     let columns = air.columns();
-    if trace.len() != columns {
-        return Err(StarkError::Trace(format!(
-            "{} columns for an AIR of {columns}",
-            trace.len()
-        )));
+    ShapeError::expect(columns, trace.len(), || "the trace's columns")
+        .map_err(StarkError::TraceShape)?;
+    let n = trace.first().map_or(0, Vec::len);
+    if n < 2 || !n.is_power_of_two() {
+        return Err(StarkError::TraceRows { rows: n });
     }
-    let n = trace[0].len();
-    if n < 2 || !n.is_power_of_two() || trace.iter().any(|c| c.len() != n) {
-        return Err(StarkError::Trace(
-            "the columns must have one length, a power of two of at least 2".into(),
-        ));
+    for (j, column) in trace.iter().enumerate() {
+        ShapeError::expect(n, column.len(), || {
+            format!("the length of trace column {j}")
+        })
+        .map_err(StarkError::TraceShape)?;
     }
     if public_inputs.len() != air.public_inputs() {
-        return Err(StarkError::PublicInputs(format!(
-            "{} public inputs for an AIR of {}",
-            public_inputs.len(),
-            air.public_inputs()
-        )));
+        return Err(StarkError::PublicInputCount {
+            expected: air.public_inputs(),
+            got: public_inputs.len(),
+        });
     }
     let degree_bits = n.trailing_zeros() as usize;
     let rate_bits = config.fri_config.rate_bits;
     let cap_height = config.fri_config.cap_height;
     let degree = air.constraint_degree();
-    if degree == 0 || degree > (1 << rate_bits) + 1 {
-        return Err(StarkError::Config(format!(
-            "constraint degree {degree}: supported from 1 to the blowup plus one ({})",
-            (1usize << rate_bits) + 1
-        )));
-    }
-    let fri_params = config
-        .fri_config
-        .params(degree_bits, S::max_lde_bits())
-        .map_err(StarkError::from_fri_config)?;
+    check_degree(degree, rate_bits)?;
+    let fri_params = config.fri_config.params(degree_bits, S::max_lde_bits())?;
     let names = zkaccel_fri::TraceNames::of::<S>(sink)?;
     let (base_field, extension_field) = (names.base, names.extension);
 
@@ -143,9 +139,7 @@ pub fn prove<A: Air, S: FriScheme>(
         started,
     );
     if zeta.exp_power_of_2(degree_bits) == S::E::ONE {
-        return Err(StarkError::Rejected(
-            "the opening point fell in the trace subgroup (probability about 2^-100)".into(),
-        ));
+        return Err(Rejection::ZetaInSubgroup.into());
     }
     let g = subgroup_generator::<S>(degree_bits);
     let g_zeta = zeta * g;
@@ -257,10 +251,11 @@ fn quotient_chunks<A: Air, S: FriScheme>(
     let qdb = log2_ceil(qdf);
     let rate_bits = trace.rate_bits();
     if qdb > rate_bits {
-        return Err(StarkError::Config(format!(
-            "constraint degree {} needs rate bits of at least {qdb}",
-            air.constraint_degree()
-        )));
+        return Err(StarkError::RateTooLow {
+            degree: air.constraint_degree(),
+            rate_bits,
+            needed: qdb,
+        });
     }
     let next_step = 1usize << qdb;
     let size_bits = degree_bits + qdb;
@@ -351,10 +346,7 @@ fn quotient_chunks<A: Air, S: FriScheme>(
             .map_err(zkaccel_fri::FriError::from)?;
         ntt_time += started.elapsed();
         if q[n * qdf..].iter().any(|c| !c.is_zero()) {
-            return Err(StarkError::Trace(
-                "the trace does not satisfy the constraints (the quotient is not a polynomial)"
-                    .into(),
-            ));
+            return Err(StarkError::QuotientNotPolynomial);
         }
         q.truncate(n * qdf);
         let mut parts: Vec<Vec<S::F>> = (1..qdf).rev().map(|k| q.split_off(k * n)).collect();
@@ -423,4 +415,18 @@ fn check_trace<A: Air, F: Field>(
         }),
         None => Ok(()),
     }
+}
+
+/// A constraint degree the prover and the verifier support: 1 to the blowup plus one.
+pub(crate) fn check_degree(degree: usize, rate_bits: usize) -> Result<(), StarkError> {
+    let max = (1u64 << rate_bits.min(63)).saturating_add(1);
+    if degree == 0 || degree as u64 > max {
+        return Err(StarkError::OutOfRange {
+            what: "the constraint degree (1 to the blowup plus one)",
+            got: degree as u64,
+            min: 1,
+            max,
+        });
+    }
+    Ok(())
 }

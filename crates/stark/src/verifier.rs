@@ -10,7 +10,7 @@ use crate::proof::{ProofShape, StarkProof};
 use crate::transcript::{
     bind_constraints, constraints_at, fri_instance, fri_openings, start, subgroup_generator,
 };
-use crate::StarkError;
+use crate::{Rejection, StarkError};
 
 /// How much the verifier asks of a proof beyond what starky checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,7 +37,8 @@ fn shape<A: Air>(air: &A, config: &StarkConfig) -> ProofShape {
 /// encoding ([`StarkProof::to_bytes`]); the statement fixes every length.
 ///
 /// # Errors
-/// [`StarkError::Config`] for a configuration out of range or a degree it cannot prove;
+/// [`StarkError::OutOfRange`], [`StarkError::BelowTarget`] or [`StarkError::Fri`] for a
+/// configuration out of range or a degree it cannot prove; [`StarkError::Decode`] /
 /// [`StarkError::ProofShape`] for truncated, overlong or non-canonical bytes.
 pub fn decode<A: Air, S: FriScheme>(
     air: &A,
@@ -46,10 +47,7 @@ pub fn decode<A: Air, S: FriScheme>(
     bytes: &[u8],
 ) -> Result<StarkProof<S>, StarkError> {
     config.check::<S>()?;
-    let params = config
-        .fri_config
-        .params(degree_bits, S::max_lde_bits())
-        .map_err(StarkError::from_fri_config)?;
+    let params = config.fri_config.params(degree_bits, S::max_lde_bits())?;
     StarkProof::from_bytes_shaped(bytes, &shape(air, config), &params)
 }
 
@@ -58,8 +56,9 @@ pub fn decode<A: Air, S: FriScheme>(
 /// caller states it (starky reads it from the proof).
 ///
 /// # Errors
-/// [`StarkError::Config`] / [`StarkError::ProofShape`] when the configuration, the degree or
-/// the proof's shape do not fit; [`StarkError::Rejected`] (or a FRI rejection) when the proof
+/// [`StarkError::OutOfRange`] / [`StarkError::TraceRows`] / [`StarkError::ProofShape`] when the
+/// configuration, the degree, the rows or the proof's shape do not fit; [`StarkError::Rejected`]
+/// (or a FRI rejection) when the proof
 /// is well formed but false. Never panics, whatever the proof holds.
 pub fn verify<A: Air, S: FriScheme>(
     air: &A,
@@ -71,16 +70,11 @@ pub fn verify<A: Air, S: FriScheme>(
     config.check::<S>()?;
     let degree = air.constraint_degree();
     let rate_bits = config.fri_config.rate_bits;
-    if degree == 0 || degree > (1 << rate_bits) + 1 || degree_bits == 0 {
-        return Err(StarkError::Config(format!(
-            "constraint degree {degree} over 2^{degree_bits} rows cannot be checked at rate \
-             bits {rate_bits}"
-        )));
+    crate::prover::check_degree(degree, rate_bits)?;
+    if degree_bits == 0 {
+        return Err(StarkError::TraceRows { rows: 1 });
     }
-    let params = config
-        .fri_config
-        .params(degree_bits, S::max_lde_bits())
-        .map_err(StarkError::from_fri_config)?;
+    let params = config.fri_config.params(degree_bits, S::max_lde_bits())?;
     let expected = shape(air, config);
     let lengths = [
         (
@@ -124,9 +118,7 @@ pub fn verify<A: Air, S: FriScheme>(
     let zeta: S::E = challenger.extension_challenge();
     let zeta_n = zeta.exp_power_of_2(degree_bits);
     if mode == VerifyMode::Strict && zeta_n == S::E::ONE {
-        return Err(StarkError::Rejected(
-            "the opening point lies in the trace subgroup".into(),
-        ));
+        return Err(Rejection::ZetaInSubgroup.into());
     }
     let openings = fri_openings(
         &proof.local_values,
@@ -156,9 +148,7 @@ pub fn verify<A: Air, S: FriScheme>(
             .rev()
             .fold(S::E::ZERO, |acc, &c| acc * zeta_n + c);
         if vanishing[j] != z_h * quotient {
-            return Err(StarkError::Rejected(format!(
-                "the constraints at ζ disagree with quotient {j}"
-            )));
+            return Err(Rejection::QuotientMismatch { chunk: j }.into());
         }
     }
     let g_zeta = zeta * subgroup_generator::<S>(degree_bits);

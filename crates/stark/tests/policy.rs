@@ -30,7 +30,13 @@ fn presets_keep_their_target_and_overrides_below_it_are_refused() {
     assert!(config_with("standard-fast", &overrides(84, 16, None)).is_ok());
     let err = config_with("standard-fast", &overrides(83, 16, None)).unwrap_err();
     assert!(
-        matches!(err, StarkError::Config(ref m) if m.contains("99 conjectured bits") && m.contains("--security-bits")),
+        matches!(
+            err,
+            StarkError::BelowPresetTarget {
+                conjectured_bits: 99,
+                target_bits: 100
+            }
+        ) && err.to_string().contains("--security-bits"),
         "{err}"
     );
     // Lowered explicitly, it is allowed and stated.

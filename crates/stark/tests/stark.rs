@@ -6,6 +6,7 @@
 
 use rand::{Rng, SeedableRng};
 use zkaccel_field::Field;
+use zkaccel_fri::FriError;
 use zkaccel_fri::{FriConfig, FriReductionStrategy};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
@@ -140,11 +141,11 @@ fn the_statement_is_bound() {
     for huge in [33, 64, usize::MAX] {
         assert!(matches!(
             decode::<_, S>(&FibonacciAir, &config, huge, &bytes),
-            Err(StarkError::Config(_))
+            Err(StarkError::Fri(FriError::Config(_)))
         ));
         assert!(matches!(
             verify(&FibonacciAir, &config, huge, &proof, VerifyMode::Strict),
-            Err(StarkError::Config(_))
+            Err(StarkError::Fri(FriError::Config(_)))
         ));
     }
     assert!(decode::<_, S>(&FibonacciAir, &config, 5, &[]).is_err());
@@ -157,13 +158,13 @@ fn the_statement_is_bound() {
     other.fri_config.num_query_rounds = 0;
     assert!(matches!(
         verify(&FibonacciAir, &other, 5, &proof, VerifyMode::Strict),
-        Err(StarkError::Config(_))
+        Err(StarkError::Fri(FriError::Config(_)))
     ));
     other.fri_config.num_query_rounds = 3;
     other.fri_config.rate_bits = 0;
     assert!(matches!(
         verify(&FibonacciAir, &other, 5, &proof, VerifyMode::Strict),
-        Err(StarkError::Config(_))
+        Err(StarkError::Fri(FriError::Config(_)))
     ));
     // Forged shapes.
     let mut p = proof.clone();
@@ -240,7 +241,10 @@ fn bad_traces_and_inputs_are_typed_errors() {
             &pis[..2],
             &mut NoTrace
         ),
-        Err(StarkError::PublicInputs(_))
+        Err(StarkError::PublicInputCount {
+            expected: 3,
+            got: 2
+        })
     ));
     assert!(matches!(
         prove::<_, S>(
@@ -250,17 +254,17 @@ fn bad_traces_and_inputs_are_typed_errors() {
             &pis,
             &mut NoTrace
         ),
-        Err(StarkError::Trace(_))
+        Err(StarkError::TraceShape(_))
     ));
     let uneven = vec![trace[0].clone(), trace[1][..8].to_vec()];
     assert!(matches!(
         prove::<_, S>(&FibonacciAir, &config, uneven, &pis, &mut NoTrace),
-        Err(StarkError::Trace(_))
+        Err(StarkError::TraceShape(_))
     ));
     let odd = vec![vec![Goldilocks::ONE; 6]; 2];
     assert!(matches!(
         prove::<_, S>(&FibonacciAir, &config, odd, &pis, &mut NoTrace),
-        Err(StarkError::Trace(_))
+        Err(StarkError::TraceRows { rows: 6 })
     ));
     assert!(FibonacciAir::trace::<Goldilocks>(6, g(0), g(1)).is_err());
     assert!(FactorialAir::trace::<Goldilocks>(1).is_err());
@@ -272,7 +276,10 @@ fn bad_traces_and_inputs_are_typed_errors() {
     let (trace, pis) = FibonacciAir::trace(1 << 4, g(0), g(1)).unwrap();
     assert!(matches!(
         prove::<_, S>(&FibonacciAir, &weak, trace, &pis, &mut NoTrace),
-        Err(StarkError::Config(_))
+        Err(StarkError::BelowTarget {
+            target_bits: 100,
+            ..
+        })
     ));
     let none = StarkConfig {
         num_challenges: 0,
@@ -281,6 +288,10 @@ fn bad_traces_and_inputs_are_typed_errors() {
     let (trace, pis) = FibonacciAir::trace(1 << 4, g(0), g(1)).unwrap();
     assert!(matches!(
         prove::<_, S>(&FibonacciAir, &none, trace, &pis, &mut NoTrace),
-        Err(StarkError::Config(_))
+        Err(StarkError::OutOfRange {
+            what: "the number of challenges",
+            got: 0,
+            ..
+        })
     ));
 }
