@@ -15,8 +15,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use zkaccel_presets::{CircomHasher, CircomPoseidon};
-use zkaccel_plonky2::{Plonky2Goldilocks, Plonky2Hasher};
 use zkaccel_bls12_377::Fq as Bls377Fq;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
@@ -24,7 +22,12 @@ use zkaccel_field::{Field, PrimeField};
 use zkaccel_fri::{FriConfig, FriParams, FriProof, FriReductionStrategy, FriScheme};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{read_jsonl, CircuitShape};
-use zkaccel_merkle::{build_streaming_to_disk, verify, DiskTree, MerkleCommitment, MerkleProof, MerkleTree, StreamConfig, TreeHasher};
+use zkaccel_merkle::{
+    build_streaming_to_disk, verify, DiskTree, MerkleCommitment, MerkleProof, MerkleTree,
+    StreamConfig, TreeHasher,
+};
+use zkaccel_plonky2::{Plonky2Goldilocks, Plonky2Hasher};
+use zkaccel_presets::{CircomHasher, CircomPoseidon};
 use zkaccel_stark::{
     decode, prove, verify as verify_stark, Air, FibonacciAir, StarkConfig, VerifyMode,
 };

@@ -11,13 +11,13 @@ use plonky2::field::polynomial::PolynomialValues;
 use plonky2::plonk::config::PoseidonGoldilocksConfig;
 use plonky2::util::timing::TimingTree;
 use starky::stark::Stark;
-use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_field::Field;
 use zkaccel_field_testing::bench::{logs_from_env, on_threads, MODES};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_peers::starky_airs::{their_config, FactorialStark, FibonacciStark};
 use zkaccel_peers::to_plonky2;
+use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::{prove, Air, FactorialAir, FibonacciAir, StarkConfig};
 
 type F = GoldilocksField;

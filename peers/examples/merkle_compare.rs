@@ -10,10 +10,10 @@ use plonky2::field::goldilocks_field::GoldilocksField;
 use plonky2::hash::merkle_tree::MerkleTree as Plonky2Tree;
 use plonky2::hash::poseidon::PoseidonHash;
 use rand::{Rng, SeedableRng};
-use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{build_streaming, MerkleTree, StreamConfig};
 use zkaccel_peers::{digest_from_plonky2, to_plonky2};
+use zkaccel_plonky2::Plonky2Hasher;
 
 fn main() {
     let args: Vec<usize> = std::env::args()

@@ -15,12 +15,12 @@ use plonky2::field::polynomial::PolynomialValues;
 use plonky2::plonk::config::PoseidonGoldilocksConfig;
 use plonky2::util::timing::TimingTree;
 use starky::stark::Stark;
-use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::Tracer;
 use zkaccel_peers::starky_airs as airs;
 use zkaccel_peers::to_plonky2;
+use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::{prove, Air, FactorialAir, FibonacciAir, StarkConfig};
 
 type F = GoldilocksField;

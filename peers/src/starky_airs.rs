@@ -24,9 +24,9 @@ use starky::config::StarkConfig as TheirConfig;
 use starky::constraint_consumer::{ConstraintConsumer, RecursiveConstraintConsumer};
 use starky::evaluation_frame::{StarkEvaluationFrame, StarkFrame};
 use starky::proof::{StarkOpeningSet, StarkProof as TheirProof, StarkProofWithPublicInputs};
-use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_field::ExtensionField;
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::StarkProof;
 
 use crate::{digest_to_plonky2, to_plonky2};

@@ -7,10 +7,10 @@ use plonky2::hash::hashing::PlonkyPermutation;
 use plonky2::hash::poseidon::{Poseidon, PoseidonHash, PoseidonPermutation};
 use plonky2::plonk::config::Hasher;
 use rand::{Rng, SeedableRng};
-use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_peers::{digest_from_plonky2, digest_to_plonky2, from_plonky2, to_plonky2};
+use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_plonky2::Plonky2Poseidon;
 
 fn random(rng: &mut impl Rng, n: usize) -> Vec<Goldilocks> {

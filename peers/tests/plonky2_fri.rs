@@ -20,12 +20,16 @@ use plonky2::plonk::config::PoseidonGoldilocksConfig;
 use plonky2::util::serialization::Write;
 use plonky2::util::timing::TimingTree;
 use rand::{Rng, SeedableRng};
-use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_field::{ExtensionField, Field};
-use zkaccel_fri::{evaluate, fri_challenges, observe_cap, prove_openings, verify_fri_proof, FriBatchInfo, FriConfig, FriInstance, FriOpenings, FriOracleInfo, FriPolynomialInfo, FriProof, FriReductionStrategy, FriScheme, PolynomialBatch};
+use zkaccel_fri::{
+    evaluate, fri_challenges, observe_cap, prove_openings, verify_fri_proof, FriBatchInfo,
+    FriConfig, FriInstance, FriOpenings, FriOracleInfo, FriPolynomialInfo, FriProof,
+    FriReductionStrategy, FriScheme, PolynomialBatch,
+};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_peers::{digest_from_plonky2, from_plonky2, to_plonky2};
+use zkaccel_plonky2::Plonky2Goldilocks;
 
 type S = Plonky2Goldilocks;
 type C = PoseidonGoldilocksConfig;

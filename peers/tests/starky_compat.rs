@@ -10,13 +10,13 @@ use plonky2::field::polynomial::PolynomialValues;
 use plonky2::plonk::config::PoseidonGoldilocksConfig;
 use plonky2::util::timing::TimingTree;
 use starky::stark::Stark;
-use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_field::Field;
 use zkaccel_fri::{FriConfig, FriReductionStrategy};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_peers::starky_airs::{encode, their_config, to_starky, FactorialStark, FibonacciStark};
 use zkaccel_peers::to_plonky2;
+use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::{
     decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode,
 };
