@@ -90,3 +90,42 @@ fn the_default_policy_rejects_a_weak_proof_and_an_explicit_one_accepts_it() {
     policy.required = ConfigRequirement::exactly(&preset("standard-fast").unwrap());
     assert!(verify(&policy).unwrap_err().is_rejection());
 }
+
+/// A hostile preset name is refused with at most 40 of its characters kept; a proof file's
+/// statement of another AIR or size is a typed rejection naming both.
+#[test]
+fn unknown_presets_and_other_statements_are_typed() {
+    let long = "x".repeat(1 << 20);
+    match preset(&long) {
+        Err(StarkError::UnknownPreset { name }) => assert_eq!(name.len(), 40),
+        other => panic!("{other:?}"),
+    }
+    let statement = zkaccel_plonky2::Statement {
+        air: ShippedAir::Fibonacci,
+        log_rows: 5,
+        config: preset("standard-fast").unwrap(),
+    };
+    let policy = VerifierPolicy::default();
+    let e = statement
+        .check(Some(ShippedAir::Factorial), None, &policy)
+        .unwrap_err();
+    assert!(e.is_rejection());
+    assert!(matches!(
+        e,
+        StarkError::Rejected(zkaccel_stark::Rejection::OtherAir {
+            proof: "fibonacci",
+            expected: "factorial"
+        })
+    ));
+    let e = statement.check(None, Some(6), &policy).unwrap_err();
+    assert!(matches!(
+        e,
+        StarkError::Rejected(zkaccel_stark::Rejection::OtherRows {
+            proof: 5,
+            expected: 6
+        })
+    ));
+    assert!(statement
+        .check(Some(ShippedAir::Fibonacci), Some(5), &policy)
+        .is_ok());
+}
