@@ -15,9 +15,15 @@ pub enum ChallengerError {
         /// The rate asked for.
         rate: usize,
     },
-    /// The permutation refused its state (a bug in the permutation: the width is its own).
-    #[error("the permutation refused a state: {0}")]
-    Permutation(String),
+    /// The permutation refused a batch of its own width's states while grinding (a bug in
+    /// the permutation).
+    #[error("the permutation refused {states} states of its width {width}")]
+    Permutation {
+        /// The permutation's width.
+        width: usize,
+        /// The states in the batch.
+        states: usize,
+    },
     /// Sampling integers and grinding read a challenge as one 64-bit word, which needs a field
     /// of at most 64 bits.
     #[error("{field} has {bits} bits; index sampling and grinding need a field of at most 64")]
@@ -233,9 +239,12 @@ impl<F: PrimeField, P: Permutation<F>> DuplexChallenger<F, P> {
                 let at = states.len() - width + position;
                 states[at] = F::from_u64_reduced(first + i);
             }
-            self.permutation
-                .permute_many(&mut states)
-                .map_err(|e| ChallengerError::Permutation(e.to_string()))?;
+            self.permutation.permute_many(&mut states).map_err(|_| {
+                ChallengerError::Permutation {
+                    width,
+                    states: count as usize,
+                }
+            })?;
             let hit = (0..count)
                 .find(|&i| {
                     let response = &states[i as usize * width + self.rate - 1];

@@ -15,6 +15,7 @@ mod stark_cmd;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use zkaccel_codec::{Classify, ErrorClass};
 
 /// Accelerated zero-knowledge proof kernels: fields, hashes, NTTs, Merkle trees.
 #[derive(Parser)]
@@ -57,8 +58,9 @@ enum Command {
     Hw(hw_cmd::HwCommand),
 }
 
-/// A verdict, not a failure: the proof or opening was read and does not verify. Exits with
-/// [`EXIT_REJECTED`]; every other error exits with [`EXIT_BAD_INPUT`].
+/// A verdict, not a failure: the proof or opening does not verify. Exits with
+/// [`EXIT_REJECTED`], as does every library error of [`ErrorClass::Rejected`]; every other
+/// error exits with [`EXIT_BAD_INPUT`] (see [`exit_status`]).
 #[derive(Debug)]
 pub struct Rejected(pub String);
 
@@ -75,6 +77,66 @@ pub const EXIT_REJECTED: u8 = 1;
 /// Exit status of bad input (arguments, unreadable or invalid files, impossible parameters),
 /// the same as clap's for a usage error.
 pub const EXIT_BAD_INPUT: u8 = 2;
+
+/// A file's path before an error about it; the error stays the source, so its class decides
+/// the exit status.
+#[derive(Debug)]
+pub struct InFile {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// What went wrong with it.
+    pub source: Box<dyn std::error::Error>,
+}
+
+impl std::fmt::Display for InFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.source)
+    }
+}
+
+impl std::error::Error for InFile {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.source)
+    }
+}
+
+/// The [`ErrorClass`] of a library error, where `e` is one.
+fn class_of(e: &(dyn std::error::Error + 'static)) -> Option<ErrorClass> {
+    if e.is::<Rejected>() {
+        return Some(ErrorClass::Rejected);
+    }
+    let stark = || {
+        e.downcast_ref::<zkaccel_stark::StarkError>()
+            .map(Classify::class)
+    };
+    let fri = || {
+        e.downcast_ref::<zkaccel_fri::FriError>()
+            .map(Classify::class)
+    };
+    let merkle = || {
+        e.downcast_ref::<zkaccel_merkle::MerkleError>()
+            .map(Classify::class)
+    };
+    let decode = || {
+        e.downcast_ref::<zkaccel_codec::DecodeError>()
+            .map(Classify::class)
+    };
+    stark().or_else(fri).or_else(merkle).or_else(decode)
+}
+
+/// The exit status of an error: that of the first error in its chain with an
+/// [`ErrorClass`] ([`EXIT_REJECTED`] for [`ErrorClass::Rejected`], else [`EXIT_BAD_INPUT`]),
+/// [`EXIT_BAD_INPUT`] when none has one. The Python package maps the same classes to its
+/// exceptions (`crates/python/src/errors.rs`).
+pub fn exit_status(e: &(dyn std::error::Error + 'static)) -> u8 {
+    let class = std::iter::successors(Some(e), |e| e.source()).find_map(class_of);
+    match class {
+        Some(ErrorClass::Rejected) => EXIT_REJECTED,
+        Some(ErrorClass::InvalidInput | ErrorClass::Resource | ErrorClass::Storage) | None => {
+            EXIT_BAD_INPUT
+        }
+    }
+}
 
 /// Restores the default action for SIGPIPE, which Rust's runtime ignores: output into a closed
 /// pipe (`zkaccel model acclmt | head`) then ends the process quietly, as other Unix tools do,
@@ -106,13 +168,19 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.is::<Rejected>() => {
-            eprintln!("{e}");
-            ExitCode::from(EXIT_REJECTED)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(EXIT_BAD_INPUT)
-        }
+        Err(e) => match exit_status(&*e) {
+            EXIT_REJECTED => {
+                if e.is::<Rejected>() {
+                    eprintln!("{e}");
+                } else {
+                    eprintln!("rejected: {e}");
+                }
+                ExitCode::from(EXIT_REJECTED)
+            }
+            status => {
+                eprintln!("error: {e}");
+                ExitCode::from(status)
+            }
+        },
     }
 }

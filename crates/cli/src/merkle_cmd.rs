@@ -223,13 +223,10 @@ impl<F: PrimeField> FileRows<F> {
                     Some(Ok((_, l))) if is_blank(&l) => continue,
                     Some(Ok(l)) => break l,
                     Some(Err(e)) => {
-                        return Err(MerkleError::LeafSource(format!(
-                            "{}: {e}",
-                            self.path.display()
-                        )))
+                        return Err(source_error(format!("{}: {e}", self.path.display())))
                     }
                     None => {
-                        return Err(MerkleError::LeafSource(format!(
+                        return Err(source_error(format!(
                             "{}: the file changed while reading",
                             self.path.display()
                         )))
@@ -237,18 +234,23 @@ impl<F: PrimeField> FileRows<F> {
                 }
             };
             if split_row(&line).count() != self.width {
-                return Err(MerkleError::LeafSource(format!(
+                return Err(source_error(format!(
                     "{}:{line_no}: the file changed while reading",
                     self.path.display()
                 )));
             }
             for (slot, v) in row.iter_mut().zip(split_row(&line)) {
                 *slot = parse_one(v, Origin::Line(self.path.clone(), line_no))
-                    .map_err(|e| MerkleError::LeafSource(e.to_string()))?;
+                    .map_err(|e| source_error(e.to_string()))?;
             }
         }
         Ok(())
     }
+}
+
+/// The leaf file's own failure, in its words (the path and line are in the message).
+fn source_error(message: String) -> MerkleError {
+    MerkleError::LeafSource(zkaccel_merkle::LeafSourceError::Other { message })
 }
 
 /// A leaf stream: a file, or generated rows.

@@ -160,15 +160,16 @@ fn generate<F: PrimeField>(a: &ParamsArgs) -> Result<serde_json::Value, Poseidon
         }
         Style::Neptune => {
             if a.alpha != neptune::ALPHA {
-                return Err(PoseidonError::Unsupported(
-                    "neptune's constants are defined for x^5 only".into(),
-                ));
+                return Err(PoseidonError::PresetRefuses {
+                    preset: "neptune",
+                    reason: "the constants are defined for x^5 only",
+                });
             }
             if a.full_rounds.is_some() {
-                return Err(PoseidonError::Unsupported(
-                    "neptune fixes its own round numbers; drop --full-rounds/--partial-rounds"
-                        .into(),
-                ));
+                return Err(PoseidonError::PresetRefuses {
+                    preset: "neptune",
+                    reason: "it fixes its own round numbers; drop --full-rounds/--partial-rounds",
+                });
             }
             let arity = a
                 .width

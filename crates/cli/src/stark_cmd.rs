@@ -16,7 +16,7 @@ use zkaccel_stark::{
 };
 
 use crate::inputs::{parse_one, Origin};
-use crate::Rejected;
+use crate::InFile;
 use zkaccel_plot::files::{check_distinct_outputs, read_limited, FileSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -283,9 +283,10 @@ pub fn run_verify(a: &VerifyArgs) -> Result<(), Box<dyn std::error::Error>> {
         required: a.config.requirement(),
     };
     let (statement, start) = match a.encoding {
-        Encoding::Zkaccel => {
-            Statement::decode_header(&bytes).map_err(|e| format!("{}: {e}", a.proof.display()))?
-        }
+        Encoding::Zkaccel => Statement::decode_header(&bytes).map_err(|e| InFile {
+            path: a.proof.clone(),
+            source: Box::new(e),
+        })?,
         Encoding::Plonky2 => {
             let air = a.air.ok_or("--encoding plonky2 needs --air")?;
             let log_rows = a.log_rows.ok_or("--encoding plonky2 needs --log-rows")?;
@@ -317,24 +318,22 @@ pub fn run_verify(a: &VerifyArgs) -> Result<(), Box<dyn std::error::Error>> {
             .into());
         }
     }
-    statement
-        .check(a.air.map(ShippedAir::from), a.log_rows, &policy)
-        .map_err(|e| Rejected(e.to_string()))?;
+    // Every error from here on carries its class: a proof that is not an encoding, is of
+    // another statement or is false exits 1; arguments the verifier refuses exit 2.
+    statement.check(a.air.map(ShippedAir::from), a.log_rows, &policy)?;
     let mode = if a.starky_compatible {
         VerifyMode::StarkyCompatible
     } else {
         VerifyMode::Strict
     };
-    let pis = air
-        .verify(
-            config,
-            log_rows,
-            &bytes[start..],
-            expected.as_deref(),
-            mode,
-            &policy,
-        )
-        .map_err(|e| Rejected(e.to_string()))?;
+    let pis = air.verify(
+        config,
+        log_rows,
+        &bytes[start..],
+        expected.as_deref(),
+        mode,
+        &policy,
+    )?;
     let shown: Vec<String> = pis.iter().map(|p| p.to_decimal_string()).collect();
     println!(
         "valid: a {} trace of 2^{log_rows} rows with public inputs [{}], {}",

@@ -1221,11 +1221,13 @@ fn prove_and_verify_a_stark_with_distinct_exit_codes() {
         verify(&[], &write("body.bin", &body)).status.code(),
         Some(1)
     );
+    // A proof file that is not a proof's encoding does not verify (exit 1, as a malformed
+    // Merkle opening): a header cut short, or claiming 2^200 rows, zero queries, an unknown
+    // AIR — refused quickly, before the body is read.
     assert_eq!(
         verify(&[], &write("head.bin", &bytes[..12])).status.code(),
-        Some(2)
+        Some(1)
     );
-    // A header claiming 2^200 rows, zero queries, an unknown AIR: bad input, quickly.
     for (name, at, value) in [
         ("rows.bin", 19, 200u8),
         ("queries.bin", 29, 0),
@@ -1238,10 +1240,11 @@ fn prove_and_verify_a_stark_with_distinct_exit_codes() {
         }
         assert_eq!(
             verify(&[], &write(name, &forged)).status.code(),
-            Some(2),
+            Some(1),
             "{name}"
         );
     }
+    // A file that cannot be read is bad input.
     assert_eq!(
         verify(&[], &dir.path().join("missing.bin")).status.code(),
         Some(2)

@@ -193,7 +193,7 @@ fn verify_enforces_the_minimum_and_every_configuration_flag() {
 }
 
 #[test]
-fn verify_input_errors_are_bad_input_and_never_panic() {
+fn verify_input_errors_are_typed_and_never_panic() {
     let dir = tempfile::tempdir().unwrap();
     let proof = dir.path().join("p.bin");
     prove(&proof, STRONG);
@@ -220,10 +220,11 @@ fn verify_input_errors_are_bad_input_and_never_panic() {
         ],
         "value 1 of --inputs",
     );
-    // A file that is not a proof names the file.
+    // A file that is not a proof does not verify (1, as a malformed Merkle opening), and the
+    // message names the file; a file that cannot be read is bad input (2).
     let junk = dir.path().join("junk.bin");
     std::fs::write(&junk, b"not a proof").unwrap();
-    expect(2, &["verify", s(&junk)], "junk.bin");
+    expect(1, &["verify", s(&junk)], "junk.bin");
     expect(
         2,
         &["verify", s(&dir.path().join("missing.bin"))],
@@ -309,6 +310,74 @@ fn merkle_verify_checks_every_statement_of_the_opening() {
             s(&forged),
         ],
         "does not check",
+    );
+}
+
+/// One classification serves every verifier (`zkaccel_codec::ErrorClass`): a Merkle opening
+/// and a STARK proof cut short, or with a byte flipped, both exit 1 (they do not verify); a
+/// commitment or a proof file that cannot be read both exit 2.
+#[test]
+fn malformed_merkle_and_stark_proofs_are_classified_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let (commitment, opening) = merkle_fixture(dir.path());
+    let c = s(&commitment);
+    let proof_hex = opening["proof"].as_str().unwrap().to_owned();
+    let stark = dir.path().join("p.bin");
+    prove(&stark, STRONG);
+    let stark_bytes = std::fs::read(&stark).unwrap();
+    for cut in [0usize, 1, 2] {
+        // The Merkle proof: its hex cut by `cut` bytes' worth from a third of the way in.
+        let mut o = opening.clone();
+        let keep = proof_hex.len() / 3 / 2 * 2;
+        o["proof"] = serde_json::json!(format!(
+            "{}{}",
+            &proof_hex[..keep],
+            &proof_hex[keep + 2 * cut.max(1)..]
+        ));
+        if cut == 2 {
+            // A flipped byte instead: the hasher id (the fifth byte of the encoding).
+            let mut bytes = hex::decode(&proof_hex).unwrap();
+            bytes[5] ^= 0x40;
+            o["proof"] = serde_json::json!(hex::encode(bytes));
+        }
+        let path = dir.path().join("cut.json");
+        std::fs::write(&path, o.to_string()).unwrap();
+        let (merkle_code, _, merkle_err) =
+            run(&["merkle", "verify", "--opening", s(&path), "--commitment", c]);
+        // The STARK proof file: cut in its header, cut in its body, or a flipped body byte.
+        let damaged = match cut {
+            0 => stark_bytes[..12].to_vec(),
+            1 => stark_bytes[..stark_bytes.len() / 2].to_vec(),
+            _ => {
+                let mut b = stark_bytes.clone();
+                let at = b.len() - 20;
+                b[at] ^= 1;
+                b
+            }
+        };
+        let damaged_path = dir.path().join("cut.bin");
+        std::fs::write(&damaged_path, &damaged).unwrap();
+        let (stark_code, _, stark_err) = run(&["verify", s(&damaged_path)]);
+        assert_eq!(merkle_code, 1, "Merkle, case {cut}: {merkle_err}");
+        assert_eq!(stark_code, 1, "STARK, case {cut}: {stark_err}");
+        assert!(merkle_err.starts_with("rejected"), "{merkle_err}");
+        assert!(stark_err.starts_with("rejected"), "{stark_err}");
+    }
+    let missing = s(&dir.path().join("missing")).to_owned();
+    expect(2, &["verify", &missing], "missing");
+    let good = dir.path().join("good.json");
+    std::fs::write(&good, opening.to_string()).unwrap();
+    expect(
+        2,
+        &[
+            "merkle",
+            "verify",
+            "--opening",
+            s(&good),
+            "--commitment",
+            &missing,
+        ],
+        "missing",
     );
 }
 

@@ -1,5 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+mod class;
+
+pub use class::{Classify, ErrorClass};
+
 use zkaccel_field::{FieldError, PrimeField};
 
 /// Why bytes could not be decoded. `what` names the item being read, in the decoder's words.
@@ -59,6 +63,12 @@ pub enum DecodeError {
         /// The name found, at most 40 characters of it.
         name: String,
     },
+    /// A list the format keeps strictly increasing (indices, positions) that is not.
+    #[error("{what} must be strictly increasing")]
+    NotIncreasing {
+        /// The list.
+        what: &'static str,
+    },
     /// Bytes after the end of the encoding (a canonical encoding has none).
     #[error("{count} bytes after the end of the encoding")]
     Trailing {
@@ -109,6 +119,23 @@ impl DecodeError {
         Self::UnknownName {
             what,
             name: String::from_utf8_lossy(name).chars().take(40).collect(),
+        }
+    }
+
+    /// [`DecodeError::OutOfRange`] unless `min <= got <= max`.
+    ///
+    /// # Errors
+    /// When `got` lies outside.
+    pub fn expect_range(what: &'static str, got: u64, min: u64, max: u64) -> Result<(), Self> {
+        if (min..=max).contains(&got) {
+            Ok(())
+        } else {
+            Err(Self::OutOfRange {
+                what,
+                min,
+                max,
+                got,
+            })
         }
     }
 

@@ -10,7 +10,7 @@ use zkaccel_merkle::{MerkleTree, TreeHasher};
 use zkaccel_ntt::{reverse_bits, Order};
 
 use crate::scheme::{Digest, FriScheme};
-use crate::FriError;
+use crate::{FriError, PolynomialsError};
 
 /// A batch of polynomials of one length `2^degree_log`, committed by the cap of the Merkle tree
 /// over their low-degree extensions (`2^rate_bits` times longer, on the coset
@@ -246,10 +246,10 @@ impl<S: FriScheme> PolynomialBatch<S> {
         let point = index
             .checked_mul(step)
             .filter(|&p| p >> lde_bits == 0)
-            .ok_or_else(|| {
-                FriError::Polynomials(format!(
-                    "point {index}·{step} is past the 2^{lde_bits}-point codeword"
-                ))
+            .ok_or(PolynomialsError::PastCodeword {
+                index,
+                step,
+                lde_bits,
             })?;
         let row = reverse_bits(point, lde_bits);
         Ok(self
@@ -261,20 +261,17 @@ impl<S: FriScheme> PolynomialBatch<S> {
 
 /// The common `log2` length of a non-empty list of polynomials.
 fn check_shape<F>(polynomials: &[Vec<F>]) -> Result<usize, FriError> {
-    let first = polynomials
-        .first()
-        .ok_or_else(|| FriError::Polynomials("nothing to commit".into()))?;
+    let first = polynomials.first().ok_or(PolynomialsError::Empty)?;
     let n = first.len();
     if !n.is_power_of_two() {
-        return Err(FriError::Polynomials(format!(
-            "a length of {n} is not a power of two"
-        )));
+        return Err(PolynomialsError::NotPowerOfTwo { len: n }.into());
     }
     if let Some(bad) = polynomials.iter().find(|p| p.len() != n) {
-        return Err(FriError::Polynomials(format!(
-            "polynomials of lengths {n} and {} in one batch",
-            bad.len()
-        )));
+        return Err(PolynomialsError::MixedLengths {
+            first: n,
+            other: bad.len(),
+        }
+        .into());
     }
     Ok(n.trailing_zeros() as usize)
 }

@@ -5,7 +5,7 @@ use zkaccel_challenger::DuplexChallenger;
 use zkaccel_field::PrimeField;
 use zkaccel_symmetric::Permutation;
 
-use crate::FriError;
+use crate::{ConfigError, FriError};
 
 /// The largest supported `rate_bits` (a blowup of 2^8).
 pub const MAX_RATE_BITS: usize = 8;
@@ -51,10 +51,13 @@ impl FriReductionStrategy {
         let arities = match self {
             Self::Fixed(arities) => {
                 if arities.len() > MAX_REDUCTIONS {
-                    return Err(FriError::Config(format!(
-                        "{} reduction steps; at most {MAX_REDUCTIONS}",
-                        arities.len()
-                    )));
+                    return Err(ConfigError::OutOfRange {
+                        what: "reduction steps",
+                        got: arities.len(),
+                        min: 0,
+                        max: MAX_REDUCTIONS,
+                    }
+                    .into());
                 }
                 arities.clone()
             }
@@ -65,9 +68,11 @@ impl FriReductionStrategy {
                 while d > final_poly_bits && d + rate_bits >= cap_height + arity_bits {
                     if d < arity_bits {
                         // plonky2 asserts here; a configuration that gets here is refused.
-                        return Err(FriError::Config(format!(
-                            "arity 2^{arity_bits} exceeds the remaining degree 2^{d}"
-                        )));
+                        return Err(ConfigError::ArityBeyondDegree {
+                            arity_bits,
+                            remaining_bits: d,
+                        }
+                        .into());
                     }
                     arities.push(arity_bits);
                     d -= arity_bits;
@@ -101,9 +106,13 @@ fn check_arity(bits: usize) -> Result<(), FriError> {
     if (1..=MAX_ARITY_BITS).contains(&bits) {
         Ok(())
     } else {
-        Err(FriError::Config(format!(
-            "reduction arity of {bits} bits; supported: 1 to {MAX_ARITY_BITS}"
-        )))
+        Err(ConfigError::OutOfRange {
+            what: "reduction arity bits",
+            got: bits,
+            min: 1,
+            max: MAX_ARITY_BITS,
+        }
+        .into())
     }
 }
 
@@ -201,32 +210,30 @@ impl FriConfig {
     /// # Errors
     /// [`FriError::Config`] naming the first parameter out of range.
     pub fn check(&self) -> Result<(), FriError> {
-        let bad = |what: String| Err(FriError::Config(what));
-        if !(1..=MAX_RATE_BITS).contains(&self.rate_bits) {
-            return bad(format!(
-                "rate_bits {}; supported: 1 to {MAX_RATE_BITS}",
-                self.rate_bits
-            ));
+        let ranges = [
+            ("rate bits", self.rate_bits, 1, MAX_RATE_BITS),
+            ("cap height", self.cap_height, 0, MAX_CAP_HEIGHT),
+            (
+                "proof-of-work bits",
+                self.proof_of_work_bits as usize,
+                0,
+                MAX_POW_BITS as usize,
+            ),
+            ("query rounds", self.num_query_rounds, 1, MAX_QUERY_ROUNDS),
+        ];
+        match ranges
+            .into_iter()
+            .find(|&(_, got, min, max)| !(min..=max).contains(&got))
+        {
+            Some((what, got, min, max)) => Err(ConfigError::OutOfRange {
+                what,
+                got,
+                min,
+                max,
+            }
+            .into()),
+            None => Ok(()),
         }
-        if self.cap_height > MAX_CAP_HEIGHT {
-            return bad(format!(
-                "cap height {}; at most {MAX_CAP_HEIGHT}",
-                self.cap_height
-            ));
-        }
-        if self.proof_of_work_bits > MAX_POW_BITS {
-            return bad(format!(
-                "{} proof-of-work bits; at most {MAX_POW_BITS}",
-                self.proof_of_work_bits
-            ));
-        }
-        if !(1..=MAX_QUERY_ROUNDS).contains(&self.num_query_rounds) {
-            return bad(format!(
-                "{} query rounds; supported: 1 to {MAX_QUERY_ROUNDS}",
-                self.num_query_rounds
-            ));
-        }
-        Ok(())
     }
 
     /// The conjectured security in bits (plonky2's and starky's rule): each query round
@@ -250,18 +257,17 @@ impl FriConfig {
         let lde_bits = degree_bits
             .checked_add(self.rate_bits)
             .filter(|&b| b <= max_lde_bits)
-            .ok_or_else(|| {
-                FriError::Config(format!(
-                    "degree 2^{degree_bits} at rate bits {} exceeds the field's 2^{max_lde_bits} \
-                     evaluation domain",
-                    self.rate_bits
-                ))
+            .ok_or(ConfigError::BeyondDomain {
+                degree_bits,
+                rate_bits: self.rate_bits,
+                max_lde_bits,
             })?;
         if self.cap_height > lde_bits {
-            return Err(FriError::Config(format!(
-                "cap height {} exceeds the 2^{lde_bits}-leaf codeword tree",
-                self.cap_height
-            )));
+            return Err(ConfigError::CapBeyondCodeword {
+                cap_height: self.cap_height,
+                lde_bits,
+            }
+            .into());
         }
         let reduction_arity_bits = self.reduction_strategy.reduction_arity_bits(
             degree_bits,
@@ -271,12 +277,13 @@ impl FriConfig {
         )?;
         let total: usize = reduction_arity_bits.iter().sum();
         if total > degree_bits || lde_bits - total < self.cap_height {
-            return Err(FriError::Config(format!(
-                "reductions of {total} bits in all do not fit a degree of 2^{degree_bits} with \
-                 cap height {} (at most {} bits)",
-                self.cap_height,
-                degree_bits.min(lde_bits - self.cap_height)
-            )));
+            return Err(ConfigError::ReductionsBeyondDegree {
+                total_bits: total,
+                degree_bits,
+                cap_height: self.cap_height,
+                max_bits: degree_bits.min(lde_bits - self.cap_height),
+            }
+            .into());
         }
         Ok(FriParams {
             config: self.clone(),

@@ -14,7 +14,7 @@ pub use config::{
     FriConfig, FriParams, FriReductionStrategy, MAX_ARITY_BITS, MAX_CAP_HEIGHT, MAX_POW_BITS,
     MAX_QUERY_ROUNDS, MAX_RATE_BITS, MAX_REDUCTIONS,
 };
-pub use error::FriError;
+pub use error::{ConfigError, FriError, FriRejection, PolynomialsError};
 pub use proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep, ReadScheme};
 pub use prover::prove_openings;
 pub use scheme::{Challenger, Digest, FriScheme};

@@ -17,7 +17,7 @@ use crate::proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep};
 use crate::scheme::{Challenger, FriScheme};
 use crate::structure::FriInstance;
 use crate::verifier::check_instance;
-use crate::{record_challenger, FriError, FriParams};
+use crate::{record_challenger, FriError, FriParams, PolynomialsError};
 
 /// Proves the openings `instance` names of the committed `oracles` (in the instance's oracle
 /// order), continuing the transcript in `challenger` exactly as plonky2 does:
@@ -433,9 +433,7 @@ fn coset_evaluations<F: zkaccel_field::TwoAdicField, E: ExtensionField<F>>(
             }
             Ok(())
         })
-        .map_err(|e: zkaccel_field::FieldError| {
-            FriError::Polynomials(format!("extension coordinates: {e}"))
-        })?;
+        .map_err(PolynomialsError::ExtensionCoordinates)?;
     Ok(values)
 }
 
@@ -483,31 +481,31 @@ fn check_oracles<S: FriScheme>(
     params: &FriParams,
 ) -> Result<(), FriError> {
     if oracles.len() != instance.oracles.len() {
-        return Err(FriError::Polynomials(format!(
-            "{} committed batches for an instance of {}",
-            oracles.len(),
-            instance.oracles.len()
-        )));
+        return Err(PolynomialsError::OracleCount {
+            expected: instance.oracles.len(),
+            got: oracles.len(),
+        }
+        .into());
     }
-    for (k, (o, info)) in oracles.iter().zip(&instance.oracles).enumerate() {
-        if o.polynomials().len() != info.num_polys
-            || o.degree_log() != params.degree_bits
-            || o.rate_bits() != params.config.rate_bits
-            || o.tree().cap_height() != params.config.cap_height
-        {
-            return Err(FriError::Polynomials(format!(
-                "batch {k} ({} polynomials of 2^{} coefficients at rate bits {}, cap height {}) \
-                 does not match the instance and parameters ({} polynomials of 2^{}, rate bits \
-                 {}, cap height {})",
-                o.polynomials().len(),
-                o.degree_log(),
-                o.rate_bits(),
+    for (batch, (o, info)) in oracles.iter().zip(&instance.oracles).enumerate() {
+        let shape = [
+            ("polynomials", info.num_polys, o.polynomials().len()),
+            ("degree bits", params.degree_bits, o.degree_log()),
+            ("rate bits", params.config.rate_bits, o.rate_bits()),
+            (
+                "cap height",
+                params.config.cap_height,
                 o.tree().cap_height(),
-                info.num_polys,
-                params.degree_bits,
-                params.config.rate_bits,
-                params.config.cap_height
-            )));
+            ),
+        ];
+        if let Some(&(what, expected, got)) = shape.iter().find(|(_, e, g)| e != g) {
+            return Err(PolynomialsError::OracleShape {
+                batch,
+                what,
+                expected,
+                got,
+            }
+            .into());
         }
     }
     Ok(())

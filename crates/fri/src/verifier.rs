@@ -10,7 +10,7 @@ use zkaccel_ntt::reverse_bits;
 use crate::proof::FriProof;
 use crate::scheme::{Challenger, Digest, FriScheme};
 use crate::structure::{FriInstance, FriOpenings};
-use crate::{FriError, FriParams};
+use crate::{FriError, FriParams, FriRejection, PolynomialsError};
 
 /// The verifier's challenges of a FRI proof (plonky2's `FriChallenges`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,9 +89,10 @@ pub fn verify_fri_proof<S: FriScheme>(
     check_instance(instance, params)?;
     check_shape(instance, openings, challenges, initial_caps, proof, params)?;
     if !meets_pow_target(challenges.pow_response, params.config.proof_of_work_bits)? {
-        return Err(FriError::Rejected(
-            "the proof-of-work witness falls short".into(),
-        ));
+        return Err(FriRejection::ProofOfWork {
+            bits: params.config.proof_of_work_bits,
+        }
+        .into());
     }
     // Each batch's claimed values, combined with the powers of α.
     let reduced_openings: Vec<S::E> = openings
@@ -131,9 +132,7 @@ pub fn verify_fri_proof<S: FriScheme>(
             let coset_index = index >> bits;
             let within = index & (arity - 1);
             if step.evals[within] != value {
-                return Err(FriError::Rejected(format!(
-                    "query at {x_index}: layer {k} does not hold the previous layer's fold"
-                )));
+                return Err(FriRejection::Fold { x_index, layer: k }.into());
             }
             value = fold_coset::<S>(x, within, bits, &step.evals, challenges.betas[k], root);
             let mut leaf = Vec::with_capacity(arity * <S::E as ExtensionField<S::F>>::DEGREE);
@@ -159,9 +158,7 @@ pub fn verify_fri_proof<S: FriScheme>(
             .rev()
             .fold(S::E::ZERO, |acc, &c| acc * x + c);
         if at_x != value {
-            return Err(FriError::Rejected(format!(
-                "query at {x_index}: the final polynomial disagrees with the last layer"
-            )));
+            return Err(FriRejection::FinalPolynomial { x_index }.into());
         }
     }
     Ok(())
@@ -247,15 +244,11 @@ pub(crate) fn check_instance<E>(
     _params: &FriParams,
 ) -> Result<(), FriError> {
     if instance.oracles.is_empty() || instance.batches.is_empty() {
-        return Err(FriError::Polynomials(
-            "an instance needs at least one oracle and one batch".into(),
-        ));
+        return Err(PolynomialsError::EmptyInstance.into());
     }
     for (b, batch) in instance.batches.iter().enumerate() {
         if batch.polynomials.is_empty() {
-            return Err(FriError::Polynomials(format!(
-                "batch {b} opens no polynomial"
-            )));
+            return Err(PolynomialsError::EmptyBatch { batch: b }.into());
         }
         for p in &batch.polynomials {
             let ok = instance
@@ -263,10 +256,12 @@ pub(crate) fn check_instance<E>(
                 .get(p.oracle_index)
                 .is_some_and(|o| p.polynomial_index < o.num_polys);
             if !ok {
-                return Err(FriError::Polynomials(format!(
-                    "batch {b} names polynomial {} of oracle {}, which does not exist",
-                    p.polynomial_index, p.oracle_index
-                )));
+                return Err(PolynomialsError::NoSuchPolynomial {
+                    batch: b,
+                    oracle: p.oracle_index,
+                    polynomial: p.polynomial_index,
+                }
+                .into());
             }
         }
     }

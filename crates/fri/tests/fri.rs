@@ -9,8 +9,9 @@ use zkaccel_codec::{DecodeError, ShapeError};
 use zkaccel_field::Field;
 use zkaccel_fri::{
     evaluate, fri_challenges, observe_cap, prove_openings, verify_fri_proof, Challenger,
-    FriBatchInfo, FriConfig, FriError, FriInstance, FriOpenings, FriOracleInfo, FriParams,
-    FriPolynomialInfo, FriProof, FriReductionStrategy, FriScheme, PolynomialBatch,
+    ConfigError, FriBatchInfo, FriConfig, FriError, FriInstance, FriOpenings, FriOracleInfo,
+    FriParams, FriPolynomialInfo, FriProof, FriReductionStrategy, FriRejection, FriScheme,
+    PolynomialBatch, PolynomialsError,
 };
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_kernel_trace::NoTrace;
@@ -198,7 +199,10 @@ fn wrong_claims_and_shapes_are_rejected() {
             let mut lie = case.openings.clone();
             lie.batches[b][j] += Goldilocks2::ONE;
             let err = case.verify(&case.bytes, &lie).unwrap_err();
-            assert!(err.is_rejection(), "{err}");
+            assert!(
+                matches!(err, FriError::Rejected(FriRejection::Fold { layer: 0, .. })),
+                "{err}"
+            );
         }
     }
     let mut short = case.openings.clone();
@@ -353,7 +357,36 @@ fn configurations_out_of_range_are_typed_errors() {
         );
     }
     // Past the field's two-adicity.
-    assert!(matches!(small().params(32, 32), Err(FriError::Config(_))));
+    assert!(matches!(
+        small().params(32, 32),
+        Err(FriError::Config(ConfigError::BeyondDomain {
+            degree_bits: 32,
+            max_lde_bits: 32,
+            ..
+        }))
+    ));
+    // The errors carry the values that make them.
+    assert_eq!(
+        FriConfig {
+            proof_of_work_bits: 33,
+            ..small()
+        }
+        .params(5, S::max_lde_bits())
+        .unwrap_err()
+        .to_string(),
+        "FRI configuration: proof-of-work bits 33; supported: 0 to 32"
+    );
+    assert!(matches!(
+        FriConfig {
+            cap_height: 7,
+            ..small()
+        }
+        .params(5, S::max_lde_bits()),
+        Err(FriError::Config(ConfigError::CapBeyondCodeword {
+            cap_height: 7,
+            ..
+        }))
+    ));
     assert_eq!(
         FriConfig::standard_fast().conjectured_security_bits(S::extension_bits()),
         100
@@ -386,21 +419,33 @@ fn batches_refuse_bad_polynomials() {
     let p = vec![Goldilocks::ONE; 8];
     assert!(matches!(
         PolynomialBatch::<S>::from_coeffs(vec![], 1, 0),
-        Err(FriError::Polynomials(_))
+        Err(FriError::Polynomials(PolynomialsError::Empty))
     ));
     assert!(matches!(
         PolynomialBatch::<S>::from_coeffs(vec![vec![Goldilocks::ONE; 6]], 1, 0),
-        Err(FriError::Polynomials(_))
+        Err(FriError::Polynomials(PolynomialsError::NotPowerOfTwo {
+            len: 6
+        }))
     ));
     assert!(matches!(
         PolynomialBatch::<S>::from_coeffs(vec![p.clone(), vec![Goldilocks::ONE; 4]], 1, 0),
-        Err(FriError::Polynomials(_))
+        Err(FriError::Polynomials(PolynomialsError::MixedLengths {
+            first: 8,
+            other: 4
+        }))
     ));
     assert!(matches!(
         PolynomialBatch::<S>::from_coeffs(vec![p.clone()], 1, 5),
         Err(FriError::Merkle(_))
     ));
     let b = PolynomialBatch::<S>::from_coeffs(vec![p], 1, 0).unwrap();
-    assert!(b.lde_values(8, 2).is_err());
+    assert!(matches!(
+        b.lde_values(8, 2),
+        Err(FriError::Polynomials(PolynomialsError::PastCodeword {
+            index: 8,
+            step: 2,
+            lde_bits: 4
+        }))
+    ));
     assert!(b.lde_values(usize::MAX, 2).is_err());
 }

@@ -15,6 +15,7 @@
 //!        | field name (UTF-8) | the arity^cap_height cap digests (canonical elements)
 //! ```
 
+use zkaccel_codec::{ByteReader, DecodeError};
 use zkaccel_field::PrimeField;
 
 use crate::error::MerkleError;
@@ -251,39 +252,52 @@ impl<D: Copy + Eq> MerkleCommitment<D> {
     ///
     /// # Errors
     /// [`MerkleError::MalformedCommitment`] for anything that is not exactly such an encoding
-    /// (magic, version, sizes, trailing bytes); [`MerkleError::WrongHasher`] for a commitment
-    /// of another hash; the errors of [`MerkleCommitment::new`] for an impossible shape;
-    /// [`MerkleError::Field`] for a non-canonical element.
+    /// (magic, version, sizes, an impossible depth or cap height, a non-canonical element,
+    /// trailing bytes); [`MerkleError::WrongHasher`] for a commitment of another hash; the
+    /// errors of [`MerkleCommitment::new`] for a shape the tree refuses.
     pub fn from_bytes<H: TreeHasher<Digest = D>>(
         hasher: &H,
         bytes: &[u8],
     ) -> Result<Self, MerkleError> {
-        let bad = |m: &str| MerkleError::MalformedCommitment(m.into());
-        let head = bytes.get(..18).ok_or_else(|| bad("truncated header"))?;
-        if &head[..4] != MAGIC {
-            return Err(bad("not a zkaccel Merkle commitment (bad magic)"));
+        Self::decode(hasher, bytes).map_err(|e| match e {
+            Decoded::Bytes(e) => MerkleError::MalformedCommitment(e),
+            Decoded::Merkle(e) => e,
+        })
+    }
+
+    fn decode<H: TreeHasher<Digest = D>>(hasher: &H, bytes: &[u8]) -> Result<Self, Decoded> {
+        let mut r = ByteReader::new(bytes);
+        let magic = r.array::<4>("the magic number")?;
+        if &magic != MAGIC {
+            return Err(DecodeError::Unknown {
+                what: "the magic number (not a zkaccel Merkle commitment)",
+                got: u32::from_be_bytes(magic).into(),
+            }
+            .into());
         }
-        if head[4] != VERSION {
-            return Err(bad("unknown version"));
+        let version = r.u8("the version")?;
+        if version != VERSION {
+            return Err(DecodeError::Unknown {
+                what: "the version",
+                got: version.into(),
+            }
+            .into());
         }
+        let head = r.take(7, "the header")?;
         let (id, variant, arity, depth, cap_height, de, eb) = (
-            head[5],
-            head[6],
-            head[7] as usize,
-            head[8] as usize,
-            head[9] as usize,
-            head[10] as usize,
-            head[11] as usize,
+            head[0],
+            head[1],
+            head[2] as usize,
+            head[3] as usize,
+            head[4] as usize,
+            head[5] as usize,
+            head[6] as usize,
         );
-        if de != H::DIGEST_ELEMENTS || eb != H::Element::NUM_BYTES {
-            return Err(bad("digest size of another hash"));
-        }
-        let leaf_width = u32::from_le_bytes([head[12], head[13], head[14], head[15]]) as usize;
-        let name_len = head[16] as usize;
-        let rest = &bytes[17..];
-        let name = rest
-            .get(..name_len)
-            .ok_or_else(|| bad("truncated field name"))?;
+        DecodeError::expect_len("digest elements", H::DIGEST_ELEMENTS as u64, de as u64)?;
+        DecodeError::expect_len("bytes per element", H::Element::NUM_BYTES as u64, eb as u64)?;
+        let leaf_width = r.u32_le("the leaf width")? as usize;
+        let name_len = r.u8("the field name's length")? as usize;
+        let name = r.take(name_len, "the field name")?;
         let committed = HasherIdentity {
             id,
             variant,
@@ -298,30 +312,49 @@ impl<D: Copy + Eq> MerkleCommitment<D> {
                     String::from_utf8_lossy(name)
                 ),
                 given: format!("{expected:?}"),
-            });
+            }
+            .into());
         }
-        if depth > 64 || cap_height > depth {
-            return Err(bad("impossible tree shape"));
-        }
-        let num_leaves = (arity as u64)
-            .checked_pow(depth as u32)
-            .ok_or_else(|| bad("tree size overflows"))?;
+        // `arity^depth` leaves must fit a u64.
+        let max_depth = (0..=64u32)
+            .take_while(|&d| (arity as u64).checked_pow(d).is_some())
+            .last()
+            .unwrap_or(0);
+        DecodeError::expect_range("the depth", depth as u64, 0, max_depth.into())?;
+        DecodeError::expect_range("the cap height", cap_height as u64, 0, depth as u64)?;
+        let num_leaves = (arity as u64).pow(depth as u32);
         let cap_len = (arity as u64).pow(cap_height as u32);
-        let digest_bytes = (de * eb) as u64;
-        let body = &rest[name_len..];
-        if cap_len.checked_mul(digest_bytes) != Some(body.len() as u64) {
-            return Err(bad("cap length does not match the data"));
-        }
+        DecodeError::expect_len(
+            "the cap's bytes",
+            cap_len.saturating_mul((de * eb) as u64),
+            r.remaining() as u64,
+        )?;
         let mut cap = Vec::with_capacity(cap_len as usize);
-        for chunk in body.chunks_exact(de * eb) {
-            let elements = chunk
-                .chunks_exact(eb)
-                .map(H::Element::from_bytes_le)
-                .collect::<Result<Vec<_>, _>>()?;
+        for _ in 0..cap_len {
+            let elements = r.fields::<H::Element>(de, "a cap digest")?;
             cap.push(H::digest_from_elements(&elements));
         }
+        r.finish()?;
         let c = Self::with_identity(committed, num_leaves, leaf_width, cap_height, cap)?;
         hasher.check_leaf_width(leaf_width)?;
         Ok(c)
+    }
+}
+
+/// A commitment decoder's failure: the bytes, or the commitment they describe.
+enum Decoded {
+    Bytes(DecodeError),
+    Merkle(MerkleError),
+}
+
+impl From<DecodeError> for Decoded {
+    fn from(e: DecodeError) -> Self {
+        Self::Bytes(e)
+    }
+}
+
+impl From<MerkleError> for Decoded {
+    fn from(e: MerkleError) -> Self {
+        Self::Merkle(e)
     }
 }

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use zkaccel_field::PrimeField;
 
 use crate::commitment::MerkleCommitment;
-use crate::error::MerkleError;
+use crate::error::{MerkleError, StoreProblem};
 use crate::hasher::TreeHasher;
 use crate::proof::MerkleProof;
 use crate::stream::{build_streaming_into, LeafSource, LevelSink, StreamConfig, StreamOutput};
@@ -41,11 +41,24 @@ fn level_file(level: usize) -> String {
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> MerkleError {
-    MerkleError::Store(format!("{}: {e}", path.display()))
+    store_error(
+        path,
+        StoreProblem::Io {
+            kind: e.kind(),
+            message: e.to_string(),
+        },
+    )
 }
 
-fn corrupt(path: &Path, what: &str) -> MerkleError {
-    MerkleError::Store(format!("{}: {what}", path.display()))
+fn corrupt(path: &Path, what: &'static str) -> MerkleError {
+    store_error(path, StoreProblem::Corrupt { what })
+}
+
+fn store_error(path: &Path, problem: StoreProblem) -> MerkleError {
+    MerkleError::Store {
+        path: path.to_path_buf(),
+        problem,
+    }
 }
 
 /// The shape recorded in `tree.meta`.
@@ -173,7 +186,7 @@ impl StoreWriter {
             .and_then(|()| f.sync_all())
             .map_err(|e| io_error(&meta_path, e))?;
         if dir.exists() {
-            return Err(corrupt(dir, "already exists; not overwriting it"));
+            return Err(store_error(dir, StoreProblem::Exists));
         }
         std::fs::rename(&tmp, dir).map_err(|e| io_error(dir, e))
     }
@@ -227,7 +240,7 @@ pub fn build_streaming_to_disk<H: TreeHasher + Clone>(
     progress: impl FnMut(u64),
 ) -> Result<(StreamOutput<H::Digest>, DiskTree<H>), MerkleError> {
     if dir.exists() {
-        return Err(corrupt(dir, "already exists; not overwriting it"));
+        return Err(store_error(dir, StoreProblem::Exists));
     }
     let arity = hasher.arity();
     let depth = exact_log(config.num_leaves, arity).ok_or(MerkleError::LeafCount {

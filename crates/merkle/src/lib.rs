@@ -13,7 +13,7 @@ mod tree;
 
 pub use commitment::{HasherIdentity, MerkleCommitment};
 pub use disk::{build_streaming_to_disk, DiskTree};
-pub use error::MerkleError;
+pub use error::{LeafSourceError, MerkleError, Place, StoreProblem};
 pub use hasher::{FieldTreeHasher, TreeHasher};
 pub use proof::MerkleProof;
 pub use stream::{

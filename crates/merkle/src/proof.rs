@@ -16,7 +16,7 @@
 
 use zkaccel_field::PrimeField;
 
-use zkaccel_codec::ByteReader;
+use zkaccel_codec::{ByteReader, DecodeError};
 
 use crate::error::MerkleError;
 use crate::hasher::TreeHasher;
@@ -75,45 +75,59 @@ impl<D: Copy> MerkleProof<D> {
     ///
     /// # Errors
     /// [`MerkleError::MalformedProof`] for anything that is not exactly such an encoding
-    /// (wrong magic, version, hasher or sizes, counts that do not match the bytes, indices
-    /// out of order, trailing bytes); [`MerkleError::Decode`] for bytes that end early or a
-    /// non-canonical element.
+    /// (wrong magic, version, hasher id or sizes, counts that do not match the bytes, indices
+    /// out of order, bytes that end early, a non-canonical element, trailing bytes).
     pub fn from_bytes<H: TreeHasher<Digest = D>>(bytes: &[u8]) -> Result<Self, MerkleError> {
         let mut r = ByteReader::new(bytes);
-        if r.take(4, "the magic number")? != MAGIC {
-            return Err(malformed("not a zkaccel Merkle proof (bad magic)"));
+        let magic = r.array::<4>("the magic number")?;
+        if &magic != MAGIC {
+            return Err(DecodeError::Unknown {
+                what: "the magic number (not a zkaccel Merkle proof)",
+                got: u32::from_be_bytes(magic).into(),
+            }
+            .into());
         }
         let head = r.take(7, "the header")?;
         let (version, hasher_id, arity, depth, cap_height, de, eb) = (
             head[0], head[1], head[2], head[3], head[4], head[5], head[6],
         );
         if version != VERSION {
-            return Err(malformed("unknown version"));
+            return Err(DecodeError::Unknown {
+                what: "the version",
+                got: version.into(),
+            }
+            .into());
         }
-        if hasher_id != H::ID
-            || de as usize != H::DIGEST_ELEMENTS
-            || eb as usize != H::Element::NUM_BYTES
-        {
-            return Err(malformed("the proof is for another hash"));
-        }
-        if arity < 2 || depth > 64 || cap_height > depth {
-            return Err(malformed("impossible tree shape"));
-        }
+        DecodeError::expect_len("the hasher id", H::ID.into(), hasher_id.into())?;
+        DecodeError::expect_len("digest elements", H::DIGEST_ELEMENTS as u64, de.into())?;
+        DecodeError::expect_len("bytes per element", H::Element::NUM_BYTES as u64, eb.into())?;
+        DecodeError::expect_range(
+            "the arity",
+            arity.into(),
+            2,
+            crate::limits::MAX_ARITY as u64,
+        )?;
+        DecodeError::expect_range("the depth", depth.into(), 0, 64)?;
+        DecodeError::expect_range("the cap height", cap_height.into(), 0, depth.into())?;
         let n_idx = r.u32_le("the index count")? as usize;
-        if n_idx == 0 || n_idx > r.remaining() / 8 {
-            return Err(malformed("index count does not match the data"));
-        }
+        DecodeError::expect_range("the index count", n_idx as u64, 1, u32::MAX.into())?;
+        r.check_fits(n_idx, 8, "the indices")?;
         let indices: Vec<u64> = (0..n_idx)
             .map(|_| r.u64_le("an index"))
             .collect::<Result<_, _>>()?;
         if !indices.windows(2).all(|w| w[0] < w[1]) {
-            return Err(malformed("indices must be strictly increasing"));
+            return Err(DecodeError::NotIncreasing {
+                what: "the indices",
+            }
+            .into());
         }
         let n_sib = r.u32_le("the sibling count")? as usize;
         let digest_bytes = H::DIGEST_ELEMENTS * H::Element::NUM_BYTES;
-        if n_sib.checked_mul(digest_bytes) != Some(r.remaining()) {
-            return Err(malformed("sibling count does not match the data"));
-        }
+        DecodeError::expect_len(
+            "the siblings' bytes",
+            (n_sib as u64).saturating_mul(digest_bytes as u64),
+            r.remaining() as u64,
+        )?;
         let mut siblings = Vec::with_capacity(n_sib);
         for _ in 0..n_sib {
             let elements = r.fields::<H::Element>(H::DIGEST_ELEMENTS, "a sibling digest")?;
@@ -128,8 +142,4 @@ impl<D: Copy> MerkleProof<D> {
             siblings,
         })
     }
-}
-
-fn malformed(m: &str) -> MerkleError {
-    MerkleError::MalformedProof(m.into())
 }

@@ -12,6 +12,7 @@ use std::io::BufRead;
 
 use zkaccel_field::PrimeField;
 
+use crate::error::{LeafSourceError, Place};
 use crate::limits::MAX_LEAF_WIDTH;
 use crate::MerkleError;
 
@@ -36,26 +37,31 @@ pub fn split_row(line: &str) -> impl Iterator<Item = &str> {
 fn next_line<R: BufRead>(
     reader: &mut R,
     buf: &mut Vec<u8>,
-    line_no: u64,
+    place: Place,
 ) -> Result<Option<usize>, MerkleError> {
     buf.clear();
     let read = std::io::Read::take(&mut *reader, MAX_LINE_BYTES as u64 + 1)
         .read_until(b'\n', buf)
-        .map_err(|e| MerkleError::LeafSource(format!("line {line_no}: {e}")))?;
+        .map_err(|e| LeafSourceError::Read {
+            at: place,
+            kind: e.kind(),
+            message: e.to_string(),
+        })?;
     if read == 0 {
         return Ok(None);
     }
     if buf.len() > MAX_LINE_BYTES {
-        return Err(MerkleError::LeafSource(format!(
-            "line {line_no}: longer than {MAX_LINE_BYTES} bytes"
-        )));
+        return Err(LeafSourceError::LineTooLong {
+            at: place,
+            max: MAX_LINE_BYTES,
+        }
+        .into());
     }
     Ok(Some(read))
 }
 
-fn as_text(buf: &[u8], line_no: u64) -> Result<&str, MerkleError> {
-    std::str::from_utf8(buf)
-        .map_err(|_| MerkleError::LeafSource(format!("line {line_no}: not UTF-8 text")))
+fn as_text(buf: &[u8], at: Place) -> Result<&str, MerkleError> {
+    std::str::from_utf8(buf).map_err(|_| LeafSourceError::NotText { at }.into())
 }
 
 /// Rows, width and part offsets of a text file of leaves.
@@ -99,30 +105,34 @@ pub fn index_text_rows<R: BufRead>(
     max_offsets: usize,
 ) -> Result<TextRowsIndex, MerkleError> {
     if base < 2 || (max_offsets as u64) < base {
-        return Err(MerkleError::LeafSource(format!(
-            "an index in parts of powers of {base} within {max_offsets} offsets"
-        )));
+        return Err(LeafSourceError::PartIndex { base, max_offsets }.into());
     }
     let step = usize::try_from(base).unwrap_or(usize::MAX);
     let mut part_rows = 1u64;
     let (mut rows, mut width, mut offsets) = (0u64, None, Vec::new());
     let (mut offset, mut line_no, mut buf) = (0u64, 0u64, Vec::new());
-    while let Some(read) = next_line(&mut reader, &mut buf, line_no + 1)? {
+    while let Some(read) = next_line(&mut reader, &mut buf, Place::Line(line_no + 1))? {
         line_no += 1;
-        let line = as_text(&buf, line_no)?;
+        let line = as_text(&buf, Place::Line(line_no))?;
         if !is_blank(line) {
             let w = split_row(line).count();
             match width {
                 None if w > MAX_LEAF_WIDTH => {
-                    return Err(MerkleError::LeafSource(format!(
-                        "line {line_no}: {w} elements, a leaf has at most {MAX_LEAF_WIDTH}"
-                    )))
+                    return Err(LeafSourceError::TooWide {
+                        at: Place::Line(line_no),
+                        got: w,
+                        max: MAX_LEAF_WIDTH,
+                    }
+                    .into())
                 }
                 None => width = Some(w),
                 Some(first) if first != w => {
-                    return Err(MerkleError::LeafSource(format!(
-                        "line {line_no}: {w} elements, but the first leaf has {first}"
-                    )))
+                    return Err(LeafSourceError::RowWidth {
+                        at: Place::Line(line_no),
+                        expected: first,
+                        got: w,
+                    }
+                    .into())
                 }
                 Some(_) => {}
             }
@@ -137,7 +147,7 @@ pub fn index_text_rows<R: BufRead>(
         }
         offset += read as u64;
     }
-    let width = width.ok_or_else(|| MerkleError::LeafSource("no leaves".into()))?;
+    let width = width.ok_or(LeafSourceError::NoLeaves)?;
     Ok(TextRowsIndex {
         rows,
         width,
@@ -161,9 +171,10 @@ pub fn read_text_rows<F: PrimeField, R: BufRead>(
     width: usize,
 ) -> Result<Vec<F>, MerkleError> {
     if width == 0 || width > MAX_LEAF_WIDTH {
-        return Err(MerkleError::LeafSource(format!(
-            "leaf width {width}: a row has 1 to {MAX_LEAF_WIDTH} elements"
-        )));
+        return Err(MerkleError::LeafWidth {
+            width,
+            reason: "a row has 1 to 2^20 elements",
+        });
     }
     let total = count.checked_mul(width).ok_or(MerkleError::Allocation {
         what: "text rows",
@@ -174,31 +185,34 @@ pub fn read_text_rows<F: PrimeField, R: BufRead>(
     let mut row = 0usize;
     while row < count {
         let row_no = first_row + row as u64;
-        if next_line(&mut reader, &mut buf, row_no)?.is_none() {
-            return Err(MerkleError::LeafSource(format!(
-                "row {row_no}: the file ends {} rows early",
-                count - row
-            )));
+        let at = Place::Row(row_no);
+        if next_line(&mut reader, &mut buf, at)?.is_none() {
+            return Err(LeafSourceError::EndsEarly {
+                at,
+                missing: (count - row) as u64,
+            }
+            .into());
         }
-        let line = as_text(&buf, row_no)?;
+        let line = as_text(&buf, at)?;
         if is_blank(line) {
             continue;
         }
-        let slots = &mut out[row * width..(row + 1) * width];
-        let mut elements = split_row(line);
-        for slot in slots.iter_mut() {
-            let value = elements.next().ok_or_else(|| {
-                MerkleError::LeafSource(format!("row {row_no}: fewer than {width} elements"))
-            })?;
-            *slot = F::from_str_canonical(value).map_err(|e| {
-                let shown: String = value.chars().take(80).collect();
-                MerkleError::LeafSource(format!("row {row_no} ({shown:?}): {e}"))
-            })?;
+        let got = split_row(line).count();
+        if got != width {
+            return Err(LeafSourceError::RowWidth {
+                at,
+                expected: width,
+                got,
+            }
+            .into());
         }
-        if elements.next().is_some() {
-            return Err(MerkleError::LeafSource(format!(
-                "row {row_no}: more than {width} elements"
-            )));
+        let slots = &mut out[row * width..(row + 1) * width];
+        for (slot, value) in slots.iter_mut().zip(split_row(line)) {
+            *slot = F::from_str_canonical(value).map_err(|source| LeafSourceError::Element {
+                at,
+                value: value.chars().take(80).collect(),
+                source,
+            })?;
         }
         row += 1;
     }
@@ -260,32 +274,96 @@ mod tests {
 
     #[test]
     fn hostile_files_are_typed_errors() {
-        let bad_index = [
-            ("", "no leaves"),
-            ("# only\n\n", "no leaves"),
-            ("1 2\n3\n", "first leaf has 2"),
-        ];
-        for (text, want) in bad_index {
-            let err = index_text_rows(Cursor::new(text), 2, 16).unwrap_err();
-            assert!(err.to_string().contains(want), "{text:?}: {err}");
-        }
-        let bytes: &[u8] = b"1\n\xff\xfe\n";
-        let err = index_text_rows(Cursor::new(bytes), 2, 16).unwrap_err();
-        assert!(err.to_string().contains("not UTF-8"), "{err}");
-        assert!(index_text_rows(Cursor::new("1\n"), 1, 16).is_err());
-        assert!(index_text_rows(Cursor::new("1\n"), 4, 3).is_err());
+        use LeafSourceError as E;
+        let index_err = |bytes: &[u8], base: u64, max_offsets: usize| match index_text_rows(
+            Cursor::new(bytes.to_vec()),
+            base,
+            max_offsets,
+        ) {
+            Err(MerkleError::LeafSource(e)) => e,
+            other => panic!("{bytes:?}: {other:?}"),
+        };
+        assert_eq!(index_err(b"", 2, 16), E::NoLeaves);
+        assert_eq!(index_err(b"# only\n\n", 2, 16), E::NoLeaves);
+        assert_eq!(
+            index_err(b"1 2\n3\n", 2, 16),
+            E::RowWidth {
+                at: Place::Line(2),
+                expected: 2,
+                got: 1
+            }
+        );
+        assert_eq!(
+            index_err(b"1\n\xff\xfe\n", 2, 16),
+            E::NotText { at: Place::Line(2) }
+        );
+        assert_eq!(
+            index_err(b"1\n", 1, 16),
+            E::PartIndex {
+                base: 1,
+                max_offsets: 16
+            }
+        );
+        assert_eq!(
+            index_err(b"1\n", 4, 3),
+            E::PartIndex {
+                base: 4,
+                max_offsets: 3
+            }
+        );
 
         let read = |text: &str, count: usize, width: usize| {
             read_text_rows::<Goldilocks, _>(Cursor::new(text.to_owned()), 10, count, width)
                 .unwrap_err()
-                .to_string()
         };
-        assert!(read("18446744069414584321\n", 1, 1).contains("row 10"));
-        assert!(read("1 2\n", 1, 1).contains("more than 1"));
-        assert!(read("1\n", 1, 2).contains("fewer than 2"));
-        assert!(read("1\n", 2, 1).contains("ends 1 rows early"));
-        assert!(read("x\n", 1, 1).contains("row 10"));
-        assert!(read("1\n", 1, 0).contains("leaf width 0"));
+        let at = Place::Row(10);
+        assert!(matches!(
+            read("18446744069414584321\n", 1, 1),
+            MerkleError::LeafSource(E::Element { at: Place::Row(10), ref value, .. })
+                if value == "18446744069414584321"
+        ));
+        assert_eq!(
+            read("1 2\n", 1, 1),
+            E::RowWidth {
+                at,
+                expected: 1,
+                got: 2
+            }
+            .into()
+        );
+        assert_eq!(
+            read("1\n", 1, 2),
+            E::RowWidth {
+                at,
+                expected: 2,
+                got: 1
+            }
+            .into()
+        );
+        assert_eq!(
+            read("1\n", 2, 1),
+            E::EndsEarly {
+                at: Place::Row(11),
+                missing: 1
+            }
+            .into()
+        );
+        assert!(matches!(
+            read("x\n", 1, 1),
+            MerkleError::LeafSource(E::Element {
+                at: Place::Row(10),
+                ..
+            })
+        ));
+        assert!(matches!(
+            read("1\n", 1, 0),
+            MerkleError::LeafWidth { width: 0, .. }
+        ));
+        // The messages say where.
+        assert_eq!(
+            read("1\n", 2, 1).to_string(),
+            "leaf source: row 11: the input ends 1 rows early"
+        );
         let huge = read_text_rows::<Goldilocks, _>(Cursor::new("1 2\n"), 0, usize::MAX, 2);
         assert!(matches!(huge, Err(MerkleError::Allocation { .. })));
     }

@@ -1,5 +1,7 @@
 //! In-memory trees: every level kept, so any leaf can be opened.
 
+use zkaccel_codec::DecodeError;
+
 use crate::commitment::MerkleCommitment;
 use crate::error::MerkleError;
 use crate::hasher::TreeHasher;
@@ -213,13 +215,14 @@ pub fn verify_path<H: TreeHasher>(
     path: &[H::Digest],
 ) -> Result<(), MerkleError> {
     let arity = hasher.arity();
-    if arity < 2 || levels.checked_mul(arity - 1) != Some(path.len()) {
-        return Err(MerkleError::MalformedProof(format!(
-            "a path over {levels} levels of arity {arity} has {} digests, not {}",
-            levels.saturating_mul(arity.saturating_sub(1)),
-            path.len()
-        )));
+    if arity < 2 {
+        return Err(MerkleError::Arity(arity));
     }
+    DecodeError::expect_len(
+        "the path's digests",
+        levels.saturating_mul(arity - 1) as u64,
+        path.len() as u64,
+    )?;
     if leaf.is_empty() {
         return Err(MerkleError::LeafRow {
             row: 0,
@@ -242,11 +245,39 @@ pub fn verify_path<H: TreeHasher>(
     match usize::try_from(i).ok().and_then(|i| cap.get(i)) {
         Some(top) if *top == digest => Ok(()),
         Some(_) => Err(MerkleError::Mismatch),
-        None => Err(MerkleError::MalformedProof(format!(
-            "index {index} lies beyond the cap of {} digests",
-            cap.len()
-        ))),
+        None => Err(DecodeError::OutOfRange {
+            what: "the path's index",
+            min: 0,
+            max: (cap.len() as u64)
+                .saturating_mul((arity as u64).saturating_pow(levels as u32))
+                .saturating_sub(1),
+            got: index,
+        }
+        .into()),
     }
+}
+
+/// How many siblings a multiproof of the sorted, distinct `indices` carries over `levels`
+/// levels of `arity` (the walk of [`collect_siblings`], without the digests).
+fn sibling_count(arity: u64, levels: usize, indices: &[u64]) -> u64 {
+    let mut known = indices.to_vec();
+    let mut count = 0u64;
+    for _ in 0..levels {
+        let mut parents: Vec<u64> = known.iter().map(|i| i / arity).collect();
+        parents.dedup();
+        count = count.saturating_add((parents.len() as u64 * arity) - known.len() as u64);
+        known = parents;
+    }
+    count
+}
+
+fn siblings_shape(needed: u64, got: usize) -> MerkleError {
+    DecodeError::Length {
+        what: "the siblings",
+        expected: needed,
+        got: got as u64,
+    }
+    .into()
 }
 
 /// The opened indices sorted and deduplicated.
@@ -258,7 +289,13 @@ pub(crate) fn normalize_indices(indices: &[u64], num_leaves: u64) -> Result<Vec<
     known.sort_unstable();
     known.dedup();
     if known.is_empty() {
-        return Err(MerkleError::MalformedProof("no leaf to open".into()));
+        return Err(DecodeError::OutOfRange {
+            what: "the leaves to open",
+            min: 1,
+            max: num_leaves,
+            got: 0,
+        }
+        .into());
     }
     if let Some(&bad) = known.iter().find(|&&i| i >= num_leaves) {
         return Err(MerkleError::IndexOutOfRange {
@@ -315,7 +352,6 @@ pub fn verify<H: TreeHasher>(
     leaves: &[&[H::Element]],
     proof: &MerkleProof<H::Digest>,
 ) -> Result<(), MerkleError> {
-    let bad = |m: &str| Err(MerkleError::MalformedProof(m.into()));
     commitment.check_hasher(hasher)?;
     if proof.hasher_id != H::ID {
         return Err(MerkleError::WrongHasher {
@@ -337,9 +373,17 @@ pub fn verify<H: TreeHasher>(
             });
         }
     }
-    if leaves.len() != proof.indices.len() || proof.indices.is_empty() {
-        return bad("one leaf row per opened index is needed");
-    }
+    DecodeError::expect_range(
+        "the opened indices",
+        proof.indices.len() as u64,
+        1,
+        commitment.num_leaves(),
+    )?;
+    DecodeError::expect_len(
+        "the opened leaf rows (one per index)",
+        proof.indices.len() as u64,
+        leaves.len() as u64,
+    )?;
     if let Some((row, r)) = leaves
         .iter()
         .enumerate()
@@ -351,19 +395,19 @@ pub fn verify<H: TreeHasher>(
             found: r.len(),
         });
     }
-    if !proof.indices.windows(2).all(|w| w[0] < w[1])
-        || proof.indices.last() >= Some(&commitment.num_leaves())
-    {
-        return bad("indices must be increasing and inside the tree");
+    if !proof.indices.windows(2).all(|w| w[0] < w[1]) {
+        return Err(DecodeError::NotIncreasing {
+            what: "the opened indices",
+        }
+        .into());
+    }
+    if let Some(&last) = proof.indices.last() {
+        DecodeError::expect_range("an opened index", last, 0, commitment.num_leaves() - 1)?;
     }
     let levels = commitment.depth() - commitment.cap_height();
-    // Each opened leaf consumes at most `levels·(arity − 1)` siblings: more cannot be right.
-    let most = (proof.indices.len() as u64)
-        .saturating_mul(levels as u64)
-        .saturating_mul(arity as u64 - 1);
-    if proof.siblings.len() as u64 > most {
-        return bad("too many siblings");
-    }
+    // The multiproof's sibling count follows from the indices alone: checked before hashing.
+    let needed = sibling_count(arity as u64, levels, &proof.indices);
+    DecodeError::expect_len("the siblings", needed, proof.siblings.len() as u64)?;
     let mut known: Vec<(u64, H::Digest)> = proof
         .indices
         .iter()
@@ -386,7 +430,8 @@ pub fn verify<H: TreeHasher>(
                     }
                     _ => match siblings.next() {
                         Some(&s) => children.push(s),
-                        None => return bad("too few siblings"),
+                        // Unreachable: the count was checked against `needed` above.
+                        None => return Err(siblings_shape(needed, proof.siblings.len())),
                     },
                 }
             }
@@ -395,7 +440,7 @@ pub fn verify<H: TreeHasher>(
         known = next;
     }
     if siblings.next().is_some() {
-        return bad("too many siblings");
+        return Err(siblings_shape(needed, proof.siblings.len()));
     }
     let cap = commitment.cap();
     for (i, d) in known {

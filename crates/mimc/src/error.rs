@@ -54,8 +54,13 @@ pub enum MimcError {
         actual: usize,
     },
     /// A preset name that does not exist.
-    #[error("unknown MiMC preset {0:?}: expected circomlib, gnark, ethsnarks or circomlib-sponge")]
-    UnknownPreset(String),
+    #[error(
+        "unknown MiMC preset {name:?}: expected circomlib, gnark, ethsnarks or circomlib-sponge"
+    )]
+    UnknownPreset {
+        /// The name given, at most 40 characters of it.
+        name: String,
+    },
     /// A field element could not be decoded.
     #[error(transparent)]
     Field(#[from] FieldError),

@@ -95,6 +95,8 @@ impl FromStr for Preset {
         Self::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| MimcError::UnknownPreset(s.to_owned()))
+            .ok_or_else(|| MimcError::UnknownPreset {
+                name: s.chars().take(40).collect(),
+            })
     }
 }

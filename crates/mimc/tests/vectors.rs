@@ -255,7 +255,13 @@ fn parameters_are_validated() {
     ));
     assert!(matches!(
         "poseidon".parse::<Preset>(),
-        Err(MimcError::UnknownPreset(_))
+        Err(MimcError::UnknownPreset { ref name }) if name == "poseidon"
+    ));
+    // A hostile name is kept to 40 characters.
+    let long = "x".repeat(1 << 20);
+    assert!(matches!(
+        long.parse::<Preset>(),
+        Err(MimcError::UnknownPreset { ref name }) if name.len() == 40
     ));
     for p in Preset::ALL {
         assert_eq!(p.name().parse::<Preset>().unwrap(), p);

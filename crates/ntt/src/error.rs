@@ -23,9 +23,44 @@ pub enum NttError {
         /// Whose limit: the field's two-adicity or the plan's size.
         reason: &'static str,
     },
-    /// A buffer or batch whose length does not fit the shape.
-    #[error("shape mismatch: {0}")]
-    Shape(String),
+    /// A batch whose values do not split into `count` polynomials of one length.
+    #[error("{len} values are not {count} polynomials of equal length")]
+    BatchShape {
+        /// The values given.
+        len: usize,
+        /// The polynomials asked for.
+        count: usize,
+    },
+    /// Values that do not split into whole points of `width` values.
+    #[error("{len} values are not whole points of width {width}")]
+    PointWidth {
+        /// The values given.
+        len: usize,
+        /// The values per point.
+        width: usize,
+    },
+    /// A size that overflows the address space.
+    #[error("{what} overflows")]
+    SizeOverflow {
+        /// The size.
+        what: &'static str,
+    },
+    /// A four-step plan whose core transform is below 2 points.
+    #[error("the four-step core needs at least 2 points")]
+    CoreTooSmall,
+    /// Groth16's `A`, `B`, `C` evaluations of other or zero lengths.
+    #[error("A, B and C need the same non-zero number of evaluations (got {a}, {b}, {c})")]
+    EvaluationCounts {
+        /// Evaluations of `A`.
+        a: usize,
+        /// Evaluations of `B`.
+        b: usize,
+        /// Evaluations of `C`.
+        c: usize,
+    },
+    /// A coset generator that lies in the evaluation domain (its vanishing value is zero).
+    #[error("the coset generator lies in the domain")]
+    GeneratorInDomain,
     /// A coset shift that is zero (the coset would not be a coset).
     #[error("the coset shift must be non-zero")]
     ZeroShift,

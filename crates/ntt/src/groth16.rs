@@ -19,7 +19,7 @@ use crate::plan::{NttPlan, Order};
 /// Memory: three vectors of the padded size (the inputs are copied once).
 ///
 /// # Errors
-/// [`NttError::Shape`] for empty or unequal inputs; [`NttError::TooLarge`] when the padded
+/// [`NttError::EvaluationCounts`] for empty or unequal inputs; [`NttError::TooLarge`] when the padded
 /// size exceeds the plan; [`NttError::Field`] never in practice (`Z(g) ≠ 0` because `g` is
 /// not in the domain).
 pub fn groth16_h<F: TwoAdicField>(
@@ -29,12 +29,11 @@ pub fn groth16_h<F: TwoAdicField>(
     c: &[F],
 ) -> Result<Vec<F>, NttError> {
     if a.is_empty() || a.len() != b.len() || a.len() != c.len() {
-        return Err(NttError::Shape(format!(
-            "A, B and C need the same non-zero number of evaluations (got {}, {}, {})",
-            a.len(),
-            b.len(),
-            c.len()
-        )));
+        return Err(NttError::EvaluationCounts {
+            a: a.len(),
+            b: b.len(),
+            c: c.len(),
+        });
     }
     let m = a.len().next_power_of_two();
     let g = F::GENERATOR;
@@ -52,7 +51,7 @@ pub fn groth16_h<F: TwoAdicField>(
     let c = to_coset(c)?;
     let z_inv = (g.exp_u64(m as u64) - F::ONE)
         .try_inverse()
-        .ok_or_else(|| NttError::Shape("the generator lies in the domain".into()))?;
+        .ok_or(NttError::GeneratorInDomain)?;
     h.iter_mut()
         .zip(&c)
         .for_each(|(x, y)| *x = (*x - *y) * z_inv);

@@ -655,14 +655,14 @@ fn three_stages_contiguous<F: TwoAdicField>(
 /// bit-reversed order: point `i` moves to `reverse_bits(i, log2(count))`.
 ///
 /// # Errors
-/// [`NttError::Shape`] for a zero width or a length that is not a multiple of it;
+/// [`NttError::PointWidth`] for a zero width or a length that is not a multiple of it;
 /// [`NttError::NotPowerOfTwo`] for a point count that is not a power of two.
 pub fn bit_reverse<F: Copy + Send + Sync>(points: &mut [F], width: usize) -> Result<(), NttError> {
     if width == 0 || !points.len().is_multiple_of(width) {
-        return Err(NttError::Shape(format!(
-            "{} values are not whole points of width {width}",
-            points.len()
-        )));
+        return Err(NttError::PointWidth {
+            len: points.len(),
+            width,
+        });
     }
     let count = points.len() / width;
     if !count.is_power_of_two() {

@@ -64,6 +64,8 @@ pub fn lde<F: TwoAdicField>(coefficients: &[F], log_blowup: usize) -> Result<Vec
     let big = coefficients
         .len()
         .checked_shl(log_blowup as u32)
-        .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
+        .ok_or(NttError::SizeOverflow {
+            what: "the extended size",
+        })?;
     plan_for(big)?.lde(coefficients, log_blowup, F::GENERATOR)
 }

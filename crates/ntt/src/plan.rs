@@ -120,7 +120,7 @@ impl<F: TwoAdicField> NttPlan<F> {
     ///
     /// # Errors
     /// [`NttError::TooLarge`] when `max_log_n` or the four-step core's `core_log` exceeds the
-    /// field's two-adicity; [`NttError::Shape`] for a zero core size.
+    /// field's two-adicity; [`NttError::CoreTooSmall`] for a zero core size.
     pub fn with_algorithm(max_log_n: usize, algorithm: Algorithm) -> Result<Self, NttError> {
         Self::build(max_log_n, algorithm, |l| Ok(F::two_adic_generator(l)?))
     }
@@ -164,11 +164,7 @@ impl<F: TwoAdicField> NttPlan<F> {
         }
         let core_log = match algorithm {
             Algorithm::Radix2 => max_log_n.max(1),
-            Algorithm::FourStep { core_log: 0 } => {
-                return Err(NttError::Shape(
-                    "the four-step core needs at least 2 points".into(),
-                ))
-            }
+            Algorithm::FourStep { core_log: 0 } => return Err(NttError::CoreTooSmall),
             // Checked before any arithmetic on it (`core_log + 1` below).
             Algorithm::FourStep { core_log } if core_log > F::TWO_ADICITY => {
                 return Err(NttError::TooLarge {
@@ -549,9 +545,7 @@ impl<F: TwoAdicField> NttPlan<F> {
 
     fn batch_shape(&self, len: usize, count: usize) -> Result<usize, NttError> {
         if count == 0 || !len.is_multiple_of(count) {
-            return Err(NttError::Shape(format!(
-                "{len} values are not {count} polynomials of equal length"
-            )));
+            return Err(NttError::BatchShape { len, count });
         }
         self.check_len(len / count)
     }
@@ -623,7 +617,7 @@ impl<F: TwoAdicField> NttPlan<F> {
     /// `layout`.
     ///
     /// # Errors
-    /// [`NttError::Shape`] when `data.len()` is not `count` times a length; as
+    /// [`NttError::BatchShape`] when `data.len()` is not `count` times a length; as
     /// [`NttPlan::forward`] for that length.
     pub fn forward_batch(
         &self,
@@ -642,7 +636,7 @@ impl<F: TwoAdicField> NttPlan<F> {
     /// Allocates the output; the input is not modified.
     ///
     /// # Errors
-    /// [`NttError::Shape`] when `data.len()` is not `count` times a length or the extended
+    /// [`NttError::BatchShape`] when `data.len()` is not `count` times a length, [`NttError::SizeOverflow`] when the extended
     /// size overflows; as [`NttPlan::lde`] for the extended size; [`NttError::ZeroShift`].
     pub fn lde_batch(
         &self,
@@ -776,11 +770,13 @@ impl<F: TwoAdicField> NttPlan<F> {
         let big = n
             .checked_shl(log_blowup as u32)
             .filter(|&b| b >> log_blowup == n)
-            .ok_or_else(|| NttError::Shape("the extended size overflows".into()))?;
+            .ok_or(NttError::SizeOverflow {
+                what: "the extended size",
+            })?;
         self.check_len(big)?;
-        let total = big
-            .checked_mul(count)
-            .ok_or_else(|| NttError::Shape("the batch's extension overflows".into()))?;
+        let total = big.checked_mul(count).ok_or(NttError::SizeOverflow {
+            what: "the batch's extension",
+        })?;
         Ok((log_n, total))
     }
 

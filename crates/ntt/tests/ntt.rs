@@ -403,11 +403,11 @@ fn errors<F: Sample>() {
     );
     assert!(matches!(
         plan.forward_batch(&mut v[..12], 5, Layout::IndexMajor, Order::NN),
-        Err(NttError::Shape(_))
+        Err(NttError::BatchShape { len: 12, count: 5 })
     ));
     assert!(matches!(
         plan.forward_batch(&mut v[..12], 0, Layout::PolynomialMajor, Order::NN),
-        Err(NttError::Shape(_))
+        Err(NttError::BatchShape { len: 12, count: 0 })
     ));
     // Nothing was changed by a rejected call.
     assert!(v.iter().all(|&x| x == F::ONE));
@@ -479,7 +479,7 @@ fn groth16_identity<F: Sample>() {
     }
     assert!(matches!(
         zkaccel_ntt::groth16_h(&plan, &[F::ONE], &[], &[F::ONE]),
-        Err(NttError::Shape(_))
+        Err(NttError::EvaluationCounts { a: 1, b: 0, c: 1 })
     ));
 }
 
@@ -525,11 +525,11 @@ fn bit_reversal_permutes_points() {
     );
     assert!(matches!(
         bit_reverse(&mut [0u8; 10], 4),
-        Err(NttError::Shape(_))
+        Err(NttError::PointWidth { len: 10, width: 4 })
     ));
     assert!(matches!(
         bit_reverse(&mut [0u8; 10], 0),
-        Err(NttError::Shape(_))
+        Err(NttError::PointWidth { len: 10, width: 0 })
     ));
     // No points at all, and eight-byte words that are not a power of two of them.
     assert_eq!(
@@ -632,13 +632,22 @@ fn batched_lde_rejects_bad_shapes() {
             };
             // No polynomials, a length that is not `count` equal parts, a part that is not a
             // power of two.
-            assert!(matches!(lde(&x, 0, 1, g), Err(NttError::Shape(_))));
-            assert!(matches!(lde(&x, 5, 1, g), Err(NttError::Shape(_))));
+            assert_eq!(
+                lde(&x, 0, 1, g),
+                Err(NttError::BatchShape { len: 24, count: 0 })
+            );
+            assert_eq!(
+                lde(&x, 5, 1, g),
+                Err(NttError::BatchShape { len: 24, count: 5 })
+            );
             assert_eq!(lde(&x, 4, 1, g), Err(NttError::NotPowerOfTwo { len: 6 }));
             // A zero shift; an extension past the plan, or past usize.
             assert_eq!(lde(&x, 3, 1, Goldilocks::ZERO), Err(NttError::ZeroShift));
             assert!(matches!(lde(&x, 3, 8, g), Err(NttError::TooLarge { .. })));
-            assert!(matches!(lde(&x, 3, 70, g), Err(NttError::Shape(_))));
+            assert!(matches!(
+                lde(&x, 3, 70, g),
+                Err(NttError::SizeOverflow { .. })
+            ));
             // The input is left alone and the output is in the layout asked for.
             assert_eq!(lde(&x, 3, 2, g).unwrap().len(), 96);
             assert_eq!(x, vec![Goldilocks::ONE; 24]);
@@ -647,7 +656,10 @@ fn batched_lde_rejects_bad_shapes() {
             let into = |out: &mut Vec<Goldilocks>, count, k| {
                 plan.lde_batch_into(&x, count, layout, k, g, input, out)
             };
-            assert!(matches!(into(&mut out, 5, 1), Err(NttError::Shape(_))));
+            assert_eq!(
+                into(&mut out, 5, 1),
+                Err(NttError::BatchShape { len: 24, count: 5 })
+            );
             assert!(matches!(
                 into(&mut out, 3, 8),
                 Err(NttError::TooLarge { .. })

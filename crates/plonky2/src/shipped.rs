@@ -344,8 +344,8 @@ impl Statement {
     /// # Errors
     /// [`StarkError::Decode`] for a file that is not a zkaccel proof of a known version, ends
     /// inside its header, or names an unknown AIR or reduction strategy;
-    /// [`StarkError::OutOfRange`], [`StarkError::BelowTarget`] or [`StarkError::Fri`] for a
-    /// configuration [`StarkConfig::check`] refuses.
+    /// [`StarkError::Header`] for a size outside 1 ..= [`MAX_LOG_ROWS`] or a configuration
+    /// [`StarkConfig::check`] refuses.
     pub fn decode_header(bytes: &[u8]) -> Result<(Self, usize), StarkError> {
         let mut r = ByteReader::new(bytes);
         let magic = r.take(MAGIC.len(), "the magic number")?;
@@ -413,7 +413,9 @@ impl Statement {
                 num_query_rounds,
             },
         };
-        config.check::<ShippedScheme>()?;
+        check_log_rows(log_rows)
+            .and_then(|()| config.check::<ShippedScheme>())
+            .map_err(|e| StarkError::Header(Box::new(e)))?;
         Ok((
             Self {
                 air,

@@ -65,9 +65,43 @@ pub enum PoseidonError {
         /// What was supplied.
         actual: usize,
     },
-    /// A preset or arity that the standard does not define.
-    #[error("{0}")]
-    Unsupported(String),
+    /// A width the preset's standard does not define.
+    #[error("{preset} defines Poseidon for t = {min} to {max}, not t = {width}")]
+    WidthNotDefined {
+        /// The preset.
+        preset: &'static str,
+        /// The width asked for.
+        width: usize,
+        /// The narrowest width it defines.
+        min: usize,
+        /// The widest.
+        max: usize,
+    },
+    /// A strength name other than `standard` and `strengthened`.
+    #[error("unknown strength {name:?}: expected standard or strengthened")]
+    UnknownStrength {
+        /// The name given, at most 40 characters of it.
+        name: String,
+    },
+    /// A parameter a preset fixes itself, or does not define.
+    #[error("{preset}: {reason}")]
+    PresetRefuses {
+        /// The preset.
+        preset: &'static str,
+        /// What it fixes or does not define.
+        reason: &'static str,
+    },
+    /// A Grain seed whose integers are not the field's size (rejection sampling needs
+    /// `p_bits ≤ field_bits ≤ p_bits + 1`).
+    #[error("Grain reads {field_bits}-bit integers, but {field} has {p_bits} bits")]
+    GrainFieldBits {
+        /// The bits per integer the seed reads.
+        field_bits: u32,
+        /// The field.
+        field: &'static str,
+        /// The modulus' bits.
+        p_bits: u32,
+    },
     /// No secure round numbers exist in the searched range.
     #[error("no secure round numbers for t = {width}, alpha = {alpha} in the searched range")]
     NoRoundNumbers {

@@ -156,7 +156,7 @@ impl GrainLfsr {
     /// `(R_F + R_P)·t` round constants, round-major, by rejection sampling.
     ///
     /// # Errors
-    /// [`PoseidonError::Unsupported`] when the field has more bits than the seed reads (the
+    /// [`PoseidonError::GrainFieldBits`] when the field has more bits than the seed reads (the
     /// stream could never produce its large elements) or far fewer; [`PoseidonError::Limit`]
     /// for a shape past [`crate::limits`] (the seed's fields would truncate).
     pub fn round_constants<F: PrimeField>(seed: GrainSeed) -> Result<Vec<F>, PoseidonError> {
@@ -174,10 +174,11 @@ impl GrainLfsr {
 pub(crate) fn check_field_bits<F: PrimeField>(field_bits: u32) -> Result<(), PoseidonError> {
     let p_bits = limbs::bit_len(F::modulus().as_ref());
     if field_bits < p_bits || field_bits > p_bits + 1 {
-        return Err(PoseidonError::Unsupported(format!(
-            "Grain reads {field_bits}-bit integers, but {} has {p_bits} bits",
-            F::NAME
-        )));
+        return Err(PoseidonError::GrainFieldBits {
+            field_bits,
+            field: F::NAME,
+            p_bits,
+        });
     }
     Ok(())
 }

@@ -24,7 +24,7 @@ pub const MAX_WIDTH: usize = 17;
 /// circomlib's `(R_F, R_P)` for width `t`.
 ///
 /// # Errors
-/// [`PoseidonError::Unsupported`] outside `t = 2 … 17`.
+/// [`PoseidonError::WidthNotDefined`] outside `t = 2 … 17`.
 pub fn round_numbers(width: usize) -> Result<(usize, usize), PoseidonError> {
     check_width(width)?;
     let (rf, rp) = reference_round_numbers(log2_modulus::<Fr>(), width, ALPHA)?;
@@ -34,7 +34,7 @@ pub fn round_numbers(width: usize) -> Result<(usize, usize), PoseidonError> {
 /// circomlib's textbook parameters for width `t`.
 ///
 /// # Errors
-/// [`PoseidonError::Unsupported`] outside `t = 2 … 17`.
+/// [`PoseidonError::WidthNotDefined`] outside `t = 2 … 17`.
 pub fn params(width: usize) -> Result<PoseidonParams<Fr>, PoseidonError> {
     let (rf, rp) = round_numbers(width)?;
     reference_params(width, ALPHA, rf, rp)
@@ -42,9 +42,12 @@ pub fn params(width: usize) -> Result<PoseidonParams<Fr>, PoseidonError> {
 
 fn check_width(width: usize) -> Result<(), PoseidonError> {
     if !(MIN_WIDTH..=MAX_WIDTH).contains(&width) {
-        return Err(PoseidonError::Unsupported(format!(
-            "circomlib defines Poseidon for 1 to 16 inputs (t = 2..17), not t = {width}"
-        )));
+        return Err(PoseidonError::WidthNotDefined {
+            preset: "circomlib",
+            width,
+            min: MIN_WIDTH,
+            max: MAX_WIDTH,
+        });
     }
     Ok(())
 }
@@ -60,7 +63,7 @@ impl CircomPoseidon {
     /// a few milliseconds).
     ///
     /// # Errors
-    /// [`PoseidonError::Unsupported`] outside `t = 2 … 17`.
+    /// [`PoseidonError::WidthNotDefined`] outside `t = 2 … 17`.
     pub fn get(width: usize) -> Result<&'static Self, PoseidonError> {
         check_width(width)?;
         static INSTANCES: [OnceLock<Result<CircomPoseidon, PoseidonError>>; MAX_WIDTH + 1] =
@@ -78,7 +81,7 @@ impl CircomPoseidon {
     /// The instance for `inputs` inputs (`t = inputs + 1`).
     ///
     /// # Errors
-    /// [`PoseidonError::Unsupported`] outside 1 … 16 inputs.
+    /// [`PoseidonError::WidthNotDefined`] outside 1 … 16 inputs.
     pub fn for_inputs(inputs: usize) -> Result<&'static Self, PoseidonError> {
         Self::get(inputs.saturating_add(1))
     }

@@ -30,9 +30,9 @@ impl core::str::FromStr for Strength {
         match s {
             "standard" => Ok(Self::Standard),
             "strengthened" => Ok(Self::Strengthened),
-            _ => Err(PoseidonError::Unsupported(format!(
-                "unknown strength {s:?}: expected standard or strengthened"
-            ))),
+            _ => Err(PoseidonError::UnknownStrength {
+                name: s.chars().take(40).collect(),
+            }),
         }
     }
 }
@@ -57,12 +57,13 @@ pub struct NeptunePoseidon<F> {
 /// neptune's round numbers `(R_F, R_P)` for an arity and strength.
 ///
 /// # Errors
-/// [`PoseidonError::Unsupported`] for arity 0.
+/// [`PoseidonError::PresetRefuses`] for arity 0.
 pub fn round_numbers(arity: usize, strength: Strength) -> Result<(usize, usize), PoseidonError> {
     if arity == 0 {
-        return Err(PoseidonError::Unsupported(
-            "arity must be at least 1".into(),
-        ));
+        return Err(PoseidonError::PresetRefuses {
+            preset: "neptune",
+            reason: "the arity must be at least 1",
+        });
     }
     zkaccel_poseidon::limits::check("arity", arity, zkaccel_poseidon::limits::MAX_WIDTH - 1)?;
     let (rf, rp) = neptune_round_numbers(arity + 1)?;
@@ -75,7 +76,7 @@ pub fn round_numbers(arity: usize, strength: Strength) -> Result<(usize, usize),
 /// The textbook parameters neptune derives for `F`, an arity and a strength.
 ///
 /// # Errors
-/// [`PoseidonError::Unsupported`] for arity 0; [`PoseidonError::AlphaNotPermutation`] for a
+/// [`PoseidonError::PresetRefuses`] for arity 0; [`PoseidonError::AlphaNotPermutation`] for a
 /// field where `x^5` is not a permutation.
 pub fn params<F: PrimeField>(
     arity: usize,

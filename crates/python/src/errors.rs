@@ -6,6 +6,7 @@
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use zkaccel_codec::{Classify, ErrorClass};
 use zkaccel_merkle::MerkleError;
 use zkaccel_plot::PlotError;
 use zkaccel_stark::StarkError;
@@ -54,30 +55,31 @@ pub fn invalid(message: impl Into<String>) -> PyErr {
     error(Kind::InvalidInput, message)
 }
 
-/// A Merkle error: budgets are [`Kind::Resource`], files [`Kind::Storage`], openings that
-/// do not lead to the commitment [`Kind::Verification`], the rest [`Kind::InvalidInput`].
-pub fn merkle(e: MerkleError) -> PyErr {
-    let kind = match &e {
-        MerkleError::MemoryBudget { .. } | MerkleError::Allocation { .. } => Kind::Resource,
-        MerkleError::Store(_) => Kind::Storage,
-        MerkleError::Mismatch
-        | MerkleError::MalformedProof(_)
-        | MerkleError::Decode(_)
-        | MerkleError::ProofShape { .. }
-        | MerkleError::LeafRow { .. } => Kind::Verification,
-        _ => Kind::InvalidInput,
-    };
-    error(kind, e.to_string())
+impl From<ErrorClass> for Kind {
+    /// The one classification the CLI's exit statuses also follow (`zkaccel_codec::ErrorClass`).
+    fn from(class: ErrorClass) -> Self {
+        match class {
+            ErrorClass::Rejected => Self::Verification,
+            ErrorClass::InvalidInput => Self::InvalidInput,
+            ErrorClass::Resource => Self::Resource,
+            ErrorClass::Storage => Self::Storage,
+        }
+    }
 }
 
-/// A STARK error: rejections are [`Kind::Verification`], the rest [`Kind::InvalidInput`].
+/// A library error that knows its class, as the exception of that class.
+pub fn classified<E: Classify + std::fmt::Display>(e: &E) -> PyErr {
+    error(e.class().into(), e.to_string())
+}
+
+/// A Merkle error, by its class ([`MerkleError`]'s `Classify`).
+pub fn merkle(e: MerkleError) -> PyErr {
+    classified(&e)
+}
+
+/// A STARK error, by its class ([`StarkError`]'s `Classify`).
 pub fn stark(e: StarkError) -> PyErr {
-    let kind = if e.is_rejection() {
-        Kind::Verification
-    } else {
-        Kind::InvalidInput
-    };
-    error(kind, e.to_string())
+    classified(&e)
 }
 
 /// A sweep's files: writing or drawing them is [`Kind::Storage`]; a sweep that cannot name

@@ -447,8 +447,11 @@ where
     let source = |first_row: u64, out: &mut [H::Element]| {
         let start = first_row as usize * row_words;
         let chunk = &words[start..start + out.len() * limbs];
-        let values = <H::Element as NumpyField>::from_words(chunk, false)
-            .map_err(zkaccel_merkle::MerkleError::LeafSource)?;
+        let values = <H::Element as NumpyField>::from_words(chunk, false).map_err(|message| {
+            zkaccel_merkle::MerkleError::LeafSource(zkaccel_merkle::LeafSourceError::Other {
+                message,
+            })
+        })?;
         out.copy_from_slice(&values);
         Ok(())
     };

@@ -1,5 +1,6 @@
 //! Why a proof could not be made or was not accepted.
 
+use zkaccel_codec::{Classify, ErrorClass};
 use zkaccel_field::FieldError;
 use zkaccel_fri::FriError;
 
@@ -115,7 +116,7 @@ pub enum StarkError {
     #[error("proof shape: {0}")]
     ProofShape(#[from] zkaccel_codec::ShapeError),
     /// Bytes that are not a proof's encoding (the shared decoder's typed error).
-    #[error("proof shape: {0}")]
+    #[error("malformed proof: {0}")]
     Decode(#[from] zkaccel_codec::DecodeError),
     /// A well-formed proof that does not verify, or one of another statement.
     #[error("proof rejected: {0}")]
@@ -176,6 +177,10 @@ pub enum StarkError {
     /// From FRI.
     #[error(transparent)]
     Fri(#[from] FriError),
+    /// A proof file whose statement (its size or configuration) no verifier can use: the
+    /// check that refused it.
+    #[error("the proof file's statement: {0}")]
+    Header(Box<StarkError>),
 }
 
 /// Why a well-formed proof was not accepted.
@@ -210,6 +215,25 @@ pub enum Rejection {
         /// `log2` of the rows named.
         expected: usize,
     },
+}
+
+impl Classify for StarkError {
+    /// A proof that is not an encoding, has another shape than its statement, falls below the
+    /// verifier's policy or is false is [`ErrorClass::Rejected`]; FRI's errors keep their
+    /// class; the rest (parameters, traces, public inputs given to the prover) is
+    /// [`ErrorClass::InvalidInput`].
+    fn class(&self) -> ErrorClass {
+        match self {
+            Self::Rejected(_)
+            | Self::BelowPolicy { .. }
+            | Self::ConfigMismatch { .. }
+            | Self::ProofShape(_)
+            | Self::Decode(_)
+            | Self::Header(_) => ErrorClass::Rejected,
+            Self::Fri(e) => e.class(),
+            _ => ErrorClass::InvalidInput,
+        }
+    }
 }
 
 impl StarkError {

@@ -11,8 +11,8 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
-    build_streaming, build_streaming_to_disk, verify, DiskTree, LeafSource, MerkleCommitment,
-    MerkleError, MerkleProof, MerkleTree, StreamConfig, TreeHasher,
+    build_streaming, build_streaming_to_disk, verify, DiskTree, LeafSource, LeafSourceError,
+    MerkleCommitment, MerkleError, MerkleProof, MerkleTree, StoreProblem, StreamConfig, TreeHasher,
 };
 use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseidon, Strength};
@@ -164,7 +164,9 @@ fn streaming_matches_in_memory_and_respects_the_budget() {
     // A failing source stops the build with its error.
     let mut failing = (0u64, 8usize, |first: u64, _: &mut [Goldilocks]| {
         if first > 0 {
-            Err(MerkleError::LeafSource("disk gone".into()))
+            Err(MerkleError::LeafSource(LeafSourceError::Other {
+                message: "disk gone".into(),
+            }))
         } else {
             Ok(())
         }
@@ -173,7 +175,9 @@ fn streaming_matches_in_memory_and_respects_the_budget() {
     config.memory_budget = 600 * 1024; // one subtree per batch: the second fill fails
     assert_eq!(
         build_streaming(&Plonky2Hasher, config, &mut failing, |_| {}).unwrap_err(),
-        MerkleError::LeafSource("disk gone".into())
+        MerkleError::LeafSource(LeafSourceError::Other {
+            message: "disk gone".into(),
+        })
     );
 }
 
@@ -295,21 +299,25 @@ fn disk_store_errors_are_typed_and_leave_nothing_behind() {
                                  // A source failing mid-build leaves neither the store nor its temporary directory.
     let mut failing = (0u64, 3usize, |first: u64, _: &mut [Goldilocks]| {
         if first >= 16 {
-            Err(MerkleError::LeafSource("disk gone".into()))
+            Err(MerkleError::LeafSource(LeafSourceError::Other {
+                message: "disk gone".into(),
+            }))
         } else {
             Ok(())
         }
     });
     assert_eq!(
         build_streaming_to_disk(&Plonky2Hasher, config, &mut failing, &dir, |_| {}).unwrap_err(),
-        MerkleError::LeafSource("disk gone".into())
+        MerkleError::LeafSource(LeafSourceError::Other {
+            message: "disk gone".into(),
+        })
     );
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
     // An existing target is not overwritten.
     build_streaming_to_disk(&Plonky2Hasher, config, &mut replay(&tree), &dir, |_| {}).unwrap();
     assert!(matches!(
         build_streaming_to_disk(&Plonky2Hasher, config, &mut replay(&tree), &dir, |_| {}),
-        Err(MerkleError::Store(_))
+        Err(MerkleError::Store { ref path, problem: StoreProblem::Exists }) if path == &dir
     ));
     assert_eq!(
         DiskTree::open(Plonky2Hasher, &dir).unwrap().cap(),
@@ -319,14 +327,20 @@ fn disk_store_errors_are_typed_and_leave_nothing_behind() {
     let neptune = NeptuneHasher::new(NeptunePoseidon::<Bls>::new(2, Strength::Standard).unwrap());
     assert!(matches!(
         DiskTree::open(neptune, &dir),
-        Err(MerkleError::Store(_))
+        Err(MerkleError::Store {
+            problem: StoreProblem::Corrupt { .. },
+            ..
+        })
     ));
     let level = dir.join("level-01.bin");
     let bytes = std::fs::read(&level).unwrap();
     std::fs::write(&level, &bytes[..bytes.len() - 1]).unwrap();
     assert!(matches!(
         DiskTree::open(Plonky2Hasher, &dir),
-        Err(MerkleError::Store(_))
+        Err(MerkleError::Store {
+            ref path,
+            problem: StoreProblem::Corrupt { .. },
+        }) if path == &level
     ));
     let mut bad = bytes.clone();
     bad[..8].fill(0xff); // node 0 of level 1 becomes ≥ p
@@ -340,7 +354,7 @@ fn disk_store_errors_are_typed_and_leave_nothing_behind() {
     std::fs::remove_file(dir.join("tree.meta")).unwrap();
     assert!(matches!(
         DiskTree::open(Plonky2Hasher, &dir),
-        Err(MerkleError::Store(_))
+        Err(MerkleError::Store { .. })
     ));
 }
 

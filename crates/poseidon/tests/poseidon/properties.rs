@@ -466,7 +466,10 @@ fn sizes_past_the_limits_are_typed_errors() {
     );
     assert!(matches!(
         CircomPoseidon::for_inputs(usize::MAX),
-        Err(PoseidonError::Unsupported(_))
+        Err(PoseidonError::WidthNotDefined {
+            preset: "circomlib",
+            ..
+        })
     ));
     // The largest accepted shape passes the checks, and the widest tree hash builds.
     zkaccel_poseidon::limits::check_shape(MAX_WIDTH, MAX_FULL_ROUNDS, MAX_PARTIAL_ROUNDS).unwrap();

@@ -3,6 +3,10 @@
 Every error the library reports is a :class:`ZkaccelError`; each subclass also derives from
 the built-in exception a Python user would catch for it, so ``except ValueError`` keeps
 working.
+
+The class follows the Rust error's ``zkaccel_codec::ErrorClass``, the same classification
+that picks the ``zkaccel`` CLI's exit status: ``VerificationError`` is the CLI's exit 1, the
+other classes its exit 2.
 """
 
 
@@ -12,11 +16,14 @@ class ZkaccelError(Exception):
 
 class InvalidInputError(ZkaccelError, ValueError):
     """Values, shapes or parameters the library refuses: a non-canonical field element, a
-    length that is not a power of two, an unknown preset, a malformed encoding."""
+    length that is not a power of two, an unknown preset, a malformed commitment."""
 
 
 class VerificationError(ZkaccelError, ValueError):
-    """A proof or an opening that does not verify against its statement or commitment."""
+    """A proof or an opening that does not verify against its statement or commitment:
+    bytes that are not a proof's encoding (cut short, a byte flipped), a proof of another
+    shape or statement, or a well-formed proof that is false. A Merkle opening and a STARK
+    proof are classified alike."""
 
 
 class ResourceError(ZkaccelError, MemoryError):
