@@ -365,7 +365,7 @@ def test_text_leaves_equal_the_clis_input_file(cluster: Any, cli: str,
         build(TextLeaves.open(bad), subtrees=4, progress=None)
     ragged = tmp_path / "ragged.txt"
     ragged.write_text("1 2\n3\n")
-    with pytest.raises(zkaccel.InvalidInputError, match="first leaf has 2"):
+    with pytest.raises(zkaccel.InvalidInputError, match="line 2: 1 elements where the leaves have 2"):
         TextLeaves.open(ragged)
     with pytest.raises(zkaccel.StorageError):
         TextLeaves.open(tmp_path / "absent.txt")
