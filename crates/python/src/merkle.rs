@@ -15,6 +15,7 @@ use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseid
 
 use crate::arrays::{read, write, NumpyField};
 use crate::errors::{invalid, merkle as merkle_err, other, Kind};
+use zkaccel_codec::Classify;
 use crate::hashes::strength;
 
 /// The tree a preset names.
@@ -625,7 +626,10 @@ fn read_text_rows<'py>(
         let out = py
             .detach(|| zkaccel_merkle::text_rows::read_text_rows::<F, _>(reader, first_row, rows, width))
             .map_err(|e| match e {
-                zkaccel_merkle::MerkleError::LeafSource(m) => invalid(format!("{}: {m}", path.display())),
+                // The path before the line or row the source names; the class as every error's.
+                zkaccel_merkle::MerkleError::LeafSource(_) => {
+                    crate::errors::error(e.class().into(), format!("{}: {e}", path.display()))
+                }
                 other => merkle_err(other),
             })?;
         write(py, &out, &[rows, width])
