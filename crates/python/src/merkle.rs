@@ -15,8 +15,8 @@ use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseid
 
 use crate::arrays::{read, write, NumpyField};
 use crate::errors::{invalid, merkle as merkle_err, other, Kind};
-use zkaccel_codec::Classify;
 use crate::hashes::strength;
+use zkaccel_codec::Classify;
 
 /// The tree a preset names.
 #[derive(Clone, Debug, PartialEq, Eq)]
