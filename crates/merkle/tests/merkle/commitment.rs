@@ -5,6 +5,7 @@
 use crate::common::{plonky2_tree, random, rows};
 use rand::SeedableRng;
 use zkaccel_bls12_381::Fr as Bls;
+use zkaccel_codec::DecodeError;
 use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_merkle::{
@@ -381,13 +382,21 @@ fn hostile_commitment_headers_are_typed_errors() {
     };
     // depth 64 (2^64 leaves overflows), depth 63 with cap height 63 (2^63 cap digests claimed
     // by a 32-byte body), arity 255, leaf width u32::MAX.
-    assert!(matches!(
+    assert_eq!(
         with(8, &[64]),
-        Err(MerkleError::MalformedCommitment(_))
-    ));
+        Err(MerkleError::MalformedCommitment(DecodeError::OutOfRange {
+            what: "the depth",
+            min: 0,
+            max: 63,
+            got: 64
+        }))
+    );
     assert!(matches!(
         with(8, &[63, 63]),
-        Err(MerkleError::MalformedCommitment(_))
+        Err(MerkleError::MalformedCommitment(DecodeError::Length {
+            what: "the cap's bytes",
+            ..
+        }))
     ));
     assert!(matches!(
         with(7, &[255]),
