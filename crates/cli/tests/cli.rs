@@ -1935,7 +1935,7 @@ fn the_acclmt_model_prints_table_i_and_one_run() {
         Some(2),
         "a bad configuration is bad input"
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("batch 24"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("batch = 24"));
 }
 
 #[test]

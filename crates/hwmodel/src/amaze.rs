@@ -18,7 +18,6 @@
 //!   more (accept, final key addition).
 
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 /// Whether independent ciphers share the datapath.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,7 +121,13 @@ impl std::str::FromStr for Design {
         Self::ALL
             .into_iter()
             .find(|d| d.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| ModelError::UnknownDesign(s.to_owned()))
+            .ok_or_else(|| ModelError::Unknown {
+                what: "AMAZE design",
+                name: crate::error::shown(s, 40),
+                known: crate::Names(&[
+                    "AMZ-1", "AMZ-1a", "AMZ-1b", "AMZ-2", "AMZ-2a", "AMZ-2b", "AMZ-3",
+                ]),
+            })
     }
 }
 
@@ -145,29 +150,9 @@ pub struct PaperRow {
     pub dsps: u32,
 }
 
-/// What is wrong with a configuration.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum ModelError {
-    /// A design name that is not in Table 1.
-    #[error("unknown AMAZE design {0:?}: expected AMZ-1, AMZ-1a, AMZ-1b, AMZ-2, AMZ-2a, AMZ-2b or AMZ-3")]
-    UnknownDesign(String),
-    /// The Russian-peasant multiplier is sequential and cannot be pipelined.
-    #[error("a Russian-peasant multiplier cannot be pipelined: use arch = sequential")]
-    PeasantPipelined,
-    /// A parameter outside its range.
-    #[error("{name} = {value} is out of range: {why}")]
-    OutOfRange {
-        /// The parameter.
-        name: &'static str,
-        /// Its value.
-        value: u64,
-        /// The allowed range.
-        why: &'static str,
-    },
-    /// A configuration file that does not parse.
-    #[error("invalid configuration: {0}")]
-    Config(String),
-}
+/// The model's errors ([`crate::ModelError`], re-exported under the name this module had for
+/// them).
+pub use crate::ModelError;
 
 /// One AMAZE design point. Every field has the paper's value in the presets; any may be changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -234,9 +219,11 @@ impl AmazeConfig {
     /// Reads a configuration from JSON (every field required; unknown fields rejected).
     ///
     /// # Errors
-    /// [`ModelError::Config`] when the text is not a valid configuration.
+    /// [`ModelError::ConfigFile`] when the text is not a valid configuration.
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
-        serde_json::from_str(text).map_err(|e| ModelError::Config(e.to_string()))
+        serde_json::from_str(text).map_err(|e| ModelError::ConfigFile {
+            message: e.to_string(),
+        })
     }
 
     /// Latency of one modular multiplication in the pipelined datapath (inputs to registered
@@ -258,41 +245,32 @@ impl AmazeConfig {
     }
 
     fn validate(&self) -> Result<(), ModelError> {
-        let range = |name, value: u64, ok: bool, why| {
-            if ok {
-                Ok(())
-            } else {
-                Err(ModelError::OutOfRange { name, value, why })
+        let ranges = [
+            ("multipliers", self.multipliers as u64, 1.0, 8.0),
+            ("exponent", self.exponent, 3.0, f64::INFINITY),
+            ("rounds", self.rounds as u64, 1.0, f64::INFINITY),
+            ("int_mul_stages", self.int_mul_stages as u64, 1.0, 8.0),
+            ("field_bits", self.field_bits as u64, 2.0, 1024.0),
+        ];
+        for (name, value, min, max) in ranges {
+            let value = value as f64;
+            if !(min..=max).contains(&value) {
+                return Err(ModelError::OutOfRange {
+                    name: name.into(),
+                    value,
+                    range: crate::Range::new(min, max),
+                });
             }
-        };
-        range(
-            "multipliers",
-            self.multipliers as u64,
-            (1..=8).contains(&self.multipliers),
-            "1 to 8",
-        )?;
-        range("exponent", self.exponent, self.exponent >= 3, "at least 3")?;
-        range("rounds", self.rounds as u64, self.rounds >= 1, "at least 1")?;
-        range(
-            "int_mul_stages",
-            self.int_mul_stages as u64,
-            (1..=8).contains(&self.int_mul_stages),
-            "1 to 8",
-        )?;
-        range(
-            "field_bits",
-            self.field_bits as u64,
-            (2..=1024).contains(&self.field_bits),
-            "2 to 1024",
-        )?;
+        }
         if self.arch == Arch::Pipelined && self.reduction == Reduction::Peasant {
             return Err(ModelError::PeasantPipelined);
         }
         if !(self.clock_mhz > 0.0 && self.clock_mhz.is_finite()) {
-            return Err(ModelError::Config(format!(
-                "clock_mhz = {} must be positive",
-                self.clock_mhz
-            )));
+            return Err(ModelError::Invalid {
+                name: "clock_mhz".into(),
+                value: self.clock_mhz,
+                reason: "must be positive and finite",
+            });
         }
         Ok(())
     }
@@ -315,10 +293,9 @@ impl AmazeConfig {
         let batch = self.batch.unwrap_or(slots);
         if batch == 0 || batch > slots {
             return Err(ModelError::OutOfRange {
-                name: "batch",
-                value: batch as u64,
-                why:
-                    "1 to the number of pipeline slots (multiplier latency + 1; 1 when sequential)",
+                name: "batch (ciphers in flight: at most the multiplier latency + 1, 1 when sequential)".into(),
+                value: batch as f64,
+                range: crate::Range::new(1.0, slots as f64),
             });
         }
         let cycles = self.rounds as u64 * cycles_per_round as u64 + overhead;

@@ -432,18 +432,20 @@ mod trace_replay {
         assert!(replay(&beyond_u64, CoreKind::Overlapped, 68.0).is_err());
         assert_eq!(
             replay(&[], CoreKind::FullyPipelined, 68.0),
-            Err(NttModelError::Uncalibrated("pipelined"))
+            Err(NttModelError::Uncalibrated { core: "pipelined" })
         );
         for clock in [0.0, -68.0, f64::NAN, f64::INFINITY] {
             assert!(matches!(
                 replay(&[], CoreKind::Overlapped, clock),
-                Err(NttModelError::Clock(_))
+                Err(NttModelError::Invalid { ref name, .. }) if name == "clock_mhz"
             ));
         }
         // A tiny clock makes every time enormous; the sum must stay finite or fail typed.
         let many = vec![record(0, ntt(TraceField::Bn254, 40, u64::MAX, true), None); 2];
         match replay(&many, CoreKind::Overlapped, f64::MIN_POSITIVE) {
-            Err(NttModelError::Batch(b)) => assert_eq!(b, u64::MAX),
+            Err(NttModelError::Invalid {
+                ref name, value, ..
+            }) if name == "batch" => assert_eq!(value, u64::MAX as f64),
             other => panic!("{other:?}"),
         }
     }
@@ -480,17 +482,33 @@ fn sweeps_move_one_knob_and_land_on_the_rtl() {
     let csv = pipelines.to_csv();
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(csv.starts_with("pipelines,width,log_points,"), "{csv}");
-    for (knob, vals) in [
-        ("colour", vec!["1".to_string()]),
-        ("pipelines", vec!["two".to_string()]),
-        ("core", vec!["fast".to_string()]),
-        ("pipelines", vec![]),
-        ("pipelines", vec!["1".to_string(); MAX_NTT_SWEEP_POINTS + 1]),
-    ] {
-        assert!(
-            matches!(base.sweep(4096, knob, &vals), Err(NttModelError::Knob(_))),
-            "{knob}={vals:?}"
-        );
+    let unknown = |what| move |e: &NttModelError| matches!(e, NttModelError::Unknown { what: w, .. } if *w == what);
+    let cases: [(&str, Vec<String>, &dyn Fn(&NttModelError) -> bool); 5] = [
+        ("colour", vec!["1".to_string()], &unknown("knob")),
+        ("pipelines", vec!["two".to_string()], &|e| {
+            matches!(e, NttModelError::NotANumber { .. })
+        }),
+        ("core", vec!["fast".to_string()], &unknown("core")),
+        ("pipelines", vec![], &|e| {
+            matches!(e, NttModelError::SweepPoints { got: 0, .. })
+        }),
+        (
+            "pipelines",
+            vec!["1".to_string(); MAX_NTT_SWEEP_POINTS + 1],
+            &|e| {
+                matches!(
+                    e,
+                    NttModelError::SweepPoints {
+                        max: MAX_NTT_SWEEP_POINTS,
+                        ..
+                    }
+                )
+            },
+        ),
+    ];
+    for (knob, vals, expected) in cases {
+        let err = base.sweep(4096, knob, &vals).unwrap_err();
+        assert!(expected(&err), "{knob}={vals:?}: {err:?}");
     }
     for (knob, value) in [("pipelines", "0"), ("log_points", "17"), ("width", "100")] {
         assert!(

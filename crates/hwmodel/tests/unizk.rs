@@ -277,25 +277,33 @@ fn table4_hash_vsa_utilisation_96_percent_within_10_points_on_starky_traces() {
 #[test]
 fn hostile_knobs_and_traces_are_refused_with_typed_errors() {
     let mut c = UnizkConfig::paper();
-    for bad in [
-        "vsas",
-        "vsas=",
-        "vsas=0",
-        "vsas=-1",
-        "vsas=99999999999999999999",
-        "array=7",
-        "array=2",
-        "spm_mb=nan",
-        "spm_mb=inf",
-        "bw_tbps=0",
-        "clock_ghz=1e400",
-        "record_window=0",
-        "record_window=2000000000",
-        "mode=fast",
-        "warp_drive=1",
-        "=3",
-    ] {
-        assert!(matches!(c.set(bad), Err(ModelError::Knob(_))), "{bad}");
+    // Each refusal with its kind: the form, the value's parse, its range, the name.
+    let syntax = |e: &ModelError| matches!(e, ModelError::Syntax { .. });
+    let parse = |e: &ModelError| matches!(e, ModelError::NotANumber { .. });
+    let range = |e: &ModelError| matches!(e, ModelError::OutOfRange { .. });
+    let invalid = |e: &ModelError| matches!(e, ModelError::Invalid { .. });
+    let unknown = |e: &ModelError| matches!(e, ModelError::Unknown { .. });
+    let cases: [(&str, &dyn Fn(&ModelError) -> bool); 16] = [
+        ("vsas", &syntax),
+        ("vsas=", &parse),
+        ("vsas=0", &range),
+        ("vsas=-1", &parse),
+        ("vsas=99999999999999999999", &parse),
+        ("array=7", &invalid),
+        ("array=2", &range),
+        ("spm_mb=nan", &range),
+        ("spm_mb=inf", &range),
+        ("bw_tbps=0", &range),
+        ("clock_ghz=1e400", &range),
+        ("record_window=0", &range),
+        ("record_window=2000000000", &range),
+        ("mode=fast", &unknown),
+        ("warp_drive=1", &unknown),
+        ("=3", &unknown),
+    ];
+    for (bad, kind) in cases {
+        let err = c.set(bad).unwrap_err();
+        assert!(kind(&err), "{bad}: {err:?}");
     }
     assert_eq!(c, UnizkConfig::paper(), "a refused knob changes nothing");
     assert_eq!(c.replay(&[]), Err(ModelError::EmptyTrace));
@@ -744,7 +752,16 @@ fn figure10_sweeps_have_the_papers_shape_scratchpad_vsas_bandwidth() {
     assert_eq!(csv.lines().count(), 4);
     for bad in ["spm_mb", "spm_mb=", "vsas=1,x", "warp=1,2"] {
         let refused = parse_param(bad).and_then(|(k, v)| base.sweep(&records, &k, &v));
-        assert!(matches!(refused, Err(ModelError::Knob(_))), "{bad}");
+        assert!(
+            matches!(
+                refused,
+                Err(ModelError::Syntax { .. }
+                    | ModelError::SweepPoints { .. }
+                    | ModelError::NotANumber { .. }
+                    | ModelError::Unknown { .. })
+            ),
+            "{bad}: {refused:?}"
+        );
     }
     let many = format!("vsas={}", vec!["32"; 65].join(","));
     assert!(parse_param(&many).is_err());

@@ -31,18 +31,10 @@
 //! the RTL's own beat schedule beside it ([`TableIModel::rtl_cycles_per_hash`]).
 
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
-/// Errors of the AcclMT models.
-#[derive(Debug, Error, PartialEq, Eq)]
-pub enum AcclmtModelError {
-    /// A parameter outside what the engine takes.
-    #[error("invalid AcclMT configuration: {0}")]
-    InvalidConfig(String),
-    /// A Poseidon instance the engine cannot run.
-    #[error("invalid Poseidon instance for the AcclMT engine: {0}")]
-    InvalidShape(String),
-}
+use crate::error::{invalid, out_of_range};
+/// The models' errors: [`crate::ModelError`], under the name this module had for them.
+pub use crate::ModelError as AcclmtModelError;
 
 /// The largest round count the engine holds (the RTL's `MaxRounds`).
 pub const MAX_ROUNDS: u32 = 128;
@@ -69,15 +61,17 @@ impl PoseidonShape {
     /// (notes §C.2 M3; neptune uses 55 for `t = 3`).
     ///
     /// # Errors
-    /// [`AcclmtModelError::InvalidShape`] for an arity other than 2, 4, 8, 11.
+    /// [`crate::ModelError::Invalid`] for an arity other than 2, 4, 8, 11.
     pub fn filecoin(arity: u32) -> Result<Self, AcclmtModelError> {
         let partial_rounds = match arity {
             2 | 4 => 56,
             8 | 11 => 57,
             _ => {
-                return Err(AcclmtModelError::InvalidShape(format!(
-                    "FileCoin's arities are 2, 4, 8 and 11, not {arity}"
-                )))
+                return Err(invalid(
+                    "arity",
+                    f64::from(arity),
+                    "FileCoin's arities are 2, 4, 8 and 11",
+                ))
             }
         };
         Ok(Self {
@@ -126,34 +120,40 @@ impl PoseidonShape {
     /// at least 2, `R_F/2 ≤ R_P`, at most [`MAX_ROUNDS`] rounds.
     ///
     /// # Errors
-    /// [`AcclmtModelError::InvalidShape`] naming the first violation.
+    /// [`crate::ModelError::OutOfRange`] or [`crate::ModelError::Invalid`] naming the first
+    /// violation.
     pub fn validate(&self) -> Result<(), AcclmtModelError> {
-        let bad = |why: String| Err(AcclmtModelError::InvalidShape(why));
         if !(3..=12).contains(&self.width) {
-            return bad(format!(
-                "state width {} (the engine takes 3 to 12)",
-                self.width
-            ));
+            return Err(out_of_range("state width", self.width.into(), 3.0, 12.0));
         }
         if ![3, 5, 7].contains(&self.alpha) {
-            return bad(format!("S-box exponent {} (3, 5 or 7)", self.alpha));
+            return Err(invalid(
+                "S-box exponent",
+                self.alpha.into(),
+                "must be 3, 5 or 7",
+            ));
         }
         if self.full_rounds < 2 || !self.full_rounds.is_multiple_of(2) {
-            return bad(format!(
-                "{} full rounds (even, at least 2)",
-                self.full_rounds
+            return Err(invalid(
+                "full rounds",
+                self.full_rounds.into(),
+                "must be even, at least 2",
             ));
         }
         if self.partial_rounds < self.full_rounds / 2 {
-            return bad(format!(
-                "{} partial rounds, fewer than half the {} full rounds",
-                self.partial_rounds, self.full_rounds
+            return Err(out_of_range(
+                "partial rounds",
+                self.partial_rounds.into(),
+                (self.full_rounds / 2).into(),
+                f64::INFINITY,
             ));
         }
         if self.rounds() > MAX_ROUNDS {
-            return bad(format!(
-                "{} rounds (the engine holds {MAX_ROUNDS})",
-                self.rounds()
+            return Err(out_of_range(
+                "rounds",
+                self.rounds().into(),
+                1.0,
+                MAX_ROUNDS.into(),
             ));
         }
         Ok(())
@@ -223,26 +223,37 @@ impl EngineConfig {
     /// Checks the parameters.
     ///
     /// # Errors
-    /// [`AcclmtModelError::InvalidConfig`] naming the first violation.
+    /// [`crate::ModelError::OutOfRange`] or [`crate::ModelError::Invalid`] naming the first
+    /// violation.
     pub fn validate(&self) -> Result<(), AcclmtModelError> {
-        let bad = |why: String| Err(AcclmtModelError::InvalidConfig(why));
         if self.mul_latency > 16 {
-            return bad(format!(
-                "multiplier latency {} (at most 16)",
-                self.mul_latency
+            return Err(out_of_range(
+                "multiplier latency",
+                self.mul_latency.into(),
+                0.0,
+                16.0,
             ));
         }
         if self.batch < 2 || !self.batch.is_power_of_two() || self.batch > 1024 {
-            return bad(format!("batch {} (a power of two, 2 to 1024)", self.batch));
+            return Err(invalid(
+                "batch",
+                self.batch.into(),
+                "must be a power of two, 2 to 1024",
+            ));
         }
-        if self.slot_gap > 255 || self.handover_gap > 255 {
-            return bad("gaps must be below 256 cycles".into());
+        for (name, gap) in [
+            ("slot gap", self.slot_gap),
+            ("handover gap", self.handover_gap),
+        ] {
+            if gap > 255 {
+                return Err(out_of_range(name, gap.into(), 0.0, 255.0));
+            }
         }
         if !(self.clock_mhz.is_finite() && self.clock_mhz > 0.0 && self.clock_mhz <= 1e5) {
-            // `{:e}`: a value such as 1e308 is not printed back as 309 digits.
-            return bad(format!(
-                "clock {:e} MHz (above 0, at most 10^5)",
-                self.clock_mhz
+            return Err(invalid(
+                "clock_mhz",
+                self.clock_mhz,
+                "must be above 0, at most 10^5",
             ));
         }
         Ok(())
@@ -352,7 +363,7 @@ impl EngineConfig {
     ///
     /// # Errors
     /// As [`EngineConfig::validate`] and [`PoseidonShape::validate`];
-    /// [`AcclmtModelError::InvalidConfig`] for no hashes or more than [`MAX_SIMULATED_HASHES`].
+    /// [`crate::ModelError::OutOfRange`] for no hashes or more than [`MAX_SIMULATED_HASHES`].
     pub fn simulate(
         &self,
         shape: &PoseidonShape,
@@ -361,9 +372,12 @@ impl EngineConfig {
         self.validate()?;
         shape.validate()?;
         if hashes == 0 || hashes > MAX_SIMULATED_HASHES {
-            return Err(AcclmtModelError::InvalidConfig(format!(
-                "{hashes} hashes (1 to {MAX_SIMULATED_HASHES})"
-            )));
+            return Err(out_of_range(
+                "hashes",
+                hashes as f64,
+                1.0,
+                MAX_SIMULATED_HASHES as f64,
+            ));
         }
         Ok(engine_sim::run(self, shape, hashes))
     }

@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{AcclmtModelError, ControllerConfig, PoseidonShape, TreeRun};
+use super::{ControllerConfig, PoseidonShape, TreeRun};
+use crate::ModelError;
 
 /// The knobs [`ControllerConfig::sweep`] takes.
 pub const ACCLMT_SWEEP_KNOBS: [&str; 13] = [
@@ -52,9 +53,11 @@ pub struct AcclmtSweep {
     pub points: Vec<AcclmtSweepPoint>,
 }
 
-fn parse<T: std::str::FromStr>(knob: &str, value: &str) -> Result<T, AcclmtModelError> {
-    value.trim().parse().map_err(|_| {
-        AcclmtModelError::InvalidConfig(format!("{knob}={value}: not a number of its kind"))
+fn parse<T: std::str::FromStr>(knob: &str, value: &str) -> Result<T, ModelError> {
+    value.trim().parse().map_err(|_| ModelError::NotANumber {
+        name: knob.to_owned(),
+        value: crate::error::shown(value, 40),
+        expected: "a number of its kind",
     })
 }
 
@@ -62,14 +65,14 @@ impl ControllerConfig {
     /// This configuration building a tree of `leaves` leaves with `knob` set to `value`.
     ///
     /// # Errors
-    /// [`AcclmtModelError::InvalidConfig`] for an unknown knob, a value that does not parse,
-    /// or a configuration out of range.
+    /// [`ModelError::Unknown`] for an unknown knob, [`ModelError::NotANumber`] for a value that
+    /// does not parse, or the configuration's errors for one out of range.
     pub fn with_knob(
         &self,
         leaves: u64,
         knob: &str,
         value: &str,
-    ) -> Result<(Self, u64), AcclmtModelError> {
+    ) -> Result<(Self, u64), ModelError> {
         let mut c = *self;
         let mut leaves = leaves;
         match knob {
@@ -90,17 +93,20 @@ impl ControllerConfig {
                     "on" => true,
                     "off" => false,
                     other => {
-                        return Err(AcclmtModelError::InvalidConfig(format!(
-                            "merger={other}: expected on or off"
-                        )))
+                        return Err(ModelError::NotANumber {
+                            name: "merger".into(),
+                            value: crate::error::shown(other, 40),
+                            expected: "on or off",
+                        })
                     }
                 }
             }
             other => {
-                return Err(AcclmtModelError::InvalidConfig(format!(
-                    "`{other}`: knobs are {}",
-                    ACCLMT_SWEEP_KNOBS.join(", ")
-                )))
+                return Err(ModelError::Unknown {
+                    what: "knob",
+                    name: crate::error::shown(other, 40),
+                    known: crate::Names(&ACCLMT_SWEEP_KNOBS),
+                })
             }
         }
         c.validate()?;
@@ -111,19 +117,20 @@ impl ControllerConfig {
     /// `knob`, the rest as `self`.
     ///
     /// # Errors
-    /// [`AcclmtModelError::InvalidConfig`] for an unknown knob, a bad value, or no or more than
+    /// As [`ControllerConfig::with_knob`]; [`ModelError::SweepPoints`] for no or more than
     /// [`MAX_ACCLMT_SWEEP_POINTS`] values; [`ControllerConfig::build`]'s errors.
     pub fn sweep(
         &self,
         leaves: u64,
         knob: &str,
         values: &[String],
-    ) -> Result<AcclmtSweep, AcclmtModelError> {
+    ) -> Result<AcclmtSweep, ModelError> {
         if values.is_empty() || values.len() > MAX_ACCLMT_SWEEP_POINTS {
-            return Err(AcclmtModelError::InvalidConfig(format!(
-                "{knob}: 1 to {MAX_ACCLMT_SWEEP_POINTS} values, got {}",
-                values.len()
-            )));
+            return Err(ModelError::SweepPoints {
+                knob: crate::error::shown(knob, 40),
+                got: values.len(),
+                max: MAX_ACCLMT_SWEEP_POINTS,
+            });
         }
         let shape = PoseidonShape::filecoin(2)?;
         let base = self.build(&shape, leaves)?;
@@ -139,7 +146,7 @@ impl ControllerConfig {
                     run,
                 })
             })
-            .collect::<Result<_, AcclmtModelError>>()?;
+            .collect::<Result<_, ModelError>>()?;
         Ok(AcclmtSweep {
             knob: knob.to_owned(),
             base: *self,

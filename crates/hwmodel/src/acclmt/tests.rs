@@ -157,7 +157,7 @@ fn bad_configurations_and_shapes_are_refused() {
     ] {
         assert!(matches!(
             config.simulate(&bad, 64),
-            Err(AcclmtModelError::InvalidShape(_))
+            Err(AcclmtModelError::OutOfRange { .. } | AcclmtModelError::Invalid { .. })
         ));
     }
     for bad in [
@@ -181,7 +181,7 @@ fn bad_configurations_and_shapes_are_refused() {
     ] {
         assert!(matches!(
             bad.simulate(&shape(56, 5), 64),
-            Err(AcclmtModelError::InvalidConfig(_))
+            Err(AcclmtModelError::OutOfRange { .. } | AcclmtModelError::Invalid { .. })
         ));
     }
     assert!(config.simulate(&shape(56, 5), 0).is_err());
@@ -384,7 +384,7 @@ fn the_overheads_are_real_knobs() {
     let paper = ControllerConfig::with_paper_overheads();
     assert!(matches!(
         paper.simulate_rtl(&shape, leaves, None),
-        Err(AcclmtModelError::InvalidConfig(_))
+        Err(AcclmtModelError::NotInRtl { .. })
     ));
 }
 
@@ -396,7 +396,7 @@ fn bad_controller_inputs_are_typed_errors() {
         assert!(
             matches!(
                 c.build(&shape, leaves),
-                Err(AcclmtModelError::InvalidConfig(_))
+                Err(AcclmtModelError::Leaves { leaves: l, arity: 2, .. }) if l == leaves
             ),
             "{leaves} leaves"
         );
@@ -885,7 +885,10 @@ fn the_cycle_exact_controller_refuses_bad_inputs() {
         assert!(
             matches!(
                 rtl.simulate(&engine, &shape, depth, bpc),
-                Err(AcclmtModelError::InvalidConfig(_))
+                Err(AcclmtModelError::OutOfRange { .. }
+                    | AcclmtModelError::Invalid { .. }
+                    | AcclmtModelError::Leaves { .. }
+                    | AcclmtModelError::WidthForArity { .. })
             ),
             "{rtl:?} depth {depth} at {bpc} bytes per cycle"
         );

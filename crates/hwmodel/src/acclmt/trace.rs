@@ -14,8 +14,9 @@ use std::fmt;
 use serde::Serialize;
 use zkaccel_kernel_trace::{Kernel, KernelId, KernelRecord};
 
-use super::{AcclmtModelError, ControllerConfig, PoseidonShape, TreeRun};
+use super::{ControllerConfig, PoseidonShape, TreeRun};
 use crate::ntt_fpga::trace::NotModelled;
+use crate::ModelError;
 
 /// The hashes the controller runs: (trace name, state width, the Poseidon instance's `R_P`:
 /// neptune's standard strength and circomlib's, `α = 5`, `R_F = 8`).
@@ -104,12 +105,12 @@ fn unsupported(
 /// Replays `records` on the Merkle controller `config` (see the module documentation).
 ///
 /// # Errors
-/// [`ControllerConfig::validate`]'s errors; [`AcclmtModelError::InvalidConfig`] when a tree
+/// [`ControllerConfig::validate`]'s errors; [`ModelError::Leaves`] when a tree
 /// exceeds what the model simulates ([`super::MAX_SIMULATED_BATCHES`]).
 pub fn replay(
     records: &[KernelRecord],
     config: &ControllerConfig,
-) -> Result<AcclmtTraceReport, AcclmtModelError> {
+) -> Result<AcclmtTraceReport, ModelError> {
     config.validate()?;
     let mut report = AcclmtTraceReport {
         config: *config,

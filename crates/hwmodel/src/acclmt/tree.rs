@@ -39,7 +39,9 @@ use std::collections::BinaryHeap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{AcclmtModelError, ControllerRtl, EngineConfig, PoseidonShape, TreeSimRun};
+use super::{ControllerRtl, EngineConfig, PoseidonShape, TreeSimRun};
+use crate::error::{invalid, out_of_range};
+use crate::ModelError;
 
 /// The Merkle controller's parameters. From JSON, missing fields take the defaults and unknown
 /// ones are errors.
@@ -153,52 +155,50 @@ impl ControllerConfig {
     /// Checks the parameters.
     ///
     /// # Errors
-    /// [`AcclmtModelError::InvalidConfig`] naming the first violation.
-    pub fn validate(&self) -> Result<(), AcclmtModelError> {
+    /// [`ModelError::OutOfRange`] or [`ModelError::Invalid`] naming the first violation.
+    pub fn validate(&self) -> Result<(), ModelError> {
         self.engine.validate()?;
-        let bad = |why: String| Err(AcclmtModelError::InvalidConfig(why));
         let batch = u64::from(self.engine.batch);
         if !self.subtree_leaves.is_power_of_two()
             || self.subtree_leaves < (4 * batch).max(256)
             || self.subtree_leaves > 1 << 20
         {
-            return bad(format!(
-                "subtree of {} leaves (a power of two, at least 256 and 4 batches, at most 2^20)",
-                self.subtree_leaves
+            return Err(invalid(
+                "subtree_leaves",
+                self.subtree_leaves as f64,
+                "must be a power of two, at least 256 and 4 batches, at most 2^20",
             ));
         }
         if self.major_min_nodes < 2 || self.major_min_nodes > self.subtree_leaves {
-            return bad(format!(
-                "major aggregation threshold {} (2 nodes up to the subtree)",
-                self.major_min_nodes
+            return Err(out_of_range(
+                "scratch_pad_nodes",
+                self.major_min_nodes as f64,
+                2.0,
+                self.subtree_leaves as f64,
             ));
         }
         for (what, n) in [
-            ("Level-0 subtrees", self.level0_subtrees),
-            ("Level-1 entries", self.level1_entries),
+            ("level0_subtrees", self.level0_subtrees),
+            ("level1_entries", self.level1_entries),
         ] {
             if !n.is_power_of_two() || n > 1 << 16 {
-                return bad(format!("{what} {n} (a power of two up to 2^16)"));
+                return Err(invalid(what, n as f64, "must be a power of two up to 2^16"));
             }
         }
-        if !(self.bandwidth_gb_per_s.is_finite() && (1e-3..=1e4).contains(&self.bandwidth_gb_per_s))
-        {
-            return bad(format!(
-                "bandwidth {:e} GB/s (0.001 to 10^4)",
-                self.bandwidth_gb_per_s
-            ));
-        }
-        if !(self.initial_load_ns.is_finite() && (0.0..=1e9).contains(&self.initial_load_ns)) {
-            return bad(format!(
-                "initial load {:e} ns (0 to 10^9)",
-                self.initial_load_ns
-            ));
-        }
-        if self.rhe_dispatch_cycles > 1 << 20 {
-            return bad(format!(
-                "RHE dispatch {} cycles (at most 2^20)",
-                self.rhe_dispatch_cycles
-            ));
+        let reals = [
+            ("bandwidth_gbps", self.bandwidth_gb_per_s, 1e-3, 1e4),
+            ("initial_load_ns", self.initial_load_ns, 0.0, 1e9),
+            (
+                "rhe_dispatch_cycles",
+                self.rhe_dispatch_cycles as f64,
+                0.0,
+                (1u64 << 20) as f64,
+            ),
+        ];
+        for (name, value, min, max) in reals {
+            if !(value.is_finite() && (min..=max).contains(&value)) {
+                return Err(out_of_range(name, value, min, max));
+            }
         }
         Ok(())
     }
@@ -213,14 +213,11 @@ impl ControllerConfig {
     /// power of the arity that fits (beyond the paper, which builds binary trees only).
     ///
     /// # Errors
-    /// [`AcclmtModelError::InvalidConfig`] for an arity outside 2 … 11 (the engine's state
-    /// widths 3 … 12).
-    pub fn geometry(&self, arity: u32) -> Result<TreeGeometry, AcclmtModelError> {
+    /// [`ModelError::OutOfRange`] for an arity outside 2 … 11 (the engine's state widths
+    /// 3 … 12).
+    pub fn geometry(&self, arity: u32) -> Result<TreeGeometry, ModelError> {
         if !(2..=MAX_ARITY).contains(&arity) {
-            return Err(AcclmtModelError::InvalidConfig(format!(
-                "arity {arity} (the engine's state widths 3 to {} build arities 2 to {MAX_ARITY})",
-                MAX_ARITY + 1
-            )));
+            return Err(out_of_range("arity", arity.into(), 2.0, MAX_ARITY.into()));
         }
         let arity = u64::from(arity);
         let fit = |n: u64| {
@@ -245,7 +242,7 @@ impl ControllerConfig {
     /// # Errors
     /// As [`ControllerConfig::validate`], [`ControllerConfig::geometry`] and
     /// [`ControllerRtl::validate`].
-    pub fn rtl(&self, arity: u32) -> Result<ControllerRtl, AcclmtModelError> {
+    pub fn rtl(&self, arity: u32) -> Result<ControllerRtl, ModelError> {
         self.validate()?;
         let geometry = self.geometry(arity)?;
         // The fitted sizes are powers of the arity.
@@ -268,20 +265,20 @@ impl ControllerConfig {
     ///
     /// # Errors
     /// As [`ControllerConfig::rtl`] and [`ControllerRtl::simulate`];
-    /// [`AcclmtModelError::InvalidConfig`] for a leaf count that is no power of the arity, and
-    /// for an initial load or an RHE dispatch overhead, which the RTL does not have.
+    /// [`ModelError::Leaves`] for a leaf count that is no power of the arity;
+    /// [`ModelError::NotInRtl`] for an initial load or an RHE dispatch overhead, which the RTL
+    /// does not have.
     pub fn simulate_rtl(
         &self,
         shape: &PoseidonShape,
         leaves: u64,
         bytes_per_cycle: Option<f64>,
-    ) -> Result<TreeSimRun, AcclmtModelError> {
+    ) -> Result<TreeSimRun, ModelError> {
         if self.initial_load_ns != 0.0 || self.rhe_dispatch_cycles != 0 {
-            return Err(AcclmtModelError::InvalidConfig(format!(
-                "an initial load of {} ns and an RHE dispatch of {} cycles: the RTL has \
-                 neither (the batch model prices them)",
-                self.initial_load_ns, self.rhe_dispatch_cycles
-            )));
+            return Err(ModelError::NotInRtl {
+                initial_load_ns: self.initial_load_ns,
+                rhe_dispatch_cycles: self.rhe_dispatch_cycles,
+            });
         }
         let arity = shape.width.saturating_sub(1);
         let rtl = self.rtl(arity)?;
@@ -289,10 +286,11 @@ impl ControllerConfig {
         let depth = leaves
             .checked_ilog(a)
             .filter(|&d| a.checked_pow(d) == Some(leaves))
-            .ok_or_else(|| {
-                AcclmtModelError::InvalidConfig(format!(
-                    "{leaves} leaves (a power of the arity {arity})"
-                ))
+            .ok_or(ModelError::Leaves {
+                leaves,
+                arity: a,
+                min: 1,
+                max: u64::MAX,
             })?;
         let bytes_per_cycle =
             bytes_per_cycle.unwrap_or(self.bandwidth_gb_per_s * 1e3 / self.engine.clock_mhz);
@@ -307,9 +305,9 @@ impl ControllerConfig {
     ///
     /// # Errors
     /// As [`ControllerConfig::validate`], [`PoseidonShape::validate`] and
-    /// [`ControllerConfig::geometry`]; [`AcclmtModelError::InvalidConfig`] for a leaf count
-    /// outside that range.
-    pub fn build(&self, shape: &PoseidonShape, leaves: u64) -> Result<TreeRun, AcclmtModelError> {
+    /// [`ControllerConfig::geometry`]; [`ModelError::Leaves`] for a leaf count outside that
+    /// range (the HIDM's capacity, and at most [`MAX_SIMULATED_BATCHES`] batches per engine).
+    pub fn build(&self, shape: &PoseidonShape, leaves: u64) -> Result<TreeRun, ModelError> {
         self.validate()?;
         shape.validate()?;
         let geometry = self.geometry(shape.width.saturating_sub(1))?;
@@ -318,10 +316,12 @@ impl ControllerConfig {
         let least = (4 * batch).max(arity * arity);
         let most = geometry.capacity().min(MAX_SIMULATED_BATCHES * batch);
         if !is_power_of(leaves, arity) || leaves < least || leaves > most {
-            return Err(AcclmtModelError::InvalidConfig(format!(
-                "{leaves} leaves (a power of {arity} from {least} to {most}: the HIDM's \
-                 capacity, and at most {MAX_SIMULATED_BATCHES} batches per engine)"
-            )));
+            return Err(ModelError::Leaves {
+                leaves,
+                arity,
+                min: least,
+                max: most,
+            });
         }
         Ok(Simulation::new(self, shape, &geometry, leaves).run())
     }
@@ -814,7 +814,7 @@ pub struct TableIIModel {
 ///
 /// # Errors
 /// As [`ControllerConfig::build`].
-pub fn table_ii(config: &ControllerConfig) -> Result<Vec<TableIIModel>, AcclmtModelError> {
+pub fn table_ii(config: &ControllerConfig) -> Result<Vec<TableIIModel>, ModelError> {
     let shape = PoseidonShape::filecoin(2)?;
     TABLE_II
         .iter()

@@ -11,7 +11,9 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::engine_sim::EngineCore;
-use super::{AcclmtModelError, EngineConfig, PoseidonShape};
+use super::{EngineConfig, PoseidonShape};
+use crate::error::{invalid, out_of_range};
+use crate::ModelError;
 
 /// The controller's Verilog parameters (besides the engines'): `Arity`, `SubtreeDepth`,
 /// `MajorNodes`, `Level0Depth`, `Level1Depth`.
@@ -120,24 +122,26 @@ impl ControllerRtl {
     /// The RTL's elaboration checks (`$fatal`), and the engines' state width.
     ///
     /// # Errors
-    /// [`AcclmtModelError::InvalidConfig`] naming the first violation.
-    pub fn validate(&self, engine: &EngineConfig) -> Result<(), AcclmtModelError> {
-        let bad = |why: String| Err(AcclmtModelError::InvalidConfig(why));
+    /// [`ModelError::OutOfRange`] or [`ModelError::Invalid`] naming the first violation.
+    pub fn validate(&self, engine: &EngineConfig) -> Result<(), ModelError> {
         let a = u64::from(self.arity);
         if !(2..=11).contains(&self.arity) {
-            return bad(format!("arity {} (2 to 11)", self.arity));
+            return Err(out_of_range("arity", self.arity.into(), 2.0, 11.0));
         }
         let leaves = a.checked_pow(self.subtree_depth).unwrap_or(u64::MAX);
         if self.subtree_depth < 3 || leaves < 4 * u64::from(engine.batch) || leaves > 1 << 20 {
-            return bad(format!(
-                "subtree depth {} (at least three layers, four batches to 2^20 leaves)",
-                self.subtree_depth
+            return Err(invalid(
+                "subtree depth",
+                self.subtree_depth.into(),
+                "needs at least three layers, four batches to 2^20 leaves",
             ));
         }
         if self.major_nodes < a || self.major_nodes > a.pow(self.subtree_depth - 1) {
-            return bad(format!(
-                "major threshold {} nodes (arity to arity^(subtree depth − 1))",
-                self.major_nodes
+            return Err(out_of_range(
+                "major threshold (nodes)",
+                self.major_nodes as f64,
+                a as f64,
+                a.pow(self.subtree_depth - 1) as f64,
             ));
         }
         let total = self.subtree_depth + self.level0_depth + self.level1_depth;
@@ -145,9 +149,10 @@ impl ControllerRtl {
             || self.level1_depth < 2
             || a.checked_pow(total + 1).is_none_or(|e| e > 1 << 39)
         {
-            return bad(format!(
-                "HIDM depths {} and {} (at least 1 and 2, up to 2^39 elements)",
-                self.level0_depth, self.level1_depth
+            return Err(invalid(
+                "HIDM Level-0 depth",
+                self.level0_depth.into(),
+                "with the Level-1 depth, at least 1 and 2, up to 2^39 elements",
             ));
         }
         Ok(())
@@ -157,48 +162,62 @@ impl ControllerRtl {
     ///
     /// # Errors
     /// As [`ControllerRtl::validate`], [`EngineConfig::validate`] and
-    /// [`PoseidonShape::validate`]; [`AcclmtModelError::InvalidConfig`] for a shape whose
-    /// width is not `arity + 1`, a depth the controller does not build (it raises
-    /// `cfg_error_o`), a bandwidth outside 0.01 … 1,024 bytes per cycle (the bench's), more
-    /// than 2^26 leaves, or a stall (a model defect).
+    /// [`PoseidonShape::validate`]; [`ModelError::WidthForArity`] for a shape whose width is
+    /// not `arity + 1`; [`ModelError::OutOfRange`] for a depth the controller does not build
+    /// (it raises `cfg_error_o`) or a bandwidth outside 0.01 … 1,024 bytes per cycle (the
+    /// bench's); [`ModelError::Leaves`] for more than 2^26 leaves; [`ModelError::Stalled`] for
+    /// a stall (a model defect).
     pub fn simulate(
         &self,
         engine: &EngineConfig,
         shape: &PoseidonShape,
         depth: u32,
         bytes_per_cycle: f64,
-    ) -> Result<TreeSimRun, AcclmtModelError> {
+    ) -> Result<TreeSimRun, ModelError> {
         engine.validate()?;
         shape.validate()?;
         self.validate(engine)?;
-        let bad = |why: String| Err(AcclmtModelError::InvalidConfig(why));
         if shape.width != self.arity + 1 {
-            return bad(format!(
-                "a state of width {} on a controller of arity {}",
-                shape.width, self.arity
-            ));
+            return Err(ModelError::WidthForArity {
+                width: shape.width,
+                arity: self.arity,
+            });
         }
         let most = self.subtree_depth + self.level0_depth + self.level1_depth;
         if depth < self.subtree_depth || depth > most {
-            return bad(format!(
-                "depth {depth} (the controller builds {} to {most})",
-                self.subtree_depth
+            return Err(out_of_range(
+                "depth",
+                depth.into(),
+                self.subtree_depth.into(),
+                most.into(),
             ));
         }
-        if u64::from(self.arity).pow(depth) > 1 << 26 {
-            return bad(format!("{}^{depth} leaves (at most 2^26)", self.arity));
+        let leaves = u64::from(self.arity).pow(depth);
+        if leaves > 1 << 26 {
+            return Err(ModelError::Leaves {
+                leaves,
+                arity: self.arity.into(),
+                min: 1,
+                max: 1 << 26,
+            });
         }
         if !(bytes_per_cycle.is_finite() && (0.01..=1024.0).contains(&bytes_per_cycle)) {
-            return bad(format!("{bytes_per_cycle} bytes per cycle (0.01 to 1024)"));
+            return Err(out_of_range(
+                "bytes per cycle",
+                bytes_per_cycle,
+                0.01,
+                1024.0,
+            ));
         }
         // The elements alone take this long to arrive; the engines cannot be faster than the
         // loader.
         let elements = u64::from(self.arity).pow(depth + 1);
         let arrival = (elements * ELEMENT_BYTES) as f64 / bytes_per_cycle;
         if arrival > MAX_SIMULATED_TREE_CYCLES as f64 {
-            return bad(format!(
-                "{elements} elements at {bytes_per_cycle} bytes per cycle take {arrival:.3e} \
-                 cycles to arrive (the model runs at most {MAX_SIMULATED_TREE_CYCLES})"
+            return Err(invalid(
+                "bytes per cycle",
+                bytes_per_cycle,
+                "the tree's elements would take more cycles to arrive than the model runs",
             ));
         }
         let per_hash = engine.steady_cycles_per_pair(shape)? as f64 / (2 * engine.batch) as f64;
@@ -649,7 +668,7 @@ impl Tree {
         None
     }
 
-    fn run(mut self, bytes_per_cycle: f64, per_hash: f64) -> Result<TreeSimRun, AcclmtModelError> {
+    fn run(mut self, bytes_per_cycle: f64, per_hash: f64) -> Result<TreeSimRun, ModelError> {
         let mut fed = 0u64;
         let mut cycle = 0u64;
         let mut idle = 0u64;
@@ -664,11 +683,12 @@ impl Tree {
             let moved = self.cycle(ld_we);
             idle = if moved || ld_we { 0 } else { idle + 1 };
             if idle > STALL_CYCLES || cycle > MAX_SIMULATED_TREE_CYCLES {
-                return Err(AcclmtModelError::InvalidConfig(format!(
-                    "the controller model stopped at cycle {cycle} ({fed} of {} elements \
-                     taken): stalled, or past {MAX_SIMULATED_TREE_CYCLES} cycles",
-                    self.elements
-                )));
+                return Err(ModelError::Stalled {
+                    cycle,
+                    fed,
+                    elements: self.elements,
+                    max_cycles: MAX_SIMULATED_TREE_CYCLES,
+                });
             }
             cycle += 1;
         }

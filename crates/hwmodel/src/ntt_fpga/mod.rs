@@ -39,8 +39,8 @@
 //! up to ±7 %). [`TABLE_III`] carries the paper's rows and [`NttCoreConfig::table_iii`] the
 //! configurations.
 
+use crate::{ModelError, Range};
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 pub mod sweep;
 pub mod trace;
@@ -88,44 +88,8 @@ pub struct NttCoreConfig {
     pub clock_mhz: f64,
 }
 
-/// An invalid configuration or task.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum NttModelError {
-    /// The width is not a positive multiple of 64 bits.
-    #[error("width {0} bits: must be a positive multiple of 64")]
-    Width(u32),
-    /// The sub-task size is outside 2^2 … 2^16.
-    #[error("sub-task size 2^{0}: m must be 2 to 16")]
-    LogPoints(u32),
-    /// No pipelines, or more than 1024.
-    #[error("{0} pipelines: must be 1 to 1024")]
-    Pipelines(u32),
-    /// A multiplier latency above 64 cycles.
-    #[error("multiplier latency {0}: at most 64 cycles")]
-    MulLatency(u32),
-    /// The clock is not a positive finite frequency.
-    #[error("clock {0} MHz: must be positive and finite")]
-    Clock(String),
-    /// An unknown sweep knob, a value that does not parse, or too many values.
-    #[error("{0}")]
-    Knob(String),
-    /// The end-to-end figures are calibrated on the paper's cores only.
-    #[error(
-        "the end-to-end model is calibrated on the paper's core and its PipeZK replica, not {0}"
-    )]
-    Uncalibrated(&'static str),
-    /// A batch too large for its time to be a finite number of milliseconds.
-    #[error("a batch of {0} transforms: too large to time")]
-    Batch(u64),
-    /// The task is not a positive whole number of sub-tasks, or too large to count.
-    #[error("{points} points: must be a positive multiple of the sub-task size {subtask} and below 2^40")]
-    Points {
-        /// The task size asked for.
-        points: u64,
-        /// The sub-task size.
-        subtask: u64,
-    },
-}
+/// The model's errors: [`crate::ModelError`], under the name this module had for them.
+pub use crate::ModelError as NttModelError;
 
 /// One row of the paper's Table III (256-bit core on a 4096-point task, 68 MHz).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -224,21 +188,27 @@ impl NttCoreConfig {
     /// The [`NttModelError`] of the first field out of range.
     pub fn validate(&self) -> Result<(), NttModelError> {
         if self.width_bits == 0 || !self.width_bits.is_multiple_of(64) {
-            return Err(NttModelError::Width(self.width_bits));
+            return Err(ModelError::Invalid {
+                name: "width_bits".into(),
+                value: f64::from(self.width_bits),
+                reason: "must be a positive multiple of 64",
+            });
         }
-        if !(2..=16).contains(&self.log_points) {
-            return Err(NttModelError::LogPoints(self.log_points));
+        let ranges = [
+            ("log_points", self.log_points, 2, 16),
+            ("pipelines", self.pipelines, 1, 1024),
+            ("mul_latency", self.mul_latency, 0, 64),
+        ];
+        if let Some(&(name, value, min, max)) =
+            ranges.iter().find(|(_, v, lo, hi)| !(lo..=hi).contains(&v))
+        {
+            return Err(ModelError::OutOfRange {
+                name: name.into(),
+                value: f64::from(value),
+                range: Range::new(f64::from(min), f64::from(max)),
+            });
         }
-        if !(1..=1024).contains(&self.pipelines) {
-            return Err(NttModelError::Pipelines(self.pipelines));
-        }
-        if self.mul_latency > 64 {
-            return Err(NttModelError::MulLatency(self.mul_latency));
-        }
-        if !(self.clock_mhz.is_finite() && self.clock_mhz > 0.0) {
-            return Err(NttModelError::Clock(format!("{:e}", self.clock_mhz)));
-        }
-        Ok(())
+        check_clock(self.clock_mhz)
     }
 
     /// Cycles of one Montgomery multiplication, acceptance to result: `3·(L + 1)`.
@@ -263,13 +233,13 @@ impl NttCoreConfig {
     /// pipelines), first input accepted to last output taken, every lane at full rate.
     ///
     /// # Errors
-    /// An invalid configuration; [`NttModelError::Points`] when `points` is not a positive
+    /// An invalid configuration; [`ModelError::Points`] when `points` is not a positive
     /// multiple of the sub-task size below 2^40.
     pub fn core_cycles(&self, points: u64) -> Result<u64, NttModelError> {
         self.validate()?;
         let subtask = 1u64 << self.log_points;
         if points == 0 || !points.is_multiple_of(subtask) || points >= 1 << 40 {
-            return Err(NttModelError::Points { points, subtask });
+            return Err(ModelError::Points { points, subtask });
         }
         let per_lane = (points / subtask).div_ceil(u64::from(self.pipelines));
         let half = subtask / 2;
@@ -379,22 +349,32 @@ pub const TABLE_V_MS: [[f64; 8]; 4] = [
     ],
 ];
 
+fn check_clock(clock_mhz: f64) -> Result<(), ModelError> {
+    if clock_mhz.is_finite() && clock_mhz > 0.0 {
+        Ok(())
+    } else {
+        Err(ModelError::Invalid {
+            name: "clock_mhz".into(),
+            value: clock_mhz,
+            reason: "must be positive and finite",
+        })
+    }
+}
+
 /// End-to-end latency of an `n`-point NTT in milliseconds at `clock_mhz`:
 /// `n·(a + b·log2 n)` cycles with the series' [`EndToEndSeries::calibration`].
 ///
 /// # Errors
-/// [`NttModelError::Points`] when `n` is not a power of two from 2 to 2^40;
-/// [`NttModelError::Clock`] for a clock that is not positive and finite.
+/// [`ModelError::Points`] when `n` is not a power of two from 2 to 2^40;
+/// [`ModelError::Invalid`] for a clock that is not positive and finite.
 pub fn end_to_end_ms(series: EndToEndSeries, n: u64, clock_mhz: f64) -> Result<f64, NttModelError> {
     if !n.is_power_of_two() || !(2..=1 << 40).contains(&n) {
-        return Err(NttModelError::Points {
+        return Err(ModelError::Points {
             points: n,
             subtask: 2,
         });
     }
-    if !(clock_mhz.is_finite() && clock_mhz > 0.0) {
-        return Err(NttModelError::Clock(format!("{clock_mhz:e}")));
-    }
+    check_clock(clock_mhz)?;
     let (a, b) = series.calibration();
     let cycles = n as f64 * (a + b * f64::from(n.trailing_zeros()));
     Ok(cycles / (clock_mhz * 1e3))
@@ -486,42 +466,66 @@ mod tests {
                     width_bits: 100,
                     ..good
                 },
-                NttModelError::Width(100),
+                ModelError::Invalid {
+                    name: "width_bits".into(),
+                    value: 100.0,
+                    reason: "must be a positive multiple of 64",
+                },
             ),
             (
                 NttCoreConfig {
                     width_bits: 0,
                     ..good
                 },
-                NttModelError::Width(0),
+                ModelError::Invalid {
+                    name: "width_bits".into(),
+                    value: 0.0,
+                    reason: "must be a positive multiple of 64",
+                },
             ),
             (
                 NttCoreConfig {
                     log_points: 1,
                     ..good
                 },
-                NttModelError::LogPoints(1),
+                ModelError::OutOfRange {
+                    name: "log_points".into(),
+                    value: 1.0,
+                    range: Range::new(2.0, 16.0),
+                },
             ),
             (
                 NttCoreConfig {
                     log_points: 40,
                     ..good
                 },
-                NttModelError::LogPoints(40),
+                ModelError::OutOfRange {
+                    name: "log_points".into(),
+                    value: 40.0,
+                    range: Range::new(2.0, 16.0),
+                },
             ),
             (
                 NttCoreConfig {
                     pipelines: 0,
                     ..good
                 },
-                NttModelError::Pipelines(0),
+                ModelError::OutOfRange {
+                    name: "pipelines".into(),
+                    value: 0.0,
+                    range: Range::new(1.0, 1024.0),
+                },
             ),
             (
                 NttCoreConfig {
                     mul_latency: 65,
                     ..good
                 },
-                NttModelError::MulLatency(65),
+                ModelError::OutOfRange {
+                    name: "mul_latency".into(),
+                    value: 65.0,
+                    range: Range::new(0.0, 64.0),
+                },
             ),
         ];
         for (config, error) in cases {
@@ -531,11 +535,14 @@ mod tests {
             clock_mhz: f64::NAN,
             ..good
         };
-        assert!(matches!(nan.validate(), Err(NttModelError::Clock(_))));
+        assert!(matches!(
+            nan.validate(),
+            Err(ModelError::Invalid { ref name, .. }) if name == "clock_mhz"
+        ));
         for points in [0, 100, 4096 + 128, 1 << 41] {
             assert!(matches!(
                 good.core_cycles(points),
-                Err(NttModelError::Points { .. })
+                Err(ModelError::Points { .. })
             ));
         }
     }

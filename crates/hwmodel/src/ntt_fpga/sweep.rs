@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{CoreKind, NttCoreConfig, NttModelError};
+use super::{CoreKind, NttCoreConfig};
+use crate::{ModelError, Names};
 
 /// The knobs [`NttCoreConfig::sweep`] takes.
 pub const NTT_SWEEP_KNOBS: [&str; 7] = [
@@ -56,25 +57,26 @@ pub struct NttSweep {
     pub points: Vec<NttSweepPoint>,
 }
 
-fn parse<T: std::str::FromStr>(knob: &str, value: &str) -> Result<T, NttModelError> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| NttModelError::Knob(format!("{knob}={value}: not a number of its kind")))
+fn parse<T: std::str::FromStr>(knob: &str, value: &str) -> Result<T, ModelError> {
+    value.trim().parse().map_err(|_| ModelError::NotANumber {
+        name: knob.to_owned(),
+        value: crate::error::shown(value, 40),
+        expected: "a number of its kind",
+    })
 }
 
 impl NttCoreConfig {
     /// This configuration on a `points`-point task with `knob` set to `value`.
     ///
     /// # Errors
-    /// [`NttModelError::Knob`] for an unknown knob or a value that does not parse; the
+    /// [`ModelError::Unknown`] for an unknown knob, [`ModelError::NotANumber`] for a value that does not parse; the
     /// configuration's own errors for one out of range.
     pub fn with_knob(
         &self,
         points: u64,
         knob: &str,
         value: &str,
-    ) -> Result<(Self, u64), NttModelError> {
+    ) -> Result<(Self, u64), ModelError> {
         let mut config = *self;
         let mut points = points;
         match knob {
@@ -90,17 +92,20 @@ impl NttCoreConfig {
                     "pipezk" => CoreKind::PipeZkReplica,
                     "pipelined" => CoreKind::FullyPipelined,
                     other => {
-                        return Err(NttModelError::Knob(format!(
-                            "core={other}: expected ours, pipezk or pipelined"
-                        )))
+                        return Err(ModelError::Unknown {
+                            what: "core",
+                            name: crate::error::shown(other, 40),
+                            known: Names(&["ours", "pipezk", "pipelined"]),
+                        })
                     }
                 }
             }
             other => {
-                return Err(NttModelError::Knob(format!(
-                    "`{other}`: knobs are {}",
-                    NTT_SWEEP_KNOBS.join(", ")
-                )))
+                return Err(ModelError::Unknown {
+                    what: "knob",
+                    name: crate::error::shown(other, 40),
+                    known: Names(&NTT_SWEEP_KNOBS),
+                })
             }
         }
         config.validate()?;
@@ -110,19 +115,20 @@ impl NttCoreConfig {
     /// The core on a `points`-point task once per value of `knob`, the rest as `self`.
     ///
     /// # Errors
-    /// [`NttModelError::Knob`] for an unknown knob, a bad value, or no or more than
+    /// As [`NttCoreConfig::with_knob`]; [`ModelError::SweepPoints`] for no or more than
     /// [`MAX_NTT_SWEEP_POINTS`] values; the configuration's and the task's own errors.
     pub fn sweep(
         &self,
         points: u64,
         knob: &str,
         values: &[String],
-    ) -> Result<NttSweep, NttModelError> {
+    ) -> Result<NttSweep, ModelError> {
         if values.is_empty() || values.len() > MAX_NTT_SWEEP_POINTS {
-            return Err(NttModelError::Knob(format!(
-                "{knob}: 1 to {MAX_NTT_SWEEP_POINTS} values, got {}",
-                values.len()
-            )));
+            return Err(ModelError::SweepPoints {
+                knob: crate::error::shown(knob, 40),
+                got: values.len(),
+                max: MAX_NTT_SWEEP_POINTS,
+            });
         }
         let units = |c: &Self| {
             let per_unit = if c.kind == CoreKind::FullyPipelined {
@@ -151,7 +157,7 @@ impl NttCoreConfig {
                     relative_area_time: f64::from(units(&config)) * us / base_area_time,
                 })
             })
-            .collect::<Result<_, NttModelError>>()?;
+            .collect::<Result<_, ModelError>>()?;
         Ok(NttSweep {
             knob: knob.to_owned(),
             base: *self,

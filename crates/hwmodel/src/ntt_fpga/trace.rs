@@ -15,7 +15,8 @@ use std::fmt;
 use serde::Serialize;
 use zkaccel_kernel_trace::{Kernel, KernelId, KernelRecord, TraceField};
 
-use super::{end_to_end_ms, CoreKind, EndToEndSeries, NttModelError, PAPER_MUL_LATENCY};
+use super::{end_to_end_ms, CoreKind, EndToEndSeries, PAPER_MUL_LATENCY};
+use crate::ModelError;
 
 /// One modelled `ntt` record.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -114,14 +115,14 @@ fn transform_ms(
     log_n: u32,
     coset: bool,
     clock_mhz: f64,
-) -> Result<f64, NttModelError> {
+) -> Result<f64, ModelError> {
     if log_n == 0 {
         return Ok(0.0); // one point: the identity, coset or not
     }
     let n = 1u64
         .checked_shl(log_n)
         .filter(|&n| n <= 1 << 40)
-        .ok_or(NttModelError::Points {
+        .ok_or(ModelError::Points {
             points: u64::MAX,
             subtask: 2,
         })?;
@@ -136,20 +137,23 @@ fn transform_ms(
 /// Replays `records` on the FPGA NTT system (see the module documentation).
 ///
 /// # Errors
-/// [`NttModelError::Clock`] for a clock that is not positive and finite;
-/// [`NttModelError::Uncalibrated`] for the fully pipelined core (no end-to-end figures);
-/// [`NttModelError::Points`] for a transform beyond 2^40 points; [`NttModelError::Batch`]
-/// when a batch's time overflows.
+/// [`ModelError::Invalid`] for a clock that is not positive and finite, or a batch whose time
+/// overflows; [`ModelError::Uncalibrated`] for the fully pipelined core (no end-to-end
+/// figures); [`ModelError::Points`] for a transform beyond 2^40 points.
 pub fn replay(
     records: &[KernelRecord],
     core: CoreKind,
     clock_mhz: f64,
-) -> Result<NttTraceReport, NttModelError> {
+) -> Result<NttTraceReport, ModelError> {
     if !(clock_mhz.is_finite() && clock_mhz > 0.0) {
-        return Err(NttModelError::Clock(clock_mhz.to_string()));
+        return Err(ModelError::Invalid {
+            name: "clock_mhz".into(),
+            value: clock_mhz,
+            reason: "must be positive and finite",
+        });
     }
     if core == CoreKind::FullyPipelined {
-        return Err(NttModelError::Uncalibrated(core.name()));
+        return Err(ModelError::Uncalibrated { core: core.name() });
     }
     let mut report = NttTraceReport {
         core,
@@ -187,7 +191,11 @@ pub fn replay(
         };
         let model_ms = transform_ms(series, *log_n, *coset, clock_mhz)? * *batch as f64;
         if !(model_ms.is_finite() && (report.model_ms + model_ms).is_finite()) {
-            return Err(NttModelError::Batch(*batch));
+            return Err(ModelError::Invalid {
+                name: "batch".into(),
+                value: *batch as f64,
+                reason: "a batch too large to time",
+            });
         }
         let cpu_ms = record.cpu.as_ref().map(|c| c.wall_ns as f64 / 1e6);
         report.model_ms += model_ms;

@@ -70,9 +70,11 @@ impl FromStr for Mode {
         match s {
             "paper" => Ok(Mode::Paper),
             "unizk-sim" => Ok(Mode::UnizkSim),
-            other => Err(ModelError::Knob(format!(
-                "mode `{other}`: expected paper or unizk-sim"
-            ))),
+            other => Err(ModelError::Unknown {
+                what: "mode",
+                name: crate::error::shown(other, 40),
+                known: crate::Names(&["paper", "unizk-sim"]),
+            }),
         }
     }
 }
@@ -251,36 +253,48 @@ impl UnizkConfig {
     /// Sets one knob from `key=value` text (`vsas=64`, `spm_mb=16`, `bw_tbps=0.5`, …).
     ///
     /// # Errors
-    /// [`ModelError::Knob`] for an unknown key, a value that does not parse, or one outside the
-    /// range the model is meaningful for.
+    /// [`ModelError::Syntax`] without `=`; [`ModelError::Unknown`] for an unknown key;
+    /// [`ModelError::NotANumber`] for a value that does not parse; [`ModelError::OutOfRange`] or
+    /// [`ModelError::Invalid`] for one the model is not meaningful for.
     pub fn set(&mut self, assignment: &str) -> Result<(), ModelError> {
         let (key, value) = assignment
             .split_once('=')
-            .ok_or_else(|| ModelError::Knob(format!("`{assignment}`: expected key=value")))?;
+            .ok_or_else(|| ModelError::Syntax {
+                text: crate::error::shown(assignment, 80),
+                expected: "key=value",
+            })?;
         let key = key.trim();
         let value = value.trim();
         let int = |lo: u64, hi: u64| -> Result<u64, ModelError> {
-            let v: u64 = value
-                .parse()
-                .map_err(|_| ModelError::Knob(format!("{key}: `{value}` is not an integer")))?;
+            let v: u64 = value.parse().map_err(|_| ModelError::NotANumber {
+                name: key.to_owned(),
+                value: crate::error::shown(value, 40),
+                expected: "an integer",
+            })?;
             if (lo..=hi).contains(&v) {
                 Ok(v)
             } else {
-                Err(ModelError::Knob(format!(
-                    "{key}={v}: expected {lo} to {hi}"
-                )))
+                Err(ModelError::OutOfRange {
+                    name: key.to_owned(),
+                    value: v as f64,
+                    range: crate::Range::new(lo as f64, hi as f64),
+                })
             }
         };
         let real = |lo: f64, hi: f64| -> Result<f64, ModelError> {
-            let v: f64 = value
-                .parse()
-                .map_err(|_| ModelError::Knob(format!("{key}: `{value}` is not a number")))?;
+            let v: f64 = value.parse().map_err(|_| ModelError::NotANumber {
+                name: key.to_owned(),
+                value: crate::error::shown(value, 40),
+                expected: "a number",
+            })?;
             if v.is_finite() && (lo..=hi).contains(&v) {
                 Ok(v)
             } else {
-                Err(ModelError::Knob(format!(
-                    "{key}={value}: expected {lo} to {hi}"
-                )))
+                Err(ModelError::OutOfRange {
+                    name: key.to_owned(),
+                    value: v,
+                    range: crate::Range::new(lo, hi),
+                })
             }
         };
         match key {
@@ -289,7 +303,11 @@ impl UnizkConfig {
             "array" => {
                 let v = int(6, 64)?;
                 if v % 2 != 0 {
-                    return Err(ModelError::Knob(format!("array={v}: must be even")));
+                    return Err(ModelError::Invalid {
+                        name: "array".into(),
+                        value: v as f64,
+                        reason: "must be even",
+                    });
                 }
                 self.array = v as u32;
             }
@@ -315,12 +333,31 @@ impl UnizkConfig {
             "record_window" => self.record_window = int(1, 1 << 30)? as u32,
             "batch" | "vector_batch" => self.vector_batch = int(0, 1 << 30)?,
             other => {
-                return Err(ModelError::Knob(format!(
-                    "unknown knob `{other}` (known: mode, vsas, array, clock_ghz, spm_mb, \
-                     transpose_b, mul_latency, full_rounds, partial_rounds, \
-                     partial_pass_latency, channels, channel_bytes, bw_tbps, interleave_bytes, \
-                     request_bytes, dram_latency, runs_per_cycle, record_window, batch)"
-                )))
+                return Err(ModelError::Unknown {
+                    what: "knob",
+                    name: crate::error::shown(other, 40),
+                    known: crate::Names(&[
+                        "mode",
+                        "vsas",
+                        "array",
+                        "clock_ghz",
+                        "spm_mb",
+                        "transpose_b",
+                        "mul_latency",
+                        "full_rounds",
+                        "partial_rounds",
+                        "partial_pass_latency",
+                        "channels",
+                        "channel_bytes",
+                        "bw_tbps",
+                        "interleave_bytes",
+                        "request_bytes",
+                        "dram_latency",
+                        "runs_per_cycle",
+                        "record_window",
+                        "batch",
+                    ]),
+                })
             }
         }
         Ok(())

@@ -21,22 +21,11 @@ pub use config::{Mode, UnizkConfig};
 pub use report::{ClassReport, KernelTime, UnizkClass, UnizkReport, Unmodelled};
 pub use sweep::{Sweep, SweepPoint};
 
-use thiserror::Error;
 use zkaccel_kernel_trace::KernelRecord;
 
-/// Why the model refused to run.
-#[derive(Debug, Error, PartialEq)]
-pub enum ModelError {
-    /// A knob that does not exist or a value out of range.
-    #[error("knob: {0}")]
-    Knob(String),
-    /// An empty trace.
-    #[error("the trace holds no kernels")]
-    EmptyTrace,
-    /// A built-in workload that does not exist.
-    #[error("workload: {0}")]
-    Workload(String),
-}
+/// The model's errors ([`crate::ModelError`], re-exported under the name this module had for
+/// them).
+pub use crate::ModelError;
 
 impl UnizkConfig {
     /// Replays `records` on this chip.
@@ -45,7 +34,7 @@ impl UnizkConfig {
     /// [`UnizkReport::unmodelled`], never dropped silently.
     ///
     /// # Errors
-    /// [`ModelError::EmptyTrace`] for no records; [`ModelError::Knob`] for a configuration
+    /// [`ModelError::EmptyTrace`] for no records; [`ModelError::UnusableChip`] for a configuration
     /// without compute or memory (zero VSAs, zero bandwidth).
     pub fn replay(&self, records: &[KernelRecord]) -> Result<UnizkReport, ModelError> {
         if records.is_empty() {
@@ -59,9 +48,7 @@ impl UnizkConfig {
             || !usable(self.clock_ghz)
             || !usable(self.runs_per_cycle)
         {
-            return Err(ModelError::Knob(
-                "the chip needs VSAs of at least 6×6 PEs, a clock and memory bandwidth".into(),
-            ));
+            return Err(ModelError::UnusableChip);
         }
         Ok(report::replay(self, records))
     }

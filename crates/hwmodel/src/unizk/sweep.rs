@@ -45,11 +45,13 @@ fn times(report: &super::UnizkReport) -> [f64; 5] {
 /// Parses `knob=v1,v2,…`.
 ///
 /// # Errors
-/// [`ModelError::Knob`] without `=`, with no values, or more than [`MAX_SWEEP_POINTS`].
+/// [`ModelError::Syntax`] without `=`; [`ModelError::SweepPoints`] with no values or more
+/// than [`MAX_SWEEP_POINTS`].
 pub fn parse_param(param: &str) -> Result<(String, Vec<String>), ModelError> {
-    let (knob, values) = param
-        .split_once('=')
-        .ok_or_else(|| ModelError::Knob(format!("`{param}`: expected knob=v1,v2,…")))?;
+    let (knob, values) = param.split_once('=').ok_or_else(|| ModelError::Syntax {
+        text: crate::error::shown(param, 80),
+        expected: "knob=v1,v2,…",
+    })?;
     let values: Vec<String> = values
         .split(',')
         .map(str::trim)
@@ -57,10 +59,11 @@ pub fn parse_param(param: &str) -> Result<(String, Vec<String>), ModelError> {
         .map(str::to_owned)
         .collect();
     if values.is_empty() || values.len() > MAX_SWEEP_POINTS {
-        return Err(ModelError::Knob(format!(
-            "{knob}: 1 to {MAX_SWEEP_POINTS} values, got {}",
-            values.len()
-        )));
+        return Err(ModelError::SweepPoints {
+            knob: crate::error::shown(knob.trim(), 40),
+            got: values.len(),
+            max: MAX_SWEEP_POINTS,
+        });
     }
     Ok((knob.trim().to_owned(), values))
 }
@@ -69,7 +72,7 @@ impl UnizkConfig {
     /// Replays `records` once per value of `knob`, the rest of the configuration as `self`.
     ///
     /// # Errors
-    /// [`ModelError::Knob`] when a value is refused; [`ModelError::EmptyTrace`].
+    /// As [`UnizkConfig::set`] when a value is refused; [`ModelError::EmptyTrace`].
     pub fn sweep(
         &self,
         records: &[KernelRecord],

@@ -23,7 +23,7 @@ pub const WORKLOADS: [&str; 6] = [
 /// The shape JSON of a built-in workload.
 ///
 /// # Errors
-/// [`ModelError::Workload`] for a name not in [`WORKLOADS`].
+/// [`ModelError::Unknown`] for a name not in [`WORKLOADS`].
 pub fn shape_json(name: &str) -> Result<&'static str, ModelError> {
     match name {
         "fibonacci" => Ok(include_str!("../../shapes/plonky2-fibonacci.json")),
@@ -32,22 +32,26 @@ pub fn shape_json(name: &str) -> Result<&'static str, ModelError> {
         "ecdsa" => Ok(include_str!("../../shapes/plonky2-ecdsa.json")),
         "sha256" => Ok(include_str!("../../shapes/plonky2-sha256.json")),
         "image-crop" => Ok(include_str!("../../shapes/plonky2-imgcrop.json")),
-        other => Err(ModelError::Workload(format!(
-            "`{other}`: the built-in workloads are {}",
-            WORKLOADS.join(", ")
-        ))),
+        other => Err(ModelError::Unknown {
+            what: "workload",
+            name: crate::error::shown(other, 40),
+            known: crate::Names(&WORKLOADS),
+        }),
     }
 }
 
 /// The kernel trace of a built-in workload: its shape through plonky2 1.1.0's `prove()`.
 ///
 /// # Errors
-/// [`ModelError::Workload`] for an unknown name (or a shape the front end refuses, which the
-/// tests rule out for the shipped ones).
+/// [`ModelError::Unknown`] for an unknown name; [`ModelError::Shape`] for a shape the front
+/// end refuses (the tests rule that out for the shipped ones).
 pub fn kernels(name: &str) -> Result<Vec<KernelRecord>, ModelError> {
     CircuitShape::from_json(shape_json(name)?)
         .and_then(|shape| shape.kernels())
-        .map_err(|e| ModelError::Workload(format!("{name}: {e}")))
+        .map_err(|e| ModelError::Shape {
+            workload: name.to_owned(),
+            message: e.to_string(),
+        })
 }
 
 #[cfg(test)]
@@ -60,7 +64,11 @@ mod tests {
             let records = kernels(name).unwrap();
             assert!(records.len() > 10, "{name}: {} records", records.len());
         }
-        assert!(matches!(kernels("keccak"), Err(ModelError::Workload(_))));
-        assert!(matches!(shape_json(""), Err(ModelError::Workload(_))));
+        for name in ["keccak", ""] {
+            assert!(matches!(
+                kernels(name),
+                Err(ModelError::Unknown { what: "workload", name: ref n, .. }) if n == name
+            ));
+        }
     }
 }
