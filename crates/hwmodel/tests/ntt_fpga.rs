@@ -483,7 +483,8 @@ fn sweeps_move_one_knob_and_land_on_the_rtl() {
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(csv.starts_with("pipelines,width,log_points,"), "{csv}");
     let unknown = |what| move |e: &NttModelError| matches!(e, NttModelError::Unknown { what: w, .. } if *w == what);
-    let cases: [(&str, Vec<String>, &dyn Fn(&NttModelError) -> bool); 5] = [
+    type Kind<'a> = &'a dyn Fn(&NttModelError) -> bool;
+    let cases: [(&str, Vec<String>, Kind); 5] = [
         ("colour", vec!["1".to_string()], &unknown("knob")),
         ("pipelines", vec!["two".to_string()], &|e| {
             matches!(e, NttModelError::NotANumber { .. })

@@ -283,7 +283,8 @@ fn hostile_knobs_and_traces_are_refused_with_typed_errors() {
     let range = |e: &ModelError| matches!(e, ModelError::OutOfRange { .. });
     let invalid = |e: &ModelError| matches!(e, ModelError::Invalid { .. });
     let unknown = |e: &ModelError| matches!(e, ModelError::Unknown { .. });
-    let cases: [(&str, &dyn Fn(&ModelError) -> bool); 16] = [
+    type Kind<'a> = &'a dyn Fn(&ModelError) -> bool;
+    let cases: [(&str, Kind); 16] = [
         ("vsas", &syntax),
         ("vsas=", &parse),
         ("vsas=0", &range),
