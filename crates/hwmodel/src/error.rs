@@ -7,7 +7,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ModelError {
     /// A parameter outside the range the model takes.
-    #[error("{name} = {value}: expected {range}")]
+    #[error("{name} = {}: expected {range}", Num(.value))]
     OutOfRange {
         /// The parameter (a knob's name).
         name: String,
@@ -58,7 +58,7 @@ pub enum ModelError {
     #[error("the trace holds no kernels")]
     EmptyTrace,
     /// A parameter whose value the model cannot take, for a reason other than its range.
-    #[error("{name} = {value}: {reason}")]
+    #[error("{name} = {}: {reason}", Num(.value))]
     Invalid {
         /// The parameter.
         name: String,
@@ -174,9 +174,26 @@ impl Range {
 impl fmt::Display for Range {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.max.is_infinite() {
-            write!(f, "at least {}", self.min)
+            write!(f, "at least {}", Num(&self.min))
         } else {
-            write!(f, "{} to {}", self.min, self.max)
+            write!(f, "{} to {}", Num(&self.min), Num(&self.max))
+        }
+    }
+}
+
+/// A value for messages, short whatever its size: whole numbers below 10^15 as integers, the
+/// rest as Rust prints them, in scientific notation past 10^15 or below 10^-4 (so 1e308 is not
+/// printed back as 309 digits).
+pub struct Num<'a>(pub &'a f64);
+
+impl fmt::Display for Num<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = *self.0;
+        let a = v.abs();
+        if v.is_finite() && a != 0.0 && !(1e-4..1e15).contains(&a) {
+            write!(f, "{v:e}")
+        } else {
+            write!(f, "{v}")
         }
     }
 }
