@@ -7,12 +7,11 @@ use std::io::BufReader;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use zkaccel_hwmodel::amaze::{AmazeConfig, Design};
+use zkaccel_hwmodel::amaze::{AmazeConfig, AmazeTable, Design};
 use zkaccel_hwmodel::ntt_fpga;
 use zkaccel_hwmodel::ntt_fpga::{
-    end_to_end_ms, table_vii_points, table_vii_u50, CoreKind, EndToEndSeries, NttCoreConfig,
-    PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY, TABLE_III, TABLE_III_POINTS, TABLE_VII_CPU, TABLE_VII_U50,
-    TABLE_V_MS, TABLE_V_SIZES,
+    CoreKind, CoreRun, NttCoreConfig, NttTables, PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY, TABLE_III,
+    TABLE_III_POINTS,
 };
 use zkaccel_hwmodel::unizk::sweep::parse_param;
 use zkaccel_hwmodel::unizk::{Mode, UnizkConfig};
@@ -302,83 +301,32 @@ pub fn run(cmd: &ModelCommand) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     };
-    let configs: Vec<(AmazeConfig, Option<Design>)> = if let Some(path) = &args.config {
-        vec![(AmazeConfig::from_json(&read_bounded(path, 1 << 20)?)?, None)]
+    let table = if let Some(path) = &args.config {
+        AmazeTable::config(AmazeConfig::from_json(&read_bounded(path, 1 << 20)?)?)?
     } else if let Some(name) = &args.design {
-        let d: Design = name.parse()?;
-        vec![(AmazeConfig::preset(d), Some(d))]
+        AmazeTable::design(name.parse::<Design>()?)?
     } else {
-        Design::ALL
-            .into_iter()
-            .map(|d| (AmazeConfig::preset(d), Some(d)))
-            .collect()
+        AmazeTable::all()?
     };
-    let mut rows = Vec::new();
-    for (config, design) in &configs {
-        let report = config.report()?;
-        rows.push(serde_json::json!({
-            "config": config,
-            "model": report,
-            "paper": design.map(|d| d.paper()),
-        }));
-    }
-    if args.json {
-        let out = if rows.len() == 1 {
-            rows.remove(0)
-        } else {
-            serde_json::Value::Array(rows)
-        };
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
-    }
-    println!(
-        "{:<8} {:>5} {:>10} {:>10} {:>9} {:>14} {:>14} {:>14} {:>14}",
-        "design",
-        "batch",
-        "cycles",
-        "paper",
-        "MHz",
-        "amort. µs",
-        "paper µs",
-        "ciphers/s",
-        "paper /s"
-    );
-    for (config, design) in &configs {
-        let r = config.report()?;
-        let p = design.map(|d| d.paper());
-        println!(
-            "{:<8} {:>5} {:>10} {:>10} {:>9.2} {:>14.3} {:>14} {:>14.0} {:>14}",
-            r.name,
-            r.batch,
-            r.cycles,
-            p.map_or("-".into(), |p| p.cycles.to_string()),
-            r.clock_mhz,
-            r.amortised_latency_us,
-            p.map_or("-".into(), |p| format!("{:.3}", p.amortised_latency_us)),
-            r.amortised_throughput,
-            p.map_or("-".into(), |p| format!("{:.0}", p.amortised_throughput)),
-        );
+    print_report(&table, args.json)
+}
+
+/// Prints a model's report: its JSON (pretty) with `json`, its text otherwise.
+fn print_report<R: serde::Serialize + std::fmt::Display>(
+    report: &R,
+    json: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(report)?);
+    } else {
+        print!("{report}");
     }
     Ok(())
 }
 
 /// `zkaccel model acclmt`.
-/// A tree build's LHE and RHE utilisation: busy over their active windows and the whole
-/// build, and occupied (busy or held back by the next stage) over the active windows.
-fn print_tree_utilisation(active: [f64; 2], total: [f64; 2], occupied: [f64; 2]) {
-    println!(
-        "utilisation_active lhe={:.4} rhe={:.4}",
-        active[0], active[1]
-    );
-    println!("utilisation_total lhe={:.4} rhe={:.4}", total[0], total[1]);
-    println!(
-        "utilisation_occupied lhe={:.4} rhe={:.4}",
-        occupied[0], occupied[1]
-    );
-}
-
 fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
-    use zkaccel_hwmodel::acclmt::{self, EngineConfig, PoseidonShape, PAPER_TIME_LOSS};
+    use zkaccel_hwmodel::acclmt::{self, EngineConfig, PoseidonShape};
     let config = EngineConfig {
         mul_latency: args.mul_latency,
         batch: args.batch,
@@ -415,13 +363,7 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let records = read_jsonl(BufReader::new(file))?;
         validate(&records)?;
-        let report = acclmt::trace::replay(&records, &controller)?;
-        if args.json {
-            println!("{}", serde_json::to_string_pretty(&report)?);
-        } else {
-            print!("{report}");
-        }
-        return Ok(());
+        return print_report(&acclmt::trace::replay(&records, &controller)?, args.json);
     }
     let shape = PoseidonShape {
         width: args.width,
@@ -430,172 +372,22 @@ fn run_acclmt(args: &AcclmtArgs) -> Result<(), Box<dyn std::error::Error>> {
         partial_rounds: args.partial_rounds,
     };
     if let (Some(leaves), true) = (args.leaves, args.cycle_exact) {
-        let arity = shape.width.saturating_sub(1);
-        let run = controller.simulate_rtl(&shape, leaves, args.bytes_per_cycle)?;
-        let rtl = controller.rtl(arity)?;
-        let depth = leaves.ilog(u64::from(arity));
-        if args.json {
-            let out = serde_json::json!({
-                "controller": rtl, "engine": config, "shape": shape, "depth": depth, "run": run
-            });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            println!(
-                "arity={arity} subtree_depth={} major_nodes={} level0_depth={} level1_depth={} depth={depth}",
-                rtl.subtree_depth, rtl.major_nodes, rtl.level0_depth, rtl.level1_depth
-            );
-            println!("cycles={}", run.cycles);
-            println!(
-                "milliseconds={:.4}",
-                run.cycles as f64 / (args.clock_mhz * 1e3)
-            );
-            println!("hashes lhe={} rhe={}", run.hashes[0], run.hashes[1]);
-            print_tree_utilisation(
-                run.utilisation_active,
-                run.utilisation_total,
-                run.utilisation_occupied,
-            );
-        }
-        return Ok(());
+        let build = acclmt::RtlTreeBuild::new(&controller, shape, leaves, args.bytes_per_cycle)?;
+        return print_report(&build, args.json);
     }
     if let Some(leaves) = args.leaves {
-        let run = controller.build(&shape, leaves)?;
-        let geometry = controller.geometry(shape.width - 1)?;
-        if args.json {
-            let out = serde_json::json!({
-                "controller": controller, "geometry": geometry, "shape": shape, "run": run
-            });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            println!(
-                "arity={} subtree_leaves={} level0_subtrees={} level1_entries={}",
-                geometry.arity,
-                geometry.subtree_leaves,
-                geometry.level0_subtrees,
-                geometry.level1_entries
-            );
-            println!("cycles={}", run.cycles);
-            println!("milliseconds={:.4}", run.milliseconds);
-            print_tree_utilisation(
-                run.utilisation_active,
-                run.utilisation_total,
-                run.utilisation_occupied,
-            );
-        }
-        return Ok(());
+        return print_report(
+            &acclmt::TreeBuild::new(controller, shape, leaves)?,
+            args.json,
+        );
     }
     if let Some(hashes) = args.hashes {
-        let run = config.simulate(&shape, hashes)?;
-        if args.json {
-            let out = serde_json::json!({ "config": config, "shape": shape, "run": run });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            println!("cycles={}", run.cycles);
-            println!("cycles_per_hash={:.3}", run.cycles_per_hash);
-        }
-        return Ok(());
-    }
-    let rows = acclmt::table_i(&config)?;
-    let (filecoin, long) = acclmt::paper_time_losses(&config)?;
-    let trees = acclmt::table_ii(&controller)?;
-    let mean = |pick: fn(&acclmt::TreeRun) -> [f64; 2], engine: usize| {
-        trees.iter().map(|t| pick(&t.run)[engine]).sum::<f64>() / trees.len() as f64
-    };
-    let active = |r: &acclmt::TreeRun| r.utilisation_active;
-    let total = |r: &acclmt::TreeRun| r.utilisation_total;
-    let occupied = |r: &acclmt::TreeRun| r.utilisation_occupied;
-    let (paper_means, paper_rhe_largest) = acclmt::PAPER_UTILISATION;
-    if args.json {
-        let out = serde_json::json!({
-            "config": config,
-            "controller": controller,
-            "table_i": rows,
-            "table_ii": trees,
-            "utilisation_mean_active": [mean(active, 0), mean(active, 1)],
-            "utilisation_mean_total": [mean(total, 0), mean(total, 1)],
-            "utilisation_mean_occupied": [mean(occupied, 0), mean(occupied, 1)],
-            "paper_utilisation_mean": paper_means,
-            "paper_rhe_utilisation_largest": paper_rhe_largest,
-            "time_loss_percent": { "filecoin": filecoin, "rf8_rp120": long },
-            "paper_time_loss_percent": { "filecoin": PAPER_TIME_LOSS.0, "rf8_rp120": PAPER_TIME_LOSS.1 },
-        });
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
-    }
-    println!(
-        "AcclMT Poseidon engine, Table I (FileCoin: BLS12-381 Fr, alpha 5, R_F 8; {} MHz):",
-        config.clock_mhz
-    );
-    println!(
-        "arity  t  R_P  cycles/hash  model hash/s  paper hash/s  error     source                    RTL cycles/hash  vs paper"
-    );
-    for row in &rows {
-        let paper_cycles = config.clock_mhz * 1e6 / row.row.paper_hashes_per_second;
-        println!(
-            "{:>5} {:>2} {:>4} {:>12.3} {:>12.2}M {:>12.2}M {:>+7.2} %  {:<25} {:>15.3} {:>+8.2} %",
-            row.row.arity,
-            row.shape.width,
-            row.shape.partial_rounds,
-            row.cycles_per_hash,
-            row.hashes_per_second / 1e6,
-            row.row.paper_hashes_per_second / 1e6,
-            row.error_percent,
-            if row.calibrated {
-                "calibrated chunk factor"
-            } else {
-                "schedule = RTL"
-            },
-            row.rtl_cycles_per_hash,
-            100.0 * (row.rtl_cycles_per_hash / paper_cycles - 1.0),
+        return print_report(
+            &acclmt::EngineStream::new(config, shape, hashes)?,
+            args.json,
         );
     }
-    println!(
-        "(RTL: hw/acclmt's engine, k² beats per full round and ⌈(t − 1)/2⌉ per partial round, k = ⌈t/3⌉; the paper gives no beat schedule for t > 3)"
-    );
-    println!(
-        "time loss against two FR engines: FileCoin average {filecoin:.3} % (paper {:.2} %), R_F 8 R_P 120 {long:.3} % (paper {:.2} %)",
-        PAPER_TIME_LOSS.0, PAPER_TIME_LOSS.1
-    );
-    println!();
-    println!(
-        "Merkle controller, Table II (arity 2, {}-leaf subtrees, loader {} GB/s, merger {}):",
-        controller.subtree_leaves,
-        controller.bandwidth_gb_per_s,
-        if controller.merger { "on" } else { "off" }
-    );
-    println!(
-        "leaves    model ms   paper ms   error     LHE act  RHE act  LHE tot  RHE tot  LHE occ"
-    );
-    for t in &trees {
-        println!(
-            "2^{:<5} {:>10.3} {:>10.2} {:>+7.2} %  {:>6.1} % {:>6.1} % {:>6.1} % {:>6.1} % {:>6.1} %",
-            t.leaves.trailing_zeros(),
-            t.run.milliseconds,
-            t.paper_ms,
-            t.error_percent,
-            100.0 * t.run.utilisation_active[0],
-            100.0 * t.run.utilisation_active[1],
-            100.0 * t.run.utilisation_total[0],
-            100.0 * t.run.utilisation_total[1],
-            100.0 * t.run.utilisation_occupied[0],
-        );
-    }
-    println!(
-        "(act: busy over the engine's active window; tot: busy over the whole build; occ: busy or held back by the next stage, over the active window — the RHE's equals its act)"
-    );
-    println!(
-        "mean utilisation, busy over the active windows: LHE {:.1} %, RHE {:.1} % (paper {:.1} %); occupied: LHE {:.1} % (paper {:.1} %); busy over the whole build: LHE {:.1} %, RHE {:.1} %; RHE at 2^23 {:.1} % (paper {:.1} %)",
-        100.0 * mean(active, 0),
-        100.0 * mean(active, 1),
-        100.0 * paper_means[1],
-        100.0 * mean(occupied, 0),
-        100.0 * paper_means[0],
-        100.0 * mean(total, 0),
-        100.0 * mean(total, 1),
-        100.0 * trees.last().map_or(0.0, |t| t.run.utilisation_active[1]),
-        100.0 * paper_rhe_largest,
-    );
-    Ok(())
+    print_report(&acclmt::AcclmtTables::new(controller)?, args.json)
 }
 
 /// `zkaccel model acclmt --sweep`.
@@ -620,18 +412,7 @@ fn run_acclmt_sweep(
             println!("{}", serde_json::to_string(sweep)?);
             continue;
         }
-        println!("{} (base: {} leaves)", sweep.knob, sweep.base_leaves);
-        for p in &sweep.points {
-            println!(
-                "  {:>9}: {:>11} cycles {:>10.3} ms  LHE {:>5.1} %  RHE {:>5.1} %  speedup {:.3}×",
-                p.value,
-                p.run.cycles,
-                p.run.milliseconds,
-                100.0 * p.run.utilisation_active[0],
-                100.0 * p.run.utilisation_active[1],
-                p.speedup
-            );
-        }
+        print!("{sweep}");
         println!(
             "  wrote {}, {}, {}",
             files.csv.display(),
@@ -655,13 +436,10 @@ fn run_ntt_fpga(args: &NttFpgaArgs) -> Result<(), Box<dyn std::error::Error>> {
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let records = read_jsonl(BufReader::new(file))?;
         validate(&records)?;
-        let report = ntt_fpga::trace::replay(&records, kind, args.clock_mhz)?;
-        if args.json {
-            println!("{}", serde_json::to_string_pretty(&report)?);
-        } else {
-            print!("{report}");
-        }
-        return Ok(());
+        return print_report(
+            &ntt_fpga::trace::replay(&records, kind, args.clock_mhz)?,
+            args.json,
+        );
     }
     if !args.sweep.is_empty() {
         return run_ntt_fpga_sweep(args, kind);
@@ -681,115 +459,12 @@ fn run_ntt_fpga(args: &NttFpgaArgs) -> Result<(), Box<dyn std::error::Error>> {
             kind,
             clock_mhz: args.clock_mhz,
         };
-        let cycles = config.core_cycles(args.points)?;
-        if args.json {
-            let out = serde_json::json!({
-                "config": config,
-                "points": args.points,
-                "cycles": cycles,
-                "ms": config.core_ms(args.points)?,
-            });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            println!("cycles={cycles}");
-        }
-        return Ok(());
+        return print_report(&CoreRun::new(config, args.points)?, args.json);
     }
-    let mut rows = Vec::new();
-    for row in &TABLE_III {
-        let ours = NttCoreConfig {
-            mul_latency: args.mul_latency,
-            clock_mhz: args.clock_mhz,
-            ..NttCoreConfig::table_iii(row)
-        };
-        let pipezk = NttCoreConfig {
-            kind: CoreKind::PipeZkReplica,
-            ..ours
-        };
-        let cycles = ours.core_cycles(TABLE_III_POINTS)?;
-        let pipezk_cycles = pipezk.core_cycles(TABLE_III_POINTS)?;
-        rows.push((row, ours, cycles, pipezk_cycles));
-    }
-    if args.json {
-        let out: Vec<_> = rows
-            .iter()
-            .map(|(row, config, cycles, pipezk)| {
-                serde_json::json!({
-                    "config": config,
-                    "paper": row,
-                    "cycles": cycles,
-                    "pipezk_replica_cycles": pipezk,
-                })
-            })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
-    }
-    println!(
-        "Table III (4096 points, 256-bit, L = {}: a butterfly every {} cycles, {} MHz)",
-        args.mul_latency,
-        3 * (u64::from(args.mul_latency) + 1) + 1,
-        args.clock_mhz
-    );
-    println!(
-        "{:<42} {:>8} {:>8} {:>8} {:>9} {:>8}",
-        "configuration", "paper", "model", "error", "PipeZK", "ratio"
-    );
-    for (row, _, cycles, pipezk) in &rows {
-        println!(
-            "{:<42} {:>8} {:>8} {:>+7.1}% {:>9} {:>8.3}",
-            format!(
-                "{} rounds & {} sub-tasks & {} in parallel",
-                row.log_points,
-                TABLE_III_POINTS >> row.log_points,
-                row.pipelines
-            ),
-            row.cycles,
-            cycles,
-            100.0 * (*cycles as f64 / row.cycles as f64 - 1.0),
-            pipezk,
-            *pipezk as f64 / *cycles as f64,
-        );
-    }
-    print_end_to_end(args.clock_mhz)
-}
-
-/// Tables V and VII (U50 column) from the calibrated end-to-end model, beside the paper's.
-fn print_end_to_end(clock_mhz: f64) -> Result<(), Box<dyn std::error::Error>> {
-    println!();
-    println!("Table V (ms, end to end; calibrated: n·(a + b·log2 n) cycles per series)");
-    print!("{:>9}", "N");
-    for series in EndToEndSeries::ALL {
-        print!(" {:>26}", format!("{} (paper)", series.name()));
-    }
-    println!();
-    for (i, &n) in TABLE_V_SIZES.iter().enumerate() {
-        print!("{n:>9}");
-        for (column, series) in EndToEndSeries::ALL.into_iter().enumerate() {
-            let ms = end_to_end_ms(series, n, clock_mhz)?;
-            print!(" {:>26}", format!("{ms:.3} ({:.3})", TABLE_V_MS[column][i]));
-        }
-        println!();
-    }
-    println!();
-    println!("Table VII, U50 column (256-bit; 10^6 B/s over 2·next_pow2(input); 6.49 W)");
-    println!(
-        "{:>10} {:>9} {:>20} {:>20} {:>20}   paper's Ryzen 9 5900X ms: 1 core, 12 cores",
-        "input", "points", "ms (paper)", "MB/s (paper)", "MB/(W·s) (paper)"
-    );
-    for ((input, ms, mb_s, eff), (_, cpu)) in TABLE_VII_U50.into_iter().zip(TABLE_VII_CPU) {
-        let (m_ms, m_mb_s, m_eff) = table_vii_u50(input, clock_mhz)?;
-        println!(
-            "{input:>10} {:>9} {:>20} {:>20} {:>20}   {:>10} {:>10}",
-            table_vii_points(input),
-            format!("{m_ms:.3} ({ms})"),
-            format!("{m_mb_s:.3} ({mb_s})"),
-            format!("{m_eff:.3} ({eff})"),
-            cpu[0].0,
-            cpu[1].0
-        );
-    }
-    Ok(())
+    print_report(
+        &NttTables::new(args.mul_latency, args.clock_mhz)?,
+        args.json,
+    )
 }
 
 fn run_ntt_fpga_sweep(
@@ -820,13 +495,7 @@ fn run_ntt_fpga_sweep(
             println!("{}", serde_json::to_string(sweep)?);
             continue;
         }
-        println!("{} (base: {} points)", sweep.knob, sweep.base_points);
-        for p in &sweep.points {
-            println!(
-                "  {:>9}: {:>9} cycles {:>12.3} µs  {:>4} multipliers  speedup {:.2}×  multipliers×time {:.2}×",
-                p.value, p.cycles, p.us, p.multipliers, p.speedup, p.relative_area_time
-            );
-        }
+        print!("{sweep}");
         println!(
             "  wrote {}, {}, {}",
             files.csv.display(),
@@ -875,13 +544,7 @@ fn unizk_inputs(
 
 fn run_unizk(args: &UnizkReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
     let (config, records) = unizk_inputs(args)?;
-    let report = config.replay(&records)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{report}");
-    }
-    Ok(())
+    print_report(&config.replay(&records)?, args.json)
 }
 
 /// A command-line real number, finite and within `lo ..= hi` (an absurd value such as `1e308`,
@@ -933,13 +596,7 @@ fn run_unizk_sweep(args: &UnizkSweepArgs) -> Result<(), Box<dyn std::error::Erro
         if args.replay.json {
             println!("{}", serde_json::to_string(sweep)?);
         } else {
-            println!("{}", sweep.knob);
-            for p in &sweep.points {
-                println!(
-                    "  {:>8}: NTT {:.2}×, polynomial {:.2}×, hash {:.2}×, total {:.2}× ({:.3} ms)",
-                    p.value, p.speedup[0], p.speedup[1], p.speedup[2], p.speedup[4], p.ms[4]
-                );
-            }
+            print!("{sweep}");
             println!(
                 "  wrote {}, {}, {}",
                 files.csv.display(),

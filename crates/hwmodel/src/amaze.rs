@@ -393,3 +393,115 @@ pub fn schedule_levels(d: u64, m: u32) -> u32 {
     }
     t
 }
+
+/// One design's row of the model's Table 1: its configuration, the model's report and, for a
+/// preset, the paper's row (the CLI's `zkaccel model amaze --json` and Python's
+/// `zkaccel.models.amaze`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DesignReport {
+    /// The configuration modelled.
+    pub config: AmazeConfig,
+    /// What the model predicts.
+    pub model: AmazeReport,
+    /// The paper's Table 1 row, for a preset.
+    pub paper: Option<PaperRow>,
+}
+
+impl DesignReport {
+    /// The model's report of `config`, beside `design`'s paper row when it is a preset.
+    ///
+    /// # Errors
+    /// As [`AmazeConfig::report`].
+    pub fn new(config: AmazeConfig, design: Option<Design>) -> Result<Self, ModelError> {
+        Ok(Self {
+            model: config.report()?,
+            paper: design.map(Design::paper),
+            config,
+        })
+    }
+}
+
+/// The AMAZE model's answer: one design (a preset or a user's configuration) or Table 1's
+/// seven designs. As JSON the first is an object, the second a list of them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AmazeTable {
+    /// One design.
+    One(DesignReport),
+    /// Every preset, in Table 1's order.
+    All(Vec<DesignReport>),
+}
+
+impl AmazeTable {
+    /// Table 1: every preset beside the paper's row.
+    ///
+    /// # Errors
+    /// None for the presets; the type is [`AmazeConfig::report`]'s.
+    pub fn all() -> Result<Self, ModelError> {
+        Design::ALL
+            .into_iter()
+            .map(|d| DesignReport::new(AmazeConfig::preset(d), Some(d)))
+            .collect::<Result<_, _>>()
+            .map(Self::All)
+    }
+
+    /// One preset beside the paper's row.
+    ///
+    /// # Errors
+    /// As [`AmazeConfig::report`].
+    pub fn design(design: Design) -> Result<Self, ModelError> {
+        DesignReport::new(AmazeConfig::preset(design), Some(design)).map(Self::One)
+    }
+
+    /// A user's configuration (no paper row).
+    ///
+    /// # Errors
+    /// As [`AmazeConfig::report`].
+    pub fn config(config: AmazeConfig) -> Result<Self, ModelError> {
+        DesignReport::new(config, None).map(Self::One)
+    }
+
+    /// The rows, one or seven.
+    pub fn rows(&self) -> &[DesignReport] {
+        match self {
+            Self::One(row) => std::slice::from_ref(row),
+            Self::All(rows) => rows,
+        }
+    }
+}
+
+impl std::fmt::Display for AmazeTable {
+    /// Table 1's columns, the model beside the paper (`-` where there is no paper row).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{:<8} {:>5} {:>10} {:>10} {:>9} {:>14} {:>14} {:>14} {:>14}",
+            "design",
+            "batch",
+            "cycles",
+            "paper",
+            "MHz",
+            "amort. µs",
+            "paper µs",
+            "ciphers/s",
+            "paper /s"
+        )?;
+        for row in self.rows() {
+            let (r, p) = (&row.model, row.paper);
+            writeln!(
+                f,
+                "{:<8} {:>5} {:>10} {:>10} {:>9.2} {:>14.3} {:>14} {:>14.0} {:>14}",
+                r.name,
+                r.batch,
+                r.cycles,
+                p.map_or("-".into(), |p| p.cycles.to_string()),
+                r.clock_mhz,
+                r.amortised_latency_us,
+                p.map_or("-".into(), |p| format!("{:.3}", p.amortised_latency_us)),
+                r.amortised_throughput,
+                p.map_or("-".into(), |p| format!("{:.0}", p.amortised_throughput)),
+            )?;
+        }
+        Ok(())
+    }
+}

@@ -5,10 +5,11 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use zkaccel_hwmodel::amaze::{AmazeConfig, Design};
+use zkaccel_hwmodel::amaze::{AmazeConfig, AmazeTable, Design};
 use zkaccel_hwmodel::ntt_fpga::sweep::NttSweep;
 use zkaccel_hwmodel::ntt_fpga::{
-    CoreKind, NttCoreConfig, PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY, TABLE_III_POINTS,
+    CoreKind, CoreRun, NttCoreConfig, NttTables, PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY,
+    TABLE_III_POINTS,
 };
 use zkaccel_hwmodel::unizk::sweep::MAX_SWEEP_POINTS;
 use zkaccel_hwmodel::unizk::{workloads, Mode, Sweep, UnizkConfig};
@@ -32,31 +33,15 @@ fn amaze(
     design: Option<&str>,
     config: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let configs: Vec<(AmazeConfig, Option<Design>)> = if let Some(c) = config {
+    let table = if let Some(c) = config {
         let text: String = py.import("json")?.call_method1("dumps", (c,))?.extract()?;
-        vec![(AmazeConfig::from_json(&text).map_err(other)?, None)]
+        AmazeTable::config(AmazeConfig::from_json(&text).map_err(other)?)
     } else if let Some(name) = design {
-        let d: Design = name.parse().map_err(other)?;
-        vec![(AmazeConfig::preset(d), Some(d))]
+        AmazeTable::design(name.parse::<Design>().map_err(other)?)
     } else {
-        Design::ALL
-            .into_iter()
-            .map(|d| (AmazeConfig::preset(d), Some(d)))
-            .collect()
+        AmazeTable::all()
     };
-    let mut rows = Vec::new();
-    for (config, design) in &configs {
-        let report = config.report().map_err(other)?;
-        rows.push(serde_json::json!({
-            "config": config,
-            "model": report,
-            "paper": design.map(|d| d.paper()),
-        }));
-    }
-    if rows.len() == 1 && (design.is_some() || configs[0].1.is_none()) {
-        return to_python(py, &rows[0]);
-    }
-    to_python(py, &rows)
+    to_python(py, &table.map_err(other)?)
 }
 
 fn core_kind(name: &str) -> PyResult<CoreKind> {
@@ -112,12 +97,15 @@ fn ntt_fpga(
     clock_mhz: f64,
 ) -> PyResult<Py<PyAny>> {
     let config = ntt_config(width, log_points, pipelines, mul_latency, core, clock_mhz)?;
-    let cycles = config.core_cycles(points).map_err(other)?;
-    let ms = config.core_ms(points).map_err(other)?;
-    to_python(
-        py,
-        &serde_json::json!({"config": config, "points": points, "cycles": cycles, "ms": ms}),
-    )
+    to_python(py, &CoreRun::new(config, points).map_err(other)?)
+}
+
+/// The FPGA NTT model's Tables III, V and VII (U50 column) beside the paper's, at the wide
+/// multiplier's latency `mul_latency` and `clock_mhz` (`zkaccel model ntt-fpga --json`).
+#[pyfunction]
+#[pyo3(signature = (*, mul_latency = 5, clock_mhz = 68.0))]
+fn ntt_fpga_tables(py: Python<'_>, mul_latency: u32, clock_mhz: f64) -> PyResult<Py<PyAny>> {
+    to_python(py, &NttTables::new(mul_latency, clock_mhz).map_err(other)?)
 }
 
 fn records_of(trace: &str) -> PyResult<Vec<KernelRecord>> {
@@ -321,71 +309,87 @@ fn acclmt_config(
     Ok(config)
 }
 
-/// The AcclMT models: with `leaves`, one tree of FileCoin's Poseidon for `arity` (2, 4, 8 or
-/// 11; wider than 2 is beyond the paper) built on the Merkle controller (cycles, ms, each
-/// engine's utilisation, the buffers' geometry for the arity); without, Tables I and II beside
-/// the paper's, the time losses and the mean utilisation (the CLI's `zkaccel model acclmt
-/// --json`). `config` is a dict of the controller's fields (`{"merger": False, "engine":
-/// {"batch": 16}}`). `cycle_exact` builds the tree on the RTL controller's cycle-exact model
-/// instead (`zkaccel model acclmt --leaves N --cycle-exact`: its cycles are the RTL's).
+/// The Poseidon instance a dict describes (`{"width": 5, "alpha": 5, "full_rounds": 8,
+/// "partial_rounds": 56}`), or FileCoin's for `arity`.
+fn acclmt_shape(
+    py: Python<'_>,
+    shape: Option<Bound<'_, PyAny>>,
+    arity: u32,
+) -> PyResult<zkaccel_hwmodel::acclmt::PoseidonShape> {
+    use zkaccel_hwmodel::acclmt::PoseidonShape;
+    let shape = match shape {
+        Some(s) => {
+            let text: String = py.import("json")?.call_method1("dumps", (s,))?.extract()?;
+            serde_json::from_str::<PoseidonShape>(&text)
+                .map_err(|e| invalid(format!("not a Poseidon shape: {e}")))?
+        }
+        None => PoseidonShape::filecoin(arity).map_err(other)?,
+    };
+    shape.validate().map_err(other)?;
+    Ok(shape)
+}
+
+/// The AcclMT models (the CLI's `zkaccel model acclmt --json`, key for key):
+/// - with `leaves`, one tree of FileCoin's Poseidon for `arity` (2, 4, 8 or 11; wider than 2
+///   is beyond the paper) built on the Merkle controller (cycles, ms, each engine's
+///   utilisation, the buffers' geometry for the arity); with `cycle_exact`, on the RTL
+///   controller's cycle-exact model instead (`--leaves N --cycle-exact`: its cycles are the
+///   RTL's);
+/// - with `hashes`, that many states streamed through the engine (`--hashes N`, the RTL
+///   bench's run: cycles and cycles per hash);
+/// - with neither, Tables I and II beside the paper's, the time losses and the mean
+///   utilisation.
+///
+/// `config` is a dict of the controller's fields (`{"merger": False, "engine": {"batch": 16,
+/// "baseline": True}}`); `shape` a Poseidon instance (`{"width": 3, "alpha": 5,
+/// "full_rounds": 8, "partial_rounds": 56}`) in place of FileCoin's for `arity`.
 #[pyfunction]
-#[pyo3(signature = (leaves = None, *, arity = 2, config = None, cycle_exact = false))]
+#[pyo3(signature = (leaves = None, *, hashes = None, arity = 2, shape = None, config = None, cycle_exact = false))]
+#[allow(clippy::too_many_arguments)]
 fn acclmt(
     py: Python<'_>,
     leaves: Option<u64>,
+    hashes: Option<u64>,
     arity: u32,
+    shape: Option<Bound<'_, PyAny>>,
     config: Option<Bound<'_, PyAny>>,
     cycle_exact: bool,
 ) -> PyResult<Py<PyAny>> {
-    use zkaccel_hwmodel::acclmt::{self, PoseidonShape};
+    use zkaccel_hwmodel::acclmt::{AcclmtTables, EngineStream, RtlTreeBuild, TreeBuild};
     let c = acclmt_config(py, config)?;
-    let shape = PoseidonShape::filecoin(arity).map_err(other)?;
-    if cycle_exact {
-        let leaves = leaves.ok_or_else(|| invalid("cycle_exact needs leaves (one tree)"))?;
-        let rtl = c.rtl(arity).map_err(other)?;
-        let run = py
-            .detach(|| c.simulate_rtl(&shape, leaves, None))
-            .map_err(other)?;
-        return to_python(
-            py,
-            &serde_json::json!({
-                "controller": rtl, "engine": c.engine, "shape": shape, "run": run
-            }),
-        );
+    let given_shape = shape.is_some();
+    let shape = acclmt_shape(py, shape, arity)?;
+    match (leaves, hashes, cycle_exact) {
+        (Some(_), Some(_), _) => Err(invalid("give leaves (one tree) or hashes, not both")),
+        (None, _, true) => Err(invalid("cycle_exact needs leaves (one tree)")),
+        (Some(leaves), None, true) => {
+            let build = py
+                .detach(|| RtlTreeBuild::new(&c, shape, leaves, None))
+                .map_err(other)?;
+            to_python(py, &build)
+        }
+        (Some(leaves), None, false) => {
+            let build = py
+                .detach(|| TreeBuild::new(c, shape, leaves))
+                .map_err(other)?;
+            to_python(py, &build)
+        }
+        (None, Some(hashes), _) => {
+            let stream = py
+                .detach(|| EngineStream::new(c.engine, shape, hashes))
+                .map_err(other)?;
+            to_python(py, &stream)
+        }
+        (None, None, false) => {
+            if arity != 2 || given_shape {
+                return Err(invalid(format!(
+                    "arity {arity} without leaves: Tables I and II are the paper's (pass leaves for one tree)"
+                )));
+            }
+            let tables = py.detach(|| AcclmtTables::new(c)).map_err(other)?;
+            to_python(py, &tables)
+        }
     }
-    if let Some(leaves) = leaves {
-        let geometry = c.geometry(arity).map_err(other)?;
-        let run = py.detach(|| c.build(&shape, leaves)).map_err(other)?;
-        return to_python(
-            py,
-            &serde_json::json!({
-                "controller": c, "geometry": geometry, "shape": shape, "run": run
-            }),
-        );
-    }
-    if arity != 2 {
-        return Err(invalid(format!(
-            "arity {arity} without leaves: Tables I and II are the paper's (pass leaves for one tree)"
-        )));
-    }
-    let (table_i, losses, table_ii) = py
-        .detach(|| -> Result<_, acclmt::AcclmtModelError> {
-            Ok((
-                acclmt::table_i(&c.engine)?,
-                acclmt::paper_time_losses(&c.engine)?,
-                acclmt::table_ii(&c)?,
-            ))
-        })
-        .map_err(other)?;
-    to_python(
-        py,
-        &serde_json::json!({
-            "controller": c,
-            "table_i": table_i,
-            "time_loss_percent": {"filecoin": losses.0, "rf8_rp120": losses.1},
-            "table_ii": table_ii,
-        }),
-    )
 }
 
 /// The AcclMT controller on a tree of `leaves` leaves once per value of `knob` (batch,
@@ -430,6 +434,7 @@ fn acclmt_trace(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(amaze, m)?)?;
     m.add_function(wrap_pyfunction!(ntt_fpga, m)?)?;
+    m.add_function(wrap_pyfunction!(ntt_fpga_tables, m)?)?;
     m.add_function(wrap_pyfunction!(ntt_fpga_trace, m)?)?;
     m.add_function(wrap_pyfunction!(unizk, m)?)?;
     m.add_function(wrap_pyfunction!(unizk_sweep, m)?)?;

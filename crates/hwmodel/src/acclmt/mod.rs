@@ -389,11 +389,13 @@ impl EngineConfig {
 }
 
 mod engine_sim;
+mod report;
 mod sweep;
 pub mod trace;
 mod tree;
 mod tree_sim;
 
+pub use report::{AcclmtTables, EngineStream, RtlTreeBuild, TimeLoss, TreeBuild};
 pub use sweep::{AcclmtSweep, AcclmtSweepPoint, ACCLMT_SWEEP_KNOBS, MAX_ACCLMT_SWEEP_POINTS};
 pub use tree_sim::{ControllerRtl, TreeSimRun, MAX_SIMULATED_TREE_CYCLES};
 

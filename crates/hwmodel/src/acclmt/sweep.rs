@@ -196,3 +196,23 @@ impl AcclmtSweep {
         out
     }
 }
+
+impl std::fmt::Display for AcclmtSweep {
+    /// The knob and the base tree, then each point's build, utilisation and speedup.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{} (base: {} leaves)", self.knob, self.base_leaves)?;
+        for p in &self.points {
+            writeln!(
+                f,
+                "  {:>9}: {:>11} cycles {:>10.3} ms  LHE {:>5.1} %  RHE {:>5.1} %  speedup {:.3}×",
+                p.value,
+                p.run.cycles,
+                p.run.milliseconds,
+                100.0 * p.run.utilisation_active[0],
+                100.0 * p.run.utilisation_active[1],
+                p.speedup
+            )?;
+        }
+        Ok(())
+    }
+}

@@ -42,8 +42,11 @@
 use crate::{ModelError, Range};
 use serde::{Deserialize, Serialize};
 
+mod report;
 pub mod sweep;
 pub mod trace;
+
+pub use report::{CoreRun, NttTables, TableIiiModelRow, TableVRow, TableViiRow};
 
 /// Whether consecutive sub-tasks overlap in the round pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -197,3 +197,18 @@ impl NttSweep {
         out
     }
 }
+
+impl std::fmt::Display for NttSweep {
+    /// The knob and the base task, then each point's cycles, time, size and ratios.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{} (base: {} points)", self.knob, self.base_points)?;
+        for p in &self.points {
+            writeln!(
+                f,
+                "  {:>9}: {:>9} cycles {:>12.3} µs  {:>4} multipliers  speedup {:.2}×  multipliers×time {:.2}×",
+                p.value, p.cycles, p.us, p.multipliers, p.speedup, p.relative_area_time
+            )?;
+        }
+        Ok(())
+    }
+}

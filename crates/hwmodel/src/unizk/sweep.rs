@@ -123,3 +123,18 @@ impl Sweep {
         out
     }
 }
+
+impl std::fmt::Display for Sweep {
+    /// The knob, then each point's speedup per class and its total time.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{}", self.knob)?;
+        for p in &self.points {
+            writeln!(
+                f,
+                "  {:>8}: NTT {:.2}×, polynomial {:.2}×, hash {:.2}×, total {:.2}× ({:.3} ms)",
+                p.value, p.speedup[0], p.speedup[1], p.speedup[2], p.speedup[4], p.ms[4]
+            )?;
+        }
+        Ok(())
+    }
+}

@@ -13,6 +13,11 @@ def ntt_fpga(log_points: int, *, pipelines: int = 1, mul_latency: int = 5, width
              points: int = 4096, core: NttCore = "ours", clock_mhz: float = 68.0) -> dict[str, Any]:
     """The FPGA NTT core's cycles and time (``core``: ours, pipezk, pipelined)."""
 
+def ntt_fpga_tables(*, mul_latency: int = 5, clock_mhz: float = 68.0) -> dict[str, Any]:
+    """Tables III (``table_iii``: the core on 4096 points beside the paper's and the PipeZK
+    replica), V (``table_v``: end to end per series) and VII (``table_vii``: the U50 column)
+    from the model beside the paper's, at the multiplier latency and clock given."""
+
 def ntt_fpga_trace(trace: str, *, core: NttCore = "ours",
                    clock_mhz: float = 68.0) -> dict[str, Any]:
     """The FPGA NTT model's replay of a kernel trace's wide-field NTT records."""
@@ -38,15 +43,19 @@ def write_sweep(sweep: dict[str, Any], out: str | os.PathLike[str], *, model: Sw
     """Writes a sweep's CSV, SVG and PNG into ``out`` as the CLI does (``model``: ``unizk``,
     ``ntt-fpga`` or ``acclmt``); returns their paths as ``{"csv", "svg", "png"}``."""
 
-def acclmt(leaves: int | None = None, *, arity: int = 2,
-           config: dict[str, Any] | None = None, cycle_exact: bool = False) -> dict[str, Any]:
-    """AcclMT: one tree of ``leaves`` (a power of ``arity``: 2, 4, 8 or 11, FileCoin's Poseidon;
-    wider than 2 is beyond the paper) on the Merkle controller (``run``: cycles, ms,
-    utilisation; ``geometry``: the buffers for the arity), or Tables I and II, the time losses
-    and the controller (``config``: the controller's fields, missing ones at the paper's
-    values). ``cycle_exact=True`` builds the tree on the RTL controller's cycle-exact model
-    (``controller``: its Verilog parameters; ``run``: cycles, leaf and root hashes,
-    utilisation), whose cycles are the RTL's."""
+def acclmt(leaves: int | None = None, *, hashes: int | None = None, arity: int = 2,
+           shape: dict[str, int] | None = None, config: dict[str, Any] | None = None,
+           cycle_exact: bool = False) -> dict[str, Any]:
+    """AcclMT, key for key the CLI's ``zkaccel model acclmt --json``: one tree of ``leaves`` (a
+    power of ``arity``: 2, 4, 8 or 11, FileCoin's Poseidon; wider than 2 is beyond the paper)
+    on the Merkle controller (``run``: cycles, ms, utilisation; ``geometry``: the buffers for
+    the arity); ``hashes`` states streamed through the engine (``run``: cycles, cycles per
+    hash, utilisation); or, with neither, Tables I and II, the time losses, the mean
+    utilisation and the controller (``config``: the controller's fields, missing ones at the
+    paper's values; ``shape``: a Poseidon instance's ``width``, ``alpha``, ``full_rounds`` and
+    ``partial_rounds`` in place of FileCoin's). ``cycle_exact=True`` builds the tree on the
+    RTL controller's cycle-exact model (``controller``: its Verilog parameters; ``depth``;
+    ``run``: cycles, leaf and root hashes, utilisation), whose cycles are the RTL's."""
 
 def acclmt_sweep(knob: str, values: Sequence[Any], *, leaves: int = 16384,
                  config: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -65,6 +74,7 @@ __all__ = [
     "amaze",
     "ntt_fpga",
     "ntt_fpga_sweep",
+    "ntt_fpga_tables",
     "ntt_fpga_trace",
     "unizk",
     "unizk_sweep",
