@@ -427,7 +427,7 @@ impl DesignReport {
 #[serde(untagged)]
 pub enum AmazeTable {
     /// One design.
-    One(DesignReport),
+    One(Box<DesignReport>),
     /// Every preset, in Table 1's order.
     All(Vec<DesignReport>),
 }
@@ -450,7 +450,7 @@ impl AmazeTable {
     /// # Errors
     /// As [`AmazeConfig::report`].
     pub fn design(design: Design) -> Result<Self, ModelError> {
-        DesignReport::new(AmazeConfig::preset(design), Some(design)).map(Self::One)
+        DesignReport::new(AmazeConfig::preset(design), Some(design)).map(|r| Self::One(Box::new(r)))
     }
 
     /// A user's configuration (no paper row).
@@ -458,13 +458,13 @@ impl AmazeTable {
     /// # Errors
     /// As [`AmazeConfig::report`].
     pub fn config(config: AmazeConfig) -> Result<Self, ModelError> {
-        DesignReport::new(config, None).map(Self::One)
+        DesignReport::new(config, None).map(|r| Self::One(Box::new(r)))
     }
 
     /// The rows, one or seven.
     pub fn rows(&self) -> &[DesignReport] {
         match self {
-            Self::One(row) => std::slice::from_ref(row),
+            Self::One(row) => std::slice::from_ref(&**row),
             Self::All(rows) => rows,
         }
     }
