@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Formats scripts/bench-acclmt-software.sh's measurements beside AcclMT's Tables I and II.
 
-  acclmt_software.py table-i CRITERION_DIR   (the model's JSON, `zkaccel model acclmt --json`,
+  acclmt_software.py table-i CRITERION_DIR   (the model's JSON, `zkaccel model acclmt tables --json`,
                                               on stdin)
   acclmt_software.py table-ii                (neptune_compare's lines on stdin)
 """

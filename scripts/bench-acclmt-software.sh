@@ -17,7 +17,7 @@ fi
 export CRITERION_HOME="${CRITERION_HOME:-$PWD/target/criterion-acclmt}"
 cargo bench --locked -p zkaccel-poseidon --bench poseidon -- \
   'poseidon-neptune-arity[0-9]+-(single|batch-1-thread)' >/dev/null
-model_json="$(cargo run -q --release --locked -p zkaccel-cli -- model acclmt --json)"
+model_json="$(cargo run -q --release --locked -p zkaccel-cli -- model acclmt tables --json)"
 python3 scripts/acclmt_software.py table-i "$CRITERION_HOME" <<<"$model_json"
 for log_n in $(seq 12 "$log_max"); do
   cargo run -q --release --locked -p zkaccel-merkle --example neptune_compare -- "$log_n"

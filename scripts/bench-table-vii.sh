@@ -14,4 +14,4 @@ shift || true
 export CRITERION_HOME="${CRITERION_HOME:-$PWD/target/criterion-table-vii}"
 cargo bench --locked -p zkaccel-ntt --bench groth16 -- "$@"
 python3 scripts/criterion_ratios.py "$CRITERION_HOME" 'table-vii-'
-cargo run -q --release --locked -p zkaccel-cli -- model ntt-fpga | sed -n '/^Table VII/,$p'
+cargo run -q --release --locked -p zkaccel-cli -- model ntt-fpga tables | sed -n '/^Table VII/,$p'

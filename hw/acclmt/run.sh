@@ -16,7 +16,7 @@
 #     partial round), COUNT permutations each, cycles beside Table I's (reported);
 #   - hostile command lines and vector files, each refused (exit 2) in bounded time.
 #
-# Every run's measured cycles must equal the cycle model's (`zkaccel model acclmt --hashes`).
+# Every run's measured cycles must equal the cycle model's (`zkaccel model acclmt run --hashes`).
 # Then the Merkle controller (acclmt_tree): see its section below.
 # Writes $build/cycles.csv and $build/tree_cycles.csv.
 #
@@ -132,7 +132,7 @@ for job in "${jobs[@]}"; do
     model_flags=(--hashes "$n" --width "$t" --alpha "$alpha" --full-rounds "$rf" --partial-rounds "$rp")
     [[ "$design" == baseline ]] && model_flags+=(--baseline)
     [[ "$design" == offgrid ]] && model_flags+=("${offgrid_model[@]}")
-    model=$("$zkaccel" model acclmt "${model_flags[@]}" | sed -n 's/^cycles=//p')
+    model=$("$zkaccel" model acclmt run "${model_flags[@]}" | sed -n 's/^cycles=//p')
     if [[ "$model" != "$cycles" ]]; then
       echo "FAIL: cycle model $model cycles, RTL $cycles ($name, $design)" >&2
       status=1
@@ -283,7 +283,7 @@ expect_refusal "a non-hex input (S-box)" "$sbox" "$bad"
 # `zkaccel hw acclmt-tree-vectors` (roots by zkaccel-merkle), at the loader bandwidth the model
 # fits to Table II (0.87 GB/s: 1.74 bytes per cycle at 500 MHz):
 #
-#   - every tree's cycles must equal the cycle-exact model's (`zkaccel model acclmt --leaves N
+#   - every tree's cycles must equal the cycle-exact model's (`zkaccel model acclmt run --leaves N
 #     --cycle-exact`: the controller's and the engines' registers, cycle by cycle), and are
 #     printed beside the batch-level model's;
 #   - default (4,096-leaf subtrees, HIDM 128 × 16): neptune 2^12, and 2^14 with ACCLMT_TREES=full
@@ -405,8 +405,8 @@ for job in "${tree_jobs[@]}"; do
   # shellcheck disable=SC2206 # one flag per word
   model_flags=(--leaves $((arity ** log)) --width $((arity + 1)) --partial-rounds "$rp"
                ${tree_model[$config]})
-  model=$("$zkaccel" model acclmt "${model_flags[@]}" | sed -n 's/^cycles=//p')
-  exact=$("$zkaccel" model acclmt "${model_flags[@]}" --cycle-exact --bytes-per-cycle "$bytes_per_cycle" |
+  model=$("$zkaccel" model acclmt run "${model_flags[@]}" | sed -n 's/^cycles=//p')
+  exact=$("$zkaccel" model acclmt run "${model_flags[@]}" --cycle-exact --bytes-per-cycle "$bytes_per_cycle" |
     sed -n 's/^cycles=//p')
   paper="${table_ii[$log]:-}"
   [[ "$config" == default ]] || paper=""

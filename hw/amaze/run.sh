@@ -71,7 +71,7 @@ while read -r design arch red num; do
   fi
   # Calibration: the cycle model must predict exactly the latency the RTL showed.
   measured=$(sed -n 's/.*RESULT.* latency=\([0-9]*\).*/\1/p' "$build/result_$design.txt")
-  modelled=$("$zkaccel" model amaze --design "$design" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["model"]["cycles"])')
+  modelled=$("$zkaccel" model amaze tables --design "$design" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["model"]["cycles"])')
   if [[ "$measured" != "$modelled" ]]; then
     echo "$design: CALIBRATION MISMATCH: RTL $measured cycles, model $modelled" >&2
     status=1

@@ -7,7 +7,7 @@
 # the 384-bit unit (HW_NTT_JOBS below says which rows run where); outputs equal to
 # zkaccel-ntt's (`zkaccel hw ntt-vectors`). The PipeZK replica runs too, and a few
 # configurations off the paper's grid. Every measured cycle count must equal the cycle model's
-# (`zkaccel model ntt-fpga`); they are printed beside Table III's and written to
+# (`zkaccel model ntt-fpga tables`); they are printed beside Table III's and written to
 # $build/cycles.csv. Then a 2^16-point (256-bit) and a 2^12-point (384-bit) transform through
 # the core in the paper's √N×√N plan (ntt_four_step), equal to zkaccel-ntt's.
 #
@@ -97,10 +97,10 @@ for job in "${jobs[@]}"; do
   fi
   params=(-GWidth="$width" -GLogPoints="$m" -GPipelines="$p" -GMulLatency="$lat")
   if [[ "$overlap" == pipe ]]; then
-    top=ntt_core_pipe; top_srcs=("${pipe_srcs[@]}"); defines="-DNTT_CORE_PIPE"; kind=(--pipelined)
+    top=ntt_core_pipe; top_srcs=("${pipe_srcs[@]}"); defines="-DNTT_CORE_PIPE"; kind=(--core pipelined)
   else
     top=ntt_core; top_srcs=("${srcs[@]}"); defines=""; params+=(-GSubtaskOverlap="$overlap")
-    kind=(); [[ "$overlap" == 0 ]] && kind=(--pipezk)
+    kind=(); [[ "$overlap" == 0 ]] && kind=(--core pipezk)
   fi
   obj="$build/obj_${top}_${width}_${m}_${p}_${lat}_${overlap}"
   verilator --lint-only -Wall --top-module "$top" "${params[@]}" "${top_srcs[@]}"
@@ -113,7 +113,7 @@ for job in "${jobs[@]}"; do
     continue
   fi
   cycles=$(sed -n 's/.*RESULT cycles=\([0-9]*\).*/\1/p' "$out")
-  model=$("$zkaccel" model ntt-fpga --log-points "$m" --pipelines "$p" --mul-latency "$lat" \
+  model=$("$zkaccel" model ntt-fpga run --log-points "$m" --pipelines "$p" --mul-latency "$lat" \
     --width "$width" --points $((subtasks << m)) "${kind[@]}" | sed -n 's/^cycles=//p')
   if [[ "$model" != "$cycles" ]]; then
     echo "FAIL: cycle model $model cycles, RTL $cycles ($job)" >&2
@@ -182,7 +182,7 @@ for job in "256 bn254-fr 16 1" "384 bls12-377-fq 12 2"; do
     continue
   fi
   cycles=$(sed -n 's/.*pass2_cycles=\([0-9]*\).*/\1/p' "$out")
-  model=$("$zkaccel" model ntt-fpga --log-points "$m" --pipelines "$p" --mul-latency "$mul_latency" \
+  model=$("$zkaccel" model ntt-fpga run --log-points "$m" --pipelines "$p" --mul-latency "$mul_latency" \
     --width "$width" --points $((1 << log_n)) | sed -n 's/^cycles=//p')
   if [[ "$model" != "$cycles" ]]; then
     echo "FAIL: cycle model $model cycles, RTL pass $cycles ($job)" >&2

@@ -1,6 +1,6 @@
 //! Writes the shapes of UniZK's plonky2 workloads (Fibonacci built in full; Factorial and MVM
 //! built small and their degrees derived, see `factorial_shape` and `mvm_shape`) as
-//! `CircuitShape` JSON files, for `zkaccel model unizk --shape FILE`.
+//! `CircuitShape` JSON files, for `zkaccel model unizk replay --shape FILE`.
 //!
 //! ```sh
 //! RUSTC_BOOTSTRAP=1 cargo run --release --manifest-path peers/Cargo.toml \

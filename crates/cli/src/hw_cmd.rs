@@ -61,7 +61,7 @@ pub enum HwCommand {
 #[derive(Args)]
 pub struct AcclmtSboxArgs {
     /// The file to write (atomically).
-    #[arg(long)]
+    #[arg(long = "output", alias = "out")]
     out: PathBuf,
     /// The field.
     #[arg(long, value_enum, default_value_t = AcclmtField::Bls12_381)]
@@ -90,7 +90,7 @@ pub enum AcclmtTreePreset {
 #[derive(Args)]
 pub struct AcclmtTreeArgs {
     /// The file to write (atomically).
-    #[arg(long)]
+    #[arg(long = "output", alias = "out")]
     out: PathBuf,
     /// The node hash.
     #[arg(long, value_enum, default_value_t = AcclmtTreePreset::Neptune)]
@@ -139,7 +139,7 @@ pub enum AcclmtField {
 #[derive(Args)]
 pub struct AcclmtVectorArgs {
     /// The file to write (atomically).
-    #[arg(long)]
+    #[arg(long = "output", alias = "out")]
     out: PathBuf,
     /// The Poseidon instance.
     #[arg(long, value_enum, default_value_t = AcclmtPreset::Neptune)]
@@ -172,7 +172,7 @@ pub struct AcclmtVectorArgs {
 #[derive(Args)]
 pub struct NttFourStepArgs {
     /// Output directory (created if missing).
-    #[arg(long)]
+    #[arg(long = "output", alias = "out")]
     out: PathBuf,
     /// The field.
     #[arg(long, value_enum)]
@@ -215,7 +215,7 @@ impl NttField {
 #[derive(Args)]
 pub struct NttVectorArgs {
     /// Output directory (created if missing).
-    #[arg(long)]
+    #[arg(long = "output", alias = "out")]
     out: PathBuf,
     /// The field.
     #[arg(long, value_enum)]
@@ -246,7 +246,7 @@ pub enum MontWidth {
 #[derive(Args)]
 pub struct MontVectorArgs {
     /// Output directory (created if missing).
-    #[arg(long)]
+    #[arg(long = "output", alias = "out")]
     out: PathBuf,
     /// Operand width in bits.
     #[arg(long, value_enum)]
@@ -266,7 +266,7 @@ const MAX_VECTORS: u64 = 1_000_000;
 #[derive(Args)]
 pub struct VectorArgs {
     /// Output directory (created if missing).
-    #[arg(long)]
+    #[arg(long = "output", alias = "out")]
     out: PathBuf,
     /// Number of cipher vectors (edge cases included), at most 10^6.
     #[arg(long, default_value_t = 1000,

@@ -8,6 +8,7 @@ mod inputs;
 mod merkle_cmd;
 mod mimc_cmd;
 mod model_cmd;
+mod model_legacy;
 mod ntt_cmd;
 mod poseidon_cmd;
 mod stark_cmd;
@@ -139,7 +140,7 @@ pub fn exit_status(e: &(dyn std::error::Error + 'static)) -> u8 {
 }
 
 /// Restores the default action for SIGPIPE, which Rust's runtime ignores: output into a closed
-/// pipe (`zkaccel model acclmt | head`) then ends the process quietly, as other Unix tools do,
+/// pipe (`zkaccel model acclmt tables | head`) then ends the process quietly, as other Unix tools do,
 /// instead of a panic in `println!`.
 #[cfg(unix)]
 fn restore_sigpipe() {

@@ -85,7 +85,7 @@ pub struct NttArgs {
     #[arg(long, default_value = "4G")]
     memory_budget: String,
     /// Write a kernel trace of the transform here (one `ntt` record with its time, JSON
-    /// Lines, atomically), e.g. for `zkaccel model ntt-fpga --trace`.
+    /// Lines, atomically), e.g. for `zkaccel model ntt-fpga replay --trace`.
     #[arg(long)]
     trace: Option<PathBuf>,
 }

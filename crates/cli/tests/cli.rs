@@ -1889,7 +1889,10 @@ fn acclmt_tree_vectors_hold_the_trees_root() {
 
 #[test]
 fn the_acclmt_model_prints_table_i_and_one_run() {
-    let out = zkaccel().args(["model", "acclmt"]).output().unwrap();
+    let out = zkaccel()
+        .args(["model", "acclmt", "tables"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
@@ -1904,6 +1907,7 @@ fn the_acclmt_model_prints_table_i_and_one_run() {
         .args([
             "model",
             "acclmt",
+            "run",
             "--hashes",
             "320",
             "--partial-rounds",
@@ -1916,18 +1920,18 @@ fn the_acclmt_model_prints_table_i_and_one_run() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("cycles=11372"));
     // The wide-state RTL's count for neptune's arity 11 (t = 12, R_P 57), 200 hashes.
     let out = zkaccel()
-        .args(["model", "acclmt", "--hashes", "200", "--width", "12"])
+        .args(["model", "acclmt", "run", "--hashes", "200", "--width", "12"])
         .args(["--partial-rounds", "57"])
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("cycles=62516"));
     let out = zkaccel()
-        .args(["model", "acclmt", "--hashes", "64", "--width", "13"])
+        .args(["model", "acclmt", "run", "--hashes", "64", "--width", "13"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "t = 13 is bad input");
     let out = zkaccel()
-        .args(["model", "acclmt", "--hashes", "64", "--batch", "24"])
+        .args(["model", "acclmt", "run", "--hashes", "64", "--batch", "24"])
         .output()
         .unwrap();
     assert_eq!(
@@ -1941,7 +1945,7 @@ fn the_acclmt_model_prints_table_i_and_one_run() {
 #[test]
 fn the_acclmt_model_prints_table_ii_and_one_tree() {
     let out = zkaccel()
-        .args(["model", "acclmt", "--json"])
+        .args(["model", "acclmt", "tables", "--json"])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -1965,28 +1969,37 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
             .parse()
             .unwrap()
     };
-    let merged = text(&["model", "acclmt", "--leaves", "16384"]);
-    let alone = text(&["model", "acclmt", "--leaves", "16384", "--no-merger"]);
+    let merged = text(&["model", "acclmt", "run", "--leaves", "16384"]);
+    let alone = text(&["model", "acclmt", "run", "--leaves", "16384", "--no-merger"]);
     assert!(merged.contains("utilisation_active lhe="));
     assert!(merged.contains("utilisation_occupied lhe="));
     assert!(cycles(&merged) < cycles(&alone), "{merged}\n{alone}");
     // Table II's 2^14 row, 1.83 ms at 500 MHz, within 2 %.
     assert!((cycles(&merged) as f64 / 915_000.0 - 1.0).abs() < 0.02);
     // An arity-4 tree of as many leaves: its leaves' hashes (t = 5) bind.
-    let wide = text(&["model", "acclmt", "--leaves", "16384", "--width", "5"]);
+    let wide = text(&[
+        "model", "acclmt", "run", "--leaves", "16384", "--width", "5",
+    ]);
     assert!(
         wide.contains("arity=4 subtree_leaves=4096 level0_subtrees=64 level1_entries=16"),
         "{wide}"
     );
     assert!(cycles(&wide) > 2 * cycles(&merged), "{wide}");
     // The paper's overheads: the same row within 2 %, the LHE held back (occupied 100 %).
-    let paper = text(&["model", "acclmt", "--leaves", "16384", "--paper-overheads"]);
+    let paper = text(&[
+        "model",
+        "acclmt",
+        "run",
+        "--leaves",
+        "16384",
+        "--paper-overheads",
+    ]);
     assert!(
         (cycles(&paper) as f64 / 915_000.0 - 1.0).abs() < 0.02,
         "{paper}"
     );
     assert!(paper.contains("utilisation_occupied lhe=1.0000"), "{paper}");
-    let tables = text(&["model", "acclmt", "--paper-overheads"]);
+    let tables = text(&["model", "acclmt", "tables", "--paper-overheads"]);
     assert!(tables.contains("loader 19.2 GB/s"), "{tables}");
     // The cycle-exact model on the small RTL controller (256-leaf subtrees, a 16-node scratch
     // pad, Level 0 and Level 1 of 4), neptune 2^10 at the bench's pace: Verilator's 75,111
@@ -1995,6 +2008,7 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
     let small = [
         "model",
         "acclmt",
+        "run",
         "--leaves",
         "1024",
         "--partial-rounds",
@@ -2034,7 +2048,13 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         ),
     )
     .unwrap();
-    let replayed = text(&["model", "acclmt", "--trace", trace.to_str().unwrap()]);
+    let replayed = text(&[
+        "model",
+        "acclmt",
+        "replay",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
     assert!(
         replayed.contains("total: 1 Merkle record(s)") && replayed.contains("not modelled: 1"),
         "{replayed}"
@@ -2044,11 +2064,12 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
     let swept = text(&[
         "model",
         "acclmt",
+        "sweep",
         "--leaves",
         "8192",
-        "--sweep",
+        "--param",
         "bandwidth_gbps=0.5,19.2",
-        "--out",
+        "--output",
         out.to_str().unwrap(),
     ]);
     assert!(
@@ -2060,7 +2081,14 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
     assert!(out.join("acclmt-sweep-bandwidth_gbps.png").exists());
     let nowhere = dir.path().join("nothing");
     let refused = zkaccel()
-        .args(["model", "acclmt", "--sweep", "colour=red", "--out"])
+        .args([
+            "model",
+            "acclmt",
+            "sweep",
+            "--param",
+            "colour=red",
+            "--output",
+        ])
         .arg(&nowhere)
         .output()
         .unwrap();
@@ -2076,7 +2104,7 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
     ] {
         let refused = zkaccel()
             .args([
-                "model", "acclmt", "--leaves", "4096", "--sweep", knob, "--out",
+                "model", "acclmt", "sweep", "--leaves", "4096", "--param", knob, "--output",
             ])
             .arg(&nowhere)
             .output()
@@ -2088,6 +2116,7 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
     let slowest = text(&[
         "model",
         "acclmt",
+        "run",
         "--leaves",
         "4096",
         "--initial-load-ns",
@@ -2097,21 +2126,23 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
     ]);
     assert!(cycles(&slowest) > 500_000_000, "{slowest}");
     for bad in [
-        &["model", "acclmt", "--leaves", "12288"][..],
-        &["model", "acclmt", "--leaves", "16777216"],
-        &["model", "acclmt", "--bandwidth-gbps", "0"],
+        &["model", "acclmt", "run", "--leaves", "12288"][..],
+        &["model", "acclmt", "run", "--leaves", "16777216"],
+        &["model", "acclmt", "tables", "--bandwidth-gbps", "0"],
         // The overheads: out of range, or given twice (the preset and a value).
-        &["model", "acclmt", "--initial-load-ns", "-1"],
-        &["model", "acclmt", "--initial-load-ns", "nan"],
+        &["model", "acclmt", "tables", "--initial-load-ns", "-1"],
+        &["model", "acclmt", "tables", "--initial-load-ns", "nan"],
         &[
             "model",
             "acclmt",
+            "tables",
             "--rhe-dispatch-cycles",
             "18446744073709551615",
         ],
         &[
             "model",
             "acclmt",
+            "tables",
             "--paper-overheads",
             "--bandwidth-gbps",
             "1",
@@ -2119,6 +2150,7 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         &[
             "model",
             "acclmt",
+            "run",
             "--paper-overheads",
             "--leaves",
             "4096",
@@ -2127,26 +2159,53 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         &[
             "model",
             "acclmt",
+            "run",
             "--rhe-dispatch-cycles",
             "5",
             "--leaves",
             "4096",
             "--cycle-exact",
         ],
-        &["model", "acclmt", "--subtree-leaves", "100"],
-        &["model", "acclmt", "--leaves", "4096", "--hashes", "64"],
-        &["model", "acclmt", "--leaves", "8192", "--width", "5"],
-        &["model", "acclmt", "--leaves", "14641", "--width", "13"],
-        &["model", "acclmt", "--leaves", "4096", "--width", "2"],
+        &["model", "acclmt", "tables", "--subtree-leaves", "100"],
+        &[
+            "model", "acclmt", "run", "--leaves", "4096", "--hashes", "64",
+        ],
+        &["model", "acclmt", "run", "--leaves", "8192", "--width", "5"],
+        &[
+            "model", "acclmt", "run", "--leaves", "14641", "--width", "13",
+        ],
+        &["model", "acclmt", "run", "--leaves", "4096", "--width", "2"],
         // The cycle-exact model: no tree, sizes it does not build (near 2^64 too).
-        &["model", "acclmt", "--cycle-exact"],
-        &["model", "acclmt", "--hashes", "64", "--cycle-exact"],
-        &["model", "acclmt", "--leaves", "2048", "--cycle-exact"],
-        &["model", "acclmt", "--leaves", "12288", "--cycle-exact"],
-        &["model", "acclmt", "--leaves", "16777216", "--cycle-exact"],
+        &["model", "acclmt", "run", "--cycle-exact"],
+        &["model", "acclmt", "run", "--hashes", "64", "--cycle-exact"],
         &[
             "model",
             "acclmt",
+            "run",
+            "--leaves",
+            "2048",
+            "--cycle-exact",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "run",
+            "--leaves",
+            "12288",
+            "--cycle-exact",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "run",
+            "--leaves",
+            "16777216",
+            "--cycle-exact",
+        ],
+        &[
+            "model",
+            "acclmt",
+            "run",
             "--leaves",
             "18446744073709551615",
             "--cycle-exact",
@@ -2154,6 +2213,7 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         &[
             "model",
             "acclmt",
+            "run",
             "--leaves",
             "9",
             "--width",
@@ -2163,6 +2223,7 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         &[
             "model",
             "acclmt",
+            "run",
             "--leaves",
             "4096",
             "--bytes-per-cycle",
@@ -2181,7 +2242,14 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
         ("8388608", "0.01"),
     ] {
         let out = zkaccel()
-            .args(["model", "acclmt", "--leaves", leaves, "--cycle-exact"])
+            .args([
+                "model",
+                "acclmt",
+                "run",
+                "--leaves",
+                leaves,
+                "--cycle-exact",
+            ])
             .args(["--bytes-per-cycle", pace])
             .output()
             .unwrap();
@@ -2191,7 +2259,10 @@ fn the_acclmt_model_prints_table_ii_and_one_tree() {
 
 #[test]
 fn the_ntt_fpga_model_prints_table_iii_and_one_configuration() {
-    let out = zkaccel().args(["model", "ntt-fpga"]).output().unwrap();
+    let out = zkaccel()
+        .args(["model", "ntt-fpga", "tables"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
@@ -2201,15 +2272,31 @@ fn the_ntt_fpga_model_prints_table_iii_and_one_configuration() {
     );
     assert!(text.contains("39094"), "{text}");
     let out = zkaccel()
-        .args(["model", "ntt-fpga", "--log-points", "3", "--pipelines", "3"])
-        .args(["--mul-latency", "0", "--points", "400", "--pipezk"])
+        .args([
+            "model",
+            "ntt-fpga",
+            "run",
+            "--log-points",
+            "3",
+            "--pipelines",
+            "3",
+        ])
+        .args(["--mul-latency", "0", "--points", "400", "--core", "pipezk"])
         .output()
         .unwrap();
     assert!(out.status.success());
     // Measured on the RTL (hw/ntt/run.sh runs this configuration).
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "cycles=799");
     let bad = zkaccel()
-        .args(["model", "ntt-fpga", "--log-points", "3", "--points", "100"])
+        .args([
+            "model",
+            "ntt-fpga",
+            "run",
+            "--log-points",
+            "3",
+            "--points",
+            "100",
+        ])
         .output()
         .unwrap();
     assert!(!bad.status.success());
@@ -2253,7 +2340,7 @@ fn ntt_traces_replay_on_the_ntt_fpga_model() {
         assert!(text.contains(needle), "{needle} in {text}");
     }
     let out = zkaccel()
-        .args(["model", "ntt-fpga", "--json", "--trace"])
+        .args(["model", "ntt-fpga", "replay", "--json", "--trace"])
         .arg(&bls)
         .output()
         .unwrap();
@@ -2273,7 +2360,7 @@ fn ntt_traces_replay_on_the_ntt_fpga_model() {
     assert!(row["cpu_ms"].as_f64().unwrap() > 0.0);
     let goldilocks = run("goldilocks", "g.jsonl");
     let out = zkaccel()
-        .args(["model", "ntt-fpga", "--pipezk", "--trace"])
+        .args(["model", "ntt-fpga", "replay", "--core", "pipezk", "--trace"])
         .arg(&goldilocks)
         .output()
         .unwrap();
@@ -2284,19 +2371,20 @@ fn ntt_traces_replay_on_the_ntt_fpga_model() {
         "{text}"
     );
     let bad = zkaccel()
-        .args(["model", "ntt-fpga", "--trace"])
+        .args(["model", "ntt-fpga", "replay", "--trace"])
         .arg(dir.path().join("absent.jsonl"))
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
-    let lone = zkaccel()
-        .args(["model", "ntt-fpga", "--pipezk"])
+    let unknown = zkaccel()
+        .args(["model", "ntt-fpga", "run", "--core", "gpu"])
         .output()
         .unwrap();
-    assert_eq!(lone.status.code(), Some(2));
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("ours, pipezk, pipelined"));
 }
 
-/// `zkaccel model ntt-fpga --sweep` writes a CSV, an SVG and a PNG per knob; its CSV rows
+/// `zkaccel model ntt-fpga sweep` writes a CSV, an SVG and a PNG per knob; its CSV rows
 /// carry the cycles the RTL measured (hw/ntt/run.sh) for those configurations.
 #[test]
 fn ntt_fpga_sweeps_write_csv_and_plots() {
@@ -2305,12 +2393,13 @@ fn ntt_fpga_sweeps_write_csv_and_plots() {
         .args([
             "model",
             "ntt-fpga",
-            "--sweep",
+            "sweep",
+            "--param",
             "pipelines=1,2",
-            "--sweep",
+            "--param",
             "core=ours,pipezk",
         ])
-        .arg("--out")
+        .arg("--output")
         .arg(dir.path())
         .output()
         .unwrap();
@@ -2334,8 +2423,8 @@ fn ntt_fpga_sweeps_write_csv_and_plots() {
     }
     for bad in ["pipelines=", "colour=1", "pipelines=0"] {
         let out = zkaccel()
-            .args(["model", "ntt-fpga", "--sweep", bad])
-            .arg("--out")
+            .args(["model", "ntt-fpga", "sweep", "--param", bad])
+            .arg("--output")
             .arg(dir.path())
             .output()
             .unwrap();
@@ -2402,7 +2491,7 @@ fn a_closed_stdout_ends_the_process_without_a_panic() {
     use std::os::unix::process::ExitStatusExt;
     use std::process::Stdio;
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("zkaccel"))
-        .args(["model", "acclmt"])
+        .args(["model", "acclmt", "tables"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -2413,4 +2502,130 @@ fn a_closed_stdout_ends_the_process_without_a_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.signal(), Some(13), "{:?}: {stderr}", out.status);
+}
+
+/// The `zkaccel model` spellings before the actions still work for one release: the same
+/// output as the action's, a note on stderr naming the new spelling (none for the action).
+#[test]
+fn old_model_spellings_print_the_actions_output_and_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| zkaccel().args(["model"]).args(args).output().unwrap();
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let (old_sweep, new_sweep) = (out("old"), out("new"));
+    let pairs: [(Vec<&str>, Vec<&str>); 9] = [
+        (
+            vec!["amaze", "--design", "AMZ-1"],
+            vec!["amaze", "tables", "--design", "AMZ-1"],
+        ),
+        (
+            vec!["ntt-fpga", "--json"],
+            vec!["ntt-fpga", "tables", "--json"],
+        ),
+        (
+            vec![
+                "ntt-fpga",
+                "--log-points",
+                "4",
+                "--pipelines",
+                "2",
+                "--pipelined",
+            ],
+            vec![
+                "ntt-fpga",
+                "run",
+                "--log-points",
+                "4",
+                "--pipelines",
+                "2",
+                "--core",
+                "pipelined",
+            ],
+        ),
+        (
+            vec![
+                "ntt-fpga",
+                "--sweep",
+                "pipelines=1,2",
+                "--out",
+                &old_sweep,
+                "--json",
+            ],
+            vec![
+                "ntt-fpga",
+                "sweep",
+                "--param",
+                "pipelines=1,2",
+                "--output",
+                &new_sweep,
+                "--json",
+            ],
+        ),
+        (
+            vec!["unizk", "--workload", "fibonacci"],
+            vec!["unizk", "replay", "--workload", "fibonacci"],
+        ),
+        (
+            vec!["acclmt", "--hashes", "100", "--baseline"],
+            vec!["acclmt", "run", "--hashes", "100", "--baseline"],
+        ),
+        (
+            vec!["acclmt", "--leaves", "4096", "--json"],
+            vec!["acclmt", "run", "--leaves", "2^12", "--json"],
+        ),
+        (
+            vec![
+                "acclmt",
+                "--leaves",
+                "1024",
+                "--cycle-exact",
+                "--subtree-leaves",
+                "256",
+            ],
+            vec![
+                "acclmt",
+                "run",
+                "--leaves",
+                "1<<10",
+                "--cycle-exact",
+                "--subtree-leaves",
+                "256",
+            ],
+        ),
+        (
+            vec!["acclmt", "--no-merger", "--json"],
+            vec!["acclmt", "tables", "--no-merger", "--json"],
+        ),
+    ];
+    for (old, new) in &pairs {
+        let (before, now) = (run(old), run(new));
+        assert!(
+            now.status.success(),
+            "{new:?}: {}",
+            String::from_utf8_lossy(&now.stderr)
+        );
+        assert_eq!(before.stdout, now.stdout, "{old:?} against {new:?}");
+        let note = String::from_utf8_lossy(&before.stderr);
+        assert!(
+            note.contains("deprecated") && note.contains(new[1]),
+            "{old:?}: {note}"
+        );
+        assert!(now.stderr.is_empty(), "{new:?}");
+    }
+    let csv =
+        |d: &str| std::fs::read(std::path::Path::new(d).join("ntt-sweep-pipelines.csv")).unwrap();
+    assert_eq!(csv(&old_sweep), csv(&new_sweep));
+    // A bare paper runs its tables without a note; the old line's own refusals stay.
+    let bare = run(&["amaze"]);
+    assert!(bare.status.success() && bare.stderr.is_empty());
+    assert_eq!(bare.stdout, run(&["amaze", "tables"]).stdout);
+    for refused in [
+        &["ntt-fpga", "--pipezk"][..],
+        &["acclmt", "--sweep", "batch=16"],
+    ] {
+        assert_eq!(run(refused).status.code(), Some(2), "{refused:?}");
+    }
+    // The old flags are hidden from the paper's help, which lists the actions.
+    let help = String::from_utf8_lossy(&run(&["acclmt", "--help"]).stdout).into_owned();
+    assert!(help.contains("tables") && help.contains("sweep"), "{help}");
+    assert!(!help.contains("--no-merger"), "{help}");
 }

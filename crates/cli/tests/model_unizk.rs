@@ -27,7 +27,9 @@ fn a_recorded_trace_is_replayed_in_both_modes_with_a_table_and_json() {
     let trace = fixture("starky-factorial-2e20.jsonl");
     for mode in ["paper", "unizk-sim"] {
         let out = zkaccel()
-            .args(["model", "unizk", "--trace", &trace, "--mode", mode])
+            .args([
+                "model", "unizk", "replay", "--trace", &trace, "--mode", mode,
+            ])
             .output()
             .unwrap();
         assert!(
@@ -46,7 +48,7 @@ fn a_recorded_trace_is_replayed_in_both_modes_with_a_table_and_json() {
     }
     let out = zkaccel()
         .args([
-            "model", "unizk", "--trace", &trace, "--set", "vsas=64", "--json",
+            "model", "unizk", "replay", "--trace", &trace, "--set", "vsas=64", "--json",
         ])
         .output()
         .unwrap();
@@ -89,7 +91,15 @@ fn bad_knobs_and_traces_exit_2_with_a_message() {
     .collect();
     for path in &forged {
         let out = zkaccel()
-            .args(["model", "unizk", "--mode", "unizk-sim", "--trace", path])
+            .args([
+                "model",
+                "unizk",
+                "replay",
+                "--mode",
+                "unizk-sim",
+                "--trace",
+                path,
+            ])
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{path}");
@@ -107,7 +117,7 @@ fn bad_knobs_and_traces_exit_2_with_a_message() {
         vec!["--trace", "/dev/null"],
     ] {
         let out = zkaccel()
-            .args(["model", "unizk"])
+            .args(["model", "unizk", "replay"])
             .args(&args)
             .output()
             .unwrap();
@@ -185,7 +195,13 @@ fn a_sweep_writes_csv_svg_and_png_per_knob() {
     let result = zkaccel()
         .args(["model", "unizk", "sweep", "--trace"])
         .arg(fixture("starky-factorial-2e20.jsonl"))
-        .args(["--param", "spm_mb=1,8", "--param", "vsas=16,32,64", "--out"])
+        .args([
+            "--param",
+            "spm_mb=1,8",
+            "--param",
+            "vsas=16,32,64",
+            "--output",
+        ])
         .arg(&out)
         .output()
         .unwrap();
@@ -212,14 +228,14 @@ fn a_sweep_writes_csv_svg_and_png_per_knob() {
     let result = zkaccel()
         .args(["model", "unizk", "sweep", "--trace"])
         .arg(fixture("starky-factorial-2e20.jsonl"))
-        .args(["--param", "vsas=16,0", "--out"])
+        .args(["--param", "vsas=16,0", "--output"])
         .arg(&refused)
         .output()
         .unwrap();
     assert_eq!(result.status.code(), Some(2));
     assert!(!refused.exists());
     let result = zkaccel()
-        .args(["model", "unizk", "sweep", "--param", "vsas=1", "--out"])
+        .args(["model", "unizk", "sweep", "--param", "vsas=1", "--output"])
         .arg(&refused)
         .output()
         .unwrap();
@@ -230,7 +246,7 @@ fn a_sweep_writes_csv_svg_and_png_per_knob() {
 fn plonky2_workloads_and_shape_files_are_modelled() {
     for workload in ["fibonacci", "mvm", "ecdsa", "sha256", "image-crop"] {
         let out = zkaccel()
-            .args(["model", "unizk", "--workload", workload])
+            .args(["model", "unizk", "replay", "--workload", workload])
             .args(["--mode", "unizk-sim", "--json"])
             .output()
             .unwrap();
@@ -247,7 +263,7 @@ fn plonky2_workloads_and_shape_files_are_modelled() {
         env!("CARGO_MANIFEST_DIR")
     );
     let out = zkaccel()
-        .args(["model", "unizk", "--shape", &shape])
+        .args(["model", "unizk", "replay", "--shape", &shape])
         .output()
         .unwrap();
     assert!(
@@ -268,7 +284,7 @@ fn plonky2_workloads_and_shape_files_are_modelled() {
         vec![],
     ] {
         let out = zkaccel()
-            .args(["model", "unizk"])
+            .args(["model", "unizk", "replay"])
             .args(&args)
             .output()
             .unwrap();

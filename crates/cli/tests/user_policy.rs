@@ -550,7 +550,7 @@ fn two_outputs_of_one_command_may_not_name_the_same_file() {
             "spm_mb=2,4",
             "--param",
             "spm_mb=8",
-            "--out",
+            "--output",
             s(&out),
         ],
         "given twice",
@@ -803,7 +803,7 @@ fn messages_say_one_thing_and_stay_short() {
     // Absurd reals are refused at the flag, and a model's own message prints them short.
     for value in ["1e308", "inf", "NaN", "-0.5e1", "0"] {
         let flag = format!("--clock-mhz={value}");
-        let err = expect(2, &["model", "acclmt", &flag], "--clock-mhz");
+        let err = expect(2, &["model", "acclmt", "tables", &flag], "--clock-mhz");
         assert!(err.len() < 400, "{err}");
     }
     let dir = tempfile::tempdir().unwrap();
@@ -813,9 +813,10 @@ fn messages_say_one_thing_and_stay_short() {
         &[
             "model",
             "acclmt",
-            "--sweep",
+            "sweep",
+            "--param",
             "clock_mhz=1e308",
-            "--out",
+            "--output",
             s(&out),
         ],
         "1e308",

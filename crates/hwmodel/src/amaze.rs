@@ -395,7 +395,7 @@ pub fn schedule_levels(d: u64, m: u32) -> u32 {
 }
 
 /// One design's row of the model's Table 1: its configuration, the model's report and, for a
-/// preset, the paper's row (the CLI's `zkaccel model amaze --json` and Python's
+/// preset, the paper's row (the CLI's `zkaccel model amaze tables --json` and Python's
 /// `zkaccel.models.amaze`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DesignReport {

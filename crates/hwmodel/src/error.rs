@@ -97,6 +97,13 @@ pub enum ModelError {
         /// What the front end said.
         message: String,
     },
+    /// A sweep's row that the CSV writer refused (a model's row type that is not flat: a bug
+    /// of the model, not of the input).
+    #[error("sweep CSV: {message}")]
+    Csv {
+        /// What the writer said.
+        message: String,
+    },
     /// An AcclMT tree of a leaf count the model does not build: a power of the arity within
     /// the buffers' capacity and the simulation's bound.
     #[error("{leaves} leaves: the model builds a power of {arity} from {min} to {max}")]

@@ -479,7 +479,7 @@ fn sweeps_move_one_knob_and_land_on_the_rtl() {
     let clock = base.sweep(4096, "clock_mhz", &values(&["136"])).unwrap();
     assert_eq!(clock.points[0].cycles, 41_493);
     assert!((clock.points[0].speedup - 2.0).abs() < 1e-12);
-    let csv = pipelines.to_csv();
+    let csv = pipelines.to_csv().unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(csv.starts_with("pipelines,width,log_points,"), "{csv}");
     let unknown = |what| move |e: &NttModelError| matches!(e, NttModelError::Unknown { what: w, .. } if *w == what);

@@ -748,7 +748,7 @@ fn figure10_sweeps_have_the_papers_shape_scratchpad_vsas_bandwidth() {
         (bw.points[2].speedup[2] - 1.0).abs() < 0.05,
         "hash ignores bandwidth"
     );
-    let csv = bw.to_csv();
+    let csv = bw.to_csv().unwrap();
     assert!(csv.starts_with("bw_tbps,ntt_ms,polynomial_ms,hash_ms,layout_ms,total_ms,ntt_speedup"));
     assert_eq!(csv.lines().count(), 4);
     for bad in ["spm_mb", "spm_mb=", "vsas=1,x", "warp=1,2"] {

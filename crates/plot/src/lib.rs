@@ -5,10 +5,9 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use thiserror::Error;
-use zkaccel_hwmodel::acclmt::AcclmtSweep;
-use zkaccel_hwmodel::ntt_fpga::sweep::NttSweep;
-use zkaccel_hwmodel::unizk::sweep::{MAX_SWEEP_POINTS, SWEEP_COLUMNS};
-use zkaccel_hwmodel::unizk::Sweep;
+pub use zkaccel_hwmodel::sweep::SweepChart;
+use zkaccel_hwmodel::sweep::MAX_SWEEP_POINTS;
+use zkaccel_hwmodel::{Sweep, SweepModel};
 
 /// Why a sweep's files could not be written.
 #[derive(Debug, Error)]
@@ -90,101 +89,21 @@ pub fn load_font(path: Option<&Path>) -> Result<PlotFont, PlotError> {
     })
 }
 
-/// A line chart of a sweep: one or more series over the knob's values (categorical x).
-#[derive(Debug, Clone, PartialEq)]
-pub struct SweepChart {
-    /// The caption.
-    pub title: String,
-    /// The x axis (the knob).
-    pub x_desc: String,
-    /// The y axis.
-    pub y_desc: String,
-    /// The knob's values, in order.
-    pub labels: Vec<String>,
-    /// Named series, one value per label.
-    pub series: Vec<(String, Vec<f64>)>,
-}
-
-impl SweepChart {
-    /// The UniZK sweep's speedup per class (the layout class aside) over the base.
-    pub fn unizk(sweep: &Sweep) -> Self {
-        Self {
-            title: format!(
-                "UniZK model: speedup over the base configuration vs {}",
-                sweep.knob
-            ),
-            x_desc: sweep.knob.clone(),
-            y_desc: "speedup (×)".to_owned(),
-            labels: sweep.points.iter().map(|p| p.value.clone()).collect(),
-            series: SWEEP_COLUMNS
-                .iter()
-                .enumerate()
-                .filter(|(_, name)| **name != "layout")
-                .map(|(column, name)| {
-                    let values = sweep.points.iter().map(|p| p.speedup[column]).collect();
-                    ((*name).to_owned(), values)
-                })
-                .collect(),
+/// A chart with points and series of its length.
+fn check_chart(chart: &SweepChart) -> Result<(), PlotError> {
+    if chart.labels.is_empty() {
+        return Err(PlotError::Sweep("no points".into()));
+    }
+    for (name, values) in &chart.series {
+        if values.len() != chart.labels.len() {
+            return Err(PlotError::Sweep(format!(
+                "series {name}: {} values for {} points",
+                values.len(),
+                chart.labels.len()
+            )));
         }
     }
-
-    /// The FPGA NTT core sweep's speedup and multipliers × time over the base.
-    pub fn ntt(sweep: &NttSweep) -> Self {
-        Self {
-            title: format!("FPGA NTT core model: against the base, vs {}", sweep.knob),
-            x_desc: sweep.knob.clone(),
-            y_desc: "relative to the base (×)".to_owned(),
-            labels: sweep.points.iter().map(|p| p.value.clone()).collect(),
-            series: vec![
-                (
-                    "speedup".to_owned(),
-                    sweep.points.iter().map(|p| p.speedup).collect(),
-                ),
-                (
-                    "wide multipliers × time".to_owned(),
-                    sweep.points.iter().map(|p| p.relative_area_time).collect(),
-                ),
-            ],
-        }
-    }
-
-    /// The AcclMT controller sweep's speedup over the base and both engines' utilisation
-    /// (active windows).
-    pub fn acclmt(sweep: &AcclmtSweep) -> Self {
-        let series = |name: &str, f: &dyn Fn(&zkaccel_hwmodel::acclmt::AcclmtSweepPoint) -> f64| {
-            (name.to_owned(), sweep.points.iter().map(f).collect())
-        };
-        Self {
-            title: format!(
-                "AcclMT controller model: {} leaves vs {}",
-                sweep.base_leaves, sweep.knob
-            ),
-            x_desc: sweep.knob.clone(),
-            y_desc: "speedup (×), utilisation (fraction)".to_owned(),
-            labels: sweep.points.iter().map(|p| p.value.clone()).collect(),
-            series: vec![
-                series("speedup", &|p| p.speedup),
-                series("LHE utilisation", &|p| p.run.utilisation_active[0]),
-                series("RHE utilisation", &|p| p.run.utilisation_active[1]),
-            ],
-        }
-    }
-
-    fn check(&self) -> Result<(), PlotError> {
-        if self.labels.is_empty() {
-            return Err(PlotError::Sweep("no points".into()));
-        }
-        for (name, values) in &self.series {
-            if values.len() != self.labels.len() {
-                return Err(PlotError::Sweep(format!(
-                    "series {name}: {} values for {} points",
-                    values.len(),
-                    self.labels.len()
-                )));
-            }
-        }
-        Ok(())
-    }
+    Ok(())
 }
 
 /// Draws the chart's series against the knob's values.
@@ -281,7 +200,7 @@ fn stage_svg_and_png(
     dir: &Path,
     stem: &str,
 ) -> Result<(PathBuf, PathBuf), PlotError> {
-    chart.check()?;
+    check_chart(chart)?;
     let draw_error = |message: String| PlotError::Draw {
         stem: stem.to_owned(),
         message,
@@ -359,7 +278,7 @@ fn write_sweep_files(
     chart: &SweepChart,
     font: &PlotFont,
 ) -> Result<SweepFiles, PlotError> {
-    chart.check()?;
+    check_chart(chart)?;
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     // The three files appear together or not at all.
     let mut set = FileSet::new();
@@ -370,56 +289,22 @@ fn write_sweep_files(
     Ok(SweepFiles { csv, svg, png })
 }
 
-/// Writes a UniZK sweep into `dir` (created if missing): `sweep-<knob>.csv`, `.svg` and
-/// `.png` (speedup per class over the base), as `zkaccel model unizk sweep` does.
+/// Writes a sweep of any model into `dir` (created if missing): `<stem>-<knob>.csv`, `.svg`
+/// and `.png` (`sweep-` for UniZK, `ntt-sweep-` for the NTT core, `acclmt-sweep-` for
+/// AcclMT; the chart the model describes), as `zkaccel model … sweep` does. The three files
+/// appear together or not at all.
 ///
 /// # Errors
 /// [`PlotError::Sweep`] for a knob that is not a plain name, a value that is not one CSV
-/// cell or no points; [`PlotError::Draw`] or [`PlotError::Io`].
-pub fn write_unizk_sweep(
-    sweep: &Sweep,
+/// cell, no points or a row the CSV writer refuses; [`PlotError::Draw`] or [`PlotError::Io`].
+pub fn write_sweep<M: SweepModel>(
+    sweep: &Sweep<M>,
     dir: &Path,
     font: &PlotFont,
 ) -> Result<SweepFiles, PlotError> {
     check_names(&sweep.knob, sweep.points.iter().map(|p| p.value.as_str()))?;
-    let stem = format!("sweep-{}", sweep.knob);
-    write_sweep_files(dir, &stem, &sweep.to_csv(), &SweepChart::unizk(sweep), font)
-}
-
-/// Writes an FPGA NTT core sweep into `dir` (created if missing): `ntt-sweep-<knob>.csv`,
-/// `.svg` and `.png` (speedup and multipliers × time over the base), as
-/// `zkaccel model ntt-fpga --sweep` does.
-///
-/// # Errors
-/// As [`write_unizk_sweep`].
-pub fn write_ntt_sweep(
-    sweep: &NttSweep,
-    dir: &Path,
-    font: &PlotFont,
-) -> Result<SweepFiles, PlotError> {
-    check_names(&sweep.knob, sweep.points.iter().map(|p| p.value.as_str()))?;
-    let stem = format!("ntt-sweep-{}", sweep.knob);
-    write_sweep_files(dir, &stem, &sweep.to_csv(), &SweepChart::ntt(sweep), font)
-}
-
-/// Writes an AcclMT controller sweep into `dir` (created if missing):
-/// `acclmt-sweep-<knob>.csv`, `.svg` and `.png` (speedup and the engines' utilisation), as
-/// `zkaccel model acclmt --sweep` does.
-///
-/// # Errors
-/// As [`write_unizk_sweep`].
-pub fn write_acclmt_sweep(
-    sweep: &AcclmtSweep,
-    dir: &Path,
-    font: &PlotFont,
-) -> Result<SweepFiles, PlotError> {
-    check_names(&sweep.knob, sweep.points.iter().map(|p| p.value.as_str()))?;
-    let stem = format!("acclmt-sweep-{}", sweep.knob);
-    write_sweep_files(
-        dir,
-        &stem,
-        &sweep.to_csv(),
-        &SweepChart::acclmt(sweep),
-        font,
-    )
+    let csv = sweep
+        .to_csv()
+        .map_err(|e| PlotError::Sweep(e.to_string()))?;
+    write_sweep_files(dir, &sweep.file_stem(), &csv, &sweep.chart(), font)
 }

@@ -3,7 +3,7 @@
 use zkaccel_hwmodel::acclmt::ControllerConfig;
 use zkaccel_hwmodel::ntt_fpga::{CoreKind, NttCoreConfig};
 use zkaccel_hwmodel::unizk::{workloads, Mode, UnizkConfig};
-use zkaccel_plot::{load_font, write_acclmt_sweep, write_ntt_sweep, write_unizk_sweep, PlotError};
+use zkaccel_plot::{load_font, write_sweep, PlotError};
 
 fn values(list: &[&str]) -> Vec<String> {
     list.iter().map(|v| (*v).to_owned()).collect()
@@ -27,13 +27,13 @@ fn a_unizk_sweep_writes_its_csv_svg_and_png_and_nothing_else() {
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("nested/out");
-    let files = write_unizk_sweep(&sweep, &out, &font).unwrap();
+    let files = write_sweep(&sweep, &out, &font).unwrap();
     assert_eq!(
         leftovers(&out),
         ["sweep-spm_mb.csv", "sweep-spm_mb.png", "sweep-spm_mb.svg"]
     );
     let csv = std::fs::read_to_string(&files.csv).unwrap();
-    assert_eq!(csv, sweep.to_csv());
+    assert_eq!(csv, sweep.to_csv().unwrap());
     let mut lines = csv.lines();
     assert!(lines.next().unwrap().starts_with("spm_mb,ntt_ms,"));
     assert_eq!(
@@ -63,9 +63,12 @@ fn an_ntt_sweep_writes_under_its_own_stem() {
         .sweep(4096, "pipelines", &values(&["1", "2", "4"]))
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let files = write_ntt_sweep(&sweep, dir.path(), &font).unwrap();
+    let files = write_sweep(&sweep, dir.path(), &font).unwrap();
     assert_eq!(files.csv, dir.path().join("ntt-sweep-pipelines.csv"));
-    assert_eq!(std::fs::read_to_string(&files.csv).unwrap(), sweep.to_csv());
+    assert_eq!(
+        std::fs::read_to_string(&files.csv).unwrap(),
+        sweep.to_csv().unwrap()
+    );
     assert_eq!(leftovers(dir.path()).len(), 3);
 }
 
@@ -76,10 +79,10 @@ fn an_acclmt_sweep_writes_under_its_own_stem() {
         .sweep(1 << 13, "merger", &values(&["on", "off"]))
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let files = write_acclmt_sweep(&sweep, dir.path(), &font).unwrap();
+    let files = write_sweep(&sweep, dir.path(), &font).unwrap();
     assert_eq!(files.csv, dir.path().join("acclmt-sweep-merger.csv"));
     let csv = std::fs::read_to_string(&files.csv).unwrap();
-    assert_eq!(csv, sweep.to_csv());
+    assert_eq!(csv, sweep.to_csv().unwrap());
     assert!(csv.starts_with("merger,batch,"));
     assert_eq!(csv.lines().count(), 3);
     assert_eq!(leftovers(dir.path()).len(), 3);
@@ -100,13 +103,13 @@ fn names_that_would_escape_the_directory_or_the_csv_are_refused_before_writing()
     for knob in hostile_knobs {
         let mut sweep = good.clone();
         sweep.knob = knob.to_owned();
-        let err = write_unizk_sweep(&sweep, dir.path(), &font).unwrap_err();
+        let err = write_sweep(&sweep, dir.path(), &font).unwrap_err();
         assert!(matches!(err, PlotError::Sweep(_)), "{knob:?}: {err}");
     }
     for value in ["1,2", "say \"x\"", "1\n2", ""] {
         let mut sweep = good.clone();
         sweep.points[1].value = value.to_owned();
-        let err = write_unizk_sweep(&sweep, dir.path(), &font).unwrap_err();
+        let err = write_sweep(&sweep, dir.path(), &font).unwrap_err();
         assert!(matches!(err, PlotError::Sweep(_)), "{value:?}: {err}");
     }
     let mut many = good.clone();
@@ -118,19 +121,19 @@ fn names_that_would_escape_the_directory_or_the_csv_are_refused_before_writing()
         })
         .collect();
     assert!(matches!(
-        write_unizk_sweep(&many, dir.path(), &font),
+        write_sweep(&many, dir.path(), &font),
         Err(PlotError::Sweep(_))
     ));
     let mut long = good.clone();
     long.points[0].value = "9".repeat(65);
     assert!(matches!(
-        write_unizk_sweep(&long, dir.path(), &font),
+        write_sweep(&long, dir.path(), &font),
         Err(PlotError::Sweep(_))
     ));
     let mut empty = good.clone();
     empty.points.clear();
     assert!(matches!(
-        write_unizk_sweep(&empty, dir.path(), &font),
+        write_sweep(&empty, dir.path(), &font),
         Err(PlotError::Sweep(_))
     ));
     assert!(
@@ -154,6 +157,6 @@ fn a_missing_font_and_an_unwritable_directory_are_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let err = write_unizk_sweep(&sweep, &file.join("below"), &font).unwrap_err();
+    let err = write_sweep(&sweep, &file.join("below"), &font).unwrap_err();
     assert!(matches!(err, PlotError::Io { .. }), "{err}");
 }

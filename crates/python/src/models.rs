@@ -5,14 +5,16 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use zkaccel_hwmodel::acclmt::Acclmt;
 use zkaccel_hwmodel::amaze::{AmazeConfig, AmazeTable, Design};
-use zkaccel_hwmodel::ntt_fpga::sweep::NttSweep;
+use zkaccel_hwmodel::ntt_fpga::sweep::NttFpga;
 use zkaccel_hwmodel::ntt_fpga::{
     CoreKind, CoreRun, NttCoreConfig, NttTables, PAPER_CLOCK_MHZ, PAPER_MUL_LATENCY,
     TABLE_III_POINTS,
 };
-use zkaccel_hwmodel::unizk::sweep::MAX_SWEEP_POINTS;
-use zkaccel_hwmodel::unizk::{workloads, Mode, Sweep, UnizkConfig};
+use zkaccel_hwmodel::sweep::MAX_SWEEP_POINTS;
+use zkaccel_hwmodel::unizk::{workloads, Mode, Unizk, UnizkConfig};
+use zkaccel_hwmodel::SweepModel;
 use zkaccel_kernel_trace::{read_jsonl, validate, CircuitShape, KernelRecord};
 
 use crate::errors::{invalid, other, plot};
@@ -25,7 +27,7 @@ fn to_python<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<Py<PyAn
 
 /// The AMAZE model: for a design (`AMZ-1` … `AMZ-3`) its configuration, the model's report
 /// and the paper's figures; without one, a list over every design; or the report of a
-/// configuration given as a dict (the JSON `zkaccel model amaze --config` reads).
+/// configuration given as a dict (the JSON `zkaccel model amaze run --config` reads).
 #[pyfunction]
 #[pyo3(signature = (design = None, *, config = None))]
 fn amaze(
@@ -101,7 +103,7 @@ fn ntt_fpga(
 }
 
 /// The FPGA NTT model's Tables III, V and VII (U50 column) beside the paper's, at the wide
-/// multiplier's latency `mul_latency` and `clock_mhz` (`zkaccel model ntt-fpga --json`).
+/// multiplier's latency `mul_latency` and `clock_mhz` (`zkaccel model ntt-fpga tables --json`).
 #[pyfunction]
 #[pyo3(signature = (*, mul_latency = 5, clock_mhz = 68.0))]
 fn ntt_fpga_tables(py: Python<'_>, mul_latency: u32, clock_mhz: f64) -> PyResult<Py<PyAny>> {
@@ -213,7 +215,7 @@ fn value_strings(knob: &str, values: &[Bound<'_, PyAny>]) -> PyResult<Vec<String
     values.iter().map(|v| Ok(v.str()?.to_string())).collect()
 }
 
-/// A design-space sweep of the FPGA NTT core's model (`zkaccel model ntt-fpga --sweep`):
+/// A design-space sweep of the FPGA NTT core's model (`zkaccel model ntt-fpga sweep --param`):
 /// `knob` (log_points, pipelines, mul_latency, width, clock_mhz, points, core) over `values`,
 /// the rest as the other arguments set it; each point's cycles, time, wide multipliers, speedup
 /// and multipliers × time over that base. `write_sweep` writes its CSV and plots.
@@ -257,29 +259,29 @@ fn write_sweep(
         .call_method1("dumps", (sweep,))?
         .extract()?;
     let font = zkaccel_plot::load_font(font.as_deref()).map_err(plot)?;
-    let written = match model {
-        "unizk" => {
-            let sweep: Sweep = serde_json::from_str(&text)
-                .map_err(|e| invalid(format!("not a UniZK sweep: {e}")))?;
-            py.detach(|| zkaccel_plot::write_unizk_sweep(&sweep, &out, &font))
-        }
-        "ntt-fpga" => {
-            let sweep: NttSweep = serde_json::from_str(&text)
-                .map_err(|e| invalid(format!("not an FPGA NTT sweep: {e}")))?;
-            py.detach(|| zkaccel_plot::write_ntt_sweep(&sweep, &out, &font))
-        }
-        "acclmt" => {
-            let sweep: zkaccel_hwmodel::acclmt::AcclmtSweep = serde_json::from_str(&text)
-                .map_err(|e| invalid(format!("not an AcclMT sweep: {e}")))?;
-            py.detach(|| zkaccel_plot::write_acclmt_sweep(&sweep, &out, &font))
-        }
+    /// The sweep of model `M` the JSON describes, written into `out`.
+    fn write<M: SweepModel>(
+        py: Python<'_>,
+        text: &str,
+        out: &std::path::Path,
+        font: &zkaccel_plot::PlotFont,
+    ) -> PyResult<zkaccel_plot::SweepFiles> {
+        let sweep: zkaccel_hwmodel::Sweep<M> = serde_json::from_str(text)
+            .map_err(|e| invalid(format!("not a {} sweep: {e}", M::LABEL)))?;
+        py.detach(|| zkaccel_plot::write_sweep(&sweep, out, font))
+            .map_err(plot)
+    }
+    let files = match model {
+        "unizk" => write::<Unizk>(py, &text, &out, &font)?,
+        "ntt-fpga" => write::<NttFpga>(py, &text, &out, &font)?,
+        "acclmt" => write::<Acclmt>(py, &text, &out, &font)?,
         other => {
             return Err(invalid(format!(
                 "model {other:?}: sweeps are written for unizk, ntt-fpga and acclmt"
             )))
         }
     };
-    let files = written.map_err(plot)?;
+
     let paths = |p: &std::path::Path| p.to_string_lossy().into_owned();
     to_python(
         py,
@@ -329,7 +331,7 @@ fn acclmt_shape(
     Ok(shape)
 }
 
-/// The AcclMT models (the CLI's `zkaccel model acclmt --json`, key for key):
+/// The AcclMT models (the CLI's `zkaccel model acclmt tables --json`, key for key):
 /// - with `leaves`, one tree of FileCoin's Poseidon for `arity` (2, 4, 8 or 11; wider than 2
 ///   is beyond the paper) built on the Merkle controller (cycles, ms, each engine's
 ///   utilisation, the buffers' geometry for the arity); with `cycle_exact`, on the RTL

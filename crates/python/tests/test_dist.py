@@ -250,7 +250,7 @@ def test_a_sweep_on_the_cluster_writes_the_local_sweeps_files(
     grid = {"spm_mb": [2, 4, 8, 16, 32], "vsas": [8, 16, 32, 64]}
     subprocess.run([cli, "model", "unizk", "sweep", "--workload", "fibonacci", "--set",
                     "array=16", "--param", "spm_mb=2,4,8,16,32", "--param", "vsas=8,16,32,64",
-                    "--out", str(tmp_path / "local")], check=True, capture_output=True)
+                    "--output", str(tmp_path / "local")], check=True, capture_output=True)
     marks = tmp_path / "attempts"
     marks.mkdir()
     seen: list[tuple[int, int]] = []
@@ -272,8 +272,8 @@ def test_a_sweep_on_the_cluster_writes_the_local_sweeps_files(
             assert pathlib.Path(files[ext]).read_bytes() == local, (knob, ext)
 
     # The command line, on the same cluster: the FPGA NTT core's sweep, as the CLI writes it.
-    subprocess.run([cli, "model", "ntt-fpga", "--log-points", "4", "--sweep",
-                    "pipelines=1,2,4", "--out", str(tmp_path / "ntt-local")],
+    subprocess.run([cli, "model", "ntt-fpga", "sweep", "--log-points", "4", "--param",
+                    "pipelines=1,2,4", "--output", str(tmp_path / "ntt-local")],
                    check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-m", "zkaccel.dist", "sweep", "--model", "ntt-fpga",
                           "--set", "log_points=4", "--param", "pipelines=1,2,4", "--chunk", "1",

@@ -33,36 +33,36 @@ def test_every_model_report_equals_the_cli_json(cli: str, tmp_path: pathlib.Path
               "arity": 2, "leaf_layout": "rows"}
     (tmp_path / "merkle.jsonl").write_text(json.dumps(merkle) + "\n")
     cases: list[tuple[Any, list[str]]] = [
-        (models.amaze(), ["amaze"]),
-        (models.amaze("AMZ-2a"), ["amaze", "--design", "AMZ-2a"]),
-        (models.amaze(config=amaze_config), ["amaze", "--config", str(tmp_path / "amaze.json")]),
-        (models.ntt_fpga_tables(), ["ntt-fpga"]),
+        (models.amaze(), ["amaze", "tables"]),
+        (models.amaze("AMZ-2a"), ["amaze", "tables", "--design", "AMZ-2a"]),
+        (models.amaze(config=amaze_config), ["amaze", "run", "--config", str(tmp_path / "amaze.json")]),
+        (models.ntt_fpga_tables(), ["ntt-fpga", "tables"]),
         (models.ntt_fpga_tables(mul_latency=3, clock_mhz=100.0),
-         ["ntt-fpga", "--mul-latency", "3", "--clock-mhz", "100"]),
+         ["ntt-fpga", "tables", "--mul-latency", "3", "--clock-mhz", "100"]),
         (models.ntt_fpga(3, pipelines=3, mul_latency=0, points=400, core="pipezk"),
-         ["ntt-fpga", "--log-points", "3", "--pipelines", "3", "--mul-latency", "0",
-          "--points", "400", "--pipezk"]),
+         ["ntt-fpga", "run", "--log-points", "3", "--pipelines", "3", "--mul-latency", "0",
+          "--points", "400", "--core", "pipezk"]),
         (models.ntt_fpga(8, pipelines=2, core="pipelined"),
-         ["ntt-fpga", "--log-points", "8", "--pipelines", "2", "--pipelined"]),
+         ["ntt-fpga", "run", "--log-points", "8", "--pipelines", "2", "--core", "pipelined"]),
         (models.ntt_fpga_trace(ntt_trace.read_text(), core="pipezk", clock_mhz=100.0),
-         ["ntt-fpga", "--trace", str(ntt_trace), "--pipezk", "--clock-mhz", "100"]),
+         ["ntt-fpga", "replay", "--trace", str(ntt_trace), "--core", "pipezk", "--clock-mhz", "100"]),
         (models.unizk(workload="fibonacci", mode="unizk-sim", knobs={"vsas": 64}),
-         ["unizk", "--workload", "fibonacci", "--mode", "unizk-sim", "--set", "vsas=64"]),
-        (models.unizk(trace=stark_trace), ["unizk", "--trace", str(tmp_path / "stark.jsonl")]),
-        (models.acclmt(), ["acclmt"]),
+         ["unizk", "replay", "--workload", "fibonacci", "--mode", "unizk-sim", "--set", "vsas=64"]),
+        (models.unizk(trace=stark_trace), ["unizk", "replay", "--trace", str(tmp_path / "stark.jsonl")]),
+        (models.acclmt(), ["acclmt", "tables"]),
         (models.acclmt(config={"merger": False, "bandwidth_gb_per_s": 2.0}),
-         ["acclmt", "--no-merger", "--bandwidth-gbps", "2"]),
-        (models.acclmt(hashes=1000), ["acclmt", "--hashes", "1000"]),
+         ["acclmt", "tables", "--no-merger", "--bandwidth-gbps", "2"]),
+        (models.acclmt(hashes=1000), ["acclmt", "run", "--hashes", "1000"]),
         (models.acclmt(hashes=300, shape={"width": 5, "alpha": 3, "full_rounds": 8,
                                           "partial_rounds": 60},
                        config={"engine": {"baseline": True, "batch": 16}}),
-         ["acclmt", "--hashes", "300", "--width", "5", "--alpha", "3", "--partial-rounds", "60",
+         ["acclmt", "run", "--hashes", "300", "--width", "5", "--alpha", "3", "--partial-rounds", "60",
           "--baseline", "--batch", "16"]),
-        (models.acclmt(16384), ["acclmt", "--leaves", "16384"]),
-        (models.acclmt(4**7, arity=4), ["acclmt", "--leaves", str(4**7), "--width", "5"]),
-        (models.acclmt(16384, cycle_exact=True), ["acclmt", "--leaves", "16384", "--cycle-exact"]),
+        (models.acclmt(16384), ["acclmt", "run", "--leaves", "16384"]),
+        (models.acclmt(4**7, arity=4), ["acclmt", "run", "--leaves", str(4**7), "--width", "5"]),
+        (models.acclmt(16384, cycle_exact=True), ["acclmt", "run", "--leaves", "16384", "--cycle-exact"]),
         (models.acclmt_trace((tmp_path / "merkle.jsonl").read_text()),
-         ["acclmt", "--trace", str(tmp_path / "merkle.jsonl")]),
+         ["acclmt", "replay", "--trace", str(tmp_path / "merkle.jsonl")]),
     ]
     for ours, args in cases:
         assert ours == cli_json(cli, "model", *args, "--json"), args
@@ -104,8 +104,8 @@ def test_unizk_replays_a_proofs_trace() -> None:
 
 
 def cli_sweep(cli: str, out: pathlib.Path, *args: str) -> list[dict[str, Any]]:
-    """``zkaccel model … sweep … --json --out OUT``: one JSON sweep per line."""
-    text = subprocess.run([cli, "model", *args, "--out", str(out), "--json"], check=True,
+    """``zkaccel model … sweep … --json --output OUT``: one JSON sweep per line."""
+    text = subprocess.run([cli, "model", *args, "--output", str(out), "--json"], check=True,
                           capture_output=True, text=True).stdout
     return [json.loads(line) for line in text.splitlines()]
 
@@ -130,8 +130,8 @@ def test_unizk_sweeps_equal_the_cli_point_for_point_and_byte_for_byte(
 
 
 def test_ntt_sweeps_equal_the_cli(cli: str, tmp_path: pathlib.Path) -> None:
-    theirs = cli_sweep(cli, tmp_path / "cli", "ntt-fpga", "--log-points", "4",
-                       "--sweep", "pipelines=1,2,4")
+    theirs = cli_sweep(cli, tmp_path / "cli", "ntt-fpga", "sweep", "--log-points", "4",
+                       "--param", "pipelines=1,2,4")
     ours = models.ntt_fpga_sweep("pipelines", [1, 2, 4], log_points=4)
     assert [ours] == theirs
     assert [p["speedup"] > 1.5 for p in ours["points"]] == [False, True, True]
@@ -238,8 +238,8 @@ def test_acclmt_takes_a_partial_config_and_refuses_bad_ones(cli: str, tmp_path: 
     with pytest.raises(zkaccel.InvalidInputError):
         models.acclmt_sweep("leaves", [2**64 - 1])
     sweep = models.acclmt_sweep("merger", ["on", "off"], leaves=8192)
-    assert cli_sweep(cli, tmp_path / "cli", "acclmt", "--leaves", "8192",
-                     "--sweep", "merger=on,off") == [sweep]
+    assert cli_sweep(cli, tmp_path / "cli", "acclmt", "sweep", "--leaves", "8192",
+                     "--param", "merger=on,off") == [sweep]
     files = models.write_sweep(sweep, tmp_path / "py", model="acclmt")
     same_files(files, tmp_path / "cli", "acclmt-sweep-merger")
     with pytest.raises(zkaccel.InvalidInputError):

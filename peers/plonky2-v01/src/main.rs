@@ -1,6 +1,6 @@
 //! Writes the shape of UniZK's ECDSA workload (`unizk.txt` §6, Table 3: one secp256k1 ECDSA
 //! signature verified, as the authors' `examples/cpu_ecdsa.rs` builds it with plonky2_ecdsa
-//! 0.1.0) as `plonky2-ecdsa.json`, for `zkaccel model unizk --shape FILE`.
+//! 0.1.0) as `plonky2-ecdsa.json`, for `zkaccel model unizk replay --shape FILE`.
 //!
 //!     bash peers/plonky2-v01/run.sh [OUT_DIR]
 //!

@@ -396,7 +396,10 @@ mod tree;
 mod tree_sim;
 
 pub use report::{AcclmtTables, EngineStream, RtlTreeBuild, TimeLoss, TreeBuild};
-pub use sweep::{AcclmtSweep, AcclmtSweepPoint, ACCLMT_SWEEP_KNOBS, MAX_ACCLMT_SWEEP_POINTS};
+pub use sweep::{
+    Acclmt, AcclmtSweep, AcclmtSweepBase, AcclmtSweepPoint, AcclmtSweepResult, ACCLMT_SWEEP_KNOBS,
+    MAX_ACCLMT_SWEEP_POINTS,
+};
 pub use tree_sim::{ControllerRtl, TreeSimRun, MAX_SIMULATED_TREE_CYCLES};
 
 pub use tree::{

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ControllerConfig, PoseidonShape, TreeRun};
+use crate::sweep::{parse_value, unknown_knob, SweepChart, SweepModel};
 use crate::ModelError;
 
 /// The knobs [`ControllerConfig::sweep`] takes.
@@ -24,14 +25,30 @@ pub const ACCLMT_SWEEP_KNOBS: [&str; 13] = [
     "leaves",
 ];
 
-/// Most values one sweep may take.
+/// Most values one sweep may take (each builds a tree).
 pub const MAX_ACCLMT_SWEEP_POINTS: usize = 32;
 
-/// One configuration of a sweep.
+/// The AcclMT Merkle controller's model as a sweep runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Acclmt {}
+
+/// A knob of the Merkle controller swept over values.
+pub type AcclmtSweep = crate::sweep::Sweep<Acclmt>;
+/// One point of an AcclMT sweep.
+pub type AcclmtSweepPoint = crate::sweep::SweepPoint<AcclmtSweepResult>;
+
+/// A sweep's base: the controller and its tree.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AcclmtSweepBase {
+    /// The base configuration.
+    pub config: ControllerConfig,
+    /// The base tree's leaves.
+    pub leaves: u64,
+}
+
+/// The model's answer for one configuration of a sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AcclmtSweepPoint {
-    /// The knob's value, as given.
-    pub value: String,
+pub struct AcclmtSweepResult {
     /// The configuration.
     pub config: ControllerConfig,
     /// The modelled build.
@@ -40,25 +57,88 @@ pub struct AcclmtSweepPoint {
     pub speedup: f64,
 }
 
-/// A knob swept over values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AcclmtSweep {
-    /// The knob.
-    pub knob: String,
-    /// The base configuration.
-    pub base: ControllerConfig,
-    /// The base tree's leaves.
-    pub base_leaves: u64,
-    /// The points, in the order given.
-    pub points: Vec<AcclmtSweepPoint>,
+/// One point as a CSV row.
+#[derive(Serialize)]
+pub struct AcclmtSweepRow<'a> {
+    value: &'a str,
+    batch: u32,
+    mul_latency: u32,
+    slot_gap: u32,
+    handover_gap: u32,
+    clock_mhz: f64,
+    bandwidth_gbps: f64,
+    subtree_leaves: u64,
+    scratch_pad_nodes: u64,
+    level0_subtrees: u64,
+    initial_load_ns: f64,
+    rhe_dispatch_cycles: u64,
+    merger: &'static str,
+    leaves: u64,
+    cycles: u64,
+    ms: f64,
+    lhe_active: f64,
+    rhe_active: f64,
+    lhe_total: f64,
+    rhe_total: f64,
+    lhe_occupied: f64,
+    speedup: f64,
 }
 
-fn parse<T: std::str::FromStr>(knob: &str, value: &str) -> Result<T, ModelError> {
-    value.trim().parse().map_err(|_| ModelError::NotANumber {
-        name: knob.to_owned(),
-        value: crate::error::shown(value, 40),
-        expected: "a number of its kind",
-    })
+impl SweepModel for Acclmt {
+    const NAME: &'static str = "acclmt";
+    const LABEL: &'static str = "AcclMT";
+    const FILE_STEM: &'static str = "acclmt-sweep";
+    const KNOBS: &'static [&'static str] = &ACCLMT_SWEEP_KNOBS;
+    const MAX_POINTS: usize = MAX_ACCLMT_SWEEP_POINTS;
+    type Base = AcclmtSweepBase;
+    type Point = AcclmtSweepResult;
+    type Row<'a> = AcclmtSweepRow<'a>;
+
+    fn row<'a>(value: &'a str, p: &'a AcclmtSweepResult) -> AcclmtSweepRow<'a> {
+        let (c, r) = (&p.config, &p.run);
+        AcclmtSweepRow {
+            value,
+            batch: c.engine.batch,
+            mul_latency: c.engine.mul_latency,
+            slot_gap: c.engine.slot_gap,
+            handover_gap: c.engine.handover_gap,
+            clock_mhz: c.engine.clock_mhz,
+            bandwidth_gbps: c.bandwidth_gb_per_s,
+            subtree_leaves: c.subtree_leaves,
+            scratch_pad_nodes: c.major_min_nodes,
+            level0_subtrees: c.level0_subtrees,
+            initial_load_ns: c.initial_load_ns,
+            rhe_dispatch_cycles: c.rhe_dispatch_cycles,
+            merger: if c.merger { "on" } else { "off" },
+            leaves: r.leaves,
+            cycles: r.cycles,
+            ms: r.milliseconds,
+            lhe_active: r.utilisation_active[0],
+            rhe_active: r.utilisation_active[1],
+            lhe_total: r.utilisation_total[0],
+            rhe_total: r.utilisation_total[1],
+            lhe_occupied: r.utilisation_occupied[0],
+            speedup: p.speedup,
+        }
+    }
+
+    /// The speedup over the base and both engines' utilisation (active windows).
+    fn chart(sweep: &AcclmtSweep) -> SweepChart {
+        SweepChart {
+            title: format!(
+                "AcclMT controller model: {} leaves vs {}",
+                sweep.base.leaves, sweep.knob
+            ),
+            x_desc: sweep.knob.clone(),
+            y_desc: "speedup (×), utilisation (fraction)".to_owned(),
+            labels: sweep.labels(),
+            series: vec![
+                sweep.series("speedup", |p| p.speedup),
+                sweep.series("LHE utilisation", |p| p.run.utilisation_active[0]),
+                sweep.series("RHE utilisation", |p| p.run.utilisation_active[1]),
+            ],
+        }
+    }
 }
 
 impl ControllerConfig {
@@ -76,18 +156,18 @@ impl ControllerConfig {
         let mut c = *self;
         let mut leaves = leaves;
         match knob {
-            "batch" => c.engine.batch = parse(knob, value)?,
-            "mul_latency" => c.engine.mul_latency = parse(knob, value)?,
-            "slot_gap" => c.engine.slot_gap = parse(knob, value)?,
-            "handover_gap" => c.engine.handover_gap = parse(knob, value)?,
-            "clock_mhz" => c.engine.clock_mhz = parse(knob, value)?,
-            "bandwidth_gbps" => c.bandwidth_gb_per_s = parse(knob, value)?,
-            "subtree_leaves" => c.subtree_leaves = parse(knob, value)?,
-            "scratch_pad_nodes" => c.major_min_nodes = parse(knob, value)?,
-            "level0_subtrees" => c.level0_subtrees = parse(knob, value)?,
-            "initial_load_ns" => c.initial_load_ns = parse(knob, value)?,
-            "rhe_dispatch_cycles" => c.rhe_dispatch_cycles = parse(knob, value)?,
-            "leaves" => leaves = parse(knob, value)?,
+            "batch" => c.engine.batch = parse_value(knob, value)?,
+            "mul_latency" => c.engine.mul_latency = parse_value(knob, value)?,
+            "slot_gap" => c.engine.slot_gap = parse_value(knob, value)?,
+            "handover_gap" => c.engine.handover_gap = parse_value(knob, value)?,
+            "clock_mhz" => c.engine.clock_mhz = parse_value(knob, value)?,
+            "bandwidth_gbps" => c.bandwidth_gb_per_s = parse_value(knob, value)?,
+            "subtree_leaves" => c.subtree_leaves = parse_value(knob, value)?,
+            "scratch_pad_nodes" => c.major_min_nodes = parse_value(knob, value)?,
+            "level0_subtrees" => c.level0_subtrees = parse_value(knob, value)?,
+            "initial_load_ns" => c.initial_load_ns = parse_value(knob, value)?,
+            "rhe_dispatch_cycles" => c.rhe_dispatch_cycles = parse_value(knob, value)?,
+            "leaves" => leaves = parse_value(knob, value)?,
             "merger" => {
                 c.merger = match value.trim() {
                     "on" => true,
@@ -101,13 +181,7 @@ impl ControllerConfig {
                     }
                 }
             }
-            other => {
-                return Err(ModelError::Unknown {
-                    what: "knob",
-                    name: crate::error::shown(other, 40),
-                    known: crate::Names(&ACCLMT_SWEEP_KNOBS),
-                })
-            }
+            other => return Err(unknown_knob::<Acclmt>(other)),
         }
         c.validate()?;
         Ok((c, leaves))
@@ -125,82 +199,32 @@ impl ControllerConfig {
         knob: &str,
         values: &[String],
     ) -> Result<AcclmtSweep, ModelError> {
-        if values.is_empty() || values.len() > MAX_ACCLMT_SWEEP_POINTS {
-            return Err(ModelError::SweepPoints {
-                knob: crate::error::shown(knob, 40),
-                got: values.len(),
-                max: MAX_ACCLMT_SWEEP_POINTS,
-            });
-        }
         let shape = PoseidonShape::filecoin(2)?;
-        let base = self.build(&shape, leaves)?;
-        let points = values
-            .iter()
-            .map(|value| {
-                let (config, n) = self.with_knob(leaves, knob, value)?;
-                let run = config.build(&shape, n)?;
-                Ok(AcclmtSweepPoint {
-                    value: value.trim().to_owned(),
-                    config,
-                    speedup: base.milliseconds / run.milliseconds,
-                    run,
-                })
+        let base = AcclmtSweepBase {
+            config: *self,
+            leaves,
+        };
+        let mut base_ms = None;
+        AcclmtSweep::run(knob, base, values, |value| {
+            let base_ms = match base_ms {
+                Some(ms) => ms,
+                None => *base_ms.insert(self.build(&shape, leaves)?.milliseconds),
+            };
+            let (config, n) = self.with_knob(leaves, knob, value)?;
+            let run = config.build(&shape, n)?;
+            Ok(AcclmtSweepResult {
+                config,
+                speedup: base_ms / run.milliseconds,
+                run,
             })
-            .collect::<Result<_, ModelError>>()?;
-        Ok(AcclmtSweep {
-            knob: knob.to_owned(),
-            base: *self,
-            base_leaves: leaves,
-            points,
         })
-    }
-}
-
-impl AcclmtSweep {
-    /// The sweep as CSV: the knob's value, the configuration, the tree, cycles, ms, the
-    /// engines' utilisation (busy over the active window and the whole build, LHE occupied) and the
-    /// speedup.
-    pub fn to_csv(&self) -> String {
-        let mut out = format!(
-            "{},batch,mul_latency,slot_gap,handover_gap,clock_mhz,bandwidth_gbps,subtree_leaves,scratch_pad_nodes,level0_subtrees,initial_load_ns,rhe_dispatch_cycles,merger,leaves,cycles,ms,lhe_active,rhe_active,lhe_total,rhe_total,lhe_occupied,speedup\n",
-            self.knob
-        );
-        for p in &self.points {
-            let (c, r) = (&p.config, &p.run);
-            out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6}\n",
-                p.value,
-                c.engine.batch,
-                c.engine.mul_latency,
-                c.engine.slot_gap,
-                c.engine.handover_gap,
-                c.engine.clock_mhz,
-                c.bandwidth_gb_per_s,
-                c.subtree_leaves,
-                c.major_min_nodes,
-                c.level0_subtrees,
-                c.initial_load_ns,
-                c.rhe_dispatch_cycles,
-                if c.merger { "on" } else { "off" },
-                r.leaves,
-                r.cycles,
-                r.milliseconds,
-                r.utilisation_active[0],
-                r.utilisation_active[1],
-                r.utilisation_total[0],
-                r.utilisation_total[1],
-                r.utilisation_occupied[0],
-                p.speedup
-            ));
-        }
-        out
     }
 }
 
 impl std::fmt::Display for AcclmtSweep {
     /// The knob and the base tree, then each point's build, utilisation and speedup.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "{} (base: {} leaves)", self.knob, self.base_leaves)?;
+        writeln!(f, "{} (base: {} leaves)", self.knob, self.base.leaves)?;
         for p in &self.points {
             writeln!(
                 f,

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{CoreKind, NttCoreConfig};
+use crate::sweep::{parse_value, unknown_knob, SweepChart, SweepModel};
 use crate::{ModelError, Names};
 
 /// The knobs [`NttCoreConfig::sweep`] takes.
@@ -20,13 +21,29 @@ pub const NTT_SWEEP_KNOBS: [&str; 7] = [
 ];
 
 /// Most values one sweep may take.
-pub const MAX_NTT_SWEEP_POINTS: usize = 64;
+pub const MAX_NTT_SWEEP_POINTS: usize = crate::sweep::MAX_SWEEP_POINTS;
 
-/// One configuration of a sweep.
+/// The FPGA NTT core's model as a sweep runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NttFpga {}
+
+/// A knob of the NTT core's model swept over values.
+pub type NttSweep = crate::sweep::Sweep<NttFpga>;
+/// One point of an NTT core sweep.
+pub type NttSweepPoint = crate::sweep::SweepPoint<NttSweepResult>;
+
+/// A sweep's base: the core and its task.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct NttSweepBase {
+    /// The base configuration.
+    pub config: NttCoreConfig,
+    /// The base task size in points.
+    pub points: u64,
+}
+
+/// The model's answer for one configuration of a sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NttSweepPoint {
-    /// The knob's value, as given.
-    pub value: String,
+pub struct NttSweepResult {
     /// The configuration.
     pub config: NttCoreConfig,
     /// The task size in points.
@@ -44,25 +61,66 @@ pub struct NttSweepPoint {
     pub relative_area_time: f64,
 }
 
-/// A knob swept over values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NttSweep {
-    /// The knob.
-    pub knob: String,
-    /// The base configuration.
-    pub base: NttCoreConfig,
-    /// The base task size.
-    pub base_points: u64,
-    /// The points, in the order given.
-    pub points: Vec<NttSweepPoint>,
+/// One point as a CSV row.
+#[derive(Serialize)]
+pub struct NttSweepRow<'a> {
+    value: &'a str,
+    width: u32,
+    log_points: u32,
+    pipelines: u32,
+    mul_latency: u32,
+    core: &'static str,
+    clock_mhz: f64,
+    points: u64,
+    cycles: u64,
+    us: f64,
+    multipliers: u32,
+    speedup: f64,
+    relative_area_time: f64,
 }
 
-fn parse<T: std::str::FromStr>(knob: &str, value: &str) -> Result<T, ModelError> {
-    value.trim().parse().map_err(|_| ModelError::NotANumber {
-        name: knob.to_owned(),
-        value: crate::error::shown(value, 40),
-        expected: "a number of its kind",
-    })
+impl SweepModel for NttFpga {
+    const NAME: &'static str = "ntt-fpga";
+    const LABEL: &'static str = "FPGA NTT";
+    const FILE_STEM: &'static str = "ntt-sweep";
+    const KNOBS: &'static [&'static str] = &NTT_SWEEP_KNOBS;
+    const MAX_POINTS: usize = MAX_NTT_SWEEP_POINTS;
+    type Base = NttSweepBase;
+    type Point = NttSweepResult;
+    type Row<'a> = NttSweepRow<'a>;
+
+    fn row<'a>(value: &'a str, p: &'a NttSweepResult) -> NttSweepRow<'a> {
+        let c = &p.config;
+        NttSweepRow {
+            value,
+            width: c.width_bits,
+            log_points: c.log_points,
+            pipelines: c.pipelines,
+            mul_latency: c.mul_latency,
+            core: c.kind.name(),
+            clock_mhz: c.clock_mhz,
+            points: p.points,
+            cycles: p.cycles,
+            us: p.us,
+            multipliers: p.multipliers,
+            speedup: p.speedup,
+            relative_area_time: p.relative_area_time,
+        }
+    }
+
+    /// The speedup and multipliers × time over the base.
+    fn chart(sweep: &NttSweep) -> SweepChart {
+        SweepChart {
+            title: format!("FPGA NTT core model: against the base, vs {}", sweep.knob),
+            x_desc: sweep.knob.clone(),
+            y_desc: "relative to the base (×)".to_owned(),
+            labels: sweep.labels(),
+            series: vec![
+                sweep.series("speedup", |p| p.speedup),
+                sweep.series("wide multipliers × time", |p| p.relative_area_time),
+            ],
+        }
+    }
 }
 
 impl NttCoreConfig {
@@ -80,12 +138,12 @@ impl NttCoreConfig {
         let mut config = *self;
         let mut points = points;
         match knob {
-            "log_points" => config.log_points = parse(knob, value)?,
-            "pipelines" => config.pipelines = parse(knob, value)?,
-            "mul_latency" => config.mul_latency = parse(knob, value)?,
-            "width" => config.width_bits = parse(knob, value)?,
-            "clock_mhz" => config.clock_mhz = parse(knob, value)?,
-            "points" => points = parse(knob, value)?,
+            "log_points" => config.log_points = parse_value(knob, value)?,
+            "pipelines" => config.pipelines = parse_value(knob, value)?,
+            "mul_latency" => config.mul_latency = parse_value(knob, value)?,
+            "width" => config.width_bits = parse_value(knob, value)?,
+            "clock_mhz" => config.clock_mhz = parse_value(knob, value)?,
+            "points" => points = parse_value(knob, value)?,
             "core" => {
                 config.kind = match value.trim() {
                     "ours" => CoreKind::Overlapped,
@@ -100,13 +158,7 @@ impl NttCoreConfig {
                     }
                 }
             }
-            other => {
-                return Err(ModelError::Unknown {
-                    what: "knob",
-                    name: crate::error::shown(other, 40),
-                    known: Names(&NTT_SWEEP_KNOBS),
-                })
-            }
+            other => return Err(unknown_knob::<NttFpga>(other)),
         }
         config.validate()?;
         Ok((config, points))
@@ -123,13 +175,6 @@ impl NttCoreConfig {
         knob: &str,
         values: &[String],
     ) -> Result<NttSweep, ModelError> {
-        if values.is_empty() || values.len() > MAX_NTT_SWEEP_POINTS {
-            return Err(ModelError::SweepPoints {
-                knob: crate::error::shown(knob, 40),
-                got: values.len(),
-                max: MAX_NTT_SWEEP_POINTS,
-            });
-        }
         let units = |c: &Self| {
             let per_unit = if c.kind == CoreKind::FullyPipelined {
                 3
@@ -138,70 +183,37 @@ impl NttCoreConfig {
             };
             c.pipelines * c.log_points * per_unit
         };
-        let base_us = self.core_ms(points)? * 1e3;
-        let base_area_time = f64::from(units(self)) * base_us;
-        let points_list = values
-            .iter()
-            .map(|value| {
-                let (config, task) = self.with_knob(points, knob, value)?;
-                let cycles = config.core_cycles(task)?;
-                let us = config.core_ms(task)? * 1e3;
-                Ok(NttSweepPoint {
-                    value: value.trim().to_owned(),
-                    config,
-                    points: task,
-                    cycles,
-                    us,
-                    multipliers: units(&config),
-                    speedup: base_us / us,
-                    relative_area_time: f64::from(units(&config)) * us / base_area_time,
-                })
+        let base = NttSweepBase {
+            config: *self,
+            points,
+        };
+        let mut base_us = None;
+        NttSweep::run(knob, base, values, |value| {
+            let base_us = match base_us {
+                Some(us) => us,
+                None => *base_us.insert(self.core_ms(points)? * 1e3),
+            };
+            let base_area_time = f64::from(units(self)) * base_us;
+            let (config, task) = self.with_knob(points, knob, value)?;
+            let cycles = config.core_cycles(task)?;
+            let us = config.core_ms(task)? * 1e3;
+            Ok(NttSweepResult {
+                config,
+                points: task,
+                cycles,
+                us,
+                multipliers: units(&config),
+                speedup: base_us / us,
+                relative_area_time: f64::from(units(&config)) * us / base_area_time,
             })
-            .collect::<Result<_, ModelError>>()?;
-        Ok(NttSweep {
-            knob: knob.to_owned(),
-            base: *self,
-            base_points: points,
-            points: points_list,
         })
-    }
-}
-
-impl NttSweep {
-    /// The sweep as CSV: the knob's value, the configuration, the task, cycles, µs,
-    /// multipliers, speedup and relative area × time.
-    pub fn to_csv(&self) -> String {
-        let mut out = format!(
-            "{},width,log_points,pipelines,mul_latency,core,clock_mhz,points,cycles,us,multipliers,speedup,relative_area_time\n",
-            self.knob
-        );
-        for p in &self.points {
-            let c = &p.config;
-            let core = c.kind.name();
-            out.push_str(&format!(
-                "{},{},{},{},{},{core},{},{},{},{:.3},{},{:.6},{:.6}\n",
-                p.value,
-                c.width_bits,
-                c.log_points,
-                c.pipelines,
-                c.mul_latency,
-                c.clock_mhz,
-                p.points,
-                p.cycles,
-                p.us,
-                p.multipliers,
-                p.speedup,
-                p.relative_area_time
-            ));
-        }
-        out
     }
 }
 
 impl std::fmt::Display for NttSweep {
     /// The knob and the base task, then each point's cycles, time, size and ratios.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "{} (base: {} points)", self.knob, self.base_points)?;
+        writeln!(f, "{} (base: {} points)", self.knob, self.base.points)?;
         for p in &self.points {
             writeln!(
                 f,

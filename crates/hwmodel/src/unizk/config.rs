@@ -336,30 +336,34 @@ impl UnizkConfig {
                 return Err(ModelError::Unknown {
                     what: "knob",
                     name: crate::error::shown(other, 40),
-                    known: crate::Names(&[
-                        "mode",
-                        "vsas",
-                        "array",
-                        "clock_ghz",
-                        "spm_mb",
-                        "transpose_b",
-                        "mul_latency",
-                        "full_rounds",
-                        "partial_rounds",
-                        "partial_pass_latency",
-                        "channels",
-                        "channel_bytes",
-                        "bw_tbps",
-                        "interleave_bytes",
-                        "request_bytes",
-                        "dram_latency",
-                        "runs_per_cycle",
-                        "record_window",
-                        "batch",
-                    ]),
+                    known: crate::Names(&UNIZK_KNOBS),
                 })
             }
         }
         Ok(())
     }
 }
+
+/// The knobs [`UnizkConfig::set`] takes (`spm_mib` and `vector_batch` are accepted as aliases
+/// of `spm_mb` and `batch`).
+pub const UNIZK_KNOBS: [&str; 19] = [
+    "mode",
+    "vsas",
+    "array",
+    "clock_ghz",
+    "spm_mb",
+    "transpose_b",
+    "mul_latency",
+    "full_rounds",
+    "partial_rounds",
+    "partial_pass_latency",
+    "channels",
+    "channel_bytes",
+    "bw_tbps",
+    "interleave_bytes",
+    "request_bytes",
+    "dram_latency",
+    "runs_per_cycle",
+    "record_window",
+    "batch",
+];

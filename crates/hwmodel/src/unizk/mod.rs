@@ -19,7 +19,7 @@ pub mod workloads;
 
 pub use config::{Mode, UnizkConfig};
 pub use report::{ClassReport, KernelTime, UnizkClass, UnizkReport, Unmodelled};
-pub use sweep::{Sweep, SweepPoint};
+pub use sweep::{Sweep, SweepPoint, Unizk, UnizkSweepResult};
 
 use zkaccel_kernel_trace::KernelRecord;
 

@@ -46,7 +46,7 @@ def write_sweep(sweep: dict[str, Any], out: str | os.PathLike[str], *, model: Sw
 def acclmt(leaves: int | None = None, *, hashes: int | None = None, arity: int = 2,
            shape: dict[str, int] | None = None, config: dict[str, Any] | None = None,
            cycle_exact: bool = False) -> dict[str, Any]:
-    """AcclMT, key for key the CLI's ``zkaccel model acclmt --json``: one tree of ``leaves`` (a
+    """AcclMT, key for key the CLI's ``zkaccel model acclmt tables --json``: one tree of ``leaves`` (a
     power of ``arity``: 2, 4, 8 or 11, FileCoin's Poseidon; wider than 2 is beyond the paper)
     on the Merkle controller (``run``: cycles, ms, utilisation; ``geometry``: the buffers for
     the arity); ``hashes`` states streamed through the engine (``run``: cycles, cycles per

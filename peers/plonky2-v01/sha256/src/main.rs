@@ -1,7 +1,7 @@
 //! Writes the shape of UniZK's SHA-256 workload (`unizk.txt` §6, Table 3: the SHA-256 of an
 //! 8,000-byte message, 126 blocks, as the authors' `examples/cpu_sha256.rs` builds it with
 //! their vendored plonky2-sha256 under `standard_recursion_zk_config`) as
-//! `plonky2-sha256.json`, for `zkaccel model unizk --shape FILE`.
+//! `plonky2-sha256.json`, for `zkaccel model unizk replay --shape FILE`.
 //!
 //!     UNIZK_DIR=/path/to/UniZK bash peers/plonky2-v01/run.sh [OUT_DIR]
 //!

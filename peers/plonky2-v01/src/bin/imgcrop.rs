@@ -1,6 +1,6 @@
 //! Writes the shape of UniZK's Image Crop workload (`unizk.txt` §6, Table 3: "crop a 512×512
 //! part out of a 1024×1024 image", the zkedit circuit the authors vendored as
-//! `thirdparty/imgcrop`) as `plonky2-imgcrop.json`, for `zkaccel model unizk --shape FILE`.
+//! `thirdparty/imgcrop`) as `plonky2-imgcrop.json`, for `zkaccel model unizk replay --shape FILE`.
 //!
 //!     bash peers/plonky2-v01/run.sh [OUT_DIR]
 //!

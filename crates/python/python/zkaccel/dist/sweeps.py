@@ -1,6 +1,6 @@
 """Design-space sweeps of the accelerator models on Ray: each knob's values split into tasks,
 the points gathered in order into the sweep a single machine computes, and written as the same
-CSV and plots (``zkaccel model unizk sweep``, ``zkaccel model ntt-fpga --sweep``)."""
+CSV and plots (``zkaccel model unizk sweep``, ``zkaccel model ntt-fpga sweep``)."""
 
 from __future__ import annotations
 
