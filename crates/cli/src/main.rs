@@ -1,6 +1,5 @@
 //! The `zkaccel` command-line tool: see the crate README.
 
-mod acclmt_program;
 mod bench;
 mod field_cmd;
 mod hw_cmd;

@@ -35,7 +35,7 @@
 //
 // Rounds are zkaccel-poseidon's uniform rounds (UniformRounds: a constant vector, the S-box,
 // then a dense layer in full rounds and a sparse one — 2t − 1 products — in partial rounds),
-// each cut into beats of three lanes for the three threads (crates/cli/src/acclmt_program.rs):
+// each cut into beats of three lanes for the three threads (crates/hwvectors/src/program.rs):
 // a full round is k² beats (k = ⌈t/3⌉; each thread S-boxes its lane, a 3 × 3 tile of the layer
 // feeds three output lanes), a partial round ⌈(t − 1)/2⌉ beats (thread 0 on lane 0, S-boxed,
 // threads 1 and 2 on two more lanes). A beat's outputs go to the entry's other state bank,

@@ -2,7 +2,7 @@
 // write it, shared by the engine's and the Merkle controller's benches: after the header, the
 // modulus, P' and Montgomery one (one hexadecimal word each), a count, then that many
 // `address word` lines — the uniform rounds' constants and the beats' 3 × 3 blocks at the
-// engine's addresses (crates/cli/src/acclmt_program.rs). Word 3 (rounds, S-box, t) comes
+// engine's addresses (crates/hwvectors/src/program.rs). Word 3 (rounds, S-box, t) comes
 // from the header.
 #pragma once
 

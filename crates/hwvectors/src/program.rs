@@ -20,8 +20,8 @@
 //! (the last first-half full round's layer, `k² + co·k + ci`), then partial round `i`'s beat
 //! `b` at `2k² + i·⌈(t − 1)/2⌉ + b`. The engine derives every beat's lanes, modes and block
 //! index from `t`, the round and the beat; only the blocks and round constants are
-//! configuration words. `run_beats` (built for the tests) replays exactly that data movement:
-//! the RTL's golden model, tested against the permutation.
+//! configuration words. [`run_beats`] replays exactly that data movement: the RTL's golden
+//! model, tested against the permutation.
 
 use zkaccel_field::PrimeField;
 use zkaccel_poseidon::{LinearLayer, UniformRounds};
@@ -47,7 +47,6 @@ pub fn partial_beats(t: usize) -> usize {
 
 /// One beat: per thread the lane it reads, per slot the lane it writes and whether it
 /// accumulates, and the block.
-#[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Beat {
     /// Thread `j`'s lane (`None` past `t`: the thread reads zero).
@@ -61,7 +60,6 @@ pub struct Beat {
 }
 
 /// Round `r`'s beats, as the engine derives them.
-#[cfg(test)]
 pub fn beats(t: usize, full_rounds: usize, partial_rounds: usize, r: usize) -> Vec<Beat> {
     let half = full_rounds / 2;
     let k = chunks(t);
@@ -166,8 +164,8 @@ pub fn field_words<F: PrimeField>(u: &UniformRounds<F>) -> Vec<(u32, F)> {
 }
 
 /// The engine's data movement on one state: every round's beats from the block memory, a
-/// second bank per round, the S-box on thread 0 always and on every thread in full rounds.
-#[cfg(test)]
+/// second bank per round, the S-box on thread 0 always and on every thread in full rounds:
+/// the RTL's golden model, equal to the permutation (tested on every preset).
 pub fn run_beats<F: PrimeField>(u: &UniformRounds<F>, blocks: &[[F; 9]], state: &[F]) -> Vec<F> {
     let t = u.width();
     let mut read = state.to_vec();
