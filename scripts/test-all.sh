@@ -85,7 +85,8 @@ step "the generic crates name no concrete field (presets live in zkaccel-plonky2
 cargo metadata --no-deps --locked --format-version 1 | python3 -c '
 import json, sys
 generic = {"zkaccel-symmetric", "zkaccel-poseidon", "zkaccel-merkle", "zkaccel-challenger",
-           "zkaccel-fri", "zkaccel-stark", "zkaccel-ntt", "zkaccel-kernel-trace", "zkaccel-codec"}
+           "zkaccel-fri", "zkaccel-stark", "zkaccel-ntt", "zkaccel-kernel-trace", "zkaccel-codec",
+           "zkaccel-mimc"}
 concrete = {"zkaccel-goldilocks", "zkaccel-bn254", "zkaccel-bls12-381", "zkaccel-bls12-377"}
 bad = [(p["name"], d["name"]) for p in json.load(sys.stdin)["packages"] if p["name"] in generic
        for d in p["dependencies"] if d["kind"] is None and d["name"] in concrete]

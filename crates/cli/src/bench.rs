@@ -192,7 +192,7 @@ impl Bench {
 
 impl Bench {
     fn mimc(&mut self, rng: &mut StdRng) {
-        use zkaccel_mimc::Preset;
+        use zkaccel_presets::MimcPreset as Preset;
         const N: usize = 1024;
         let xs: Vec<zkaccel_bn254::Fr> = random_vec(rng, N);
         let ks: Vec<zkaccel_bn254::Fr> = random_vec(rng, N);

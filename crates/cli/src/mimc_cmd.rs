@@ -6,7 +6,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use zkaccel_bn254::Fr;
 use zkaccel_field::modmul::MulAlgorithm;
 use zkaccel_field::{Field, PrimeField};
-use zkaccel_mimc::Preset;
+use zkaccel_presets::MimcPreset as Preset;
 
 use crate::field_cmd::AlgorithmName;
 use crate::inputs::{parse_one_as, read_values_as, Origin, ValueMode};

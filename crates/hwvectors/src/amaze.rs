@@ -13,7 +13,7 @@ use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 use zkaccel_bn254::Fr;
 use zkaccel_field::{limbs, Field, PrimeField};
-use zkaccel_mimc::Preset;
+use zkaccel_presets::MimcPreset;
 
 use crate::{HwVectorError, VectorFile, MAX_VECTORS};
 
@@ -82,7 +82,7 @@ pub fn vectors(count: u64, hashes: u64, seed: u64) -> Result<[VectorFile; 4], Hw
     )?;
     writeln!(consts, "/* verilator lint_on UNUSEDPARAM */")?;
 
-    let mimc = Preset::Circomlib.cipher();
+    let mimc = MimcPreset::Circomlib.cipher();
     let mut rom = String::new();
     for c in mimc.params().constants() {
         writeln!(rom, "{}", hex(c))?;

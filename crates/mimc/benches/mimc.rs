@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use zkaccel_bn254::Fr;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::{random_prime, rng};
-use zkaccel_mimc::Preset;
+use zkaccel_presets::MimcPreset as Preset;
 
 type ArkFr = ark_bn254_03::Fr;
 type ArkMimc = MiMC<ArkFr, MIMC_7_91_BN254_PARAMS>;

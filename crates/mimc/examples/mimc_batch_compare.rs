@@ -21,7 +21,8 @@ use zkaccel_field::{Field, FieldError};
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_fp256::kernels::{power_chains_avx2, power_chains_hybrid, power_chains_lazy};
-use zkaccel_mimc::{encrypt_textbook, MimcSponge, Preset};
+use zkaccel_mimc::{encrypt_textbook, MimcSponge};
+use zkaccel_presets::MimcPreset as Preset;
 
 type Kernel = fn(&mut [Fr], &[Fr], &[Fr], u64) -> Result<(), FieldError>;
 /// Permutes the pairs `(ls[i], rs[i])` in place.

@@ -15,7 +15,7 @@ use zkaccel_bn254::Fr;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::bench::{timed, CpuClock};
 use zkaccel_fp256::kernels::LazyFp256;
-use zkaccel_mimc::Preset;
+use zkaccel_presets::MimcPreset as Preset;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);

@@ -24,7 +24,8 @@ use zkaccel_bn254::Fr;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
-use zkaccel_mimc::{encrypt_textbook, permute_feistel_textbook, Preset};
+use zkaccel_mimc::{encrypt_textbook, permute_feistel_textbook};
+use zkaccel_presets::MimcPreset as Preset;
 
 type ArkFr = ark_bn254_03::Fr;
 

@@ -6,7 +6,6 @@ pub mod constants;
 mod error;
 mod feistel;
 mod params;
-pub mod presets;
 
 pub use batch::{encrypt_textbook, permute_feistel_textbook};
 pub use cipher::Mimc;
@@ -16,5 +15,4 @@ pub use feistel::MimcSponge;
 /// The most elements one sponge hash squeezes (circomlib's gadgets squeeze a handful).
 pub const MAX_SPONGE_OUTPUTS: usize = 1 << 16;
 pub use params::{recommended_rounds, MimcParams};
-pub use presets::Preset;
 pub use zkaccel_field::sbox::{pow_sbox, sbox_multiplications};

@@ -16,7 +16,8 @@ use rand::{Rng, SeedableRng};
 use zkaccel_bn254::Fr;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_field_testing::random_prime;
-use zkaccel_mimc::{MimcError, Preset};
+use zkaccel_mimc::MimcError;
+use zkaccel_presets::MimcPreset as Preset;
 
 type ArkFr = ark_bn254_03::Fr;
 

@@ -5,7 +5,8 @@ use serde_json::Value;
 use zkaccel_bn254::Fr;
 use zkaccel_field::modmul::MulAlgorithm;
 use zkaccel_field::Field;
-use zkaccel_mimc::{recommended_rounds, Mimc, MimcError, MimcParams, Preset};
+use zkaccel_mimc::{recommended_rounds, Mimc, MimcError, MimcParams};
+use zkaccel_presets::MimcPreset as Preset;
 
 fn vectors() -> Value {
     serde_json::from_str(include_str!("../../../vectors/mimc.json")).expect("valid JSON")

@@ -7,9 +7,9 @@ use rayon::prelude::*;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_mimc::Preset;
 use zkaccel_plonky2::Plonky2Poseidon;
 use zkaccel_poseidon::Poseidon;
+use zkaccel_presets::MimcPreset as Preset;
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 
 use crate::arrays::{element_of_int, read, update, write, Kernel, NumpyField};

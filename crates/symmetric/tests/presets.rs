@@ -5,9 +5,9 @@
 use zkaccel_bn254::Fr;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_mimc::Preset;
 use zkaccel_plonky2::poseidon::Digest;
 use zkaccel_plonky2::Plonky2Poseidon;
+use zkaccel_presets::MimcPreset as Preset;
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 use zkaccel_symmetric::{Compression, Hasher, Permutation};
 

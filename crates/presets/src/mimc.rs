@@ -1,26 +1,23 @@
-//! Presets, each named after the standard it matches bit for bit (see `docs/specs/mimc.md`).
+//! MiMC's presets over BN254 Fr, each named after the standard it matches bit for bit (see
+//! `docs/specs/mimc.md`), built from the generic `zkaccel-mimc`.
 //!
 //! | preset | field | d | rounds | constants | matches |
 //! |---|---|---|---|---|---|
-//! | [`Preset::Circomlib`] | BN254 Fr | 7 | 91 | `FirstZero`, seed `"mimc"` | circomlib MiMC7/MultiMiMC7, circomlibjs, arkworks-mimc `mimc-7-91-bn254`, AMAZE |
-//! | [`Preset::Gnark`] | BN254 Fr | 5 | 110 | `Shifted`, seed `"seed"` | gnark-crypto `ecc/bn254/fr/mimc` |
-//! | [`Preset::Ethsnarks`] | BN254 Fr | 7 | 91 | `Shifted`, seed `"mimc"` | ethsnarks `MiMCpe7` |
-//! | [`Preset::CircomlibSponge`] | BN254 Fr | 5 | 220 | `FirstAndLastZero`, seed `"mimcsponge"` | circomlib MiMCSponge (Feistel) |
+//! | [`MimcPreset::Circomlib`] | BN254 Fr | 7 | 91 | `FirstZero`, seed `"mimc"` | circomlib MiMC7/MultiMiMC7, circomlibjs, arkworks-mimc `mimc-7-91-bn254`, AMAZE |
+//! | [`MimcPreset::Gnark`] | BN254 Fr | 5 | 110 | `Shifted`, seed `"seed"` | gnark-crypto `ecc/bn254/fr/mimc` |
+//! | [`MimcPreset::Ethsnarks`] | BN254 Fr | 7 | 91 | `Shifted`, seed `"mimc"` | ethsnarks `MiMCpe7` |
+//! | [`MimcPreset::CircomlibSponge`] | BN254 Fr | 5 | 220 | `FirstAndLastZero`, seed `"mimcsponge"` | circomlib MiMCSponge (Feistel) |
 
 use core::fmt;
 use core::str::FromStr;
 
 use zkaccel_bn254::Fr;
-
-use crate::cipher::Mimc;
-use crate::constants::{round_constants, ConstantRule};
-use crate::error::MimcError;
-use crate::feistel::MimcSponge;
-use crate::params::MimcParams;
+use zkaccel_mimc::constants::{round_constants, ConstantRule};
+use zkaccel_mimc::{Mimc, MimcError, MimcParams, MimcSponge};
 
 /// A standard MiMC parameter set over BN254 Fr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Preset {
+pub enum MimcPreset {
     /// circomlib MiMC7 (x^7, 91 rounds, seed "mimc", c_0 = 0): what AMAZE computes.
     Circomlib,
     /// gnark-crypto (x^5, 110 rounds, seed "seed", constants shifted).
@@ -31,9 +28,9 @@ pub enum Preset {
     CircomlibSponge,
 }
 
-impl Preset {
+impl MimcPreset {
     /// Every preset.
-    pub const ALL: [Preset; 4] = [
+    pub const ALL: [MimcPreset; 4] = [
         Self::Circomlib,
         Self::Gnark,
         Self::Ethsnarks,
@@ -83,13 +80,13 @@ impl Preset {
     }
 }
 
-impl fmt::Display for Preset {
+impl fmt::Display for MimcPreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl FromStr for Preset {
+impl FromStr for MimcPreset {
     type Err = MimcError;
     fn from_str(s: &str) -> Result<Self, MimcError> {
         Self::ALL
