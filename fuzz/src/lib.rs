@@ -26,10 +26,11 @@ use zkaccel_merkle::{
     build_streaming_to_disk, verify, DiskTree, MerkleCommitment, MerkleProof, MerkleTree,
     StreamConfig, TreeHasher,
 };
+use zkaccel_plonky2::{Plonky2Encoding as _, FriProofCodec as _, decode_stark_proof};
 use zkaccel_plonky2::{Plonky2Goldilocks, Plonky2Hasher};
 use zkaccel_presets::{CircomHasher, CircomPoseidon};
 use zkaccel_stark::{
-    decode, prove, verify as verify_stark, Air, FibonacciAir, StarkConfig, VerifyMode,
+    prove, verify as verify_stark, Air, FibonacciAir, StarkConfig, VerifyMode,
 };
 
 type S = Plonky2Goldilocks;
@@ -330,7 +331,7 @@ pub fn stark_proof(data: &[u8]) {
         }
     }
     let (air, config, degree_bits) = stark_statement();
-    let Ok(proof) = decode::<_, S>(&air, &config, degree_bits, data) else {
+    let Ok(proof) = decode_stark_proof::<_, S>(&air, &config, degree_bits, data) else {
         return;
     };
     assert_eq!(

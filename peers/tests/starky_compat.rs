@@ -16,9 +16,10 @@ use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_peers::starky_airs::{encode, their_config, to_starky, FactorialStark, FibonacciStark};
 use zkaccel_peers::to_plonky2;
+use zkaccel_plonky2::{Plonky2Encoding as _, decode_stark_proof};
 use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::{
-    decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode,
+    prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode,
 };
 
 type F = GoldilocksField;
@@ -59,7 +60,7 @@ fn both<A: Air, T: Stark<F, D> + Copy>(
     assert!(got == want, "{config:?} 2^{degree_bits}: the proofs differ");
 
     // Our verifier accepts starky's proof, decoded from its bytes, in both modes.
-    let decoded = decode::<A, S>(air, config, degree_bits, &want).unwrap();
+    let decoded = decode_stark_proof::<A, S>(air, config, degree_bits, &want).unwrap();
     assert_eq!(decoded, ours);
     verify(air, config, degree_bits, &decoded, VerifyMode::Strict).unwrap();
     verify(
@@ -173,13 +174,13 @@ fn mutated_starky_proofs_are_rejected() {
     for i in (0..bytes.len()).step_by(3) {
         let mut b = bytes.clone();
         b[i] ^= 1;
-        let ok = decode::<_, S>(&air, &config, 4, &b)
+        let ok = decode_stark_proof::<_, S>(&air, &config, 4, &b)
             .and_then(|p| verify(&air, &config, 4, &p, VerifyMode::Strict));
         assert!(ok.is_err(), "flipping byte {i} went unnoticed");
     }
     // The statement's length is bound: the proof does not decode or verify for another.
     for other in [3, 5] {
-        let ok = decode::<_, S>(&air, &config, other, &bytes)
+        let ok = decode_stark_proof::<_, S>(&air, &config, other, &bytes)
             .and_then(|p| verify(&air, &config, other, &p, VerifyMode::Strict));
         assert!(ok.is_err());
     }

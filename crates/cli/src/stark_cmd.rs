@@ -10,6 +10,7 @@ use zkaccel_kernel_trace::{write_jsonl, Tracer};
 use zkaccel_plonky2::shipped::{
     config_with, preset, ConfigOverrides, ShippedScheme, MAX_LOG_ROWS, MAX_PROOF_BYTES,
 };
+use zkaccel_plonky2::Plonky2Encoding as _;
 use zkaccel_plonky2::{ShippedAir, Statement};
 use zkaccel_stark::{
     ConfigRequirement, StarkConfig, VerifierPolicy, VerifyMode, DEFAULT_MIN_SECURITY_BITS,

@@ -15,7 +15,7 @@ pub use config::{
     MAX_QUERY_ROUNDS, MAX_RATE_BITS, MAX_REDUCTIONS,
 };
 pub use error::{ConfigError, FriError, FriRejection, PolynomialsError};
-pub use proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep, ReadScheme};
+pub use proof::{FriInitialOpening, FriProof, FriQueryRound, FriQueryStep};
 pub use prover::prove_openings;
 pub use scheme::{Challenger, Digest, FriScheme};
 pub use structure::{FriBatchInfo, FriInstance, FriOpenings, FriOracleInfo, FriPolynomialInfo};

@@ -12,6 +12,7 @@ use zkaccel_fri::{
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_plonky2::Plonky2Goldilocks;
+use zkaccel_plonky2::{FriProofCodec as _, Plonky2Encoding as _};
 
 type S = Plonky2Goldilocks;
 

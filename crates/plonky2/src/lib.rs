@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod codec;
 mod hasher;
 pub mod poseidon;
 mod scheme;
@@ -9,6 +10,7 @@ use zkaccel_challenger::DuplexChallenger;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_poseidon::Poseidon;
 
+pub use codec::{decode_stark_proof, FriProofCodec, Plonky2Encoding};
 pub use hasher::Plonky2Hasher;
 pub use poseidon::Plonky2Poseidon;
 pub use scheme::Plonky2Goldilocks;

@@ -10,8 +10,8 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::KernelSink;
 
 use zkaccel_stark::{
-    decode, prove, verify, Air, ConfigRequirement, FactorialAir, FibonacciAir, Rejection,
-    StarkConfig, StarkError, StarkProof, VerifierPolicy, VerifyMode,
+    prove, verify, Air, ConfigRequirement, FactorialAir, FibonacciAir, Rejection, StarkConfig,
+    StarkError, StarkProof, VerifierPolicy, VerifyMode,
 };
 
 use crate::Plonky2Goldilocks;
@@ -123,7 +123,7 @@ impl ShippedAir {
     /// # Errors
     /// [`StarkError::OutOfRange`] for a size outside 1 ..= [`MAX_LOG_ROWS`];
     /// [`StarkError::BelowPolicy`] / [`StarkError::ConfigMismatch`] from
-    /// [`VerifierPolicy::check`]; every error of [`zkaccel_stark::decode`] and [`zkaccel_stark::verify`];
+    /// [`VerifierPolicy::check`]; every error of [`crate::decode_stark_proof`] and [`zkaccel_stark::verify`];
     /// [`Rejection::PublicInputs`] for other inputs.
     pub fn verify(
         self,
@@ -169,7 +169,8 @@ fn check_body<A: Air>(
     expected_inputs: Option<&[Goldilocks]>,
     mode: VerifyMode,
 ) -> Result<Vec<Goldilocks>, StarkError> {
-    let proof: StarkProof<ShippedScheme> = decode(air, config, log_rows, body)?;
+    let proof: StarkProof<ShippedScheme> =
+        crate::codec::decode_stark_proof(air, config, log_rows, body)?;
     if expected_inputs.is_some_and(|want| proof.public_inputs != want) {
         return Err(Rejection::PublicInputs.into());
     }

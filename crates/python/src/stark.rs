@@ -6,6 +6,7 @@ use pyo3::types::PyBytes;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{write_jsonl, Tracer};
 use zkaccel_plonky2::shipped::{config_with, preset, ConfigOverrides, MAX_PROOF_BYTES};
+use zkaccel_plonky2::Plonky2Encoding as _;
 use zkaccel_plonky2::{ShippedAir, Statement};
 use zkaccel_stark::{
     ConfigRequirement, StarkConfig, VerifierPolicy, VerifyMode, DEFAULT_MIN_SECURITY_BITS,

@@ -21,4 +21,4 @@ pub use degree::{check_constraint_degrees, DEGREE_CHECK_ROWS, MAX_CHECKED_DEGREE
 pub use error::{Rejection, StarkError};
 pub use proof::StarkProof;
 pub use prover::prove;
-pub use verifier::{decode, verify, VerifyMode};
+pub use verifier::{verify, VerifyMode};

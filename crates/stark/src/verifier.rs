@@ -33,24 +33,6 @@ fn shape<A: Air>(air: &A, config: &StarkConfig) -> ProofShape {
     }
 }
 
-/// Decodes a proof of `air` over `2^degree_bits` rows under `config` from its canonical
-/// encoding ([`StarkProof::to_bytes`]); the statement fixes every length.
-///
-/// # Errors
-/// [`StarkError::OutOfRange`], [`StarkError::BelowTarget`] or [`StarkError::Fri`] for a
-/// configuration out of range or a degree it cannot prove; [`StarkError::Decode`] /
-/// [`StarkError::ProofShape`] for truncated, overlong or non-canonical bytes.
-pub fn decode<A: Air, S: FriScheme>(
-    air: &A,
-    config: &StarkConfig,
-    degree_bits: usize,
-    bytes: &[u8],
-) -> Result<StarkProof<S>, StarkError> {
-    config.check::<S>()?;
-    let params = config.fri_config.params(degree_bits, S::max_lde_bits())?;
-    StarkProof::from_bytes_shaped(bytes, &shape(air, config), &params)
-}
-
 /// Checks that `proof` shows a trace of `2^degree_bits` rows satisfying `air` with the
 /// proof's public inputs, under `config`. The number of rows is part of the statement: the
 /// caller states it (starky reads it from the proof).

@@ -20,9 +20,8 @@ use zkaccel_fri::{FriConfig, FriReductionStrategy};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_plonky2::Plonky2Goldilocks;
-use zkaccel_stark::{
-    decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode,
-};
+use zkaccel_plonky2::{decode_stark_proof, Plonky2Encoding as _};
+use zkaccel_stark::{prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode};
 
 type S = Plonky2Goldilocks;
 
@@ -62,7 +61,8 @@ fn case<A: Air + Copy + 'static>(
         name,
         bytes,
         check: Box::new(move |b| {
-            let proof = decode::<_, S>(&air, &config, degree_bits, b).map_err(|_| false)?;
+            let proof =
+                decode_stark_proof::<_, S>(&air, &config, degree_bits, b).map_err(|_| false)?;
             verify(&air, &config, degree_bits, &proof, VerifyMode::Strict).map_err(|_| true)
         }),
     }

@@ -5,6 +5,7 @@ use zkaccel_field::Field;
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_plonky2::shipped::{config_with, preset, ConfigOverrides, ShippedScheme};
+use zkaccel_plonky2::Plonky2Encoding as _;
 use zkaccel_plonky2::ShippedAir;
 use zkaccel_stark::{
     ConfigRequirement, StarkError, VerifierPolicy, VerifyMode, DEFAULT_MIN_SECURITY_BITS,

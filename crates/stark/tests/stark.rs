@@ -11,8 +11,9 @@ use zkaccel_fri::{FriConfig, FriReductionStrategy};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_plonky2::Plonky2Goldilocks;
+use zkaccel_plonky2::{decode_stark_proof, Plonky2Encoding as _};
 use zkaccel_stark::{
-    decode, prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, StarkError, VerifyMode,
+    prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, StarkError, VerifyMode,
 };
 
 type S = Plonky2Goldilocks;
@@ -41,7 +42,7 @@ fn check<A: Air>(
     log_rows: usize,
     bytes: &[u8],
 ) -> Result<(), StarkError> {
-    let proof = decode::<_, S>(air, config, log_rows, bytes)?;
+    let proof = decode_stark_proof::<_, S>(air, config, log_rows, bytes)?;
     verify(air, config, log_rows, &proof, VerifyMode::Strict)
 }
 
@@ -140,7 +141,7 @@ fn the_statement_is_bound() {
     let bytes = proof.to_bytes().unwrap();
     for huge in [33, 64, usize::MAX] {
         assert!(matches!(
-            decode::<_, S>(&FibonacciAir, &config, huge, &bytes),
+            decode_stark_proof::<_, S>(&FibonacciAir, &config, huge, &bytes),
             Err(StarkError::Fri(FriError::Config(_)))
         ));
         assert!(matches!(
@@ -148,7 +149,7 @@ fn the_statement_is_bound() {
             Err(StarkError::Fri(FriError::Config(_)))
         ));
     }
-    assert!(decode::<_, S>(&FibonacciAir, &config, 5, &[]).is_err());
+    assert!(decode_stark_proof::<_, S>(&FibonacciAir, &config, 5, &[]).is_err());
     let other = StarkConfig {
         num_challenges: 1,
         ..small()

@@ -7,6 +7,7 @@ use zkaccel_kernel_trace::{
     validate, Kernel, KernelClass, KernelRecord, NoTrace, NttOrder, Phase, TraceField, Tracer,
     VectorOpKind,
 };
+use zkaccel_plonky2::Plonky2Encoding as _;
 use zkaccel_plonky2::Plonky2Goldilocks;
 use zkaccel_stark::{prove, Air, FactorialAir, FibonacciAir, StarkConfig};
 

@@ -10,7 +10,8 @@ use zkaccel_fri::{FriConfig, FriReductionStrategy};
 use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_plonky2::Plonky2Goldilocks;
-use zkaccel_stark::{decode, prove, verify, FactorialAir, FibonacciAir, StarkConfig, VerifyMode};
+use zkaccel_plonky2::{decode_stark_proof, Plonky2Encoding as _};
+use zkaccel_stark::{prove, verify, FactorialAir, FibonacciAir, StarkConfig, VerifyMode};
 
 type S = Plonky2Goldilocks;
 
@@ -72,11 +73,13 @@ fn our_proofs_are_starkys_bytes() {
             // starky's proof verifies here.
             match air {
                 "fibonacci" => {
-                    let p = decode::<_, S>(&FibonacciAir, &config, log_rows, &bytes).unwrap();
+                    let p = decode_stark_proof::<_, S>(&FibonacciAir, &config, log_rows, &bytes)
+                        .unwrap();
                     verify(&FibonacciAir, &config, log_rows, &p, VerifyMode::Strict).unwrap();
                 }
                 _ => {
-                    let p = decode::<_, S>(&FactorialAir, &config, log_rows, &bytes).unwrap();
+                    let p = decode_stark_proof::<_, S>(&FactorialAir, &config, log_rows, &bytes)
+                        .unwrap();
                     verify(&FactorialAir, &config, log_rows, &p, VerifyMode::Strict).unwrap();
                 }
             }
