@@ -26,12 +26,10 @@ use zkaccel_merkle::{
     build_streaming_to_disk, verify, DiskTree, MerkleCommitment, MerkleProof, MerkleTree,
     StreamConfig, TreeHasher,
 };
-use zkaccel_plonky2::{Plonky2Encoding as _, FriProofCodec as _, decode_stark_proof};
+use zkaccel_plonky2::{decode_stark_proof, FriProofCodec as _, Plonky2Encoding as _};
 use zkaccel_plonky2::{Plonky2Goldilocks, Plonky2Hasher};
 use zkaccel_presets::{CircomHasher, CircomPoseidon};
-use zkaccel_stark::{
-    prove, verify as verify_stark, Air, FibonacciAir, StarkConfig, VerifyMode,
-};
+use zkaccel_stark::{prove, verify as verify_stark, Air, FibonacciAir, StarkConfig, VerifyMode};
 
 type S = Plonky2Goldilocks;
 

@@ -29,8 +29,8 @@ use zkaccel_fri::{
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_peers::{digest_from_plonky2, from_plonky2, to_plonky2};
-use zkaccel_plonky2::{Plonky2Encoding as _, FriProofCodec as _};
 use zkaccel_plonky2::Plonky2Goldilocks;
+use zkaccel_plonky2::{FriProofCodec as _, Plonky2Encoding as _};
 
 type S = Plonky2Goldilocks;
 type C = PoseidonGoldilocksConfig;

@@ -16,11 +16,9 @@ use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_kernel_trace::NoTrace;
 use zkaccel_peers::starky_airs::{encode, their_config, to_starky, FactorialStark, FibonacciStark};
 use zkaccel_peers::to_plonky2;
-use zkaccel_plonky2::{Plonky2Encoding as _, decode_stark_proof};
 use zkaccel_plonky2::Plonky2Goldilocks;
-use zkaccel_stark::{
-    prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode,
-};
+use zkaccel_plonky2::{decode_stark_proof, Plonky2Encoding as _};
+use zkaccel_stark::{prove, verify, Air, FactorialAir, FibonacciAir, StarkConfig, VerifyMode};
 
 type F = GoldilocksField;
 type C = PoseidonGoldilocksConfig;
