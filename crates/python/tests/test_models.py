@@ -220,7 +220,7 @@ def test_acclmt_takes_a_partial_config_and_refuses_bad_ones(cli: str, tmp_path: 
                                            "partial_rounds": 56}},
                   {"shape": {"width": 3, "alpha": 5, "full_rounds": 8, "partial_rounds": 56}}):
         with pytest.raises(zkaccel.InvalidInputError):
-            models.acclmt(**wrong)  # type: ignore[arg-type]
+            models.acclmt(**wrong)
     for size in (None, 0, 12288, 2048, 2**63, 2**64 - 1):
         with pytest.raises(zkaccel.InvalidInputError):
             models.acclmt(size, cycle_exact=True)

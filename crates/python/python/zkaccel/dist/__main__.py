@@ -68,11 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="the base configuration (unizk: model knobs; ntt-fpga: "
                         + ", ".join(_NTT_BASE) + ")")
-    s.add_argument("--workload", help="unizk: a built-in workload (fibonacci, factorial, mvm, ecdsa, sha256, image-crop)")
+    s.add_argument("--workload", choices=["fibonacci", "factorial", "mvm", "ecdsa", "sha256",
+                                          "image-crop"],
+                   help="unizk: a built-in workload")
     s.add_argument("--trace", help="unizk: a kernel trace (JSON Lines)")
     s.add_argument("--shape", help="unizk: a plonky2 circuit shape (JSON)")
-    s.add_argument("--mode", default="paper", help="unizk: paper or unizk-sim")
-    s.add_argument("--out", required=True, help="the directory the CSV and plots go to")
+    s.add_argument("--mode", choices=["paper", "unizk-sim"], default="paper",
+                   help="unizk: the hardware as published or the public simulator's artefacts")
+    s.add_argument("--output", "--out", dest="out", required=True,
+                   help="the directory the CSV and plots go to (as the CLI's --output)")
     s.add_argument("--chunk", type=int, default=4, help="values per task")
     s.add_argument("--font", help="a TrueType font for the plots")
     s.add_argument("--address", help="an existing Ray cluster (default: start a local one)")
