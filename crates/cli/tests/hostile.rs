@@ -969,7 +969,42 @@ fn case(sub: &str, rng: &mut StdRng, f: &Files) -> Vec<String> {
         }
         other => panic!("no grammar for {other}"),
     }
+    // Half the model lines in the spelling with an action, half in the old one (which still
+    // works for a release): both reach the same runs.
+    if sub.starts_with("model ") && sub != "model unizk sweep" && rng.gen_bool(0.5) {
+        return with_action(&a);
+    }
     a
+}
+
+/// A `zkaccel model <paper> …` line of the old spelling in the spelling with an action
+/// (`tables`, `run`, `replay`, `sweep`), as `model_legacy` maps it.
+fn with_action(old: &[String]) -> Vec<String> {
+    let has = |flag: &str| old.iter().any(|a| a == flag);
+    let action = match old[1].as_str() {
+        "amaze" if has("--config") => "run",
+        "amaze" => "tables",
+        "unizk" => "replay",
+        "ntt-fpga" | "acclmt" if has("--sweep") => "sweep",
+        "ntt-fpga" | "acclmt" if has("--trace") => "replay",
+        "ntt-fpga" if has("--log-points") => "run",
+        "acclmt" if has("--leaves") || has("--hashes") => "run",
+        "ntt-fpga" | "acclmt" => "tables",
+        _ => return old.to_vec(),
+    };
+    let mut new = vec![old[0].clone(), old[1].clone(), action.to_owned()];
+    for arg in &old[2..] {
+        match arg.as_str() {
+            "--sweep" => new.push("--param".to_owned()),
+            "--out" => new.push("--output".to_owned()),
+            "--pipezk" | "--pipelined" => {
+                new.push("--core".to_owned());
+                new.push(arg.trim_start_matches("--").to_owned());
+            }
+            _ => new.push(arg.clone()),
+        }
+    }
+    new
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -1086,7 +1121,9 @@ fn shorten(args: &[String]) -> String {
     args.iter()
         .map(|a| {
             if a.len() > 60 {
-                format!("{}…({} chars)", &a[..40], a.len())
+                // At most 40 characters (a byte index could cut one in two).
+                let head: String = a.chars().take(40).collect();
+                format!("{head}…({} bytes)", a.len())
             } else {
                 format!("{a:?}")
             }
