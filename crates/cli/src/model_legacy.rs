@@ -96,69 +96,24 @@ pub struct AcclmtArgs {
     /// The two-FR-engine baseline instead of the two-batch schedule (with --hashes).
     #[arg(long, requires = "hashes")]
     pub baseline: bool,
-    /// The wide multiplier's pipeline stages (the Montgomery multiplier takes 3·(L + 1)).
-    #[arg(long, default_value_t = 1)]
-    pub mul_latency: u32,
-    /// Hashes per batch (a power of two).
-    #[arg(long, default_value_t = 32)]
-    pub batch: u32,
-    /// Idle cycles after each round of a batch.
-    #[arg(long, default_value_t = 1)]
-    pub slot_gap: u32,
-    /// Cycles before a sub-engine starts a batch it takes from the other.
-    #[arg(long, default_value_t = 9)]
-    pub handover_gap: u32,
-    /// Clock in MHz (0.001 to 100000).
-    #[arg(long, default_value_t = 500.0, value_parser = real_in(1e-3, 1e5))]
-    pub clock_mhz: f64,
+
+    /// The controller and its engines (the actions' flags).
+    #[command(flatten)]
+    pub controller: ControllerArgs,
     /// Build one tree of this many leaves on the Merkle controller (a power of the arity,
     /// binary unless --width says otherwise) and print its time and utilisation, instead of
     /// Tables I and II.
     #[arg(long, conflicts_with = "hashes")]
     pub leaves: Option<u64>,
-    /// Off-chip bandwidth for the leaves' elements, GB/s (0.001 to 10^4; the default is fitted
-    /// to Table II).
-    #[arg(long, default_value_t = acclmt_defaults().bandwidth_gb_per_s,
-          value_parser = real_in(1e-3, 1e4))]
-    pub bandwidth_gbps: f64,
-    /// Nanoseconds before the loader's first transfer (the paper's "initial data loading"; 0
-    /// to 10^9).
-    #[arg(long, default_value_t = acclmt_defaults().initial_load_ns,
-          value_parser = real_in(0.0, 1e9))]
-    pub initial_load_ns: f64,
-    /// Cycles the RHE's dispatch scheduler takes per pair of batches (the paper's "RHE incurs
-    /// more scheduling overhead").
-    #[arg(long, default_value_t = acclmt_defaults().rhe_dispatch_cycles)]
-    pub rhe_dispatch_cycles: u64,
-    /// The paper's overheads in place of the slow loader: a 19.2 GB/s loader, the fitted
-    /// initial load and RHE dispatch, which reproduce Table II and the paper's utilisation in
-    /// one configuration (the RTL has neither overhead).
-    #[arg(long, conflicts_with_all = ["bandwidth_gbps", "initial_load_ns", "rhe_dispatch_cycles", "cycle_exact"])]
-    pub paper_overheads: bool,
     /// With --leaves: run the RTL controller's cycle-exact model (every register of
     /// hw/acclmt/rtl/acclmt_tree.sv and its two engines, cycle by cycle, fed as the Verilator
     /// bench feeds it) instead of the batch-level one; its cycles are the RTL's.
-    #[arg(long, requires = "leaves", conflicts_with_all = ["hashes", "trace", "sweep", "no_merger", "initial_load_ns", "rhe_dispatch_cycles"])]
+    #[arg(long, requires = "leaves", conflicts_with_all = ["hashes", "trace", "sweep", "no_merger", "initial_load_ns", "rhe_dispatch_cycles", "paper_overheads"])]
     pub cycle_exact: bool,
     /// With --cycle-exact: the bench's pace in bytes per cycle (element n is offered once
     /// (n + 1)·32 bytes have arrived), instead of --bandwidth-gbps at --clock-mhz.
     #[arg(long, requires = "cycle_exact")]
     pub bytes_per_cycle: Option<f64>,
-    /// Leaves per standard subtree (the leaf hash buffer).
-    #[arg(long, default_value_t = acclmt_defaults().subtree_leaves)]
-    pub subtree_leaves: u64,
-    /// Layers with at least this many nodes are major aggregation (the scratch pad).
-    #[arg(long, default_value_t = acclmt_defaults().major_min_nodes)]
-    pub scratch_pad_nodes: u64,
-    /// Subtree roots per HIDM Level-0 aggregation.
-    #[arg(long, default_value_t = acclmt_defaults().level0_subtrees)]
-    pub level0_subtrees: u64,
-    /// Entries of HIDM Level 1.
-    #[arg(long, default_value_t = acclmt_defaults().level1_entries)]
-    pub level1_entries: u64,
-    /// The paper's pre-optimisation controller: no merger of minor aggregation.
-    #[arg(long)]
-    pub no_merger: bool,
     /// Replay a kernel trace (JSON Lines): its `merkle` records over 256-bit fields
     /// (`poseidon-bls12-381-3`, `poseidon-bn254-3`; neptune's arity 4 and 8,
     /// `poseidon-bls12-381-5` / `-9`) on the Merkle controller.
@@ -362,22 +317,7 @@ pub fn ntt_fpga(args: &NttFpgaArgs) -> Result<NttFpgaAction, Box<dyn std::error:
 /// None beyond the old line's (`--sweep` without `--out`).
 pub fn acclmt(args: &AcclmtArgs) -> Result<AcclmtAction, Box<dyn std::error::Error>> {
     let format = Format { json: args.json };
-    let controller = ControllerArgs {
-        mul_latency: args.mul_latency,
-        batch: args.batch,
-        slot_gap: args.slot_gap,
-        handover_gap: args.handover_gap,
-        clock_mhz: args.clock_mhz,
-        bandwidth_gbps: args.bandwidth_gbps,
-        initial_load_ns: args.initial_load_ns,
-        rhe_dispatch_cycles: args.rhe_dispatch_cycles,
-        paper_overheads: args.paper_overheads,
-        subtree_leaves: args.subtree_leaves,
-        scratch_pad_nodes: args.scratch_pad_nodes,
-        level0_subtrees: args.level0_subtrees,
-        level1_entries: args.level1_entries,
-        no_merger: args.no_merger,
-    };
+    let controller = args.controller.clone();
     let (action, name) = if !args.sweep.is_empty() {
         let action = AcclmtAction::Sweep {
             leaves: args.leaves.unwrap_or(1 << 14),
@@ -416,8 +356,4 @@ pub fn acclmt(args: &AcclmtArgs) -> Result<AcclmtAction, Box<dyn std::error::Err
         note("acclmt", name);
     }
     Ok(action)
-}
-
-fn acclmt_defaults() -> zkaccel_hwmodel::acclmt::ControllerConfig {
-    zkaccel_hwmodel::acclmt::ControllerConfig::default()
 }
