@@ -14,7 +14,7 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{
     write_jsonl, Kernel, KernelSink, NttLayout, NttOrder, Phase, TraceField, Tracer,
 };
-use zkaccel_ntt::{Algorithm, NttPlan, Order, TwoAdicField, DEFAULT_CORE_LOG};
+use zkaccel_ntt::{Algorithm, NttField, NttPlan, Order, DEFAULT_CORE_LOG};
 
 use crate::field_cmd::FieldName;
 use crate::inputs::{alloc_within, generate_rows, parse_size, read_values_as, ValueMode};
@@ -101,7 +101,7 @@ impl From<OrderName> for NttOrder {
     }
 }
 
-fn transform<F: PrimeField + TwoAdicField>(a: &NttArgs, field: TraceField) -> Result<(), Boxed> {
+fn transform<F: PrimeField + NttField>(a: &NttArgs, field: TraceField) -> Result<(), Boxed> {
     check_distinct_outputs(&[
         ("--output", a.output.as_deref()),
         ("--trace", a.trace.as_deref()),

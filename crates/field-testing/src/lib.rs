@@ -248,7 +248,7 @@ pub fn check_two_adic<F: TwoAdicField>() {
 /// (four) DIT stages the other way round, with the forward and the inverse roots; block
 /// counts on both sides of the kernels' tiles of eight blocks; a twiddle table one short
 /// panics (their documented precondition).
-pub fn check_small_ntt_blocks<F: TwoAdicField>() {
+pub fn check_small_ntt_blocks<F: zkaccel_ntt::NttField>() {
     let mut rng = rng();
     for log in [3usize, 4] {
         let n = 1usize << log;
@@ -720,7 +720,7 @@ fn reference_power_chain<F: Field>(x: F, k: F, constants: &[F], d: u64) -> F {
 /// The Feistel chain for one input, written out here as the reference: the MiMC Feistel
 /// rounds on the halves `(xL_0, xR_0) = (u, v)`, `t ← (xL_i + a_i)^d`, `(xL, xR) ← (xR + t,
 /// xL)` (the last round swaps nothing), with round offsets `a_0 = a_1 = 0` and `a_{i+2} = a_i +
-/// steps[i]`, so that the chain's values are `u_i = xL_i + a_i` (see [`Field::feistel_chain`]).
+/// steps[i]`, so that the chain's values are `u_i = xL_i + a_i` (see [`zkaccel_mimc::MimcField::feistel_chain`]).
 fn reference_feistel_chain<F: Field>(u: F, v: F, steps: &[F], d: u64) -> (F, F) {
     let mut offsets = vec![F::ZERO, F::ZERO];
     for (i, &s) in steps.iter().enumerate() {
@@ -738,14 +738,14 @@ fn reference_feistel_chain<F: Field>(u: F, v: F, steps: &[F], d: u64) -> (F, F) 
     (l + offsets[rounds - 1], r + offsets[rounds - 2] + t)
 }
 
-/// The chains of power maps ([`Field::power_chain`], [`Field::feistel_chain`], their batch
+/// The chains of power maps ([`zkaccel_mimc::MimcField::power_chain`], [`zkaccel_mimc::MimcField::feistel_chain`], their batch
 /// forms, and the kernels written once over packings on every packing this CPU offers, lane
 /// bounds 0 and `usize::MAX` included) against the reference loops above, on batches of every
 /// length up to 37 (whole groups of 16, 8, 6 and 4 lanes and remainders), with `p − 1` among
 /// the inputs; empty batches are batches, and unequal lengths are errors that write nothing.
-pub fn check_power_chains<F: Field>(sample: impl Fn(&mut StdRng) -> F) {
-    use zkaccel_field::chains::{feistel_chains_packed, power_chains_packed};
+pub fn check_power_chains<F: zkaccel_mimc::MimcField>(sample: impl Fn(&mut StdRng) -> F) {
     use zkaccel_field::FieldError;
+    use zkaccel_mimc::chains::{feistel_chains_packed, power_chains_packed};
     let mut rng = StdRng::seed_from_u64(0x4348_4149);
     let pick = |i: usize, rng: &mut StdRng| {
         if i % 7 == 3 {

@@ -22,7 +22,7 @@ use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 pub use zkaccel_field::cpu::Avx2;
 use zkaccel_field::modmul::U256;
-use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
+use zkaccel_symmetric::sbox::{pow_sbox_with, SboxArithmetic};
 
 use crate::{Fp256, Fp256Config};
 

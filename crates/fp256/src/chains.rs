@@ -1,4 +1,4 @@
-//! The 256-bit fields' chains of power maps ([`zkaccel_field::chains`], MiMC's rounds): the
+//! The 256-bit fields' chains of power maps ([`zkaccel_mimc::chains`], MiMC's rounds): the
 //! hooks of [`Field`] that `Fp256<C>` overrides, and their kernels.
 //!
 //! One chain runs on lazily reduced values ([`LazyFp256`], no final subtraction per product;
@@ -8,14 +8,14 @@
 //! scalar ones in one interleaved kernel), else four in AVX2 lanes, else four scalar lazy
 //! chains interleaved. PERF.md has the measurements behind each choice.
 
-use zkaccel_field::chains::{
+use zkaccel_field::FieldError;
+use zkaccel_mimc::chains::{
     check_equal_lengths, feistel_chain_textbook, feistel_chains_each, feistel_chains_packed,
     power_chain_textbook, power_chains_packed, CHAIN_LANES,
 };
-use zkaccel_field::sbox::pow_sbox_with;
+use zkaccel_symmetric::sbox::pow_sbox_with;
 #[cfg(target_arch = "x86_64")]
-use zkaccel_field::sbox::sbox_schedule;
-use zkaccel_field::FieldError;
+use zkaccel_symmetric::sbox::sbox_schedule;
 
 use crate::lazy::LazyFp256;
 use crate::{Fp256, Fp256Config};
@@ -45,7 +45,7 @@ macro_rules! call_with_bmi2_adx {
     }};
 }
 
-/// [`zkaccel_field::Field::power_chain`] for `Fp256<C>`: on [`LazyFp256`] values where `4p < 2^256`, the
+/// [`zkaccel_mimc::MimcField::power_chain`] for `Fp256<C>`: on [`LazyFp256`] values where `4p < 2^256`, the
 /// products on the assembly kernel (and the squarings and additions compiled for BMI2 and ADX)
 /// where the CPU has them, so the chain stays in registers.
 pub(crate) fn power_chain<C: Fp256Config>(
@@ -84,7 +84,7 @@ fn power_chain_lazy<C: Fp256Config>(
     x.reduce() + k
 }
 
-/// [`zkaccel_field::Field::feistel_chain`] for `Fp256<C>`: on [`LazyFp256`] values where `4p < 2^256` (the
+/// [`zkaccel_mimc::MimcField::feistel_chain`] for `Fp256<C>`: on [`LazyFp256`] values where `4p < 2^256` (the
 /// assembly kernels where the CPU has BMI2 and ADX); the step of each round is ready before its
 /// S-box, so only the S-box and one addition sit on the chain.
 pub(crate) fn feistel_chain<C: Fp256Config>(
@@ -104,7 +104,7 @@ pub(crate) fn feistel_chain<C: Fp256Config>(
     ) -> (Fp256<C>, Fp256<C>))
 }
 
-/// [`zkaccel_field::Field::feistel_chain`] on lazily reduced values.
+/// [`zkaccel_mimc::MimcField::feistel_chain`] on lazily reduced values.
 #[inline(always)]
 fn feistel_chain_lazy<C: Fp256Config>(
     u: LazyFp256<C>,
@@ -124,7 +124,7 @@ fn feistel_chain_lazy<C: Fp256Config>(
     (now.reduce(), before.reduce() + t.reduce())
 }
 
-/// [`zkaccel_field::Field::power_chains`] for `Fp256<C>`: eight chains per step in AVX-512 IFMA lanes for a
+/// [`zkaccel_mimc::MimcField::power_chains`] for `Fp256<C>`: eight chains per step in AVX-512 IFMA lanes for a
 /// batch of eight or more on a CPU with them ([`power_chains_packed`]), else
 /// [`power_chains_hybrid`].
 pub(crate) fn power_chains<C: Fp256Config>(
@@ -335,7 +335,7 @@ unsafe fn power_chains_hybrid_lanes<C: Fp256Config>(
     unsafe { power_chains_avx2_lanes(cpu, cx.into_remainder(), ck.remainder(), constants, d) };
 }
 
-/// [`zkaccel_field::Field::feistel_chains`] for `Fp256<C>`: eight chains per step in AVX-512 IFMA lanes for a
+/// [`zkaccel_mimc::MimcField::feistel_chains`] for `Fp256<C>`: eight chains per step in AVX-512 IFMA lanes for a
 /// batch of eight or more on a CPU with them ([`feistel_chains_packed`]), else
 /// [`feistel_chains_hybrid`].
 pub(crate) fn feistel_chains<C: Fp256Config>(
@@ -355,7 +355,7 @@ pub(crate) fn feistel_chains<C: Fp256Config>(
 /// Six Feistel chains per step on [`crate::hybrid::LazyHybridFp256`] lanes (four AVX2, two scalar,
 /// one interleaved kernel per product; [`crate::hybrid::LazyHybridFp256::feistel_chain`]) where the
 /// CPU has AVX2, BMI2 and ADX and `4p < 2^256`; the remainder, and every chain elsewhere, one
-/// at a time ([`zkaccel_field::Field::feistel_chain`]).
+/// at a time ([`zkaccel_mimc::MimcField::feistel_chain`]).
 ///
 /// # Errors
 /// [`FieldError::UnequalLengths`] when `us` and `vs` differ in length (nothing is written).

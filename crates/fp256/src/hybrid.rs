@@ -14,7 +14,7 @@
 //! ([`LazyHybridFp256::power_of_sum_rounds`]).
 //!
 //! Each kernel is some 650 instructions and inlines into its caller: a chain that runs many
-//! of them should loop over its steps (`zkaccel_field::sbox::run_sbox_schedule` for the S-box)
+//! of them should loop over its steps (`zkaccel_symmetric::sbox::run_sbox_schedule` for the S-box)
 //! rather than unroll them, or the loop outgrows the CPU's cache of decoded instructions.
 //!
 //! The lanes keep their own representations: the vector lanes `x·2^261` plus a multiple of `p`
@@ -27,7 +27,7 @@ use core::marker::PhantomData;
 use core::ops::Mul;
 
 use zkaccel_field::modmul::U256;
-use zkaccel_field::sbox::{run_sbox_schedule, SboxArithmetic, SboxStep, SBOX_REGISTERS};
+use zkaccel_symmetric::sbox::{run_sbox_schedule, SboxArithmetic, SboxStep, SBOX_REGISTERS};
 
 use crate::arith::{add_words, backend, sub_words};
 use crate::avx2::{LazyPackedFp256Avx2, Radix29Constants, LIMBS};
@@ -137,7 +137,7 @@ fn register_to_words(register: __m256i) -> U256 {
 ///
 /// ```
 /// # #[cfg(target_arch = "x86_64")] {
-/// use zkaccel_field::sbox::pow_sbox_with;
+/// use zkaccel_symmetric::sbox::pow_sbox_with;
 /// use zkaccel_field::{Algebra, Field, PrimeField};
 /// use zkaccel_fp256::kernels::LazyHybridFp256;
 /// use zkaccel_fp256::{Avx2, Fp256, Fp256Config};
@@ -238,7 +238,7 @@ impl<C: Fp256Config> LazyHybridFp256<C> {
     }
 
     /// One MiMC round on every lane: `registers[0] ← (registers[0] + a + b)^d`, where `schedule`
-    /// computes `x^d` on the registers ([`zkaccel_field::sbox::sbox_schedule`]; the other
+    /// computes `x^d` on the registers ([`zkaccel_symmetric::sbox::sbox_schedule`]; the other
     /// registers are its scratch).
     ///
     /// The sum goes to the kernels unreduced: in the vector lanes `a + b` is carried into
@@ -331,7 +331,7 @@ impl<C: Fp256Config> LazyHybridFp256<C> {
     /// `u_1 = u_0^d + v` and `u_{i+1} = u_i^d + (u_{i−1} + s_i)` for the steps `s_1 … s_{n−1}`
     /// in turn, `schedule` computing `x^d` as in [`LazyHybridFp256::power_of_sum`]. Returns
     /// `[u_n, u_{n−1}, u_n^d]`, reduced, for `n = steps.len() + 1`, or `None` for a schedule
-    /// whose last step does not write register 0 (of [`zkaccel_field::sbox::sbox_schedule`]'s,
+    /// whose last step does not write register 0 (of [`zkaccel_symmetric::sbox::sbox_schedule`]'s,
     /// only the empty one of `d = 1`): the chain needs each power to be a kernel's result.
     ///
     /// With `u_i = xL_i + k + c_i` (round `i`'s S-box input), `v = xR_0 + k + c_1` and

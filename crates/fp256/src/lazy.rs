@@ -18,7 +18,7 @@ use core::ops::Mul;
 
 use zkaccel_field::limbs::{adc, mac, select_words};
 use zkaccel_field::modmul::U256;
-use zkaccel_field::sbox::SboxArithmetic;
+use zkaccel_symmetric::sbox::SboxArithmetic;
 
 #[cfg(feature = "kernels")]
 use crate::arith::mont_mul_lazy_using;

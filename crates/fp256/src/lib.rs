@@ -115,6 +115,8 @@ use zkaccel_field::modmul::{
     Barrett256, ModularMultiplier, Montgomery256, MulAlgorithm, RussianPeasant256, U256,
 };
 use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
+use zkaccel_mimc::MimcField;
+use zkaccel_ntt::NttField;
 
 pub use arith::{BatchBackend, MulBackend};
 #[cfg(target_arch = "x86_64")]
@@ -122,7 +124,7 @@ pub use avx2::{Avx2, BroadcastFp256Avx2, PackedFp256Avx2};
 #[cfg(target_arch = "x86_64")]
 pub use ifma::{Ifma, PackedFp256Ifma, PreparedFp256};
 
-/// The chain kernels behind [`Field::power_chains`] and [`Field::feistel_chains`], and the
+/// The chain kernels behind [`MimcField::power_chains`] and [`MimcField::feistel_chains`], and the
 /// lazily reduced element types they run on, for differential tests and benchmarks (feature
 /// `kernels`, off by default; this crate's tests and examples turn it on). The lazily reduced
 /// values are not field elements (they hold residues below `2p`), so they are no part of the
@@ -475,7 +477,10 @@ impl<C: Fp256Config> Field for Fp256<C> {
     fn packing_widths() -> Vec<usize> {
         packing::packing_widths::<C>()
     }
+}
 
+/// MiMC's chains on the 256-bit kernels of the `chains` module (PERF.md).
+impl<C: Fp256Config> MimcField for Fp256<C> {
     /// On lazily reduced values where `4p < 2^256`, on the assembly kernels where the CPU has
     /// BMI2 and ADX (the `chains` module; PERF.md).
     fn power_chain(x: Self, k: Self, constants: &[Self], d: u64) -> Self {
@@ -583,8 +588,15 @@ impl<C: Fp256Config> TwoAdicField for Fp256<C> {
         }
         Ok(two_adic_root::<C>(bits))
     }
+}
 
-    // Additions one element at a time, the twiddle products eight at a time with AVX-512 IFMA
-    // when present ([`Fp256::mul_assign_slices`], scalar otherwise).
-    zkaccel_field::batched_butterflies!();
+/// Additions one element at a time, the twiddle products eight at a time with AVX-512 IFMA
+/// when present ([`Fp256::mul_assign_slices`], scalar otherwise).
+impl<C: Fp256Config> NttField for Fp256<C> {
+    const PRODUCTS_IN_BATCHES: bool = true;
+
+    #[inline]
+    fn mul_slices(a: &mut [Self], b: &[Self]) {
+        Self::mul_assign_slices(a, &b[..a.len()]);
+    }
 }

@@ -40,8 +40,8 @@ fn radix29_lazy_value(limbs: &[u64; 9], bound: &BigUint, what: &str) -> BigUint 
 /// chosen product kernel, the portable one, the portable squaring and the interleaved pair
 /// give the same representation at every step. Lazy reduction is offered exactly when `4p < 2^256`.
 fn check_fp256_lazy_chains<C: zkaccel_fp256::Fp256Config>() {
-    use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
     use zkaccel_fp256::{kernels::LazyFp256, Fp256, MulBackend};
+    use zkaccel_symmetric::sbox::{pow_sbox_with, SboxArithmetic};
     let p = to_big(&C::MODULUS);
     let fits = &p * 4u32 < BigUint::from(1u8) << 256;
     assert_eq!(LazyFp256::<C>::SUPPORTED, fits);
@@ -211,9 +211,9 @@ fn limbs_of(x: &BigUint) -> [u64; 4] {
 fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
     #[cfg(target_arch = "x86_64")]
     {
-        use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
         use zkaccel_fp256::kernels::LazyPackedFp256Avx2;
         use zkaccel_fp256::{Avx2, Fp256, PackedFp256Avx2};
+        use zkaccel_symmetric::sbox::{pow_sbox_with, SboxArithmetic};
         let Some(cpu) = Avx2::detect() else {
             return;
         };
@@ -308,9 +308,9 @@ fn check_fp256_lazy_packed_avx2<C: zkaccel_fp256::Fp256Config>() {
 fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
     #[cfg(target_arch = "x86_64")]
     {
-        use zkaccel_field::sbox::{pow_sbox_with, SboxArithmetic};
         use zkaccel_fp256::kernels::{LazyFp256, LazyHybridFp256, LazyPackedFp256Avx2};
         use zkaccel_fp256::{Avx2, Fp256, MulBackend, PackedFp256Avx2};
+        use zkaccel_symmetric::sbox::{pow_sbox_with, SboxArithmetic};
         let Some(cpu) = Avx2::detect() else {
             return;
         };
@@ -428,8 +428,8 @@ fn check_fp256_lazy_hybrid<C: zkaccel_fp256::Fp256Config>() {
         // MiMC rounds, `x ← (x + a + b)^d`, with the sum unreduced in the vector lanes: every
         // result is again a hybrid value (eight low vector limbs normalised, vector values below
         // 2p + 2^234, scalar values below 2p) and right, for `d = 1` (no kernel) too.
-        use zkaccel_field::sbox::{sbox_schedule, SBOX_REGISTERS};
         use zkaccel_fp256::kernels::HybridCanonical;
+        use zkaccel_symmetric::sbox::{sbox_schedule, SBOX_REGISTERS};
         let two_p = &p * 2u32;
         let vector_bound = &two_p + (BigUint::from(1u8) << 234);
         let in_range = |hybrid: LazyHybridFp256<C>, what: &str| {
@@ -658,9 +658,9 @@ fn check_fp256_kernels<C: zkaccel_fp256::Fp256Config>() {
     }
 }
 
-/// The chain kernels behind `Field::power_chains` and `Field::feistel_chains` (hybrid, AVX2
+/// The chain kernels behind `MimcField::power_chains` and `MimcField::feistel_chains` (hybrid, AVX2
 /// and lazy scalar lanes; each falls back where the CPU or the modulus does not allow it)
-/// against one chain at a time (`Field::power_chain`, `Field::feistel_chain`, whose agreement
+/// against one chain at a time (`MimcField::power_chain`, `MimcField::feistel_chain`, whose agreement
 /// with a plain loop `zkaccel-field-testing` checks), on batches that fill whole groups of six
 /// and four lanes and leave remainders, inputs of `p − 1` among random ones; unequal lengths
 /// are errors that write nothing.
@@ -670,6 +670,7 @@ fn check_fp256_chain_kernels<C: zkaccel_fp256::Fp256Config>() {
         feistel_chains_hybrid, power_chains_avx2, power_chains_hybrid, power_chains_lazy,
     };
     use zkaccel_fp256::Fp256;
+    use zkaccel_mimc::MimcField;
     type F<C> = Fp256<C>;
     type Kernel<C> = fn(&mut [F<C>], &[F<C>], &[F<C>], u64) -> Result<(), FieldError>;
     let kernels: [(&str, Kernel<C>); 3] = [

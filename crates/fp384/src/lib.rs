@@ -11,6 +11,7 @@ use core::str::FromStr;
 pub use zkaccel_field::cpu::{BatchBackend, MulBackend};
 use zkaccel_field::modmul::MontgomeryWords;
 use zkaccel_field::{limbs, tonelli_shanks, Field, FieldError, PrimeField, TwoAdicField};
+use zkaccel_ntt::NttField;
 
 // The assembly kernel's instruction lines (`tools/gen_fp384_asm.py`); first, so that the
 // module after it sees its macro.
@@ -382,10 +383,6 @@ fn two_adic_root<C: Fp384Config>(bits: usize) -> Fp384<C> {
 impl<C: Fp384Config> TwoAdicField for Fp384<C> {
     const TWO_ADICITY: usize = C::TWO_ADICITY;
 
-    // Additions one element at a time, the twiddle products eight at a time with AVX-512 IFMA
-    // when present ([`Fp384::mul_assign_slices`], scalar otherwise).
-    zkaccel_field::batched_butterflies!();
-
     fn two_adic_generator(bits: usize) -> Result<Self, FieldError> {
         if bits > C::TWO_ADICITY {
             return Err(FieldError::TwoAdicityExceeded {
@@ -395,6 +392,20 @@ impl<C: Fp384Config> TwoAdicField for Fp384<C> {
             });
         }
         Ok(two_adic_root::<C>(bits))
+    }
+}
+
+/// MiMC's chains on the portable defaults (batches on the widest packing the CPU offers).
+impl<C: Fp384Config> zkaccel_mimc::MimcField for Fp384<C> {}
+
+/// Additions one element at a time, the twiddle products eight at a time with AVX-512 IFMA
+/// when present ([`Fp384::mul_assign_slices`], scalar otherwise).
+impl<C: Fp384Config> NttField for Fp384<C> {
+    const PRODUCTS_IN_BATCHES: bool = true;
+
+    #[inline]
+    fn mul_slices(a: &mut [Self], b: &[Self]) {
+        Self::mul_assign_slices(a, &b[..a.len()]);
     }
 }
 

@@ -389,7 +389,7 @@ fn query_round<S: FriScheme>(
 ///
 /// # Errors
 /// As [`NttPlan::lde_batch_in_place`].
-fn coset_evaluations<F: zkaccel_field::TwoAdicField, E: ExtensionField<F>>(
+fn coset_evaluations<F: zkaccel_ntt::NttField, E: ExtensionField<F>>(
     plan: &NttPlan<F>,
     coeffs: &[E],
     log_blowup: usize,

@@ -3,6 +3,7 @@
 use zkaccel_challenger::DuplexChallenger;
 use zkaccel_field::{ExtensionField, PrimeField, TwoAdicField};
 use zkaccel_merkle::TreeHasher;
+use zkaccel_ntt::NttField;
 use zkaccel_ntt::{Algorithm, NttPlan, DEFAULT_CORE_LOG};
 use zkaccel_symmetric::Permutation;
 
@@ -21,9 +22,9 @@ pub trait FriScheme:
     Sized + Copy + core::fmt::Debug + PartialEq + Eq + Send + Sync + 'static
 {
     /// The field the committed polynomials live in.
-    type F: PrimeField + TwoAdicField + Send + Sync;
+    type F: PrimeField + NttField + Send + Sync;
     /// The extension the challenges and openings live in.
-    type E: ExtensionField<Self::F> + TwoAdicField + Send + Sync;
+    type E: ExtensionField<Self::F> + NttField + Send + Sync;
     /// The Merkle trees' hash.
     type Hasher: TreeHasher<Element = Self::F> + Clone + Send + Sync;
     /// The transcript's permutation.

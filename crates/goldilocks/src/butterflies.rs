@@ -10,6 +10,7 @@ use zkaccel_field::Algebra;
 use zkaccel_field::Field as _;
 #[cfg(target_arch = "x86_64")]
 use zkaccel_field::PackedField;
+use zkaccel_ntt::WritePrefetch;
 
 /// Where the twiddle of pair `j` comes from. The vector forms default to `at(j)` in every
 /// lane, which is right for a twiddle shared by the whole run; a table of one per pair loads
@@ -545,6 +546,7 @@ fn runs_layered(
     tw: SlotTwiddles<'_>,
     dif: bool,
     points: Option<&[Goldilocks; 8]>,
+    prefetch: &mut WritePrefetch<'_>,
 ) -> bool {
     let len = runs[0].len();
     assert!(runs.iter().all(|r| r.len() == len), "runs of equal length");
@@ -554,15 +556,15 @@ fn runs_layered(
             // SAFETY: the token proves AVX-512F is present.
             unsafe {
                 if dif {
-                    runs_layered_avx512::<true>(cpu, runs, tw, points);
+                    runs_layered_avx512::<true>(cpu, runs, tw, points, prefetch);
                 } else {
-                    runs_layered_avx512::<false>(cpu, runs, tw, points);
+                    runs_layered_avx512::<false>(cpu, runs, tw, points, prefetch);
                 }
             }
             return true;
         }
     }
-    let _ = (tw, dif, points);
+    let _ = (tw, dif, points, prefetch);
     false
 }
 
@@ -574,6 +576,7 @@ fn runs_layered_avx512<const DIF: bool>(
     runs: &mut [&mut [Goldilocks]; 8],
     tw: SlotTwiddles<'_>,
     points: Option<&[Goldilocks; 8]>,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
     let len = runs[0].len();
     let chunk = LAYER_CHUNK_ELEMS / 8;
@@ -587,7 +590,7 @@ fn runs_layered_avx512<const DIF: bool>(
             let half = 1usize << s;
             for m in (0..8).filter(|m| m & half == 0) {
                 // As in `layered_blocks_avx512`.
-                zkaccel_field::prefetch::step((e1 - e0).div_ceil(4 * 8));
+                prefetch.step((e1 - e0).div_ceil(4 * 8));
                 let slot = half - 1 + m % half;
                 let (lo, hi) = runs.split_at_mut(m + half);
                 let (a, b) = (&mut lo[m][e0..e1], &mut hi[0][e0..e1]);
@@ -639,8 +642,9 @@ pub fn dit_three_stages_same(
     runs: &mut [&mut [Goldilocks]; 8],
     w: &ThreeStageTwiddles,
     unit: bool,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
-    if runs_layered(runs, SlotTwiddles::Same(w, unit), false, None) {
+    if runs_layered(runs, SlotTwiddles::Same(w, unit), false, None, prefetch) {
         return;
     }
     if unit {
@@ -659,8 +663,9 @@ pub fn dif_three_stages_same(
     runs: &mut [&mut [Goldilocks]; 8],
     w: &ThreeStageTwiddles,
     unit: bool,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
-    if runs_layered(runs, SlotTwiddles::Same(w, unit), true, None) {
+    if runs_layered(runs, SlotTwiddles::Same(w, unit), true, None, prefetch) {
         return;
     }
     if unit {
@@ -678,7 +683,13 @@ pub fn dif_three_stages_same(
 /// When the runs differ in length or a twiddle table is shorter than them.
 pub fn dit_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 7]) {
     let tw = per_element_twiddles(runs, tw);
-    if runs_layered(runs, SlotTwiddles::Table(&tw), false, None) {
+    if runs_layered(
+        runs,
+        SlotTwiddles::Table(&tw),
+        false,
+        None,
+        &mut WritePrefetch::none(),
+    ) {
         return;
     }
     three_stages_on::<_, false, false, false>(runs, &tw, &NO_POINTS)
@@ -691,7 +702,13 @@ pub fn dit_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 
 /// When the runs differ in length or a twiddle table is shorter than them.
 pub fn dif_three_stages(runs: &mut [&mut [Goldilocks]; 8], tw: &[&[Goldilocks]; 7]) {
     let tw = per_element_twiddles(runs, tw);
-    if runs_layered(runs, SlotTwiddles::Table(&tw), true, None) {
+    if runs_layered(
+        runs,
+        SlotTwiddles::Table(&tw),
+        true,
+        None,
+        &mut WritePrefetch::none(),
+    ) {
         return;
     }
     three_stages_on::<_, true, false, false>(runs, &tw, &NO_POINTS)
@@ -707,8 +724,15 @@ pub fn dif_three_stages_scaled(
     w: &ThreeStageTwiddles,
     unit: bool,
     points: &[Goldilocks; 8],
+    prefetch: &mut WritePrefetch<'_>,
 ) {
-    if runs_layered(runs, SlotTwiddles::Same(w, unit), true, Some(points)) {
+    if runs_layered(
+        runs,
+        SlotTwiddles::Same(w, unit),
+        true,
+        Some(points),
+        prefetch,
+    ) {
         return;
     }
     if unit {
@@ -728,8 +752,15 @@ pub fn dit_three_stages_scaled(
     w: &ThreeStageTwiddles,
     unit: bool,
     points: &[Goldilocks; 8],
+    prefetch: &mut WritePrefetch<'_>,
 ) {
-    if runs_layered(runs, SlotTwiddles::Same(w, unit), false, Some(points)) {
+    if runs_layered(
+        runs,
+        SlotTwiddles::Same(w, unit),
+        false,
+        Some(points),
+        prefetch,
+    ) {
         return;
     }
     if unit {
@@ -740,7 +771,7 @@ pub fn dit_three_stages_scaled(
 }
 
 /// The radix-8 blocks of the three stages of half-sizes `h`, `2h`, `4h` over rows of `8h`
-/// contiguous points of `width` elements (see `TwoAdicField::three_stages_block_row`): on
+/// contiguous points of `width` elements (see `NttField::three_stages_block_row`): on
 /// AVX-512 the layered kernel's three-stage case ([`stages_block_row`]); else block by block
 /// through [`dif_three_stages_same`] and friends.
 ///
@@ -754,6 +785,7 @@ pub fn three_stages_block_row(
     t: [&[Goldilocks]; 3],
     dif: bool,
     points: Option<&[Goldilocks]>,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
     assert!(
         h > 0 && width > 0 && data.len().is_multiple_of(8 * h * width),
@@ -772,8 +804,8 @@ pub fn three_stages_block_row(
     // twiddles `±2^s` by shifts ([`crate::x86_64::PowerTwiddle`]: the short stages' roots
     // are all such powers), it ran the `2^16 × 135` forward transform 4–8 %
     // faster than they did on a Zen 4 EPYC.
-    if !stages_block_row(data, h, width, &t, dif, points) {
-        zkaccel_field::butterflies::block_row_by_blocks(data, h, width, t, dif, points);
+    if !stages_block_row(data, h, width, &t, dif, points, prefetch) {
+        zkaccel_ntt::butterflies::block_row_by_blocks(data, h, width, t, dif, points, prefetch);
     }
 }
 
@@ -821,6 +853,7 @@ pub fn stages_block_row(
     t: &[&[Goldilocks]],
     dif: bool,
     points: Option<&[Goldilocks]>,
+    prefetch: &mut WritePrefetch<'_>,
 ) -> bool {
     let stages = t.len();
     assert!(
@@ -849,15 +882,19 @@ pub fn stages_block_row(
         // SAFETY: the token proves AVX-512F is present (every arm's call needs only that).
         unsafe {
             match (dif, h >= LAYERED_MIN_H || points.is_some()) {
-                (true, true) => layered_blocks_avx512::<true>(cpu, data, h, width, t, points),
-                (false, true) => layered_blocks_avx512::<false>(cpu, data, h, width, t, points),
+                (true, true) => {
+                    layered_blocks_avx512::<true>(cpu, data, h, width, t, points, prefetch)
+                }
+                (false, true) => {
+                    layered_blocks_avx512::<false>(cpu, data, h, width, t, points, prefetch)
+                }
                 (true, false) => layered_rows_avx512::<true>(cpu, data, h, width, t),
                 (false, false) => layered_rows_avx512::<false>(cpu, data, h, width, t),
             }
         }
         return true;
     }
-    let _ = (t, dif, points);
+    let _ = (t, dif, points, prefetch);
     false
 }
 
@@ -886,6 +923,7 @@ fn layered_blocks_avx512<const DIF: bool>(
     width: usize,
     t: &[&[Goldilocks]],
     points: Option<&[Goldilocks]>,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
     use crate::x86_64::PackedGoldilocksAvx512 as P;
     let stages = t.len();
@@ -916,7 +954,7 @@ fn layered_blocks_avx512<const DIF: bool>(
                     for m in (0..r).filter(|m| m & half == 0) {
                         // A line of a region the caller writes next per four vectors'
                         // butterflies.
-                        zkaccel_field::prefetch::step((c * len).div_ceil(4 * P::WIDTH));
+                        prefetch.step((c * len).div_ceil(4 * P::WIDTH));
                         let slot = m % half;
                         // Points `j0 + m·h ..` and `j0 + (m + half)·h ..`, `c ≤ half·h` apart.
                         let (lo_at, hi_at) = (

@@ -183,6 +183,13 @@ impl TwoAdicField for Goldilocks2 {
     }
 }
 
+/// The portable butterflies: the transforms over the extension (FRI's, the quotient's) are
+/// few and short.
+impl zkaccel_ntt::NttField for Goldilocks2 {}
+
+/// MiMC's chains on the portable defaults.
+impl zkaccel_mimc::MimcField for Goldilocks2 {}
+
 impl ExtensionField<Goldilocks> for Goldilocks2 {
     const DEGREE: usize = 2;
 

@@ -17,6 +17,7 @@ use core::str::FromStr;
 use zkaccel_field::{
     tonelli_shanks, Algebra, Field, FieldError, PackedKernel, PrimeField, TwoAdicField,
 };
+use zkaccel_ntt::{NttField, WritePrefetch};
 
 /// `p = 2^64 − 2^32 + 1`.
 pub const ORDER: u64 = 0xFFFF_FFFF_0000_0001;
@@ -507,10 +508,15 @@ impl TwoAdicField for Goldilocks {
         check_two_adic_bits(bits)?;
         Ok(two_adic_root(bits))
     }
+}
 
-    // The butterflies on the AVX-512 / AVX2 kernels of `crate::butterflies` and
-    // `crate::x86_64`, chosen at run time (portable off x86-64 or with SIMD switched off).
+/// MiMC's chains on the portable defaults: a chain of `x^d` is the scalar multiplier's
+/// latency, and batches run on the widest packing ([`Field::run_packed`]).
+impl zkaccel_mimc::MimcField for Goldilocks {}
 
+/// The butterflies on the AVX-512 / AVX2 kernels of `crate::butterflies` and `crate::x86_64`,
+/// chosen at run time (portable off x86-64 or with SIMD switched off).
+impl NttField for Goldilocks {
     #[cfg(target_arch = "x86_64")]
     #[inline]
     fn dif_last_three_stages(data: &mut [Self], tw4: &[Self], tw2: &[Self]) {
@@ -571,11 +577,17 @@ impl TwoAdicField for Goldilocks {
         crate::butterflies::dit_butterflies_same(lo, hi, w)
     }
     #[inline]
-    fn three_stages_same(runs: &mut [&mut [Self]; 8], w: &[Self; 7], unit: bool, dif: bool) {
+    fn three_stages_same(
+        runs: &mut [&mut [Self]; 8],
+        w: &[Self; 7],
+        unit: bool,
+        dif: bool,
+        prefetch: &mut WritePrefetch<'_>,
+    ) {
         if dif {
-            crate::butterflies::dif_three_stages_same(runs, w, unit)
+            crate::butterflies::dif_three_stages_same(runs, w, unit, prefetch)
         } else {
-            crate::butterflies::dit_three_stages_same(runs, w, unit)
+            crate::butterflies::dit_three_stages_same(runs, w, unit, prefetch)
         }
     }
     #[inline]
@@ -585,11 +597,12 @@ impl TwoAdicField for Goldilocks {
         unit: bool,
         dif: bool,
         points: &[Self; 8],
+        prefetch: &mut WritePrefetch<'_>,
     ) {
         if dif {
-            crate::butterflies::dif_three_stages_scaled(runs, w, unit, points)
+            crate::butterflies::dif_three_stages_scaled(runs, w, unit, points, prefetch)
         } else {
-            crate::butterflies::dit_three_stages_scaled(runs, w, unit, points)
+            crate::butterflies::dit_three_stages_scaled(runs, w, unit, points, prefetch)
         }
     }
     #[inline]
@@ -600,8 +613,9 @@ impl TwoAdicField for Goldilocks {
         t: [&[Self]; 3],
         dif: bool,
         points: Option<&[Self]>,
+        prefetch: &mut WritePrefetch<'_>,
     ) {
-        crate::butterflies::three_stages_block_row(data, h, width, t, dif, points)
+        crate::butterflies::three_stages_block_row(data, h, width, t, dif, points, prefetch)
     }
     fn stages_block_row(
         data: &mut [Self],
@@ -609,8 +623,9 @@ impl TwoAdicField for Goldilocks {
         width: usize,
         t: &[&[Self]],
         dif: bool,
+        prefetch: &mut WritePrefetch<'_>,
     ) -> bool {
-        crate::butterflies::stages_block_row(data, h, width, t, dif, None)
+        crate::butterflies::stages_block_row(data, h, width, t, dif, None, prefetch)
     }
     /// 6 where the layered AVX-512 kernels run ([`crate::x86_64::PowerTwiddle`]: the roots of
     /// order up to 64 are `±2^k`), else 0.

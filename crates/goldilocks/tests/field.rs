@@ -11,6 +11,7 @@ use rand::{Rng, RngCore};
 use zkaccel_field::{Algebra, ExtensionField, Field, TwoAdicField};
 use zkaccel_field_testing::{random_prime, rng, SAMPLES};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
+use zkaccel_ntt::WritePrefetch;
 
 type P3 = p3_goldilocks::Goldilocks;
 type P3Ext = BinomialExtensionField<P3, 2>;
@@ -651,13 +652,17 @@ fn three_stages_across_runs_match_their_butterflies() {
                     let same: [Goldilocks; 7] =
                         core::array::from_fn(|i| tables[i].first().copied().unwrap_or_default());
                     match (unit, dif, scaled) {
-                        (Some(u), true, false) => dif_three_stages_same(&mut views, &same, u),
-                        (Some(u), false, false) => dit_three_stages_same(&mut views, &same, u),
+                        (Some(u), true, false) => {
+                            dif_three_stages_same(&mut views, &same, u, &mut none())
+                        }
+                        (Some(u), false, false) => {
+                            dit_three_stages_same(&mut views, &same, u, &mut none())
+                        }
                         (Some(u), true, true) => {
-                            dif_three_stages_scaled(&mut views, &same, u, &points)
+                            dif_three_stages_scaled(&mut views, &same, u, &points, &mut none())
                         }
                         (Some(u), false, true) => {
-                            dit_three_stages_scaled(&mut views, &same, u, &points)
+                            dit_three_stages_scaled(&mut views, &same, u, &points, &mut none())
                         }
                         (None, true, _) => dif_three_stages(&mut views, &slices),
                         (None, false, _) => dit_three_stages(&mut views, &slices),
@@ -789,6 +794,8 @@ fn block_rows_match_their_butterflies() {
                 // Scales are for one row.
                 for scaled in [false, rows == 1] {
                     let mut got = data.clone();
+                    // With a region to prefetch for writing, which changes no value.
+                    let region = vec![Goldilocks::ONE; got.len()];
                     three_stages_block_row(
                         &mut got,
                         h,
@@ -796,7 +803,9 @@ fn block_rows_match_their_butterflies() {
                         [&t[0], &t[1], &t[2]],
                         dif,
                         scaled.then_some(&points[..]),
+                        &mut WritePrefetch::new(&region),
                     );
+                    assert!(region.iter().all(|&x| x == Goldilocks::ONE));
                     let mut want = data.clone();
                     for (j, row) in (0..rows).flat_map(|row| (0..h).map(move |j| (j, row))) {
                         let base = row * 8 * h * width;
@@ -927,7 +936,7 @@ fn block_rows_refuse_bad_shapes() {
     ];
     for (what, data, h, width, t, scales) in cases {
         refused_untouched(what, &data, |got, dif| {
-            three_stages_block_row(got, h, width, t, dif, scales)
+            three_stages_block_row(got, h, width, t, dif, scales, &mut none())
         });
     }
 }
@@ -982,6 +991,7 @@ fn stage_block_rows_match_their_butterflies() {
                             &tables,
                             dif,
                             scaled.then_some(&points[..]),
+                            &mut none(),
                         );
                         if !ran {
                             assert_eq!(got, data, "declined, but wrote");
@@ -1087,7 +1097,7 @@ fn stage_block_rows_refuse_bad_shapes() {
         ];
         for (what, data, t, scales) in cases {
             refused_untouched(what, &data, |got, dif| {
-                stages_block_row(got, h, width, t, dif, scales);
+                stages_block_row(got, h, width, t, dif, scales, &mut none());
             });
         }
     }
@@ -1096,7 +1106,7 @@ fn stage_block_rows_refuse_bad_shapes() {
     let empty: &[&[Goldilocks]] = &[&[], &[]];
     for (h, width) in [(1usize << 62, 2usize), (usize::MAX, 1), (0, 9), (4, 0)] {
         let refused = catch_unwind(AssertUnwindSafe(|| {
-            stages_block_row(&mut [], h, width, empty, false, None)
+            stages_block_row(&mut [], h, width, empty, false, None, &mut none())
         }));
         let message = refused.expect_err("an impossible row was accepted");
         let text = message
@@ -1153,4 +1163,9 @@ fn run_butterflies_refuse_bad_shapes_untouched() {
     let (mut a, mut b) = (lo.clone(), hi.clone());
     assert!(catch_unwind(AssertUnwindSafe(|| add_sub_runs(&mut a, &mut b))).is_err());
     assert_eq!((a, b), (lo, hi));
+}
+
+/// No region to prefetch: the kernels' argument where a test has nothing to write next.
+fn none() -> WritePrefetch<'static> {
+    WritePrefetch::none()
 }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use zkaccel_field::{PrimeField, TwoAdicField};
+use zkaccel_field::PrimeField;
 
 use crate::{random_elements, HwVectorError, MontgomeryHex, VectorFile};
 
@@ -77,7 +77,7 @@ fn lines<F, const N: usize>(
     seed: u64,
 ) -> Result<String, HwVectorError>
 where
-    F: TwoAdicField + PrimeField,
+    F: zkaccel_ntt::NttField + PrimeField,
 {
     let hex = MontgomeryHex::<N>::new::<F>();
     let points = 1usize << log_points;
@@ -147,7 +147,7 @@ pub fn four_step_vectors(
 /// The lines of [`four_step_vectors`].
 fn four_step_lines<F, const N: usize>(seed: u64, log_n: usize) -> Result<String, HwVectorError>
 where
-    F: TwoAdicField + PrimeField,
+    F: zkaccel_ntt::NttField + PrimeField,
 {
     let hex = MontgomeryHex::<N>::new::<F>();
     let log_points = log_n / 2;

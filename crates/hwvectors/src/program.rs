@@ -177,7 +177,7 @@ pub fn run_beats<F: PrimeField>(u: &UniformRounds<F>, blocks: &[[F; 9]], state: 
                 Some(l) => {
                     let y = read[l] + u.constants(r)[l];
                     if full || j == 0 {
-                        zkaccel_field::sbox::pow_sbox(y, u.alpha())
+                        zkaccel_mimc::pow_sbox(y, u.alpha())
                     } else {
                         y
                     }

@@ -142,12 +142,12 @@ fn packings(c: &mut Criterion) {
 }
 
 /// One group: `params`' cipher on [`BATCH`] random inputs and keys, on each packing.
-fn bench_packings<F: PrimeField>(
+fn bench_packings<F: PrimeField + zkaccel_mimc::MimcField>(
     c: &mut Criterion,
     name: &str,
     params: &zkaccel_mimc::MimcParams<F>,
 ) {
-    use zkaccel_field::chains::power_chains_packed;
+    use zkaccel_mimc::chains::power_chains_packed;
     let (constants, d) = (params.constants(), params.exponent());
     let mut rng = rng();
     let xs: Vec<F> = (0..BATCH).map(|_| random_prime(&mut rng)).collect();

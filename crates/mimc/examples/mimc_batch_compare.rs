@@ -1,9 +1,9 @@
 //! Single-thread chain kernels of the circomlib preset (BN254, x^7, 91 rounds), side by side in alternating rounds on identical inputs:
-//! the dispatching batch path ([`Field::power_chains`]), the hybrid lanes (four AVX2 and two
+//! the dispatching batch path ([`MimcField::power_chains`]), the hybrid lanes (four AVX2 and two
 //! scalar lanes in one kernel, [`power_chains_hybrid`]), the AVX2 lanes
 //! ([`power_chains_avx2`]), the lazy scalar lanes ([`power_chains_lazy`]), the portable
 //! interleaved chains ([`power_chains_packed`] on one lane), and one chain at a time on the
-//! single-chain path ([`Field::power_chain`]). All must agree with the textbook loop. The last
+//! single-chain path ([`MimcField::power_chain`]). All must agree with the textbook loop. The last
 //! two rows tell whether one chain already keeps the scalar multiplier busy: where four
 //! interleaved chains (`lazy`) take as long per chain as one chain at a time, it does, and a
 //! single cipher's latency is bound by the multiplier's throughput. Then circomlib's
@@ -16,12 +16,12 @@
 use std::hint::black_box;
 
 use zkaccel_bn254::Fr;
-use zkaccel_field::chains::power_chains_packed;
 use zkaccel_field::{Field, FieldError};
 use zkaccel_field_testing::bench::{report_samples, timed, CpuClock};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_fp256::kernels::{power_chains_avx2, power_chains_hybrid, power_chains_lazy};
-use zkaccel_mimc::{encrypt_textbook, MimcSponge};
+use zkaccel_mimc::chains::power_chains_packed;
+use zkaccel_mimc::{encrypt_textbook, MimcField, MimcSponge};
 use zkaccel_presets::MimcPreset as Preset;
 
 type Kernel = fn(&mut [Fr], &[Fr], &[Fr], u64) -> Result<(), FieldError>;

@@ -1,11 +1,11 @@
 //! What the cipher and the sponge share: the textbook round loops (the reference the fast
 //! paths are tested against) and the block walk of batched hashes. The rounds themselves run
-//! on the field's chain kernels ([`zkaccel_field::Field::power_chain`],
-//! [`zkaccel_field::Field::feistel_chain`] and their batch forms): this crate names no field
+//! on the field's chain kernels ([`crate::MimcField::power_chain`],
+//! [`crate::MimcField::feistel_chain`] and their batch forms): this crate names no field
 //! outside its presets.
 
-use zkaccel_field::sbox::pow_sbox;
 use zkaccel_field::PrimeField;
+use zkaccel_symmetric::sbox::pow_sbox;
 
 use crate::params::MimcParams;
 

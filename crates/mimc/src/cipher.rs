@@ -7,10 +7,11 @@
 
 use rayon::prelude::*;
 use zkaccel_field::modmul::{Barrett256, ModularMultiplier, MulAlgorithm, RussianPeasant256, U256};
-use zkaccel_field::sbox::pow_sbox;
 use zkaccel_field::{limbs, PrimeField};
+use zkaccel_symmetric::sbox::pow_sbox;
 
 use crate::batch::for_each_block;
+use crate::chains::MimcField;
 use crate::error::MimcError;
 use crate::params::MimcParams;
 
@@ -29,7 +30,7 @@ pub struct Mimc<F> {
 /// gave 434k–488k ciphers/s, 128 gave 381k–388k.
 const PAR_CHUNK: usize = 48;
 
-impl<F: PrimeField> Mimc<F> {
+impl<F: PrimeField + MimcField> Mimc<F> {
     /// A cipher with validated parameters.
     pub fn new(params: MimcParams<F>) -> Self {
         Self { params }
@@ -40,14 +41,14 @@ impl<F: PrimeField> Mimc<F> {
         &self.params
     }
 
-    /// `E_k(x)`, on the field's lowest-latency chain ([`zkaccel_field::Field::power_chain`]:
+    /// `E_k(x)`, on the field's lowest-latency chain ([`crate::MimcField::power_chain`]:
     /// on BN254 lazily reduced, on the assembly kernels).
     pub fn encrypt(&self, x: F, k: F) -> F {
         F::power_chain(x, k, self.params.constants(), self.params.exponent())
     }
 
     /// `xs[i] ← E_{ks[i]}(xs[i])` on the calling thread, the chains side by side on the
-    /// field's batch kernel ([`zkaccel_field::Field::power_chains`]).
+    /// field's batch kernel ([`crate::MimcField::power_chains`]).
     fn encrypt_in_place(&self, xs: &mut [F], ks: &[F]) -> Result<(), MimcError> {
         check_lengths(xs.len(), ks.len())?;
         let (c, d) = (self.params.constants(), self.params.exponent());
@@ -119,7 +120,7 @@ pub(crate) fn check_lengths(messages: usize, keys: usize) -> Result<(), MimcErro
     }
 }
 
-impl<F: PrimeField<Limbs = U256>> Mimc<F> {
+impl<F: PrimeField<Limbs = U256> + MimcField> Mimc<F> {
     /// `E_k(x)` with every modular multiplication done by `algorithm`, as the corresponding
     /// AMAZE design computes it: Montgomery is the fast path; Barrett (AMZ-1/1a/1b/2/2a/2b) and
     /// Russian peasant (AMZ-3) work on canonical residues with AMAZE's adders (`a + b`, minus
@@ -195,7 +196,7 @@ fn pow_residue<M: ModularMultiplier>(mul: &M, t: &U256, d: u64) -> U256 {
 
 /// The Miyaguchi–Preneel hash with initial chaining value 0 (circomlib's `MultiMiMC7` and
 /// circomlibjs's `multiHash` with key 0, gnark's and ethsnarks' hashes).
-impl<F: PrimeField> zkaccel_symmetric::Hasher<F> for Mimc<F> {
+impl<F: PrimeField + MimcField> zkaccel_symmetric::Hasher<F> for Mimc<F> {
     type Digest = F;
     type Error = MimcError;
     fn hash(&self, inputs: &[F]) -> Result<F, MimcError> {
@@ -205,7 +206,7 @@ impl<F: PrimeField> zkaccel_symmetric::Hasher<F> for Mimc<F> {
 
 /// The two-to-one Merkle node of circomlib's MiMC7 trees: the hash of the two children with
 /// key 0.
-impl<F: PrimeField> zkaccel_symmetric::Compression<F> for Mimc<F> {
+impl<F: PrimeField + MimcField> zkaccel_symmetric::Compression<F> for Mimc<F> {
     type Error = MimcError;
     const NAME: &'static str = "mimc";
     fn arity(&self) -> usize {

@@ -7,8 +7,8 @@
 //!                    outputs: xL, then xL after each further F_k
 //! ```
 //!
-//! The permutation runs on the field's Feistel chain ([`zkaccel_field::Field::feistel_chain`],
-//! one chain, and [`zkaccel_field::Field::feistel_chains`], many side by side), which carries
+//! The permutation runs on the field's Feistel chain ([`crate::MimcField::feistel_chain`],
+//! one chain, and [`crate::MimcField::feistel_chains`], many side by side), which carries
 //! only the S-box inputs `u_i = xL_i + k + c_i` from round to round, `u_{i+1} = u_i^d +
 //! (u_{i−1} + c_{i+1} − c_{i−1})` (the key cancels, and the bracket is ready before `u_i^d`,
 //! so only the S-box and one addition sit on the chain); the halves are recovered at the end.
@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use zkaccel_field::PrimeField;
 
 use crate::batch::{for_each_block, permute_feistel_textbook};
+use crate::chains::MimcField;
 use crate::cipher::check_lengths;
 use crate::error::MimcError;
 use crate::params::MimcParams;
@@ -34,7 +35,7 @@ pub struct MimcSponge<F> {
 /// setup (the packed constant steps, once per block) is a few per cent of its work.
 const PAR_CHUNK: usize = 48;
 
-impl<F: PrimeField> MimcSponge<F> {
+impl<F: PrimeField + MimcField> MimcSponge<F> {
     /// A sponge over the given Feistel parameters.
     pub fn new(params: MimcParams<F>) -> Self {
         let c = params.constants();
@@ -51,13 +52,13 @@ impl<F: PrimeField> MimcSponge<F> {
     }
 
     /// `c_{i+1} − c_{i−1}` for the rounds `1 ≤ i ≤ R − 2` that have a round before and after
-    /// them: the Feistel chain advances by these alone ([`zkaccel_field::Field::feistel_chain`]).
+    /// them: the Feistel chain advances by these alone ([`crate::MimcField::feistel_chain`]).
     pub fn constant_steps(&self) -> &[F] {
         &self.constant_steps
     }
 
     /// The Feistel permutation `F_k(xL, xR)`, on the field's lowest-latency chain
-    /// ([`zkaccel_field::Field::feistel_chain`]; on BN254 lazily reduced, on the assembly
+    /// ([`crate::MimcField::feistel_chain`]; on BN254 lazily reduced, on the assembly
     /// kernels).
     pub fn permute(&self, x_l: F, x_r: F, k: F) -> (F, F) {
         let Some(keys) = self.chain_keys(k) else {
@@ -79,7 +80,7 @@ impl<F: PrimeField> MimcSponge<F> {
     }
 
     /// `(ls[i], rs[i]) ← F_k(ls[i], rs[i])` for every `i` on the calling thread, the chains
-    /// side by side on the field's batch kernel ([`zkaccel_field::Field::feistel_chains`]).
+    /// side by side on the field's batch kernel ([`crate::MimcField::feistel_chains`]).
     ///
     /// # Errors
     /// [`MimcError::LengthMismatch`] when `ls` and `rs` differ in length (nothing is written).
@@ -173,7 +174,7 @@ impl<F: PrimeField> MimcSponge<F> {
 }
 
 /// circomlib's `MiMCFeistel` with key 0 on the state `[xL, xR]`.
-impl<F: PrimeField> zkaccel_symmetric::Permutation<F> for MimcSponge<F> {
+impl<F: PrimeField + MimcField> zkaccel_symmetric::Permutation<F> for MimcSponge<F> {
     type Error = MimcError;
     fn width(&self) -> usize {
         2
@@ -212,7 +213,7 @@ impl<F: PrimeField> zkaccel_symmetric::Permutation<F> for MimcSponge<F> {
 }
 
 /// circomlib's `MiMCSponge(n, 220, 1)` with key 0: one element squeezed.
-impl<F: PrimeField> zkaccel_symmetric::Hasher<F> for MimcSponge<F> {
+impl<F: PrimeField + MimcField> zkaccel_symmetric::Hasher<F> for MimcSponge<F> {
     type Digest = F;
     type Error = MimcError;
     fn hash(&self, inputs: &[F]) -> Result<F, MimcError> {
@@ -222,7 +223,7 @@ impl<F: PrimeField> zkaccel_symmetric::Hasher<F> for MimcSponge<F> {
 
 /// The two-to-one Merkle node of MiMCSponge trees (Tornado Cash's `hashLeftRight`): the
 /// sponge hash of the two children with key 0.
-impl<F: PrimeField> zkaccel_symmetric::Compression<F> for MimcSponge<F> {
+impl<F: PrimeField + MimcField> zkaccel_symmetric::Compression<F> for MimcSponge<F> {
     type Error = MimcError;
     const NAME: &'static str = "mimcsponge";
     fn arity(&self) -> usize {

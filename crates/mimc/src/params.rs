@@ -1,7 +1,7 @@
 //! Validated MiMC parameters.
 
-use zkaccel_field::sbox::power_map_gcd;
 use zkaccel_field::PrimeField;
+use zkaccel_symmetric::sbox::power_map_gcd;
 
 use crate::error::MimcError;
 

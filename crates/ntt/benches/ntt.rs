@@ -21,7 +21,7 @@ use zkaccel_field::PrimeField;
 use zkaccel_field_testing::bench::{logs_from_env, on_threads, MODES};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::Goldilocks;
-use zkaccel_ntt::{groth16_h, NttPlan, Order, TwoAdicField};
+use zkaccel_ntt::{groth16_h, NttField, NttPlan, Order};
 
 type P3 = p3_goldilocks::Goldilocks;
 
@@ -112,7 +112,7 @@ fn to_ark<F: PrimeField, A: ArkPrimeField>(x: &F) -> A {
     A::from_le_bytes_mod_order(&x.to_bytes_le())
 }
 
-fn wide_field<F: PrimeField + TwoAdicField, A: ArkPrimeField>(c: &mut Criterion, name: &str) {
+fn wide_field<F: PrimeField + NttField, A: ArkPrimeField>(c: &mut Criterion, name: &str) {
     let mut r = rng();
     for log_n in logs().into_iter().filter(|&l| l <= MAX_LOG_256) {
         let n = 1usize << log_n;

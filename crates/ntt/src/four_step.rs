@@ -19,9 +19,9 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::memory::l2_cache_bytes;
+use crate::NttField;
+use crate::WritePrefetch;
 use rayon::prelude::*;
-use zkaccel_field::prefetch::prefetching_for_write;
-use zkaccel_field::TwoAdicField;
 
 use crate::kernels::{
     dit_from_stage, pass_sizes, radix2, radix2_dif_wide_checked, radix2_wide_scaled, reverse_bits,
@@ -56,7 +56,7 @@ pub(crate) struct SinglePointRows<F> {
     table: Vec<F>,
 }
 
-impl<F: TwoAdicField> SinglePointRows<F> {
+impl<F: NttField> SinglePointRows<F> {
     /// The row twiddles of a transform of `2^log_n` single points in direction `dir` with the
     /// plan's core `2^core_log`, scaled by `scale`; `None` where that transform has no row
     /// pass (it fits the core).
@@ -169,7 +169,7 @@ unsafe fn finish_points<F>(data: *mut F, shape: Shape, finish: fn(&mut [F])) {
 ///
 /// # Safety
 /// As [`transform`].
-unsafe fn scale_points<F: TwoAdicField>(data: *mut F, shape: Shape, s: F) {
+unsafe fn scale_points<F: NttField>(data: *mut F, shape: Shape, s: F) {
     let n = 1usize << shape.log_n;
     if shape.width == shape.stride {
         // SAFETY: the points are `n·width` contiguous elements, exclusively ours.
@@ -196,7 +196,7 @@ unsafe fn scale_points<F: TwoAdicField>(data: *mut F, shape: Shape, s: F) {
 /// For every `i < 2^log_n`, `data.add(i·stride) .. data.add(i·stride + width)` is valid for
 /// reads and writes, `width ≤ stride`, nobody else touches those elements during the call,
 /// and `dir` holds tables up to `2^core_log` and roots up to `2^log_n`.
-pub(crate) unsafe fn transform<F: TwoAdicField>(
+pub(crate) unsafe fn transform<F: NttField>(
     data: *mut F,
     shape: Shape,
     dir: &Direction<F>,
@@ -292,7 +292,7 @@ const SINGLE_POINT_CHEAP_ROWS_LOG: core::ops::RangeInclusive<usize> = 9..=10;
 /// `l1`, the rows (`2^l1`) of the four-step split of `2^log_n > 2^core_log` points of `width`
 /// elements: the core's split (`log_n − core_log`: rows as long as the core), except for wide
 /// points of a field whose kernels multiply by the roots of order up to `2^c` cheaply
-/// (`c` from [`TwoAdicField::cheap_roots_log`]): a column pass over `2^c` rows puts all its stages on
+/// (`c` from [`NttField::cheap_roots_log`]): a column pass over `2^c` rows puts all its stages on
 /// such roots, and the rows' last `c` stages are on them either way, so where `c` exceeds the
 /// core's split and the stages on cheap roots are more, the columns are `2^c` points long
 /// (the rows then shorter than the core). For `2^16 × 135` Goldilocks on a Zen 4 EPYC the
@@ -332,7 +332,7 @@ fn four_step_rows_log(log_n: usize, core_log: usize, width: usize, c: usize) -> 
 /// # Safety
 /// As [`transform`].
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
-unsafe fn row_pass<F: TwoAdicField>(
+unsafe fn row_pass<F: NttField>(
     data: *mut F,
     l1: usize,
     shape: Shape,
@@ -414,7 +414,7 @@ unsafe fn row_pass<F: TwoAdicField>(
 /// As [`transform`], with `width = stride = 1`; `undo` holds the tables of the opposite
 /// direction to `dir`, to the same sizes.
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
-pub(crate) unsafe fn transform_dif_checked<F: TwoAdicField>(
+pub(crate) unsafe fn transform_dif_checked<F: NttField>(
     data: *mut F,
     log_n: usize,
     dir: &Direction<F>,
@@ -533,7 +533,7 @@ pub(crate) unsafe fn transform_dif_checked<F: TwoAdicField>(
 
 /// A row's twiddles `scale·base^c`, `c < n` (a power of two), by doubling with slice
 /// products.
-fn row_twiddles<F: TwoAdicField>(n: usize, base: F, scale: Option<F>) -> Vec<F> {
+fn row_twiddles<F: NttField>(n: usize, base: F, scale: Option<F>) -> Vec<F> {
     let mut tw = vec![F::ZERO; n];
     fill_row_twiddles(&mut tw, base, scale);
     tw
@@ -541,7 +541,7 @@ fn row_twiddles<F: TwoAdicField>(n: usize, base: F, scale: Option<F>) -> Vec<F> 
 
 /// Writes `scale·base^c` to `tw[c]` (`tw.len()` a power of two), by doubling with slice
 /// products.
-fn fill_row_twiddles<F: TwoAdicField>(tw: &mut [F], base: F, scale: Option<F>) {
+fn fill_row_twiddles<F: NttField>(tw: &mut [F], base: F, scale: Option<F>) {
     let n = tw.len();
     debug_assert!(n.is_power_of_two());
     tw[0] = scale.unwrap_or(F::ONE);
@@ -560,7 +560,7 @@ fn fill_row_twiddles<F: TwoAdicField>(tw: &mut [F], base: F, scale: Option<F>) {
 ///
 /// # Safety
 /// As [`transform`], for the row's points.
-unsafe fn twiddle_row<F: TwoAdicField>(row: *mut F, shape: Shape, base: F, scale: Option<F>) {
+unsafe fn twiddle_row<F: NttField>(row: *mut F, shape: Shape, base: F, scale: Option<F>) {
     let tw = row_twiddles(1 << shape.log_n, base, scale);
     // SAFETY: forwarded contract; `tw` has a factor per point.
     unsafe { apply_row_twiddles(row, shape, &tw) };
@@ -570,7 +570,7 @@ unsafe fn twiddle_row<F: TwoAdicField>(row: *mut F, shape: Shape, base: F, scale
 ///
 /// # Safety
 /// As [`transform`], for the row's points; `tw` has `2^shape.log_n` factors.
-unsafe fn apply_row_twiddles<F: TwoAdicField>(row: *mut F, shape: Shape, tw: &[F]) {
+unsafe fn apply_row_twiddles<F: NttField>(row: *mut F, shape: Shape, tw: &[F]) {
     let Shape {
         log_n,
         width,
@@ -612,7 +612,7 @@ fn column_group<F>(n1: usize, n2: usize, width: usize, parallel: bool) -> usize 
 /// # Safety
 /// As [`transform`].
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
-unsafe fn column_pass<F: TwoAdicField>(
+unsafe fn column_pass<F: NttField>(
     data: *mut F,
     l1: usize,
     shape: Shape,
@@ -750,7 +750,7 @@ fn extension_split(
 /// point counts with `out.len() = blocks·(src_len << log_blowup)`, `width ≥ 1` dividing
 /// `src_len`, and `dir` covering the extended size (checked in debug builds).
 #[allow(clippy::too_many_arguments)] // the transform's options, as in `transform`
-pub(crate) fn extend_dit<F: TwoAdicField>(
+pub(crate) fn extend_dit<F: NttField>(
     out: &mut [MaybeUninit<F>],
     blocks: usize,
     src_len: usize,
@@ -831,14 +831,16 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
     };
     // A row's transform once its points are placed and scaled (`2^k` copies of each source
     // point, times its factor from `within`): the stages from `k` on, then its twiddles.
-    let finish = |row: &mut [F], tw: Option<&[F]>| {
+    // `prefetch` names the region written after this row.
+    let finish = |row: &mut [F], tw: Option<&[F]>, prefetch: &mut WritePrefetch<'_>| {
         if width == 1 {
             dit_from_stage(row, k, &dir.tables);
         } else {
             // The row's twiddles ride on its last radix-8 pass where it has one.
+            let row = row.as_mut_ptr();
             // SAFETY: the row is `2^l2` contiguous points of `width`, borrowed mutably here;
             // the tables cover `2^l2` points (the plan's longer tables).
-            if unsafe { wide_stages_from(row.as_mut_ptr(), l2, k, width, &dir.tables, tw) } {
+            if unsafe { wide_stages_from(row, l2, k, width, &dir.tables, tw, prefetch) } {
                 return;
             }
         }
@@ -861,7 +863,7 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
                     F::mul_by_constant(point, w);
                 }
             }
-            finish(row, twiddles(r).as_deref());
+            finish(row, twiddles(r).as_deref(), &mut WritePrefetch::none());
         };
         let rows = 1usize << l1;
         if parallel && l1 > 0 {
@@ -881,7 +883,7 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
             row_len,
             src_row,
             parallel && l1 > 0,
-            |r, rows, sources| {
+            |r, rows, sources, after| {
                 let tw = twiddles(r);
                 for (b, src) in sources.iter().enumerate() {
                     let (done, next) = rows.split_at_mut(b + 1);
@@ -911,11 +913,13 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
                     // SAFETY: the blocks of `2^k` points tile the row (`per_row << k = 2^l2`),
                     // so every element of it was written just above.
                     let row = unsafe { assume_init_mut(row) };
+                    // The next block's row prefetched while this one computes (the last one's
+                    // successor is `extension_rows`' to name: `after`).
                     match next.first() {
-                        // The next block's row prefetched while this one computes (the
-                        // last one's successor is `extension_rows`' to name).
-                        Some(next) => prefetching_for_write(next, || finish(row, tw.as_deref())),
-                        None => finish(row, tw.as_deref()),
+                        Some(next) => {
+                            finish(row, tw.as_deref(), &mut WritePrefetch::new(next));
+                        }
+                        None => finish(row, tw.as_deref(), after),
                     }
                 }
             },
@@ -944,8 +948,9 @@ pub(crate) fn extend_dit<F: TwoAdicField>(
 /// The extension's row pass with a blowup (`k ≥ 1`, so a row's source is shorter than the
 /// row) over `blocks` equal blocks of `out`: row `r` of a block has as its source the `r`-th
 /// run of `src_row` elements of the block's initialised tail, from `tail_start` within the
-/// block; `run(r, rows, sources)` fills and transforms row `r` (`row_len` slots) of every
-/// block. The rows before the tails run first, reading their sources where they lie (no row
+/// block; `run(r, rows, sources, after)` fills and transforms row `r` (`row_len` slots) of
+/// every block, `after` the region written after them (the next row of the first block, or
+/// none), for the last block's kernels to prefetch. The rows before the tails run first, reading their sources where they lie (no row
 /// overwrites a later row's source); the rows that reach into the tails run after, from a
 /// copy of their sources.
 fn extension_rows<F: Copy + Send + Sync>(
@@ -955,24 +960,24 @@ fn extension_rows<F: Copy + Send + Sync>(
     row_len: usize,
     src_row: usize,
     parallel: bool,
-    run: impl Fn(usize, &mut [&mut [MaybeUninit<F>]], &[&[F]]) + Sync,
+    run: impl Fn(usize, &mut [&mut [MaybeUninit<F>]], &[&[F]], &mut WritePrefetch<'_>) + Sync,
 ) {
     let block_len = out.len() / blocks;
     let rows_before_source = tail_start / row_len;
     // Row `r` of every block with its sources, for `r` from `first`. A task takes a run of
     // consecutive rows, and while a row's butterflies run the lines of the row it writes next
-    // are prefetched for writing (`zkaccel_field::prefetch`: the next block's row, which `run`
-    // names, then the next row of the first block), so that its first writes find their lines
+    // are prefetched for writing (a [`WritePrefetch`]: the next block's row, which `run` names,
+    // then the next row of the first block, named here), so that its first writes find their lines
     // in cache. Without the prefetch those writes waited on memory a few misses at a time: on
     // the shared 2-core Xeon they took 81–87 ms of a `2^20 × 8 → 2^23` extension's 830 ms on
     // one thread, and 40–42 ms with it, the extension 3–4 % faster.
     let each = |first: usize, rows: Vec<Vec<&mut [MaybeUninit<F>]>>, sources: &[&[F]]| {
-        let body = |i: usize, rows: &mut Vec<&mut [MaybeUninit<F>]>| {
+        let body = |i: usize, rows: &mut Vec<&mut [MaybeUninit<F>]>, after: WritePrefetch<'_>| {
             let sources: Vec<&[F]> = sources
                 .iter()
                 .map(|s| &s[i * src_row..(i + 1) * src_row])
                 .collect();
-            run(first + i, rows, &sources);
+            run(first + i, rows, &sources, &mut { after });
         };
         let mut rows: Vec<(usize, Vec<&mut [MaybeUninit<F>]>)> =
             rows.into_iter().enumerate().collect();
@@ -980,10 +985,11 @@ fn extension_rows<F: Copy + Send + Sync>(
             for at in 0..group.len() {
                 let (done, next) = group.split_at_mut(at + 1);
                 let (i, rows) = &mut done[at];
-                match next.first() {
-                    Some((_, next)) => prefetching_for_write(next[0], || body(*i, rows)),
-                    None => body(*i, rows),
-                }
+                let after = match next.first() {
+                    Some((_, next)) => WritePrefetch::new(&*next[0]),
+                    None => WritePrefetch::none(),
+                };
+                body(*i, rows, after);
             }
         };
         if parallel {
@@ -1088,7 +1094,7 @@ pub(crate) unsafe fn assume_init_mut<F>(slots: &mut [MaybeUninit<F>]) -> &mut [F
 
 /// `first·shift^rev(p)` at position `p`, for `p < 2^log_n` (`rev` on `log_n` bits): built
 /// by doubling, since `rev_l(2q + b) = b·2^(l−1) + rev_(l−1)(q)`.
-pub(crate) fn bit_reversed_powers<F: TwoAdicField>(shift: F, first: F, log_n: usize) -> Vec<F> {
+pub(crate) fn bit_reversed_powers<F: NttField>(shift: F, first: F, log_n: usize) -> Vec<F> {
     let mut table = Vec::with_capacity(1 << log_n);
     table.push(first);
     let mut step = shift; // s^(2^(l−1)) for the table of l bits

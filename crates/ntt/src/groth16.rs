@@ -8,7 +8,7 @@
 //! `1/Z(g)` with `Z(X) = X^m − 1` (constant on the coset), `icoset_fft`, and drops the last
 //! coefficient: the `m − 1` coefficients of `H = (A·B − C)/Z`.
 
-use zkaccel_field::TwoAdicField;
+use crate::NttField;
 
 use crate::error::NttError;
 use crate::plan::{NttPlan, Order};
@@ -22,7 +22,7 @@ use crate::plan::{NttPlan, Order};
 /// [`NttError::EvaluationCounts`] for empty or unequal inputs; [`NttError::TooLarge`] when the padded
 /// size exceeds the plan; [`NttError::Field`] never in practice (`Z(g) ≠ 0` because `g` is
 /// not in the domain).
-pub fn groth16_h<F: TwoAdicField>(
+pub fn groth16_h<F: NttField>(
     plan: &NttPlan<F>,
     a: &[F],
     b: &[F],

@@ -6,8 +6,8 @@
 //! matrix (the four-step column pass). Every butterfly of a point pair uses one twiddle for
 //! the whole run, which is what makes batches and column passes vectorise.
 
-use zkaccel_field::butterflies::{butterfly_runs, SHORT_RUN};
-use zkaccel_field::TwoAdicField;
+use crate::butterflies::{butterfly_runs, SHORT_RUN};
+use crate::{NttField, WritePrefetch};
 
 use crate::error::NttError;
 
@@ -19,7 +19,7 @@ pub(crate) struct StageTables<F> {
     pub(crate) table: Vec<F>,
 }
 
-impl<F: TwoAdicField> StageTables<F> {
+impl<F: NttField> StageTables<F> {
     /// Tables for sizes up to `2^log` with the roots `ω` (forward) or `ω^{-1}` (inverse),
     /// `root(l)` being the generator of the order-`2^l` subgroup.
     pub(crate) fn new(
@@ -66,7 +66,7 @@ impl<F: Copy> StageTables<F> {
 }
 
 /// The stage of half-size `h` on contiguous points (`stride == width`).
-fn stage_contiguous<F: TwoAdicField>(data: &mut [F], h: usize, width: usize, tw: &[F], dif: bool) {
+fn stage_contiguous<F: NttField>(data: &mut [F], h: usize, width: usize, tw: &[F], dif: bool) {
     for block in data.chunks_exact_mut(2 * h * width) {
         let (lo, hi) = block.split_at_mut(h * width);
         if width == 1 && h >= SHORT_RUN {
@@ -112,7 +112,7 @@ impl<F> SharedPtr<F> {
 /// For every `i < 2^log_n`, `data.add(i·stride) .. data.add(i·stride + width)` must be valid
 /// for reads and writes, `width ≤ stride`, and no other thread may access those elements
 /// during the call.
-pub(crate) unsafe fn radix2<F: TwoAdicField>(
+pub(crate) unsafe fn radix2<F: NttField>(
     data: *mut F,
     log_n: usize,
     width: usize,
@@ -158,7 +158,19 @@ pub(crate) unsafe fn radix2<F: TwoAdicField>(
     // Wide points (an index-major batch, a group of matrix columns): three stages per pass
     // over the data (radix-8 blocks of runs), single stages for the rest.
     // SAFETY: forwarded contract.
-    unsafe { wide_stages(data, log_n, 0, width, stride, tables, dif, None) };
+    unsafe {
+        wide_stages(
+            data,
+            log_n,
+            0,
+            width,
+            stride,
+            tables,
+            dif,
+            None,
+            &mut WritePrefetch::none(),
+        )
+    };
 }
 
 /// A [`radix2`] of wide points whose point `c` is multiplied by `points[c]` before the
@@ -168,7 +180,7 @@ pub(crate) unsafe fn radix2<F: TwoAdicField>(
 ///
 /// # Safety
 /// As [`radix2`], and `points` holds at least `2^log_n` elements.
-pub(crate) unsafe fn radix2_wide_scaled<F: TwoAdicField>(
+pub(crate) unsafe fn radix2_wide_scaled<F: NttField>(
     data: *mut F,
     log_n: usize,
     width: usize,
@@ -183,7 +195,19 @@ pub(crate) unsafe fn radix2_wide_scaled<F: TwoAdicField>(
     }
     // SAFETY: forwarded contract; the scaled pass is the first (DIF) or last (DIT) and a
     // radix-8 one, as checked above.
-    unsafe { wide_stages(data, log_n, 0, width, stride, tables, dif, Some(points)) };
+    unsafe {
+        wide_stages(
+            data,
+            log_n,
+            0,
+            width,
+            stride,
+            tables,
+            dif,
+            Some(points),
+            &mut WritePrefetch::none(),
+        )
+    };
     true
 }
 
@@ -194,17 +218,22 @@ pub(crate) unsafe fn radix2_wide_scaled<F: TwoAdicField>(
 ///
 /// # Safety
 /// As [`radix2`] with `stride = width`, and `points` holds at least `2^log_n` elements.
-pub(crate) unsafe fn wide_stages_from<F: TwoAdicField>(
+pub(crate) unsafe fn wide_stages_from<F: NttField>(
     data: *mut F,
     log_n: usize,
     first: usize,
     width: usize,
     tables: &StageTables<F>,
     points: Option<&[F]>,
+    prefetch: &mut WritePrefetch<'_>,
 ) -> bool {
     let scaled = points.filter(|_| log_n >= first + 3);
     // SAFETY: forwarded contract; with `scaled`, the last pass is a radix-8 one.
-    unsafe { wide_stages(data, log_n, first, width, width, tables, false, scaled) };
+    unsafe {
+        wide_stages(
+            data, log_n, first, width, width, tables, false, scaled, prefetch,
+        )
+    };
     scaled.is_some()
 }
 
@@ -216,7 +245,7 @@ pub(crate) unsafe fn wide_stages_from<F: TwoAdicField>(
 /// # Safety
 /// As [`radix2`].
 #[allow(clippy::too_many_arguments)] // the transform's options and the row's scales
-unsafe fn wide_stages<F: TwoAdicField>(
+unsafe fn wide_stages<F: NttField>(
     data: *mut F,
     log_n: usize,
     first: usize,
@@ -225,6 +254,7 @@ unsafe fn wide_stages<F: TwoAdicField>(
     tables: &StageTables<F>,
     dif: bool,
     points: Option<&[F]>,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
     let n = 1usize << log_n;
     let mut s = first;
@@ -235,13 +265,13 @@ unsafe fn wide_stages<F: TwoAdicField>(
             if stages == 3 {
                 // The scaled pass covers all `n` points as one block row (`8h = n`).
                 let scaled = points.filter(|_| 8 * h == n);
-                three_stages_of_runs(data, n, h, width, stride, tables, dif, scaled);
+                three_stages_of_runs(data, n, h, width, stride, tables, dif, scaled, prefetch);
             } else if stages == 4 {
-                four_stages_of_runs(data, n, h, width, stride, tables, dif);
+                four_stages_of_runs(data, n, h, width, stride, tables, dif, prefetch);
             } else if stages == 2 {
-                two_stages_of_runs(data, n, h, width, stride, tables, dif);
+                two_stages_of_runs(data, n, h, width, stride, tables, dif, prefetch);
             } else {
-                stage_of_runs(data, n, h, width, stride, tables.stage(h), dif);
+                stage_of_runs(data, n, h, width, stride, tables.stage(h), dif, prefetch);
             }
         }
         s += stages;
@@ -252,7 +282,8 @@ unsafe fn wide_stages<F: TwoAdicField>(
 ///
 /// # Safety
 /// As [`radix2`], with `2h ≤ n`.
-unsafe fn stage_of_runs<F: TwoAdicField>(
+#[allow(clippy::too_many_arguments)] // the transform's options and the region written next
+unsafe fn stage_of_runs<F: NttField>(
     data: *mut F,
     n: usize,
     h: usize,
@@ -260,9 +291,10 @@ unsafe fn stage_of_runs<F: TwoAdicField>(
     stride: usize,
     tw: &[F],
     dif: bool,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
     // SAFETY: forwarded contract.
-    if unsafe { block_row_kernel(data, n, h, width, stride, &[tw], dif) } {
+    if unsafe { block_row_kernel(data, n, h, width, stride, &[tw], dif, prefetch) } {
         return;
     }
     for start in (0..n).step_by(2 * h) {
@@ -310,7 +342,8 @@ pub(crate) fn pass_sizes(stages: usize, dif: bool, scaled: bool) -> Vec<usize> {
 ///
 /// # Safety
 /// As [`radix2`], with `16h ≤ n`.
-unsafe fn four_stages_of_runs<F: TwoAdicField>(
+#[allow(clippy::too_many_arguments)] // the transform's options and the region written next
+unsafe fn four_stages_of_runs<F: NttField>(
     data: *mut F,
     n: usize,
     h: usize,
@@ -318,6 +351,7 @@ unsafe fn four_stages_of_runs<F: TwoAdicField>(
     stride: usize,
     tables: &StageTables<F>,
     dif: bool,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
     let t = [
         tables.stage(h),
@@ -326,7 +360,7 @@ unsafe fn four_stages_of_runs<F: TwoAdicField>(
         tables.stage(8 * h),
     ];
     // SAFETY: forwarded contract.
-    if unsafe { block_row_kernel(data, n, h, width, stride, &t, dif) } {
+    if unsafe { block_row_kernel(data, n, h, width, stride, &t, dif, prefetch) } {
         return;
     }
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
@@ -355,8 +389,8 @@ unsafe fn four_stages_of_runs<F: TwoAdicField>(
                 if dif {
                     wide_stage(&mut lo, &mut hi);
                 }
-                F::three_stages_same(&mut lo, &w, j == 0, dif);
-                F::three_stages_same(&mut hi, &w, j == 0, dif);
+                F::three_stages_same(&mut lo, &w, j == 0, dif, prefetch);
+                F::three_stages_same(&mut hi, &w, j == 0, dif, prefetch);
                 if !dif {
                     wide_stage(&mut lo, &mut hi);
                 }
@@ -371,7 +405,8 @@ unsafe fn four_stages_of_runs<F: TwoAdicField>(
 ///
 /// # Safety
 /// As [`radix2`], with `4h ≤ n`.
-unsafe fn two_stages_of_runs<F: TwoAdicField>(
+#[allow(clippy::too_many_arguments)] // the transform's options and the region written next
+unsafe fn two_stages_of_runs<F: NttField>(
     data: *mut F,
     n: usize,
     h: usize,
@@ -379,10 +414,11 @@ unsafe fn two_stages_of_runs<F: TwoAdicField>(
     stride: usize,
     tables: &StageTables<F>,
     dif: bool,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
     let (t1, t2) = (tables.stage(h), tables.stage(2 * h));
     // SAFETY: forwarded contract.
-    if unsafe { block_row_kernel(data, n, h, width, stride, &[t1, t2], dif) } {
+    if unsafe { block_row_kernel(data, n, h, width, stride, &[t1, t2], dif, prefetch) } {
         return;
     }
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
@@ -414,12 +450,13 @@ unsafe fn two_stages_of_runs<F: TwoAdicField>(
 }
 
 /// The `t.len()` stages of half-sizes `h`, `2h`, … over `n` contiguous points (`width =
-/// stride`) through the field's block-row kernel ([`TwoAdicField::stages_block_row`]), where
+/// stride`) through the field's block-row kernel ([`NttField::stages_block_row`]), where
 /// it has one; `false` (nothing done) otherwise, and for points that are not contiguous.
 ///
 /// # Safety
 /// As [`radix2`], with `2^t.len()·h ≤ n`.
-unsafe fn block_row_kernel<F: TwoAdicField>(
+#[allow(clippy::too_many_arguments)] // the transform's options and the region written next
+unsafe fn block_row_kernel<F: NttField>(
     data: *mut F,
     n: usize,
     h: usize,
@@ -427,6 +464,7 @@ unsafe fn block_row_kernel<F: TwoAdicField>(
     stride: usize,
     t: &[&[F]],
     dif: bool,
+    prefetch: &mut WritePrefetch<'_>,
 ) -> bool {
     if width != stride {
         return false;
@@ -434,7 +472,7 @@ unsafe fn block_row_kernel<F: TwoAdicField>(
     // SAFETY: the `n` points are contiguous (`width = stride`), valid and exclusively ours
     // (caller's contract).
     let rows = unsafe { core::slice::from_raw_parts_mut(data, n * width) };
-    F::stages_block_row(rows, h, width, t, dif)
+    F::stages_block_row(rows, h, width, t, dif, prefetch)
 }
 
 /// The run chunks `c .. c + len` of the `N` points `base + m·h` (`m < N`) of a block, as
@@ -473,7 +511,7 @@ const RUN_CHUNK_BYTES: usize = 512;
 /// # Safety
 /// As [`radix2`], and `undo` covers the same sizes as `tables`.
 #[allow(clippy::too_many_arguments)] // a transform's options and its check
-pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
+pub(crate) unsafe fn radix2_dif_wide_checked<F: NttField>(
     data: *mut F,
     log_n: usize,
     width: usize,
@@ -496,7 +534,7 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
         for c in (0..width).step_by(chunk) {
             let mut block = runs(j, c);
             if block.iter().all(|run| accept(run)) {
-                F::three_stages_same(&mut block, &w, j == 0, true);
+                F::three_stages_same(&mut block, &w, j == 0, true, &mut WritePrefetch::none());
                 continue;
             }
             // Refused: the blocks before (j, c) in this order are transformed.
@@ -506,7 +544,13 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
                 .take_while(|&(jb, cb)| (jb, cb) < (j, c))
             {
                 let mut block = runs(jb, cb);
-                F::three_stages_same(&mut block, &undo.radix8(h, jb), jb == 0, false);
+                F::three_stages_same(
+                    &mut block,
+                    &undo.radix8(h, jb),
+                    jb == 0,
+                    false,
+                    &mut WritePrefetch::none(),
+                );
                 for run in block {
                     run.iter_mut().for_each(|x| *x *= eighth);
                     if let Some(f) = finish {
@@ -518,7 +562,19 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
         }
     }
     // SAFETY: forwarded contract; the first three stages are done.
-    unsafe { wide_stages(data, log_n, 3, width, stride, tables, true, None) };
+    unsafe {
+        wide_stages(
+            data,
+            log_n,
+            3,
+            width,
+            stride,
+            tables,
+            true,
+            None,
+            &mut WritePrefetch::none(),
+        )
+    };
     true
 }
 
@@ -534,7 +590,7 @@ pub(crate) unsafe fn radix2_dif_wide_checked<F: TwoAdicField>(
 /// # Safety
 /// As [`radix2`], with `8h ≤ n`, and `8h = n` when `points` is given.
 #[allow(clippy::too_many_arguments)] // the transform's options and the row's scales
-unsafe fn three_stages_of_runs<F: TwoAdicField>(
+unsafe fn three_stages_of_runs<F: NttField>(
     data: *mut F,
     n: usize,
     h: usize,
@@ -543,6 +599,7 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
     tables: &StageTables<F>,
     dif: bool,
     points: Option<&[F]>,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
     debug_assert!(points.is_none() || 8 * h == n);
     if width == stride {
@@ -551,7 +608,7 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
         // SAFETY: the `n` points are contiguous (`width = stride`), valid and exclusively
         // ours (caller's contract).
         let rows = unsafe { core::slice::from_raw_parts_mut(data, n * width) };
-        F::three_stages_block_row(rows, h, width, t, dif, points);
+        F::three_stages_block_row(rows, h, width, t, dif, points, prefetch);
         return;
     }
     let chunk = (RUN_CHUNK_BYTES / core::mem::size_of::<F>()).max(SHORT_RUN);
@@ -567,8 +624,8 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
                 // references to their chunks.
                 let mut runs = unsafe { block_run_chunks::<F, 8>(data, base, h, stride, c, len) };
                 match &scales {
-                    Some(p) => F::three_stages_scaled(&mut runs, &w, j == 0, dif, p),
-                    None => F::three_stages_same(&mut runs, &w, j == 0, dif),
+                    Some(p) => F::three_stages_scaled(&mut runs, &w, j == 0, dif, p, prefetch),
+                    None => F::three_stages_same(&mut runs, &w, j == 0, dif, prefetch),
                 }
             }
         }
@@ -577,11 +634,7 @@ unsafe fn three_stages_of_runs<F: TwoAdicField>(
 
 /// Decimation-in-time stages `first .. log2(len)` of one contiguous polynomial whose stages
 /// below `first` are already done (`first = 0`: the whole bit-reversed → natural transform).
-pub(crate) fn dit_from_stage<F: TwoAdicField>(
-    slice: &mut [F],
-    first: usize,
-    tables: &StageTables<F>,
-) {
+pub(crate) fn dit_from_stage<F: NttField>(slice: &mut [F], first: usize, tables: &StageTables<F>) {
     let log_n = slice.len().trailing_zeros() as usize;
     debug_assert!(slice.len().is_power_of_two() && log_n <= tables.log);
     let mut first = first;
@@ -610,14 +663,14 @@ pub(crate) fn dit_from_stage<F: TwoAdicField>(
 
 /// The stages (three or four) that one contiguous polynomial of `2^log_n ≥ 8` points takes
 /// in blocks at its small end: four where the field runs them as one pass
-/// ([`TwoAdicField::four_stage_blocks`]) and the other stages then group into threes
+/// ([`NttField::four_stage_blocks`]) and the other stages then group into threes
 /// (`log_n ≡ 1 mod 3`: a `2^10` row of the `2^16` four-step split, 3 + 3 + 4), else three.
 /// On the 2-core Xeon (AVX-512) the four-stage blocks (their twiddles shifts) in place of a
 /// stage of half-size 8 and the three-stage blocks took the `2^16 × 135` polynomial-major
 /// forward transform from 53.2 to 50.7–51.8 ms on one thread and from 26.8–27.1 to
 /// 25.4–25.5 on two, the inverse by 2–5 %, and 64 polynomials of `2^10` points from
 /// 0.24–0.25 to 0.22–0.23 ms (one process, alternating).
-fn small_block_stages<F: TwoAdicField>(log_n: usize) -> usize {
+fn small_block_stages<F: NttField>(log_n: usize) -> usize {
     if log_n >= 4 && (log_n - 4).is_multiple_of(3) && F::four_stage_blocks() {
         4
     } else {
@@ -627,7 +680,7 @@ fn small_block_stages<F: TwoAdicField>(log_n: usize) -> usize {
 
 /// The three stages of half-sizes `h, 2h, 4h` of one contiguous polynomial as radix-8 blocks
 /// of eight runs of `h` points (DIT from `h` up, DIF from `4h` down).
-fn three_stages_contiguous<F: TwoAdicField>(
+fn three_stages_contiguous<F: NttField>(
     data: &mut [F],
     h: usize,
     tables: &StageTables<F>,

@@ -1,19 +1,24 @@
 #![doc = include_str!("../README.md")]
 
+pub mod butterflies;
 mod error;
+mod field;
 mod four_step;
 mod groth16;
 mod kernels;
 mod memory;
 mod plan;
+mod prefetch;
 
 pub use error::NttError;
+pub use field::NttField;
 pub use groth16::groth16_h;
 pub use kernels::{bit_reverse, reverse_bits};
 pub use plan::{Algorithm, Layout, LdeInput, NttPlan, Order, DEFAULT_CORE_LOG};
+pub use prefetch::WritePrefetch;
 pub use zkaccel_field::TwoAdicField;
 
-fn plan_for<F: TwoAdicField>(len: usize) -> Result<NttPlan<F>, NttError> {
+fn plan_for<F: NttField>(len: usize) -> Result<NttPlan<F>, NttError> {
     if !len.is_power_of_two() {
         return Err(NttError::NotPowerOfTwo { len });
     }
@@ -25,7 +30,7 @@ fn plan_for<F: TwoAdicField>(len: usize) -> Result<NttPlan<F>, NttError> {
 ///
 /// # Errors
 /// [`NttError::NotPowerOfTwo`], [`NttError::TooLarge`].
-pub fn ntt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttError> {
+pub fn ntt<F: NttField>(values: &mut [F], order: Order) -> Result<(), NttError> {
     plan_for(values.len())?.forward(values, order)
 }
 
@@ -33,7 +38,7 @@ pub fn ntt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttErr
 ///
 /// # Errors
 /// As [`ntt`].
-pub fn intt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttError> {
+pub fn intt<F: NttField>(values: &mut [F], order: Order) -> Result<(), NttError> {
     plan_for(values.len())?.inverse(values, order)
 }
 
@@ -42,7 +47,7 @@ pub fn intt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttEr
 ///
 /// # Errors
 /// As [`ntt`].
-pub fn coset_ntt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttError> {
+pub fn coset_ntt<F: NttField>(values: &mut [F], order: Order) -> Result<(), NttError> {
     plan_for(values.len())?.coset_forward(values, F::GENERATOR, order)
 }
 
@@ -51,7 +56,7 @@ pub fn coset_ntt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), 
 ///
 /// # Errors
 /// As [`ntt`].
-pub fn coset_intt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(), NttError> {
+pub fn coset_intt<F: NttField>(values: &mut [F], order: Order) -> Result<(), NttError> {
     plan_for(values.len())?.coset_inverse(values, F::GENERATOR, order)
 }
 
@@ -60,7 +65,7 @@ pub fn coset_intt<F: TwoAdicField>(values: &mut [F], order: Order) -> Result<(),
 ///
 /// # Errors
 /// As [`ntt`] for the extended size.
-pub fn lde<F: TwoAdicField>(coefficients: &[F], log_blowup: usize) -> Result<Vec<F>, NttError> {
+pub fn lde<F: NttField>(coefficients: &[F], log_blowup: usize) -> Result<Vec<F>, NttError> {
     let big = coefficients
         .len()
         .checked_shl(log_blowup as u32)

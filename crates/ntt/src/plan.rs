@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use zkaccel_field::TwoAdicField;
+use crate::NttField;
 
 use crate::error::NttError;
 use core::mem::MaybeUninit;
@@ -102,7 +102,7 @@ pub struct NttPlan<F> {
     huge_pages: bool,
 }
 
-impl<F: TwoAdicField> NttPlan<F> {
+impl<F: NttField> NttPlan<F> {
     /// A four-step plan with the default core, multi-threaded.
     ///
     /// # Errors
@@ -865,7 +865,7 @@ impl<F: TwoAdicField> NttPlan<F> {
     }
 }
 
-fn check_shift<F: TwoAdicField>(shift: F) -> Result<(), NttError> {
+fn check_shift<F: NttField>(shift: F) -> Result<(), NttError> {
     if shift.is_zero() {
         Err(NttError::ZeroShift)
     } else {
@@ -874,7 +874,7 @@ fn check_shift<F: TwoAdicField>(shift: F) -> Result<(), NttError> {
 }
 
 /// Multiplies point `i` (of `width` elements) by `shift^i`, then runs `finish` on the points.
-pub(crate) fn scale_by_powers<F: TwoAdicField>(
+pub(crate) fn scale_by_powers<F: NttField>(
     data: &mut [F],
     width: usize,
     shift: F,

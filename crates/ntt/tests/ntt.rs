@@ -13,10 +13,10 @@ use zkaccel_field::ExtensionField;
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_ntt::{
-    bit_reverse, lde, ntt, Algorithm, Layout, LdeInput, NttError, NttPlan, Order, TwoAdicField,
+    bit_reverse, lde, ntt, Algorithm, Layout, LdeInput, NttError, NttField, NttPlan, Order,
 };
 
-trait Sample: TwoAdicField {
+trait Sample: NttField {
     fn sample(rng: &mut StdRng) -> Self;
 }
 
@@ -51,13 +51,13 @@ fn random_vec<F: Sample>(rng: &mut StdRng, n: usize) -> Vec<F> {
 }
 
 /// `Σ_i x[i]·(shift·ω^k)^i` for every `k`, with `ω` the size-n root or its inverse.
-fn naive<F: TwoAdicField>(x: &[F], inverse: bool, shift: F) -> Vec<F> {
+fn naive<F: NttField>(x: &[F], inverse: bool, shift: F) -> Vec<F> {
     let log_n = x.len().trailing_zeros() as usize;
     naive_with_root(x, F::two_adic_generator(log_n).unwrap(), inverse, shift)
 }
 
 /// [`naive`] with the size-n root `w` given.
-fn naive_with_root<F: TwoAdicField>(x: &[F], mut w: F, inverse: bool, shift: F) -> Vec<F> {
+fn naive_with_root<F: NttField>(x: &[F], mut w: F, inverse: bool, shift: F) -> Vec<F> {
     let n = x.len();
     if inverse {
         w = w.inverse();

@@ -15,7 +15,7 @@ use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::{ExtensionField, PrimeField};
 use zkaccel_field_testing::{random_prime, rng};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
-use zkaccel_ntt::{lde, Layout, LdeInput, NttPlan, Order, TwoAdicField};
+use zkaccel_ntt::{lde, Layout, LdeInput, NttField, NttPlan, Order};
 
 fn to_ark<F: PrimeField, A: ArkPrimeField>(x: &F) -> A {
     A::from_le_bytes_mod_order(&x.to_bytes_le())
@@ -25,7 +25,7 @@ fn from_ark<F: PrimeField, A: ArkPrimeField>(x: &A) -> F {
     F::from_bytes_le(&x.into_bigint().to_bytes_le()).expect("canonical")
 }
 
-fn against_ark_poly<F: PrimeField + TwoAdicField, A: ArkPrimeField>() {
+fn against_ark_poly<F: PrimeField + NttField, A: ArkPrimeField>() {
     let mut rng = rng();
     for log_n in [0usize, 1, 5, 10, 13] {
         let n = 1 << log_n;
@@ -82,7 +82,7 @@ type P3 = p3_goldilocks::Goldilocks;
 type P3Ext = BinomialExtensionField<P3, 2>;
 
 /// Goldilocks and Goldilocks² elements as Plonky3's.
-trait ToP3: TwoAdicField {
+trait ToP3: NttField {
     type P: p3_field::TwoAdicField;
     fn to_p3(&self) -> Self::P;
     fn from_p3(x: &Self::P) -> Self;
@@ -298,7 +298,7 @@ fn ark_h<A: ArkPrimeField>(a: &[A], b: &[A], c: &[A]) -> Vec<A> {
     h
 }
 
-fn groth16_h_against_ark<F: PrimeField + TwoAdicField, A: ArkPrimeField>() {
+fn groth16_h_against_ark<F: PrimeField + NttField, A: ArkPrimeField>() {
     let mut rng = rng();
     for len in [1usize, 2, 7, 100, 1024] {
         let sample = |rng: &mut rand::rngs::StdRng| -> Vec<F> {

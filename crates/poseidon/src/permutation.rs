@@ -11,8 +11,8 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use arrayvec::ArrayVec;
 
-use zkaccel_field::sbox::{pow_sbox, pow_sbox_with, SboxArithmetic};
 use zkaccel_field::{PackedField, PrimeField};
+use zkaccel_symmetric::sbox::{pow_sbox, pow_sbox_with, SboxArithmetic};
 
 use crate::error::PoseidonError;
 use crate::matrix::Matrix;

@@ -21,8 +21,8 @@
 //! the first partial round's. Same permutation, checked against the textbook one on every
 //! preset.
 
-use zkaccel_field::sbox::pow_sbox;
 use zkaccel_field::PrimeField;
+use zkaccel_symmetric::sbox::pow_sbox;
 
 use crate::error::PoseidonError;
 use crate::matrix::Matrix;

@@ -14,8 +14,9 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_bn254::Fr as Bn;
-use zkaccel_field::{PrimeField, TwoAdicField};
+use zkaccel_field::PrimeField;
 use zkaccel_goldilocks::Goldilocks;
+use zkaccel_ntt::NttField;
 use zkaccel_ntt::NttPlan;
 
 use crate::errors::invalid;
@@ -24,7 +25,7 @@ use crate::errors::invalid;
 const CHUNK: usize = 1 << 12;
 
 /// A field the Python package exposes.
-pub trait NumpyField: PrimeField + TwoAdicField + Send + Sync {
+pub trait NumpyField: PrimeField + NttField + Send + Sync {
     /// `uint64` words per element.
     const LIMBS: usize;
 
@@ -99,7 +100,7 @@ type PlanCache<F> = OnceLock<Mutex<HashMap<usize, Arc<NttPlan<F>>>>>;
 
 /// The cached plan for `2^log_n` points, built on first use and passed through `adapt` (the
 /// field's input check and output finishing, where its representation needs them).
-fn cached_plan<F: TwoAdicField>(
+fn cached_plan<F: NttField>(
     cache: &'static PlanCache<F>,
     log_n: usize,
     adapt: fn(NttPlan<F>) -> NttPlan<F>,

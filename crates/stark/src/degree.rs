@@ -1,7 +1,7 @@
 //! The degree checker an AIR runs in its tests (starky's `test_stark_low_degree`, one
 //! constraint at a time so that the error names the constraint).
 
-use zkaccel_field::{Field, PrimeField, TwoAdicField};
+use zkaccel_field::{Field, PrimeField};
 use zkaccel_ntt::{NttPlan, Order};
 
 use crate::air::{Air, Recorder};
@@ -41,7 +41,7 @@ pub const MAX_CHECKED_DEGREE: usize = 1 << 14;
 /// [`MAX_CHECKED_DEGREE`], [`StarkError::BeyondTwoAdicity`] for one too large to measure over
 /// this field, and [`StarkError::ConstraintCount`] for an AIR whose number of constraints
 /// changes from point to point.
-pub fn check_constraint_degrees<A: Air, F: PrimeField + TwoAdicField>(
+pub fn check_constraint_degrees<A: Air, F: PrimeField + zkaccel_ntt::NttField>(
     air: &A,
     seed: u64,
 ) -> Result<(), StarkError> {

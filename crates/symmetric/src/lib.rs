@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+pub mod sbox;
+
 /// A permutation of a state of [`Permutation::width`] elements (Plonky3's
 /// `CryptographicPermutation`), with the width fixed when the permutation is built.
 pub trait Permutation<T>: Sync {

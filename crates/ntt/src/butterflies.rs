@@ -1,8 +1,8 @@
-//! The portable radix-2 butterflies behind [`TwoAdicField`]'s butterfly methods: a field
-//! with SIMD butterflies (Goldilocks, the 256-bit fields) overrides those methods in its own
-//! crate, and every number-theoretic transform reaches them through the trait.
+//! The portable radix-2 butterflies behind [`NttField`]'s methods: a field with SIMD
+//! butterflies (Goldilocks, the 256-bit fields) overrides those methods in its own crate, and
+//! every number-theoretic transform reaches them through the trait.
 
-use crate::TwoAdicField;
+use crate::{NttField, WritePrefetch};
 
 /// Runs shorter than this take the inline scalar loop in [`butterfly_runs`], not the field's
 /// run kernel.
@@ -10,7 +10,7 @@ pub const SHORT_RUN: usize = 8;
 
 /// `lo[j], hi[j] ← lo[j] + hi[j], (lo[j] − hi[j])·tw[j]`, one element at a time.
 #[inline(always)]
-pub fn dif_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
+pub fn dif_scalar<F: NttField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
     for ((x, y), &w) in lo.iter_mut().zip(hi.iter_mut()).zip(tw) {
         let (s, d) = (*x + *y, *x - *y);
         *x = s;
@@ -20,7 +20,7 @@ pub fn dif_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
 
 /// `lo[j], hi[j] ← lo[j] + hi[j]·tw[j], lo[j] − hi[j]·tw[j]`, one element at a time.
 #[inline(always)]
-pub fn dit_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
+pub fn dit_scalar<F: NttField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
     for ((x, y), &w) in lo.iter_mut().zip(hi.iter_mut()).zip(tw) {
         let t = *y * w;
         let u = *x;
@@ -31,7 +31,7 @@ pub fn dit_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
 
 /// DIF butterflies with one twiddle for the whole run, one element at a time.
 #[inline(always)]
-pub fn dif_same_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
+pub fn dif_same_scalar<F: NttField>(lo: &mut [F], hi: &mut [F], w: F) {
     for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
         let (s, d) = (*x + *y, *x - *y);
         *x = s;
@@ -41,7 +41,7 @@ pub fn dif_same_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
 
 /// DIT butterflies with one twiddle for the whole run, one element at a time.
 #[inline(always)]
-pub fn dit_same_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
+pub fn dit_same_scalar<F: NttField>(lo: &mut [F], hi: &mut [F], w: F) {
     for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
         let t = *y * w;
         let u = *x;
@@ -52,7 +52,7 @@ pub fn dit_same_scalar<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
 
 /// `lo, hi ← lo + hi, lo − hi` (the butterfly with a unit twiddle).
 #[inline(always)]
-pub fn add_sub<F: TwoAdicField>(lo: &mut [F], hi: &mut [F]) {
+pub fn add_sub<F: NttField>(lo: &mut [F], hi: &mut [F]) {
     for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
         let (s, d) = (*x + *y, *x - *y);
         *x = s;
@@ -61,27 +61,27 @@ pub fn add_sub<F: TwoAdicField>(lo: &mut [F], hi: &mut [F]) {
 }
 
 // ---- The butterflies of a field whose products are fastest in batches (its
-// [`TwoAdicField::mul_slices`], e.g. eight at a time in AVX-512 IFMA lanes): the sums and
+// [`NttField::mul_slices`], e.g. eight at a time in AVX-512 IFMA lanes): the sums and
 // differences of a run first, then its products as one batch. The 256- and 384-bit fields
 // route their butterfly methods here.
 
 /// [`dif_scalar`]'s result, the twiddle products as one batch.
 #[inline(always)]
-pub fn dif_batched<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
+pub fn dif_batched<F: NttField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
     add_sub(lo, hi);
     F::mul_slices(hi, &tw[..hi.len()]);
 }
 
 /// [`dit_scalar`]'s result, the twiddle products as one batch.
 #[inline(always)]
-pub fn dit_batched<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
+pub fn dit_batched<F: NttField>(lo: &mut [F], hi: &mut [F], tw: &[F]) {
     F::mul_slices(hi, &tw[..hi.len()]);
     add_sub(lo, hi);
 }
 
-/// `v[i] ← v[i]·w` through [`TwoAdicField::mul_slices`], in chunks against a run of `w`s.
+/// `v[i] ← v[i]·w` through [`NttField::mul_slices`], in chunks against a run of `w`s.
 #[inline(always)]
-pub fn mul_by_constant_batched<F: TwoAdicField>(v: &mut [F], w: F) {
+pub fn mul_by_constant_batched<F: NttField>(v: &mut [F], w: F) {
     const CHUNK: usize = 32;
     let ws = [w; CHUNK];
     for chunk in v.chunks_mut(CHUNK) {
@@ -91,24 +91,24 @@ pub fn mul_by_constant_batched<F: TwoAdicField>(v: &mut [F], w: F) {
 
 /// [`dif_same_scalar`]'s result, the products as one batch.
 #[inline(always)]
-pub fn dif_same_batched<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
+pub fn dif_same_batched<F: NttField>(lo: &mut [F], hi: &mut [F], w: F) {
     add_sub(lo, hi);
     mul_by_constant_batched(hi, w);
 }
 
 /// [`dit_same_scalar`]'s result, the products as one batch.
 #[inline(always)]
-pub fn dit_same_batched<F: TwoAdicField>(lo: &mut [F], hi: &mut [F], w: F) {
+pub fn dit_same_batched<F: NttField>(lo: &mut [F], hi: &mut [F], w: F) {
     mul_by_constant_batched(hi, w);
     add_sub(lo, hi);
 }
 
 /// One butterfly of two runs with twiddle `w` (`unit` when `w = 1`): the unit twiddle skips
 /// the products, short runs (the last DIF / first DIT stages of one polynomial) stay inline,
-/// longer ones go to the field's [`TwoAdicField::dif_butterflies_same`] or
-/// [`TwoAdicField::dit_butterflies_same`].
+/// longer ones go to the field's [`NttField::dif_butterflies_same`] or
+/// [`NttField::dit_butterflies_same`].
 #[inline(always)]
-pub fn butterfly_runs<F: TwoAdicField>(a: &mut [F], b: &mut [F], w: F, unit: bool, dif: bool) {
+pub fn butterfly_runs<F: NttField>(a: &mut [F], b: &mut [F], w: F, unit: bool, dif: bool) {
     if unit {
         if a.len() < SHORT_RUN {
             add_sub(a, b);
@@ -150,7 +150,7 @@ pub fn for_each_block_pair<F>(
 /// Three radix-2 stages on one block of eight consecutive elements (DIF: half-sizes 4, 2, 1;
 /// DIT: 1, 2, 4), with `tw4 = [ω_8^j]_{j<4}` and `tw2 = [ω_4^j]_{j<2}` (or the inverses).
 #[inline(always)]
-pub fn three_stages_block<F: TwoAdicField>(x: &mut [F], tw4: &[F], tw2: &[F], dif: bool) {
+pub fn three_stages_block<F: NttField>(x: &mut [F], tw4: &[F], tw2: &[F], dif: bool) {
     let stages: [usize; 3] = if dif { [4, 2, 1] } else { [1, 2, 4] };
     for h in stages {
         for s in (0..8).step_by(2 * h) {
@@ -174,19 +174,20 @@ pub fn three_stages_block<F: TwoAdicField>(x: &mut [F], tw4: &[F], tw2: &[F], di
     }
 }
 
-/// [`TwoAdicField::three_stages_block_row`] block by block through the field's
-/// [`TwoAdicField::three_stages_same`] and [`TwoAdicField::three_stages_scaled`]: the
+/// [`NttField::three_stages_block_row`] block by block through the field's
+/// [`NttField::three_stages_same`] and [`NttField::three_stages_scaled`]: the
 /// default, and a field kernel's fallback.
 ///
 /// # Panics
-/// As [`TwoAdicField::three_stages_block_row`].
-pub fn block_row_by_blocks<F: TwoAdicField>(
+/// As [`NttField::three_stages_block_row`].
+pub fn block_row_by_blocks<F: NttField>(
     data: &mut [F],
     h: usize,
     width: usize,
     t: [&[F]; 3],
     dif: bool,
     points: Option<&[F]>,
+    prefetch: &mut WritePrefetch<'_>,
 ) {
     assert!(
         h > 0 && width > 0 && data.len().is_multiple_of(8 * h * width),
@@ -219,9 +220,9 @@ pub fn block_row_by_blocks<F: TwoAdicField>(
             match points {
                 Some(p) => {
                     let scales: [F; 8] = core::array::from_fn(|m| p[j + m * h]);
-                    F::three_stages_scaled(&mut runs, &w, j == 0, dif, &scales);
+                    F::three_stages_scaled(&mut runs, &w, j == 0, dif, &scales, prefetch);
                 }
-                None => F::three_stages_same(&mut runs, &w, j == 0, dif),
+                None => F::three_stages_same(&mut runs, &w, j == 0, dif, prefetch),
             }
         }
     }

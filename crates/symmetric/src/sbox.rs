@@ -3,7 +3,7 @@
 
 use core::ops::Mul;
 
-use crate::{limbs, PackedField, PrimeField};
+use zkaccel_field::{limbs, PackedField, PrimeField};
 
 /// The operations the S-box schedules are written in. The defaults are products; a type with a
 /// cheaper squaring, or a kernel that runs two products by one factor together, overrides them
@@ -19,7 +19,7 @@ pub trait SboxArithmetic: Copy + Mul<Output = Self> {
         *self * *rhs
     }
 
-    /// `self²` (named apart from [`crate::Algebra::square`], which a type may also have).
+    /// `self²` (named apart from [`zkaccel_field::Algebra::square`], which a type may also have).
     #[inline(always)]
     fn sbox_square(&self) -> Self {
         self.product(self)
@@ -40,13 +40,13 @@ pub fn pow_sbox<T: Copy + Mul<Output = T>>(x: T, d: u64) -> T {
 }
 
 /// `x^d` for packed lanes ([`pow_sbox_with`]'s schedules), the squarings on
-/// [`crate::Algebra::square`], which a packed type may run on a squaring kernel.
+/// [`zkaccel_field::Algebra::square`], which a packed type may run on a squaring kernel.
 #[inline(always)]
 pub fn pow_sbox_packed<P: PackedField>(x: P, d: u64) -> P {
     pow_sbox_with(&PackedSquarings(x), d).0
 }
 
-/// A packed value whose S-box squarings are [`crate::Algebra::square`] ([`pow_sbox_packed`]).
+/// A packed value whose S-box squarings are [`zkaccel_field::Algebra::square`] ([`pow_sbox_packed`]).
 #[derive(Clone, Copy)]
 struct PackedSquarings<P>(P);
 

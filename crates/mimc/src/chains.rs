@@ -1,25 +1,81 @@
 //! Chains of power maps: the rounds of MiMC's ciphers as field kernels.
 //!
-//! MiMC-p/p's cipher is one chain `x ← (x + k + c_i)^d`, then `x + k` ([`Field::power_chain`]),
+//! MiMC-p/p's cipher is one chain `x ← (x + k + c_i)^d`, then `x + k` ([`MimcField::power_chain`]),
 //! and
 //! circomlib's MiMCSponge Feistel permutation is one chain on its S-box inputs
-//! ([`Field::feistel_chain`]). Each is a serial chain of `R·(cost of x^d)` dependent
+//! ([`MimcField::feistel_chain`]). Each is a serial chain of `R·(cost of x^d)` dependent
 //! multiplications, so its speed is the field's multiplication latency, and many chains side by
-//! side ([`Field::power_chains`], [`Field::feistel_chains`]) fill the multiplier's pipeline —
+//! side ([`MimcField::power_chains`], [`MimcField::feistel_chains`]) fill the multiplier's pipeline —
 //! the software form of AMAZE's 13-deep pipeline.
 //!
-//! The defaults here are written once: a single chain with the field's own operations, and
+//! The chains are the hooks of [`MimcField`], a trait of this crate that the field crates
+//! implement (as `p3-goldilocks` implements the kernel traits of Plonky3's hash crates). Its
+//! defaults are written once here: a single chain with the field's own operations, and
 //! batches on the widest packing the CPU offers ([`Field::run_packed`]), [`CHAIN_LANES`]
 //! chains interleaved on the portable path. A field with a faster form of the chain (lazily
 //! reduced 256-bit elements, a kernel that mixes vector and scalar lanes) overrides the hooks
-//! in its own crate.
+//! in its own crate; any other field needs only `impl MimcField for MyField {}`.
 
-use crate::interleaved::Interleaved;
-use crate::sbox::pow_sbox_packed;
-use crate::{Field, FieldError, PackedField, PackedKernel};
+use zkaccel_field::{Field, FieldError, Interleaved, PackedField, PackedKernel};
+use zkaccel_symmetric::sbox::pow_sbox_packed;
 
 /// Chains the portable batch kernels interleave ([`Interleaved`] lanes).
 pub const CHAIN_LANES: usize = 4;
+
+/// A [`Field`] with the chains of power maps MiMC's ciphers run (see the module's text). Every
+/// method has a portable default.
+pub trait MimcField: Field {
+    /// `x ← (x + k + c)^d` for each `c` of `constants` in turn, then `x + k`: MiMC-p/p's
+    /// `E_k(x)` with round constants `constants` and S-box `x^d`. One dependent chain; the
+    /// default runs it with the field's own operations
+    /// ([`power_chain_textbook`]).
+    #[inline]
+    fn power_chain(x: Self, k: Self, constants: &[Self], d: u64) -> Self {
+        power_chain_textbook(x, k, constants, d)
+    }
+
+    /// `xs[i] ← power_chain(xs[i], ks[i], constants, d)` for every `i`, chains side by side.
+    /// The default runs them on the widest packing the batch fills
+    /// ([`power_chains_default`]).
+    ///
+    /// # Errors
+    /// [`FieldError::UnequalLengths`] when `xs` and `ks` differ in length (nothing is written).
+    fn power_chains(
+        xs: &mut [Self],
+        ks: &[Self],
+        constants: &[Self],
+        d: u64,
+    ) -> Result<(), FieldError> {
+        power_chains_default(xs, ks, constants, d)
+    }
+
+    /// The chain of a Feistel permutation on its S-box inputs (circomlib's MiMCSponge carries
+    /// `u_i = xL_i + k + c_i` alone): `u_1 = u^d + v`, then `u_{i+1} = u_i^d + (u_{i−1} +
+    /// steps[i − 1])` for each step; returns `(u_last, u_before_last + u_last^d)`. With `R ≥ 2`
+    /// rounds, `u = xL + k + c_0`, `v = xR + k + c_1` and `steps[j] = c_{j+2} − c_j`, the
+    /// permuted halves are the first output minus `k + c_{R−1}` and the second minus
+    /// `k + c_{R−2}`. The default runs it with the field's own operations
+    /// ([`feistel_chain_textbook`]).
+    #[inline]
+    fn feistel_chain(u: Self, v: Self, steps: &[Self], d: u64) -> (Self, Self) {
+        feistel_chain_textbook(u, v, steps, d)
+    }
+
+    /// `(us[i], vs[i]) ← feistel_chain(us[i], vs[i], steps, d)` for every `i`, chains side by
+    /// side. The default runs them on the widest packing the batch fills
+    /// ([`feistel_chains_packed`]).
+    ///
+    /// # Errors
+    /// [`FieldError::UnequalLengths`] when `us` and `vs` differ in length (nothing is written).
+    fn feistel_chains(
+        us: &mut [Self],
+        vs: &mut [Self],
+        steps: &[Self],
+        d: u64,
+    ) -> Result<(), FieldError> {
+        feistel_chains_packed(us.len(), us, vs, steps, d)
+    }
+}
 
 /// The error of two slices that must have equal lengths.
 ///
@@ -34,7 +90,7 @@ pub fn check_equal_lengths(left: usize, right: usize) -> Result<(), FieldError> 
 }
 
 /// `x ← (x + k + c)^d` for each `c` of `constants` in turn, then `x + k` (MiMC-p/p's
-/// `E_k(x)`), with the field's own operations: [`Field::power_chain`]'s default.
+/// `E_k(x)`), with the field's own operations: [`MimcField::power_chain`]'s default.
 #[inline(always)]
 pub fn power_chain_textbook<F: Field>(x: F, k: F, constants: &[F], d: u64) -> F {
     let mut x = x;
@@ -46,13 +102,13 @@ pub fn power_chain_textbook<F: Field>(x: F, k: F, constants: &[F], d: u64) -> F 
 }
 
 /// The Feistel chain on S-box inputs with the field's own operations:
-/// [`Field::feistel_chain`]'s default (see there).
+/// [`MimcField::feistel_chain`]'s default (see there).
 #[inline(always)]
 pub fn feistel_chain_textbook<F: Field>(u: F, v: F, steps: &[F], d: u64) -> (F, F) {
     feistel_chain_lanes(u, v, steps, d)
 }
 
-/// [`Field::feistel_chain`] on the lanes of a packing (steps already broadcast or scalar).
+/// [`MimcField::feistel_chain`] on the lanes of a packing (steps already broadcast or scalar).
 #[inline(always)]
 fn feistel_chain_lanes<P: PackedField>(u: P, v: P, steps: &[P], d: u64) -> (P, P) {
     // `before` is u_{i−1} and `now` u_i at the top of round i.
@@ -69,12 +125,12 @@ fn feistel_chain_lanes<P: PackedField>(u: P, v: P, steps: &[P], d: u64) -> (P, P
 /// lanes that the CPU offers ([`Field::run_packed_within`]): `P::WIDTH` chains per step in the
 /// packing's lanes, the state kept in its form for all rounds; the scalar packing runs
 /// [`CHAIN_LANES`] chains interleaved. The remainder runs one chain at a time
-/// ([`Field::power_chain`]). Every packing can be reached through `max_lanes`, for tests and
+/// ([`MimcField::power_chain`]). Every packing can be reached through `max_lanes`, for tests and
 /// benchmarks.
 ///
 /// # Errors
 /// [`FieldError::UnequalLengths`] when `xs` and `ks` differ in length (nothing is written).
-pub fn power_chains_packed<F: Field>(
+pub fn power_chains_packed<F: MimcField>(
     max_lanes: usize,
     xs: &mut [F],
     ks: &[F],
@@ -84,7 +140,7 @@ pub fn power_chains_packed<F: Field>(
     power_chains_on_packings(max_lanes, false, xs, ks, constants, d)
 }
 
-/// [`Field::power_chains`]'s default: [`power_chains_packed`] on the widest packing the batch
+/// [`MimcField::power_chains`]'s default: [`power_chains_packed`] on the widest packing the batch
 /// fills, except that packings of at most [`CHAIN_LANES`] lanes give way to the interleaved
 /// scalar chains, which run as many chains side by side and, on Goldilocks, faster (Zen 4,
 /// 1,024 chains of x^7 with 23 rounds: 4 AVX2 lanes 141.7 µs, 4 interleaved scalar chains
@@ -92,7 +148,7 @@ pub fn power_chains_packed<F: Field>(
 ///
 /// # Errors
 /// [`FieldError::UnequalLengths`] when `xs` and `ks` differ in length (nothing is written).
-pub fn power_chains_default<F: Field>(
+pub fn power_chains_default<F: MimcField>(
     xs: &mut [F],
     ks: &[F],
     constants: &[F],
@@ -101,7 +157,7 @@ pub fn power_chains_default<F: Field>(
     power_chains_on_packings(xs.len(), true, xs, ks, constants, d)
 }
 
-fn power_chains_on_packings<F: Field>(
+fn power_chains_on_packings<F: MimcField>(
     max_lanes: usize,
     narrow_as_interleaved: bool,
     xs: &mut [F],
@@ -131,7 +187,7 @@ struct PowerChains<'a, F> {
     narrow_as_interleaved: bool,
 }
 
-impl<F: Field> PackedKernel<F> for PowerChains<'_, F> {
+impl<F: MimcField> PackedKernel<F> for PowerChains<'_, F> {
     type Output = ();
     #[inline(always)]
     fn run<P: PackedField<Scalar = F>>(self, cpu: P::Cpu) {
@@ -153,7 +209,7 @@ impl<F: Field> PackedKernel<F> for PowerChains<'_, F> {
 /// remainder one at a time. `xs` and `ks` have equal lengths. Inlined always, so that a caller
 /// compiled with `P`'s instructions (as [`Field::run_packed`] does) inlines `P`'s operators.
 #[inline(always)]
-fn power_chains_lanes<F: Field, P: PackedField<Scalar = F>>(
+fn power_chains_lanes<F: MimcField, P: PackedField<Scalar = F>>(
     cpu: P::Cpu,
     xs: &mut [F],
     ks: &[F],
@@ -183,13 +239,13 @@ fn power_chains_lanes<F: Field, P: PackedField<Scalar = F>>(
 
 /// `(us[i], vs[i]) ← feistel_chain(us[i], vs[i])` on the widest packing of `F` with at most
 /// `max_lanes` lanes that the CPU offers, `P::WIDTH` chains per step; the scalar packing, and
-/// the remainder, one chain at a time ([`Field::feistel_chain`]). Every packing can be reached
-/// through `max_lanes`, for tests and benchmarks; [`Field::feistel_chains`]' default is this
+/// the remainder, one chain at a time ([`MimcField::feistel_chain`]). Every packing can be reached
+/// through `max_lanes`, for tests and benchmarks; [`MimcField::feistel_chains`]' default is this
 /// on the widest packing the batch fills.
 ///
 /// # Errors
 /// [`FieldError::UnequalLengths`] when `us` and `vs` differ in length (nothing is written).
-pub fn feistel_chains_packed<F: Field>(
+pub fn feistel_chains_packed<F: MimcField>(
     max_lanes: usize,
     us: &mut [F],
     vs: &mut [F],
@@ -209,7 +265,7 @@ struct FeistelChains<'a, F> {
     d: u64,
 }
 
-impl<F: Field> PackedKernel<F> for FeistelChains<'_, F> {
+impl<F: MimcField> PackedKernel<F> for FeistelChains<'_, F> {
     type Output = ();
     #[inline(always)]
     fn run<P: PackedField<Scalar = F>>(self, cpu: P::Cpu) {
@@ -233,9 +289,9 @@ impl<F: Field> PackedKernel<F> for FeistelChains<'_, F> {
     }
 }
 
-/// [`Field::feistel_chain`] on each pair in turn (`us` and `vs` of equal lengths).
+/// [`MimcField::feistel_chain`] on each pair in turn (`us` and `vs` of equal lengths).
 #[inline(always)]
-pub fn feistel_chains_each<F: Field>(us: &mut [F], vs: &mut [F], steps: &[F], d: u64) {
+pub fn feistel_chains_each<F: MimcField>(us: &mut [F], vs: &mut [F], steps: &[F], d: u64) {
     for (u, v) in us.iter_mut().zip(vs.iter_mut()) {
         (*u, *v) = F::feistel_chain(*u, *v, steps, d);
     }
