@@ -531,9 +531,10 @@ pub fn check_against_arkworks<F: PrimeField + TwoAdicField, A: ArkPrimeField>() 
 
 /// A packed type against its scalar field, lane by lane, on consecutive groups of `xs` and
 /// `ys`: the round trip through the lanes, broadcasts, sums, differences, products, negations,
-/// the derived operations, and a chain of products (which must stay canonical in every lane).
-/// `cpu` proves the type's instructions are there.
-pub fn check_packed_lanes<P: zkaccel_field::PackedField>(
+/// the derived operations, a chain of products (which must stay canonical in every lane), and
+/// Poseidon's linear combinations ([`zkaccel_poseidon::PoseidonPacking`]). `cpu` proves the
+/// type's instructions are there.
+pub fn check_packed_lanes<P: zkaccel_poseidon::PoseidonPacking>(
     cpu: P::Cpu,
     xs: &[P::Scalar],
     ys: &[P::Scalar],
@@ -584,7 +585,7 @@ pub fn check_packed_lanes<P: zkaccel_field::PackedField>(
 /// broadcast constants, dot products with constants (40 terms, past every packing's chunking,
 /// and none), with small integer constants (up to `2^20 − 1`), multiply-adds, the throughput
 /// squaring and the unreduced sums.
-fn check_packed_linear_combinations<P: zkaccel_field::PackedField>(
+fn check_packed_linear_combinations<P: zkaccel_poseidon::PoseidonPacking>(
     cpu: P::Cpu,
     xs: &[P::Scalar],
     ys: &[P::Scalar],
@@ -671,16 +672,29 @@ fn check_packed_linear_combinations<P: zkaccel_field::PackedField>(
 /// Every packing a field's [`Field::run_packed`] can choose on this CPU
 /// ([`Field::packing_widths`]; only the scalar one with `ZKACCEL_SIMD=off`), each through
 /// [`check_packed_lanes`] on `n` samples: the dispatch runs a kernel written once over
-/// packings. Returns the lane counts it checked.
-pub fn check_packings<F: Field>(sample: impl Fn(&mut StdRng) -> F, n: usize) -> Vec<usize> {
+/// packings, and Poseidon's dispatch
+/// ([`zkaccel_poseidon::PoseidonField::run_poseidon_packed`]) chooses the same packing for
+/// every bound. Returns the lane counts it checked.
+pub fn check_packings<F: zkaccel_poseidon::PoseidonField>(
+    sample: impl Fn(&mut StdRng) -> F,
+    n: usize,
+) -> Vec<usize> {
     struct Check<'a, F> {
         xs: &'a [F],
         ys: &'a [F],
     }
-    impl<F: Field> zkaccel_field::PackedKernel<F> for Check<'_, F> {
+    impl<F: zkaccel_poseidon::PoseidonField> zkaccel_poseidon::PoseidonKernel<F> for Check<'_, F> {
         type Output = usize;
-        fn run<P: zkaccel_field::PackedField<Scalar = F>>(self, cpu: P::Cpu) -> usize {
+        fn run<P: zkaccel_poseidon::PoseidonPacking<Scalar = F>>(self, cpu: P::Cpu) -> usize {
             check_packed_lanes::<P>(cpu, self.xs, self.ys);
+            P::WIDTH
+        }
+    }
+    /// The width [`Field::run_packed_within`] chooses.
+    struct Width;
+    impl<F: Field> zkaccel_field::PackedKernel<F> for Width {
+        type Output = usize;
+        fn run<P: zkaccel_field::PackedField<Scalar = F>>(self, _: P::Cpu) -> usize {
             P::WIDTH
         }
     }
@@ -699,15 +713,25 @@ pub fn check_packings<F: Field>(sample: impl Fn(&mut StdRng) -> F, n: usize) -> 
     }
     let checked: Vec<usize> = widths
         .iter()
-        .map(|&w| F::run_packed_within(w, Check { xs: &xs, ys: &ys }))
+        .map(|&w| F::run_poseidon_packed(w, Check { xs: &xs, ys: &ys }))
         .collect();
     assert_eq!(
         checked, widths,
-        "run_packed_within chose the widest packing that fits"
+        "run_poseidon_packed chose the widest packing that fits"
     );
-    assert_eq!(F::run_packed(Check { xs: &xs, ys: &ys }), widths[0]);
+    let generic: Vec<usize> = widths
+        .iter()
+        .map(|&w| F::run_packed_within(w, Width))
+        .collect();
+    assert_eq!(generic, widths, "run_packed_within chose the same packings");
+    assert_eq!(F::run_packed(Width), widths[0]);
+    assert_eq!(
+        F::run_poseidon_packed(usize::MAX, Check { xs: &xs, ys: &ys }),
+        widths[0]
+    );
     // A bound below every SIMD width (0 included) leaves the scalar packing.
-    assert_eq!(F::run_packed_within(0, Check { xs: &xs, ys: &ys }), 1);
+    assert_eq!(F::run_packed_within(0, Width), 1);
+    assert_eq!(F::run_poseidon_packed(0, Check { xs: &xs, ys: &ys }), 1);
     checked
 }
 

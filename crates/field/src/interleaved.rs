@@ -105,22 +105,4 @@ impl<F: Field, const K: usize> PackedField for Interleaved<F, K> {
     fn write_to_slice(&self, out: &mut [F]) {
         out.copy_from_slice(&self.0);
     }
-
-    type Constant = F;
-    #[inline(always)]
-    fn prepare_constant(_: (), c: F) -> F {
-        c
-    }
-    #[inline(always)]
-    fn broadcast_constant(_: (), c: &F) -> Self {
-        Self([*c; K])
-    }
-    #[inline(always)]
-    fn mul_constant_add(_: (), x: Self, c: &F, mut acc: Self) -> Self {
-        for (a, &v) in acc.0.iter_mut().zip(&x.0) {
-            *a = v.mul_add(*c, *a);
-        }
-        acc
-    }
-    crate::reduced_sums!();
 }

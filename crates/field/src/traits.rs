@@ -144,33 +144,6 @@ pub trait Field: Algebra + Default + Debug + Display + Eq + Hash + 'static + Sum
     fn packing_widths() -> Vec<usize> {
         vec![1]
     }
-
-    // ---- Sums of products: the linear layers' hooks (MDS rows, partial-round rows). A field
-    // with lazy reduction overrides them; the scalar packing calls them.
-
-    /// `Σ_i xs[i]·ys[i]` over the shorter of the two slices (zero when one is empty).
-    #[inline(always)]
-    fn dot_product(xs: &[Self], ys: &[Self]) -> Self {
-        xs.iter()
-            .zip(ys)
-            .fold(Self::ZERO, |acc, (&x, &y)| acc + x * y)
-    }
-
-    /// `Σ_i xs[i]·cs[i]` for small integer constants (an MDS row with small entries). Callers
-    /// keep every constant below `2^20` and their sum below `2^32`, so that packings may sum the
-    /// products unreduced ([`PackedField::dot_small_constants`]).
-    #[inline(always)]
-    fn dot_product_small(xs: &[Self], cs: &[u32]) -> Self {
-        xs.iter().zip(cs).fold(Self::ZERO, |acc, (&x, &c)| {
-            acc + x * Self::from_u64_reduced(u64::from(c))
-        })
-    }
-
-    /// `self·c + acc`.
-    #[inline(always)]
-    fn mul_add(self, c: Self, acc: Self) -> Self {
-        self * c + acc
-    }
 }
 
 /// A prime field `GF(p)` with canonical encodings.
@@ -417,106 +390,6 @@ pub trait PackedField: Algebra {
     /// # Panics
     /// Panics when `out.len() != WIDTH`.
     fn write_to_slice(&self, out: &mut [Self::Scalar]);
-
-    // ---- Linear combinations with constants: the hooks of linear layers (MDS rows, sparse
-    // partial rounds). The defaults are plain products and sums; a packing with a cheaper form
-    // (prepared constants, products of small integers, unreduced sums) overrides them.
-
-    /// A scalar constant in the form this packing multiplies by (the scalar itself, or split
-    /// and broadcast ahead of time). Kernels prepare their constants once
-    /// ([`PackedField::prepare_constant`]) and keep them.
-    type Constant: Copy + Send + Sync + 'static;
-
-    /// `c` prepared for [`PackedField::broadcast_constant`] and the products below.
-    fn prepare_constant(cpu: Self::Cpu, c: Self::Scalar) -> Self::Constant;
-
-    /// The prepared constant in every lane.
-    fn broadcast_constant(cpu: Self::Cpu, c: &Self::Constant) -> Self;
-
-    /// `Σ_i xs[i]·cs[i]` over the shorter of the two slices. The default sums
-    /// the products as a balanced tree, as such a sum often lies on a dependency chain.
-    #[inline(always)]
-    fn dot_constants(cpu: Self::Cpu, xs: &[Self], cs: &[Self::Constant]) -> Self {
-        balanced_dot::<Self>(cpu, xs, cs)
-    }
-
-    /// `Σ_i xs[i]·cs[i]` for small integer constants: every `cs[i] < 2^20` and `Σ cs[i] <
-    /// 2^32`, which callers guarantee (packings may sum the products unreduced).
-    #[inline(always)]
-    fn dot_small_constants(cpu: Self::Cpu, xs: &[Self], cs: &[u32]) -> Self {
-        let mut acc = Self::broadcast(cpu, Self::Scalar::ZERO);
-        for (&x, &c) in xs.iter().zip(cs) {
-            acc += x * Self::broadcast(cpu, Self::Scalar::from_u64_reduced(u64::from(c)));
-        }
-        acc
-    }
-
-    /// `x·c + acc`.
-    #[inline(always)]
-    fn mul_constant_add(cpu: Self::Cpu, x: Self, c: &Self::Constant, acc: Self) -> Self {
-        acc + Self::broadcast_constant(cpu, c) * x
-    }
-
-    /// `self²` where many independent squarings are in flight (all the S-boxes of a round):
-    /// [`Algebra::square`] by default. A packing whose squaring kernel saves products at the
-    /// price of a longer dependency chain answers with the product here.
-    #[inline(always)]
-    fn square_for_throughput(&self) -> Self {
-        self.square()
-    }
-
-    /// Whether sums of constant products are cheaper kept unreduced
-    /// ([`PackedField::accumulate`]) than reduced term by term: kernels with a choice of
-    /// form (Poseidon's partial rounds) take the one with the longest sums when it is.
-    const LAZY_SUMS: bool = false;
-
-    /// The most products one unreduced sum may hold.
-    const MAX_LAZY_TERMS: usize = usize::MAX;
-
-    /// A lane value prepared once for many products ([`PackedField::accumulate`]).
-    type Split: Copy;
-
-    /// A sum of constant products, possibly unreduced.
-    type Accumulator: Copy;
-
-    /// Prepares `self` for [`PackedField::accumulate`].
-    fn split(self, cpu: Self::Cpu) -> Self::Split;
-
-    /// The empty sum.
-    fn empty_sum(cpu: Self::Cpu) -> Self::Accumulator;
-
-    /// `acc += c·x` (at most [`PackedField::MAX_LAZY_TERMS`] times per sum).
-    fn accumulate(cpu: Self::Cpu, acc: &mut Self::Accumulator, x: &Self::Split, c: &Self::Constant);
-
-    /// The sum.
-    fn reduce_sum(acc: Self::Accumulator) -> Self;
-}
-
-/// The most terms [`balanced_dot`] sums as one tree; longer sums chain trees of this size.
-const DOT_TREE_TERMS: usize = 32;
-
-/// `Σ_i xs[i]·cs[i]` as balanced trees of [`DOT_TREE_TERMS`] products.
-#[inline(always)]
-fn balanced_dot<P: PackedField>(cpu: P::Cpu, xs: &[P], cs: &[P::Constant]) -> P {
-    let mut total: Option<P> = None;
-    for (xs, cs) in xs.chunks(DOT_TREE_TERMS).zip(cs.chunks(DOT_TREE_TERMS)) {
-        let mut prods = [xs[0]; DOT_TREE_TERMS];
-        let mut n = 0;
-        for (p, (&x, c)) in prods.iter_mut().zip(xs.iter().zip(cs)) {
-            *p = P::broadcast_constant(cpu, c) * x;
-            n += 1;
-        }
-        while n > 1 {
-            let half = n / 2;
-            for j in 0..half {
-                let right = prods[n - half + j];
-                prods[j] += right;
-            }
-            n -= half;
-        }
-        total = Some(total.map_or(prods[0], |t| t + prods[0]));
-    }
-    total.unwrap_or_else(|| P::broadcast(cpu, P::Scalar::ZERO))
 }
 
 impl<F: Field> PackedField for F {
@@ -541,29 +414,6 @@ impl<F: Field> PackedField for F {
         assert_eq!(out.len(), 1, "a scalar packing has one lane");
         out[0] = *self;
     }
-
-    type Constant = F;
-    #[inline(always)]
-    fn prepare_constant(_: (), c: F) -> F {
-        c
-    }
-    #[inline(always)]
-    fn broadcast_constant(_: (), c: &F) -> F {
-        *c
-    }
-    #[inline(always)]
-    fn dot_constants(_: (), xs: &[F], cs: &[F]) -> F {
-        F::dot_product(xs, cs)
-    }
-    #[inline(always)]
-    fn dot_small_constants(_: (), xs: &[F], cs: &[u32]) -> F {
-        F::dot_product_small(xs, cs)
-    }
-    #[inline(always)]
-    fn mul_constant_add(_: (), x: F, c: &F, acc: F) -> F {
-        x.mul_add(*c, acc)
-    }
-    crate::reduced_sums!();
 }
 
 /// A kernel written once over packings: [`Field::run_packed`] calls [`PackedKernel::run`] with

@@ -17,8 +17,10 @@ macro_rules! copy_for_every_config {
 }
 
 /// What the packed types (`PackedFp256Ifma`, `PackedFp256Avx2`) derive from their `Add`, `Neg`
-/// and `Mul`: `Sub` as `self + (−rhs)`, the compound assignments, and the
-/// [`zkaccel_field::PackedField`] impl over `from_elements`/`to_elements` with the CPU token.
+/// and `Mul`: `Sub` as `self + (−rhs)`, the compound assignments, the
+/// [`zkaccel_field::PackedField`] impl over `from_elements`/`to_elements` with the CPU token,
+/// and the [`zkaccel_poseidon::PoseidonPacking`] impl of a packing that reduces every product
+/// (its constants' form given as `$linear`).
 #[cfg(target_arch = "x86_64")]
 macro_rules! packed_fp256_common {
     ($packed:ident, $token:ident, $width:literal, $feature:literal, { $($linear:tt)* }) => {
@@ -72,8 +74,32 @@ macro_rules! packed_fp256_common {
             fn write_to_slice(&self, out: &mut [Fp256<C>]) {
                 out.copy_from_slice(&self.to_elements());
             }
-            zkaccel_field::reduced_sums!();
+        }
+        impl<C: Fp256Config> zkaccel_poseidon::PoseidonPacking for $packed<C> {
             $($linear)*
+            type Split = Self;
+            type Accumulator = Self;
+            #[inline(always)]
+            fn split(self, _: $token) -> Self {
+                self
+            }
+            #[inline(always)]
+            fn empty_sum(cpu: $token) -> Self {
+                Self::broadcast(cpu, <Fp256<C> as zkaccel_field::Field>::ZERO)
+            }
+            #[inline(always)]
+            fn accumulate(
+                cpu: $token,
+                acc: &mut Self,
+                x: &Self,
+                c: &<Self as zkaccel_poseidon::PoseidonPacking>::Constant,
+            ) {
+                *acc = <Self as zkaccel_poseidon::PoseidonPacking>::mul_constant_add(cpu, *x, c, *acc);
+            }
+            #[inline(always)]
+            fn reduce_sum(acc: Self) -> Self {
+                acc
+            }
         }
         impl<C: Fp256Config> zkaccel_field::Algebra for $packed<C> {
             #[inline(always)]
@@ -476,6 +502,19 @@ impl<C: Fp256Config> Field for Fp256<C> {
     #[cfg(target_arch = "x86_64")]
     fn packing_widths() -> Vec<usize> {
         packing::packing_widths::<C>()
+    }
+}
+
+/// Poseidon's kernels on the packings [`Field::run_packed`] chooses (eight IFMA lanes, four
+/// AVX2 lanes or the scalar field); the sums of products on the portable defaults.
+impl<C: Fp256Config> zkaccel_poseidon::PoseidonField for Fp256<C> {
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn run_poseidon_packed<K: zkaccel_poseidon::PoseidonKernel<Self>>(
+        max_lanes: usize,
+        kernel: K,
+    ) -> K::Output {
+        packing::run_poseidon_packed(max_lanes, kernel)
     }
 }
 

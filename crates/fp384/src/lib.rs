@@ -398,6 +398,9 @@ impl<C: Fp384Config> TwoAdicField for Fp384<C> {
 /// MiMC's chains on the portable defaults (batches on the widest packing the CPU offers).
 impl<C: Fp384Config> zkaccel_mimc::MimcField for Fp384<C> {}
 
+/// Poseidon's kernels on the portable defaults (the scalar field and interleaved lanes).
+impl<C: Fp384Config> zkaccel_poseidon::PoseidonField for Fp384<C> {}
+
 /// Additions one element at a time, the twiddle products eight at a time with AVX-512 IFMA
 /// when present ([`Fp384::mul_assign_slices`], scalar otherwise).
 impl<C: Fp384Config> NttField for Fp384<C> {

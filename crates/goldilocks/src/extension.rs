@@ -190,6 +190,9 @@ impl zkaccel_ntt::NttField for Goldilocks2 {}
 /// MiMC's chains on the portable defaults.
 impl zkaccel_mimc::MimcField for Goldilocks2 {}
 
+/// The linear layers' sums of products on the portable defaults.
+impl zkaccel_poseidon::PoseidonField for Goldilocks2 {}
+
 impl ExtensionField<Goldilocks> for Goldilocks2 {
     const DEGREE: usize = 2;
 

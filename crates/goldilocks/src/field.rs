@@ -405,38 +405,6 @@ impl Field for Goldilocks {
     fn packing_widths() -> Vec<usize> {
         crate::x86_64::packing_widths()
     }
-
-    /// `Σ_j cs[j]·xs[j]`: 64×32-bit products summed in 128 bits and reduced once.
-    #[inline(always)]
-    fn dot_product_small(xs: &[Self], cs: &[u32]) -> Self {
-        debug_assert!(cs.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32);
-        let mut acc = 0u128;
-        for (x, &c) in xs.iter().zip(cs) {
-            acc += x.0 as u128 * c as u128;
-        }
-        Self(reduce128(acc))
-    }
-
-    /// `Σ_j xs[j]·ys[j]` with one reduction: the 128-bit products are summed in 160 bits, and
-    /// `2^128 ≡ −2^32 (mod p)` folds the top word back.
-    #[inline(always)]
-    fn dot_product(xs: &[Self], ys: &[Self]) -> Self {
-        let mut lo = 0u128;
-        let mut top = 0u64;
-        for (x, y) in xs.iter().zip(ys) {
-            let (sum, carry) = lo.overflowing_add(x.0 as u128 * y.0 as u128);
-            lo = sum;
-            top += carry as u64;
-        }
-        // top ≤ the number of terms, so top·2^32 < 2^64.
-        Self(reduce128(lo)) - Self(top << 32)
-    }
-
-    /// `self·c + acc` with one reduction (`(2^64 − 1)^2 + 2^64 − 1 < 2^128`).
-    #[inline(always)]
-    fn mul_add(self, c: Self, acc: Self) -> Self {
-        Self(reduce128(self.0 as u128 * c.0 as u128 + acc.0 as u128))
-    }
 }
 
 impl PrimeField for Goldilocks {
@@ -507,6 +475,51 @@ impl TwoAdicField for Goldilocks {
     fn two_adic_generator(bits: usize) -> Result<Self, FieldError> {
         check_two_adic_bits(bits)?;
         Ok(two_adic_root(bits))
+    }
+}
+
+/// Poseidon's kernels on the packings [`Field::run_packed`] chooses, and its sums of products
+/// with one reduction.
+impl zkaccel_poseidon::PoseidonField for Goldilocks {
+    /// `Σ_j cs[j]·xs[j]`: 64×32-bit products summed in 128 bits and reduced once.
+    #[inline(always)]
+    fn dot_product_small(xs: &[Self], cs: &[u32]) -> Self {
+        debug_assert!(cs.iter().map(|&c| c as u64).sum::<u64>() < 1 << 32);
+        let mut acc = 0u128;
+        for (x, &c) in xs.iter().zip(cs) {
+            acc += x.0 as u128 * c as u128;
+        }
+        Self(reduce128(acc))
+    }
+
+    /// `Σ_j xs[j]·ys[j]` with one reduction: the 128-bit products are summed in 160 bits, and
+    /// `2^128 ≡ −2^32 (mod p)` folds the top word back.
+    #[inline(always)]
+    fn dot_product(xs: &[Self], ys: &[Self]) -> Self {
+        let mut lo = 0u128;
+        let mut top = 0u64;
+        for (x, y) in xs.iter().zip(ys) {
+            let (sum, carry) = lo.overflowing_add(x.0 as u128 * y.0 as u128);
+            lo = sum;
+            top += carry as u64;
+        }
+        // top ≤ the number of terms, so top·2^32 < 2^64.
+        Self(reduce128(lo)) - Self(top << 32)
+    }
+
+    /// `self·c + acc` with one reduction (`(2^64 − 1)^2 + 2^64 − 1 < 2^128`).
+    #[inline(always)]
+    fn mul_add(self, c: Self, acc: Self) -> Self {
+        Self(reduce128(self.0 as u128 * c.0 as u128 + acc.0 as u128))
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn run_poseidon_packed<K: zkaccel_poseidon::PoseidonKernel<Self>>(
+        max_lanes: usize,
+        kernel: K,
+    ) -> K::Output {
+        crate::x86_64::run_poseidon_packed(max_lanes, kernel)
     }
 }
 

@@ -17,6 +17,7 @@ use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 pub use zkaccel_field::cpu::{Avx2, Avx512, Avx512Ifma};
 use zkaccel_field::{PackedField, PackedKernel};
+use zkaccel_poseidon::{PoseidonKernel, PoseidonPacking};
 
 use crate::field::{EPSILON, ORDER};
 use crate::Goldilocks;
@@ -262,6 +263,9 @@ macro_rules! packed_ops {
             fn write_to_slice(&self, out: &mut [Goldilocks]) {
                 out.copy_from_slice(&self.to_array());
             }
+        }
+
+        impl PoseidonPacking for $t {
             $($linear)*
         }
     };
@@ -280,7 +284,24 @@ macro_rules! plain_constants {
         fn broadcast_constant(cpu: $feature, c: &Goldilocks) -> Self {
             Self::broadcast(cpu, *c)
         }
-        zkaccel_field::reduced_sums!();
+        type Split = Self;
+        type Accumulator = Self;
+        #[inline(always)]
+        fn split(self, _: $feature) -> Self {
+            self
+        }
+        #[inline(always)]
+        fn empty_sum(cpu: $feature) -> Self {
+            Self::broadcast(cpu, <Goldilocks as zkaccel_field::Field>::ZERO)
+        }
+        #[inline(always)]
+        fn accumulate(cpu: $feature, acc: &mut Self, x: &Self, c: &Goldilocks) {
+            *acc = <Self as PoseidonPacking>::mul_constant_add(cpu, *x, c, *acc);
+        }
+        #[inline(always)]
+        fn reduce_sum(acc: Self) -> Self {
+            acc
+        }
     };
 }
 
@@ -1227,37 +1248,83 @@ packed_ops!(
 // Packed kernels with run-time dispatch.
 // ------------------------------------------------------------------------------------------
 
-/// Runs `kernel` on the widest packing the CPU offers with at most `max_lanes` lanes
-/// ([`zkaccel_field::Field::run_packed`]): with IFMA, [`PackedGoldilocksIfmaPair`] (16 lanes)
-/// or [`PackedGoldilocksIfma`] (8), whose arithmetic is AVX-512F's and whose linear
-/// combinations are cheaper; else [`PackedGoldilocksAvx512`] (8) or [`PackedGoldilocksAvx2`]
-/// (4); the scalar field at the end.
-#[inline]
-pub(crate) fn run_packed<K: PackedKernel<Goldilocks>>(max_lanes: usize, kernel: K) -> K::Output {
-    if let Some(cpu) = Avx512Ifma::detect() {
-        if max_lanes >= PackedGoldilocksIfmaPair::WIDTH {
-            // SAFETY: the token proves AVX-512F and IFMA.
-            return unsafe { run_kernel_ifma::<PackedGoldilocksIfmaPair, K>(cpu, kernel) };
+/// A dispatch of one kernel trait (`$kernel`, whose `run` takes the packing) to the packings:
+/// with IFMA, [`PackedGoldilocksIfmaPair`] (16 lanes) or [`PackedGoldilocksIfma`] (8), whose
+/// arithmetic is AVX-512F's and whose linear combinations are cheaper; else
+/// [`PackedGoldilocksAvx512`] (8) or [`PackedGoldilocksAvx2`] (4); the scalar field at the end:
+/// the widest the CPU offers with at most `max_lanes` lanes, each run from a function compiled
+/// for its instructions. Private: it writes the two dispatchers below from one text.
+macro_rules! dispatch {
+    ($run:ident, $ifma:ident, $avx512:ident, $avx2:ident, $kernel:path) => {
+        #[doc = concat!("Runs a [`", stringify!($kernel), "`] on the widest packing the CPU offers with at most `max_lanes` lanes.")]
+        #[inline]
+        pub(crate) fn $run<K: $kernel>(max_lanes: usize, kernel: K) -> K::Output {
+            if let Some(cpu) = Avx512Ifma::detect() {
+                if max_lanes >= PackedGoldilocksIfmaPair::WIDTH {
+                    // SAFETY: the token proves AVX-512F and IFMA.
+                    return unsafe { $ifma::<PackedGoldilocksIfmaPair, K>(cpu, kernel) };
+                }
+                if max_lanes >= PackedGoldilocksIfma::WIDTH {
+                    // SAFETY: the token proves AVX-512F and IFMA.
+                    return unsafe { $ifma::<PackedGoldilocksIfma, K>(cpu, kernel) };
+                }
+            }
+            if max_lanes >= PackedGoldilocksAvx512::WIDTH {
+                if let Some(cpu) = Avx512::detect() {
+                    // SAFETY: the token proves AVX-512F.
+                    return unsafe { $avx512(cpu, kernel) };
+                }
+            }
+            if max_lanes >= PackedGoldilocksAvx2::WIDTH {
+                if let Some(cpu) = Avx2::detect() {
+                    // SAFETY: the token proves AVX2.
+                    return unsafe { $avx2(cpu, kernel) };
+                }
+            }
+            kernel.run::<Goldilocks>(())
         }
-        if max_lanes >= PackedGoldilocksIfma::WIDTH {
-            // SAFETY: the token proves AVX-512F and IFMA.
-            return unsafe { run_kernel_ifma::<PackedGoldilocksIfma, K>(cpu, kernel) };
+
+        /// # Safety
+        /// The CPU must support AVX-512F and IFMA (the token proves it).
+        #[target_feature(enable = "avx512f,avx512ifma")]
+        unsafe fn $ifma<P, K>(cpu: Avx512Ifma, kernel: K) -> K::Output
+        where
+            P: PoseidonPacking<Scalar = Goldilocks, Cpu = Avx512Ifma>,
+            K: $kernel,
+        {
+            kernel.run::<P>(cpu)
         }
-    }
-    if max_lanes >= PackedGoldilocksAvx512::WIDTH {
-        if let Some(cpu) = Avx512::detect() {
-            // SAFETY: the token proves AVX-512F.
-            return unsafe { run_kernel_avx512(cpu, kernel) };
+
+        /// # Safety
+        /// The CPU must support AVX-512F (the token proves it).
+        #[target_feature(enable = "avx512f")]
+        unsafe fn $avx512<K: $kernel>(cpu: Avx512, kernel: K) -> K::Output {
+            kernel.run::<PackedGoldilocksAvx512>(cpu)
         }
-    }
-    if max_lanes >= PackedGoldilocksAvx2::WIDTH {
-        if let Some(cpu) = Avx2::detect() {
-            // SAFETY: the token proves AVX2.
-            return unsafe { run_kernel_avx2(cpu, kernel) };
+
+        /// # Safety
+        /// The CPU must support AVX2 (the token proves it).
+        #[target_feature(enable = "avx2")]
+        unsafe fn $avx2<K: $kernel>(cpu: Avx2, kernel: K) -> K::Output {
+            kernel.run::<PackedGoldilocksAvx2>(cpu)
         }
-    }
-    kernel.run::<Goldilocks>(())
+    };
 }
+
+dispatch!(
+    run_packed,
+    run_kernel_ifma,
+    run_kernel_avx512,
+    run_kernel_avx2,
+    PackedKernel<Goldilocks>
+);
+dispatch!(
+    run_poseidon_packed,
+    run_poseidon_ifma,
+    run_poseidon_avx512,
+    run_poseidon_avx2,
+    PoseidonKernel<Goldilocks>
+);
 
 /// The lane counts [`run_packed`] can choose here, widest first.
 pub(crate) fn packing_widths() -> Vec<usize> {
@@ -1273,31 +1340,6 @@ pub(crate) fn packing_widths() -> Vec<usize> {
     }
     widths.push(1);
     widths
-}
-
-/// # Safety
-/// The CPU must support AVX-512F and IFMA (the token proves it).
-#[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn run_kernel_ifma<P, K>(cpu: Avx512Ifma, kernel: K) -> K::Output
-where
-    P: PackedField<Scalar = Goldilocks, Cpu = Avx512Ifma>,
-    K: PackedKernel<Goldilocks>,
-{
-    kernel.run::<P>(cpu)
-}
-
-/// # Safety
-/// The CPU must support AVX-512F (the token proves it).
-#[target_feature(enable = "avx512f")]
-unsafe fn run_kernel_avx512<K: PackedKernel<Goldilocks>>(cpu: Avx512, kernel: K) -> K::Output {
-    kernel.run::<PackedGoldilocksAvx512>(cpu)
-}
-
-/// # Safety
-/// The CPU must support AVX2 (the token proves it).
-#[target_feature(enable = "avx2")]
-unsafe fn run_kernel_avx2<K: PackedKernel<Goldilocks>>(cpu: Avx2, kernel: K) -> K::Output {
-    kernel.run::<PackedGoldilocksAvx2>(cpu)
 }
 
 // ------------------------------------------------------------------------------------------

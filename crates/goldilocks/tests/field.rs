@@ -12,6 +12,7 @@ use zkaccel_field::{Algebra, ExtensionField, Field, TwoAdicField};
 use zkaccel_field_testing::{random_prime, rng, SAMPLES};
 use zkaccel_goldilocks::{Goldilocks, Goldilocks2};
 use zkaccel_ntt::WritePrefetch;
+use zkaccel_poseidon::PoseidonField;
 
 type P3 = p3_goldilocks::Goldilocks;
 type P3Ext = BinomialExtensionField<P3, 2>;
@@ -64,13 +65,13 @@ mod goldilocks {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn every_x86_packing_lane_by_lane() {
-    use zkaccel_field::PackedField;
     use zkaccel_field_testing::check_packed_lanes;
     use zkaccel_goldilocks::x86_64::{
         PackedGoldilocksAvx2, PackedGoldilocksAvx512, PackedGoldilocksIfma,
         PackedGoldilocksIfmaPair,
     };
-    fn check<P: PackedField<Scalar = Goldilocks>>(xs: &[Goldilocks], ys: &[Goldilocks]) {
+    use zkaccel_poseidon::PoseidonPacking;
+    fn check<P: PoseidonPacking<Scalar = Goldilocks>>(xs: &[Goldilocks], ys: &[Goldilocks]) {
         if let Some(cpu) = P::detect() {
             check_packed_lanes::<P>(cpu, xs, ys);
         }

@@ -203,7 +203,7 @@ fn config_lines<F: PrimeField, const N: usize>(
 }
 
 /// The lines of [`engine_vectors`] for one instance.
-fn engine_lines<F: PrimeField, const N: usize>(
+fn engine_lines<F: PrimeField + zkaccel_poseidon::PoseidonField, const N: usize>(
     params: &PoseidonParams<F>,
     count: usize,
     seed: u64,

@@ -210,7 +210,10 @@ mod tests {
 
     use super::*;
 
-    fn check<F: PrimeField>(params: &PoseidonParams<F>, seed: u64) {
+    fn check<F: PrimeField + zkaccel_poseidon::PoseidonField>(
+        params: &PoseidonParams<F>,
+        seed: u64,
+    ) {
         let u = UniformRounds::derive(params).unwrap();
         let blocks = blocks(&u);
         let p = Poseidon::new(params.clone()).unwrap();

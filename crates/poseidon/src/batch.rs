@@ -1,9 +1,11 @@
-//! Many independent permutations: one kernel written over packings
-//! ([`zkaccel_field::PackedKernel`]), run on the packing each field chooses for the CPU
-//! ([`zkaccel_field::Field::run_packed`]), and its multi-threaded driver.
+//! Many independent permutations: one kernel written over packings ([`PoseidonKernel`]), run
+//! on the packing each field chooses for the CPU ([`PoseidonField::run_poseidon_packed`]), and
+//! its multi-threaded driver.
 
 use rayon::prelude::*;
-use zkaccel_field::{Field, Interleaved, PackedField, PackedKernel, PrimeField};
+use zkaccel_field::{Field, Interleaved, PrimeField};
+
+use crate::{PoseidonField, PoseidonKernel, PoseidonPacking};
 
 use crate::error::PoseidonError;
 use crate::permutation::{permute_lanes, KernelConstants, MAX_KERNEL_WIDTH};
@@ -21,7 +23,7 @@ const STATES_PER_TASK: usize = 256;
 /// Permutes every whole group of `P::WIDTH` states (lane `i` of the packing holds element `i`
 /// of each state); returns the untouched remainder.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn permute_groups<'a, P: PackedField>(
+fn permute_groups<'a, P: PoseidonPacking>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     states: &'a mut [P::Scalar],
@@ -56,11 +58,11 @@ struct PermuteMany<'a, F> {
     states: &'a mut [F],
 }
 
-impl<F: PrimeField> PackedKernel<F> for PermuteMany<'_, F> {
+impl<F: PrimeField + PoseidonField> PoseidonKernel<F> for PermuteMany<'_, F> {
     type Output = ();
 
     #[inline(always)]
-    fn run<P: PackedField<Scalar = F>>(self, cpu: P::Cpu) {
+    fn run<P: PoseidonPacking<Scalar = F>>(self, cpu: P::Cpu) {
         let Self {
             permutation: p,
             states,
@@ -82,7 +84,7 @@ impl<F: PrimeField> PackedKernel<F> for PermuteMany<'_, F> {
         if !rest.is_empty() {
             // Fewer states than lanes remain: a narrower packing takes them.
             let lanes = rest.len() / t;
-            F::run_packed_within(
+            F::run_poseidon_packed(
                 lanes,
                 PermuteMany {
                     permutation: p,
@@ -94,7 +96,7 @@ impl<F: PrimeField> PackedKernel<F> for PermuteMany<'_, F> {
 }
 
 /// Permutes whole states on the calling thread, on packings of at most `max_lanes` lanes.
-pub(crate) fn permute_many_within<F: PrimeField>(
+pub(crate) fn permute_many_within<F: PrimeField + PoseidonField>(
     p: &Poseidon<F>,
     max_lanes: usize,
     states: &mut [F],
@@ -108,7 +110,7 @@ pub(crate) fn permute_many_within<F: PrimeField>(
     }
     // A packing wider than the batch would leave every state to the next one.
     let lanes = max_lanes.min(states.len() / t);
-    F::run_packed_within(
+    F::run_poseidon_packed(
         lanes,
         PermuteMany {
             permutation: p,
@@ -118,7 +120,7 @@ pub(crate) fn permute_many_within<F: PrimeField>(
 }
 
 /// Splits the states over the rayon pool; each task runs the single-thread kernel.
-pub(crate) fn permute_many_parallel<F: PrimeField>(
+pub(crate) fn permute_many_parallel<F: PrimeField + PoseidonField>(
     p: &Poseidon<F>,
     states: &mut [F],
 ) -> Result<(), PoseidonError> {

@@ -6,6 +6,7 @@ pub mod grain;
 pub mod limits;
 mod matrix;
 pub mod mds_security;
+mod packing;
 mod params;
 mod permutation;
 pub mod reference;
@@ -15,6 +16,7 @@ mod uniform;
 pub use batch::INTERLEAVE;
 pub use error::PoseidonError;
 pub use matrix::Matrix;
+pub use packing::{PoseidonField, PoseidonKernel, PoseidonPacking};
 pub use params::{check_alpha, PoseidonParams};
 pub use permutation::{
     permute_textbook, KernelConstants, LinearPartial, Poseidon, SparsePartial, MAX_KERNEL_WIDTH,

@@ -11,7 +11,9 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use arrayvec::ArrayVec;
 
-use zkaccel_field::{PackedField, PrimeField};
+use zkaccel_field::PrimeField;
+
+use crate::{PoseidonField, PoseidonPacking};
 use zkaccel_symmetric::sbox::{pow_sbox, pow_sbox_with, SboxArithmetic};
 
 use crate::error::PoseidonError;
@@ -19,9 +21,9 @@ use crate::matrix::Matrix;
 use crate::params::PoseidonParams;
 
 /// `x^d` on packed lanes, [`pow_sbox_with`]'s schedules with the squarings on
-/// [`PackedField::square_for_throughput`].
+/// [`PoseidonPacking::square_for_throughput`].
 #[inline(always)]
-fn pow_lanes<P: PackedField>(x: P, d: u64) -> P {
+fn pow_lanes<P: PoseidonPacking>(x: P, d: u64) -> P {
     pow_sbox_with(&SboxLane(x), d).0
 }
 
@@ -29,7 +31,7 @@ fn pow_lanes<P: PackedField>(x: P, d: u64) -> P {
 #[derive(Clone, Copy)]
 struct SboxLane<P>(P);
 
-impl<P: PackedField> Mul for SboxLane<P> {
+impl<P: PoseidonPacking> Mul for SboxLane<P> {
     type Output = Self;
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
@@ -37,7 +39,7 @@ impl<P: PackedField> Mul for SboxLane<P> {
     }
 }
 
-impl<P: PackedField> SboxArithmetic for SboxLane<P> {
+impl<P: PoseidonPacking> SboxArithmetic for SboxLane<P> {
     #[inline(always)]
     fn sbox_square(&self) -> Self {
         Self(self.0.square_for_throughput())
@@ -45,7 +47,7 @@ impl<P: PackedField> SboxArithmetic for SboxLane<P> {
 }
 
 /// The constants of the optimised permutation, in the form a packing multiplies by
-/// ([`PackedField::Constant`]).
+/// ([`PoseidonPacking::Constant`]).
 #[derive(Debug, Clone)]
 pub struct KernelConstants<C> {
     pub(crate) width: usize,
@@ -373,7 +375,7 @@ pub const MAX_KERNEL_WIDTH: usize = 32;
 /// has them).
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-fn full_round<P: PackedField, const W: usize>(
+fn full_round<P: PoseidonPacking, const W: usize>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
@@ -409,7 +411,7 @@ fn full_round<P: PackedField, const W: usize>(
     state.copy_from_slice(&tmp[..t]);
 }
 
-impl<F: PrimeField> KernelConstants<F> {
+impl<F: PrimeField + PoseidonField> KernelConstants<F> {
     /// Half of the full rounds (the first half, or the second if `second`) on one scalar
     /// state: for kernels that run the partial rounds with a schedule of their own.
     ///
@@ -456,7 +458,7 @@ pub enum PartialRounds {
     /// ([`partial_rounds_sparse`]).
     Sparse,
     /// Lane 0's value after each round as one sum over the rounds' inputs, reduced once
-    /// ([`partial_rounds_linear`]): for packings with [`PackedField::LAZY_SUMS`].
+    /// ([`partial_rounds_linear`]): for packings with [`PoseidonPacking::LAZY_SUMS`].
     Linear,
     /// The sparse rounds rescheduled so that only the S-box and one multiply-add lie on the
     /// chain from round to round ([`partial_rounds_latency`]): one permutation at a time.
@@ -467,7 +469,7 @@ pub enum PartialRounds {
 impl PartialRounds {
     /// The form a packing `P` runs best.
     #[inline(always)]
-    pub fn preferred<P: PackedField>() -> Self {
+    pub fn preferred<P: PoseidonPacking>() -> Self {
         if P::LAZY_SUMS {
             Self::Linear
         } else {
@@ -481,7 +483,7 @@ impl PartialRounds {
 ///
 /// The form is chosen at compile time, so each packing's kernel holds only the form it runs.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub fn permute_lanes<P: PackedField>(
+pub fn permute_lanes<P: PoseidonPacking>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
@@ -496,7 +498,7 @@ pub fn permute_lanes<P: PackedField>(
 #[cfg(feature = "kernels")]
 /// [`permute_lanes`] with the partial rounds in the form `partial`, whatever the packing
 /// prefers (tests run both forms on every packing).
-pub fn permute_lanes_with<P: PackedField>(
+pub fn permute_lanes_with<P: PoseidonPacking>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
@@ -517,7 +519,7 @@ const LATENCY: u8 = 2;
 /// One permutation with the partial rounds in the form `FORM` (`SPARSE`, `LINEAR` or
 /// `LATENCY`).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn permute_lanes_form<P: PackedField, const FORM: u8>(
+fn permute_lanes_form<P: PoseidonPacking, const FORM: u8>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
@@ -534,7 +536,7 @@ fn permute_lanes_form<P: PackedField, const FORM: u8>(
 /// One permutation for a width fixed at compile time (`W = t`), or any width (`W = 0`).
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-fn permute_lanes_width<P: PackedField, const W: usize, const FORM: u8>(
+fn permute_lanes_width<P: PoseidonPacking, const W: usize, const FORM: u8>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
@@ -569,7 +571,7 @@ fn permute_lanes_width<P: PackedField, const W: usize, const FORM: u8>(
 /// `t − 1` multiply-adds.
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-pub fn partial_rounds_sparse<P: PackedField, const W: usize>(
+pub fn partial_rounds_sparse<P: PoseidonPacking, const W: usize>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
@@ -617,7 +619,7 @@ pub fn partial_rounds_sparse<P: PackedField, const W: usize>(
 /// throughput rather than latency, keep).
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-pub fn partial_rounds_latency<P: PackedField, const W: usize>(
+pub fn partial_rounds_latency<P: PoseidonPacking, const W: usize>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
@@ -671,13 +673,13 @@ pub const MAX_LINEAR_PARTIAL_ROUNDS: usize = 64;
 const TRIANGLE_BLOCK: usize = 4;
 
 /// The partial rounds in linear form ([`LinearPartial`]): lane 0's value after each round is
-/// one sum of products of the round's inputs ([`PackedField::accumulate`]), reduced once, so
+/// one sum of products of the round's inputs ([`PoseidonPacking::accumulate`]), reduced once, so
 /// that only the S-box and that reduction lie on the dependency chain from round to round.
 /// Falls back to [`partial_rounds_sparse`] beyond [`MAX_LINEAR_PARTIAL_ROUNDS`] rounds or
-/// sums longer than the packing's [`PackedField::MAX_LAZY_TERMS`].
+/// sums longer than the packing's [`PoseidonPacking::MAX_LAZY_TERMS`].
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::needless_range_loop)] // index loops mirror the round equations
-pub fn partial_rounds_linear<P: PackedField, const W: usize>(
+pub fn partial_rounds_linear<P: PoseidonPacking, const W: usize>(
     k: &KernelConstants<P::Constant>,
     cpu: P::Cpu,
     state: &mut [P],
@@ -800,7 +802,7 @@ impl core::fmt::Debug for ConvertedConstants {
     }
 }
 
-impl<F: PrimeField> Poseidon<F> {
+impl<F: PrimeField + PoseidonField> Poseidon<F> {
     /// Prepares the permutation.
     ///
     /// # Errors
@@ -953,7 +955,7 @@ impl<F: PrimeField> Poseidon<F> {
     }
 }
 
-impl<F: PrimeField> zkaccel_symmetric::Permutation<F> for Poseidon<F> {
+impl<F: PrimeField + PoseidonField> zkaccel_symmetric::Permutation<F> for Poseidon<F> {
     type Error = PoseidonError;
     fn width(&self) -> usize {
         Poseidon::width(self)

@@ -9,7 +9,7 @@ use zkaccel_merkle::FieldTreeHasher;
 use zkaccel_poseidon::grain::{GrainLfsr, GrainSeed, SboxEncoding};
 use zkaccel_poseidon::reference::field_bits;
 use zkaccel_poseidon::rounds::{neptune_round_numbers, strengthened_partial_rounds};
-use zkaccel_poseidon::{Matrix, Poseidon, PoseidonError, PoseidonParams};
+use zkaccel_poseidon::{Matrix, Poseidon, PoseidonError, PoseidonField, PoseidonParams};
 
 /// neptune's S-box exponent.
 pub const ALPHA: u64 = 5;
@@ -100,7 +100,7 @@ pub fn params<F: PrimeField>(
     PoseidonParams::new(t, ALPHA, rf, rp, constants, mds.entries().to_vec())
 }
 
-impl<F: PrimeField> NeptunePoseidon<F> {
+impl<F: PrimeField + PoseidonField> NeptunePoseidon<F> {
     /// Builds the instance (constant generation takes a few milliseconds; keep it).
     ///
     /// # Errors
@@ -219,7 +219,7 @@ fn tag_merkle<F: PrimeField>(arity: usize) -> F {
 }
 
 /// neptune's Merkle-tree node (`HashType::MerkleTree`) of `arity` children.
-impl<F: PrimeField> zkaccel_symmetric::Compression<F> for NeptunePoseidon<F> {
+impl<F: PrimeField + PoseidonField> zkaccel_symmetric::Compression<F> for NeptunePoseidon<F> {
     type Error = PoseidonError;
     const NAME: &'static str = "neptune";
     fn arity(&self) -> usize {

@@ -25,7 +25,9 @@ use crate::errors::invalid;
 const CHUNK: usize = 1 << 12;
 
 /// A field the Python package exposes.
-pub trait NumpyField: PrimeField + NttField + Send + Sync {
+pub trait NumpyField:
+    PrimeField + NttField + zkaccel_poseidon::PoseidonField + Send + Sync
+{
     /// `uint64` words per element.
     const LIMBS: usize;
 

@@ -28,7 +28,7 @@ use zkaccel_field::{Algebra, Field};
 
 use super::partial::{PartialRounds12, LANES};
 use super::{PARTIAL_ROUNDS, WIDTH};
-use zkaccel_poseidon::KernelConstants;
+use zkaccel_poseidon::{KernelConstants, PoseidonField};
 
 use crate::Goldilocks;
 

@@ -8,7 +8,7 @@
 use zkaccel_field::{Algebra, Field};
 
 use super::{PARTIAL_ROUNDS, WIDTH};
-use zkaccel_poseidon::KernelConstants;
+use zkaccel_poseidon::{KernelConstants, PoseidonField};
 
 use crate::Goldilocks;
 

@@ -3,11 +3,12 @@
 //! 52-bit multiply-adds make their linear combinations cheaper: products by small constants
 //! are fused multiply-adds ([`PackedGoldilocksAvx512::dot_small_ifma`]), and sums of constant
 //! products stay unreduced in an [`Accumulator52`] until one reduction ends them
-//! ([`PackedField::LAZY_SUMS`]), which Poseidon's partial rounds take.
+//! ([`PoseidonPacking::LAZY_SUMS`]), which Poseidon's partial rounds take.
 
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use zkaccel_field::{Algebra, PackedField};
+use zkaccel_poseidon::PoseidonPacking;
 
 use core::arch::x86_64::_mm512_set1_epi64;
 
@@ -121,7 +122,9 @@ impl PackedField for PackedGoldilocksIfma {
     fn write_to_slice(&self, out: &mut [Goldilocks]) {
         self.0.write_to_slice(out);
     }
+}
 
+impl PoseidonPacking for PackedGoldilocksIfma {
     type Constant = Split52Constant;
     #[inline(always)]
     fn prepare_constant(_: Avx512Ifma, c: Goldilocks) -> Split52Constant {
@@ -248,7 +251,9 @@ impl PackedField for PackedGoldilocksIfmaPair {
         self.0.write_to_slice(&mut out[..8]);
         self.1.write_to_slice(&mut out[8..]);
     }
+}
 
+impl PoseidonPacking for PackedGoldilocksIfmaPair {
     type Constant = Split52Constant;
     #[inline(always)]
     fn prepare_constant(_: Avx512Ifma, c: Goldilocks) -> Split52Constant {

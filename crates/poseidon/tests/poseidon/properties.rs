@@ -15,6 +15,7 @@ use zkaccel_goldilocks::Goldilocks;
 use zkaccel_plonky2::Plonky2Poseidon;
 use zkaccel_poseidon::kernels::{permute_lanes_with, PartialRounds};
 use zkaccel_poseidon::reference::reference_params;
+use zkaccel_poseidon::PoseidonField;
 use zkaccel_poseidon::{
     check_alpha, permute_textbook, Matrix, Poseidon, PoseidonError, PoseidonParams, UniformRounds,
 };
@@ -49,7 +50,7 @@ fn lane_bounds<F: PrimeField>() -> Vec<usize> {
     bounds
 }
 
-fn check_fast_equals_textbook<F: PrimeField>(
+fn check_fast_equals_textbook<F: PrimeField + PoseidonField>(
     seed: u64,
     t: usize,
     alpha: u64,
@@ -80,7 +81,7 @@ fn check_fast_equals_textbook<F: PrimeField>(
 
 /// Every form of the partial rounds on the scalar field and on interleaved lanes (the SIMD
 /// packings run their preferred form through the batch kernels above).
-fn check_every_form_equals_textbook<F: PrimeField>(
+fn check_every_form_equals_textbook<F: PrimeField + PoseidonField>(
     seed: u64,
     t: usize,
     alpha: u64,
@@ -125,7 +126,7 @@ fn check_every_form_equals_textbook<F: PrimeField>(
 
 /// The uniform rounds (one constant vector per round, dense or sparse layers: the hardware
 /// engines' form) equal the textbook permutation; their layers' entries equal their action.
-fn check_uniform_equals_textbook<F: PrimeField>(
+fn check_uniform_equals_textbook<F: PrimeField + PoseidonField>(
     seed: u64,
     t: usize,
     alpha: u64,
@@ -248,7 +249,7 @@ proptest! {
 
 #[test]
 fn fp256_kernels_on_edge_values() {
-    fn check<F: PrimeField>() {
+    fn check<F: PrimeField + PoseidonField>() {
         // neptune's arity 8 (t = 9) and arity 2 (t = 3), states of p − 1, zero and small values;
         // 37 states: whole groups of every kernel's lanes and a remainder.
         for arity in [2, 8] {
@@ -312,7 +313,7 @@ fn converted_constants_are_made_once_per_representation() {
 #[test]
 fn uniform_rounds_equal_every_preset() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-    fn check<F: PrimeField>(params: &PoseidonParams<F>, rng: &mut impl Rng) {
+    fn check<F: PrimeField + PoseidonField>(params: &PoseidonParams<F>, rng: &mut impl Rng) {
         let uniform = UniformRounds::derive(params).unwrap();
         let p = Poseidon::new(params.clone()).unwrap();
         let t = params.width();
