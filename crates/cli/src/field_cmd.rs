@@ -5,20 +5,10 @@ use clap::{Args, Subcommand, ValueEnum};
 use zkaccel_field::modmul::MulAlgorithm;
 use zkaccel_field::{limbs, PrimeField, TwoAdicField};
 
+use crate::field_arg::{FieldArg, SCALAR_FIELDS};
 use crate::inputs::{parse_one, InputError, Origin};
 use zkaccel_fp256::{Fp256, Fp256Config};
-
-/// The prime fields.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FieldName {
-    /// p = 2^64 − 2^32 + 1.
-    Goldilocks,
-    /// BN254 scalar field.
-    Bn254,
-    /// BLS12-381 scalar field.
-    #[value(name = "bls12-381")]
-    Bls12381,
-}
+use zkaccel_registry::FieldId;
 
 /// The multiplication algorithms of the papers.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -53,8 +43,8 @@ pub enum FieldCommand {
 #[derive(Args)]
 pub struct MulArgs {
     /// The field.
-    #[arg(long)]
-    field: FieldName,
+    #[arg(long, value_parser = FieldArg(SCALAR_FIELDS))]
+    field: FieldId,
     /// The multiplication algorithm (256-bit fields only).
     #[arg(long, value_enum, default_value = "montgomery")]
     algorithm: AlgorithmName,
@@ -67,8 +57,8 @@ pub struct MulArgs {
 #[derive(Args)]
 pub struct InfoArgs {
     /// The field.
-    #[arg(long)]
-    field: FieldName,
+    #[arg(long, value_parser = FieldArg(SCALAR_FIELDS))]
+    field: FieldId,
 }
 
 /// Errors of the `field` subcommand.
@@ -80,6 +70,9 @@ pub enum FieldCmdError {
     /// A 256-bit algorithm was asked of Goldilocks.
     #[error("--algorithm {0:?} applies to the 256-bit fields only")]
     AlgorithmNotAvailable(AlgorithmName),
+    /// A field of the registry these commands do not offer (the parser refuses it first).
+    #[error("--field {0} is not offered here")]
+    NotOffered(FieldId),
 }
 
 fn parse_operands<F: PrimeField>(a: &str, b: &str) -> Result<(F, F), FieldCmdError> {
@@ -128,7 +121,7 @@ pub fn run(cmd: &FieldCommand) -> Result<(), Box<dyn std::error::Error>> {
     match cmd {
         FieldCommand::Mul(args) => {
             let out = match args.field {
-                FieldName::Goldilocks => {
+                FieldId::Goldilocks => {
                     if !matches!(args.algorithm, AlgorithmName::Montgomery) {
                         return Err(FieldCmdError::AlgorithmNotAvailable(args.algorithm).into());
                     }
@@ -136,16 +129,18 @@ pub fn run(cmd: &FieldCommand) -> Result<(), Box<dyn std::error::Error>> {
                         parse_operands::<zkaccel_goldilocks::Goldilocks>(&args.a, &args.b)?;
                     (a * b).to_decimal_string()
                 }
-                FieldName::Bn254 => mul_fp256::<zkaccel_bn254::FrConfig>(args)?,
-                FieldName::Bls12381 => mul_fp256::<zkaccel_bls12_381::FrConfig>(args)?,
+                FieldId::Bn254 => mul_fp256::<zkaccel_bn254::FrConfig>(args)?,
+                FieldId::Bls12_381 => mul_fp256::<zkaccel_bls12_381::FrConfig>(args)?,
+                other => return Err(FieldCmdError::NotOffered(other).into()),
             };
             println!("{out}");
         }
         FieldCommand::Info(args) => {
             let v = match args.field {
-                FieldName::Goldilocks => info::<zkaccel_goldilocks::Goldilocks>(),
-                FieldName::Bn254 => info_fp256::<zkaccel_bn254::FrConfig>(),
-                FieldName::Bls12381 => info_fp256::<zkaccel_bls12_381::FrConfig>(),
+                FieldId::Goldilocks => info::<zkaccel_goldilocks::Goldilocks>(),
+                FieldId::Bn254 => info_fp256::<zkaccel_bn254::FrConfig>(),
+                FieldId::Bls12_381 => info_fp256::<zkaccel_bls12_381::FrConfig>(),
+                other => return Err(FieldCmdError::NotOffered(other).into()),
             };
             println!("{}", serde_json::to_string_pretty(&v)?);
         }

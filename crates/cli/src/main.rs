@@ -1,6 +1,7 @@
 //! The `zkaccel` command-line tool: see the crate README.
 
 mod bench;
+mod field_arg;
 mod field_cmd;
 mod hw_cmd;
 mod inputs;

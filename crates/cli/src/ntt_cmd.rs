@@ -7,18 +7,16 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use serde_json::json;
-use zkaccel_bls12_381::Fr as Bls;
-use zkaccel_bn254::Fr as Bn;
 use zkaccel_field::PrimeField;
-use zkaccel_goldilocks::Goldilocks;
 use zkaccel_kernel_trace::{
     write_jsonl, Kernel, KernelSink, NttLayout, NttOrder, Phase, TraceField, Tracer,
 };
 use zkaccel_ntt::{Algorithm, NttField, NttPlan, Order, DEFAULT_CORE_LOG};
 
-use crate::field_cmd::FieldName;
+use crate::field_arg::{FieldArg, SCALAR_FIELDS};
 use crate::inputs::{alloc_within, generate_rows, parse_size, read_values_as, ValueMode};
 use zkaccel_plot::files::{check_distinct_outputs, AtomicFile, FileSet};
+use zkaccel_registry::{FieldId, FieldVisitor, RegisteredField};
 
 type Boxed = Box<dyn std::error::Error>;
 
@@ -49,8 +47,8 @@ impl From<OrderName> for Order {
 #[derive(Args)]
 pub struct NttArgs {
     /// The field.
-    #[arg(long, value_enum)]
-    field: FieldName,
+    #[arg(long, value_parser = FieldArg(SCALAR_FIELDS))]
+    field: FieldId,
     /// Coefficients from evaluations instead of evaluations from coefficients.
     #[arg(long)]
     inverse: bool,
@@ -249,9 +247,13 @@ fn transform<F: PrimeField + NttField>(a: &NttArgs, field: TraceField) -> Result
 
 /// Runs `zkaccel ntt`.
 pub fn run(a: &NttArgs) -> Result<(), Boxed> {
-    match a.field {
-        FieldName::Goldilocks => transform::<Goldilocks>(a, TraceField::Goldilocks),
-        FieldName::Bn254 => transform::<Bn>(a, TraceField::Bn254),
-        FieldName::Bls12381 => transform::<Bls>(a, TraceField::Bls12381),
+    /// [`transform`] on the field `--field` names.
+    struct Transform<'a>(&'a NttArgs);
+    impl FieldVisitor for Transform<'_> {
+        type Output = Result<(), Boxed>;
+        fn visit<F: RegisteredField>(self) -> Self::Output {
+            transform::<F>(self.0, F::ID.trace_field())
+        }
     }
+    a.field.visit(Transform(a))
 }

@@ -14,7 +14,9 @@ use zkaccel_poseidon::rounds::reference_round_numbers;
 use zkaccel_poseidon::{PoseidonError, PoseidonParams};
 use zkaccel_presets::{circomlib, neptune};
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
+use zkaccel_registry::{FieldId, FieldVisitor, RegisteredField};
 
+use crate::field_arg::{FieldArg, SCALAR_FIELDS};
 use crate::inputs::{read_values_as, ValueMode};
 
 #[derive(Subcommand)]
@@ -79,18 +81,6 @@ pub struct HashArgs {
     values: Vec<String>,
 }
 
-/// Fields `params` can generate for.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FieldName {
-    /// 2^64 − 2^32 + 1.
-    Goldilocks,
-    /// BN254's scalar field.
-    Bn254,
-    /// BLS12-381's scalar field.
-    #[value(name = "bls12-381")]
-    Bls12_381,
-}
-
 /// How constants are generated.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum Style {
@@ -105,8 +95,8 @@ pub enum Style {
 #[derive(Args)]
 pub struct ParamsArgs {
     /// The field.
-    #[arg(long, value_enum)]
-    field: FieldName,
+    #[arg(long, value_parser = FieldArg(SCALAR_FIELDS))]
+    field: FieldId,
     /// The state width t.
     #[arg(long)]
     width: usize,
@@ -189,11 +179,15 @@ pub fn run(cmd: &PoseidonCommand) -> Result<(), Box<dyn std::error::Error>> {
     match cmd {
         PoseidonCommand::Hash(a) => hash(a),
         PoseidonCommand::Params(a) => {
-            let out = match a.field {
-                FieldName::Goldilocks => generate::<Goldilocks>(a)?,
-                FieldName::Bn254 => generate::<Bn>(a)?,
-                FieldName::Bls12_381 => generate::<Bls>(a)?,
-            };
+            /// [`generate`] on the field `--field` names.
+            struct Generate<'a>(&'a ParamsArgs);
+            impl FieldVisitor for Generate<'_> {
+                type Output = Result<serde_json::Value, PoseidonError>;
+                fn visit<F: RegisteredField>(self) -> Self::Output {
+                    generate::<F>(self.0)
+                }
+            }
+            let out = a.field.visit(Generate(a))?;
             println!("{}", serde_json::to_string_pretty(&out)?);
             Ok(())
         }

@@ -5,6 +5,7 @@
 //! of shape `S + (4,)` holds elements of shape `S`. Arrays must be C-contiguous and of dtype
 //! `uint64`; anything else is an error, never a silent copy that changes meaning.
 
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -12,124 +13,49 @@ use num_bigint::{BigInt, BigUint, Sign};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use zkaccel_bls12_381::Fr as Bls;
-use zkaccel_bn254::Fr as Bn;
-use zkaccel_field::PrimeField;
-use zkaccel_goldilocks::Goldilocks;
-use zkaccel_ntt::NttField;
 use zkaccel_ntt::NttPlan;
+use zkaccel_registry::{FieldId, RegisteredField};
 
 use crate::errors::invalid;
 
-/// Elements per parallel chunk of a conversion.
-const CHUNK: usize = 1 << 12;
+/// The fields the package exposes, from the registry.
+pub const FIELDS: [FieldId; 3] = [FieldId::Goldilocks, FieldId::Bn254, FieldId::Bls12_381];
 
-/// A field the Python package exposes.
-pub trait NumpyField:
-    PrimeField + NttField + zkaccel_poseidon::PoseidonField + Send + Sync
-{
-    /// `uint64` words per element.
-    const LIMBS: usize;
-
-    /// Elements from canonical words (`reduce`: any words, reduced modulo `p`).
-    ///
-    /// # Errors
-    /// The first non-canonical element, unless `reduce`.
-    fn from_words(words: &[u64], reduce: bool) -> Result<Vec<Self>, String> {
-        words
-            .par_chunks(CHUNK * Self::LIMBS)
-            .map(|chunk| {
-                chunk
-                    .chunks_exact(Self::LIMBS)
-                    .map(|w| {
-                        if reduce {
-                            Ok(Self::from_limbs_reduced(w))
-                        } else {
-                            let mut limbs = Self::Limbs::default();
-                            limbs.as_mut().copy_from_slice(w);
-                            Self::from_canonical_limbs(limbs).map_err(|e| e.to_string())
-                        }
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(|parts| parts.concat())
-    }
-
-    /// The canonical words of `values`.
-    fn to_words(values: &[Self]) -> Vec<u64> {
-        let mut out = vec![0u64; values.len() * Self::LIMBS];
-        out.par_chunks_mut(CHUNK * Self::LIMBS)
-            .zip(values.par_chunks(CHUNK))
-            .for_each(|(o, v)| {
-                for (w, x) in o.chunks_exact_mut(Self::LIMBS).zip(v) {
-                    w.copy_from_slice(x.to_canonical_limbs().as_ref());
-                }
-            });
-        out
-    }
-
-    /// The NTT plan for `2^log_n` points, built once per size and kept; its transforms leave
-    /// canonical words (where the representation needs a step for that, the plan runs it).
-    fn plan(log_n: usize) -> Result<Arc<NttPlan<Self>>, String>;
-
-    /// `words` viewed as elements where they lie (Goldilocks), or `None` where the field's
-    /// representation needs a conversion.
-    fn view_mut(_words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
-        None
-    }
-
-    /// `words` viewed as elements for a map that is linear over the field (an NTT): where
-    /// [`NumpyField::view_mut`] needs a conversion, the Montgomery fields view the canonical
-    /// words as Montgomery representations (the elements `x·R⁻¹`), which a linear map turns
-    /// into the canonical words of its result — no conversion either way.
-    fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
-        Self::view_mut(words)
-    }
-
-    /// The message for values a plan's input check refused (the values as they were).
-    fn refused(_values: &[Self]) -> String {
-        zkaccel_ntt::NttError::InputRejected.to_string()
-    }
-
-    /// Leaves a buffer viewed by [`NumpyField::view_mut`] or [`NumpyField::view_linear`] as
-    /// canonical words.
-    fn finish_view(_values: &mut [Self]) {}
+/// The field called `name` (`goldilocks`, `bn254`, `bls12-381`).
+///
+/// # Errors
+/// `InvalidInputError` naming the known fields.
+pub fn field_id(name: &str) -> PyResult<FieldId> {
+    FieldId::parse_among(name, &FIELDS).map_err(|e| invalid(e.to_string()))
 }
 
-/// Plans by `log2` size, built on first use.
-type PlanCache<F> = OnceLock<Mutex<HashMap<usize, Arc<NttPlan<F>>>>>;
+/// Plans by field and `log2` size, built on first use and kept.
+type PlanCache = OnceLock<Mutex<HashMap<(TypeId, usize), Arc<dyn Any + Send + Sync>>>>;
 
-/// The cached plan for `2^log_n` points, built on first use and passed through `adapt` (the
-/// field's input check and output finishing, where its representation needs them).
-fn cached_plan<F: NttField>(
-    cache: &'static PlanCache<F>,
-    log_n: usize,
-    adapt: fn(NttPlan<F>) -> NttPlan<F>,
-) -> Result<Arc<NttPlan<F>>, String> {
-    let mut plans = cache
+/// The NTT plan of field `F` for `2^log_n` points, built once per field and size and kept,
+/// set up for canonical words ([`RegisteredField::plan_for_words`]): its transforms check the
+/// words and leave canonical words where the representation needs a step for that.
+///
+/// # Errors
+/// The plan's error for a size past the field's two-adicity.
+pub fn plan<F: RegisteredField>(log_n: usize) -> Result<Arc<NttPlan<F>>, String> {
+    static PLANS: PlanCache = OnceLock::new();
+    let mut plans = PLANS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(p) = plans.get(&log_n) {
-        return Ok(p.clone());
+    let key = (TypeId::of::<F>(), log_n);
+    if let Some(p) = plans
+        .get(&key)
+        .and_then(|p| p.clone().downcast::<NttPlan<F>>().ok())
+    {
+        return Ok(p);
     }
-    let plan = Arc::new(adapt(NttPlan::new(log_n).map_err(|e| e.to_string())?));
-    plans.insert(log_n, plan.clone());
+    let plan = Arc::new(F::plan_for_words(
+        NttPlan::new(log_n).map_err(|e| e.to_string())?,
+    ));
+    plans.insert(key, plan.clone());
     Ok(plan)
-}
-
-/// Words per task of the parallel canonical check and reduction (128 KiB: a core's L2 share).
-const SCAN_CHUNK: usize = 1 << 14;
-
-/// Every word below the Goldilocks modulus: a pass over memory the kernel then reads, so on all
-/// cores, in chunks.
-fn check_canonical_goldilocks(words: &[u64]) -> Result<(), String> {
-    words.par_chunks(SCAN_CHUNK).try_for_each(|chunk| {
-        Goldilocks::slice_from_canonical(chunk)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    })
 }
 
 /// A copy of `words`, made by every core (the new pages are touched in parallel too).
@@ -139,140 +65,33 @@ fn copy_words(words: &[u64]) -> Vec<u64> {
     out
 }
 
-impl NumpyField for Goldilocks {
-    const LIMBS: usize = 1;
-
-    fn from_words(words: &[u64], reduce: bool) -> Result<Vec<Self>, String> {
-        if !reduce {
-            check_canonical_goldilocks(words)?;
-        }
-        // Written in place by every core (rayon collects an indexed iterator into the Vec).
-        let mut out = Vec::new();
-        words
-            .par_iter()
-            .map(|&w| Goldilocks::new_reduced(w))
-            .collect_into_vec(&mut out);
-        Ok(out)
-    }
-
-    fn to_words(values: &[Self]) -> Vec<u64> {
-        values.iter().map(Goldilocks::as_canonical_u64).collect()
-    }
-
-    fn plan(log_n: usize) -> Result<Arc<NttPlan<Self>>, String> {
-        static PLANS: PlanCache<Goldilocks> = OnceLock::new();
-        // Transforms check their inputs inside the first pass and leave canonical words
-        // while each run of outputs is in cache: no pass of their own over memory.
-        cached_plan(&PLANS, log_n, |plan| {
-            plan.checking_inputs_with(Goldilocks::all_canonical)
-                .finishing_outputs_with(|v| {
-                    Goldilocks::canonical_words_mut(v);
-                })
-        })
-    }
-
-    fn view_mut(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
-        let checked = check_canonical_goldilocks(words);
-        Some(checked.map(|()| Goldilocks::slice_from_words_mut(words)))
-    }
-
-    fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
-        // Unchecked here: the plans check the words inside their first pass.
-        Some(Ok(Goldilocks::slice_from_words_mut(words)))
-    }
-
-    fn refused(values: &[Self]) -> String {
-        let words: Vec<u64> = values.iter().map(Goldilocks::as_raw_u64).collect();
-        match check_canonical_goldilocks(&words) {
-            Err(e) => e,
-            Ok(()) => zkaccel_ntt::NttError::InputRejected.to_string(),
-        }
-    }
-
-    fn finish_view(values: &mut [Self]) {
-        values.par_chunks_mut(SCAN_CHUNK).for_each(|chunk| {
-            Goldilocks::canonical_words_mut(chunk);
-        });
-    }
-}
-
-impl NumpyField for Bn {
-    const LIMBS: usize = 4;
-    fn plan(log_n: usize) -> Result<Arc<NttPlan<Self>>, String> {
-        static PLANS: PlanCache<Bn> = OnceLock::new();
-        cached_plan(&PLANS, log_n, |plan| plan)
-    }
-    fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
-        Some(Bn::slice_from_montgomery_words_mut(words).map_err(|e| e.to_string()))
-    }
-}
-
-impl NumpyField for Bls {
-    const LIMBS: usize = 4;
-    fn plan(log_n: usize) -> Result<Arc<NttPlan<Self>>, String> {
-        static PLANS: PlanCache<Bls> = OnceLock::new();
-        cached_plan(&PLANS, log_n, |plan| plan)
-    }
-    fn view_linear(words: &mut [u64]) -> Option<Result<&mut [Self], String>> {
-        Some(Bls::slice_from_montgomery_words_mut(words).map_err(|e| e.to_string()))
-    }
-}
-
 /// What a kernel run on an array's elements is, which decides how the words are viewed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
-    /// A transform by a plan of [`NumpyField::plan`] (linear over the field:
-    /// [`NumpyField::view_linear`]); the plan leaves its outputs canonical itself, in cache,
+    /// A transform by a plan of [`plan`] (linear over the field:
+    /// [`RegisteredField::view_words_for_linear_map`]); the plan leaves its outputs canonical itself, in cache,
     /// so no finishing pass follows.
     PlanTransform,
-    /// Anything else (permutations, hashes): [`NumpyField::view_mut`] or a converted copy.
+    /// Anything else (permutations, hashes): [`RegisteredField::view_canonical_words`] or a converted copy.
     NonLinear,
 }
 
-/// The fields by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldName {
-    /// Goldilocks, `2^64 − 2^32 + 1`.
-    Goldilocks,
-    /// BN254's scalar field.
-    Bn254,
-    /// BLS12-381's scalar field.
-    Bls12_381,
-}
-
-impl FieldName {
-    /// The field called `name` (`goldilocks`, `bn254`, `bls12-381`).
-    ///
-    /// # Errors
-    /// `InvalidInputError` naming the known fields.
-    pub fn parse(name: &str) -> PyResult<Self> {
-        match name {
-            "goldilocks" => Ok(Self::Goldilocks),
-            "bn254" => Ok(Self::Bn254),
-            "bls12-381" => Ok(Self::Bls12_381),
-            _ => Err(invalid(format!(
-                "unknown field {name:?}; known: goldilocks, bn254, bls12-381"
-            ))),
-        }
-    }
-}
-
 /// The element shape of a words array: the whole shape for one-word elements, the shape
-/// without its last axis (which must have `F::LIMBS` entries) otherwise.
+/// without its last axis (which must have `F::WORDS` entries) otherwise.
 ///
 /// # Errors
 /// `InvalidInputError` for a missing or wrong limb axis.
-pub fn element_shape<F: NumpyField>(shape: &[usize], what: &str) -> PyResult<Vec<usize>> {
-    if F::LIMBS == 1 {
+pub fn element_shape<F: RegisteredField>(shape: &[usize], what: &str) -> PyResult<Vec<usize>> {
+    if F::WORDS == 1 {
         return Ok(shape.to_vec());
     }
     match shape.split_last() {
-        Some((&l, outer)) if l == F::LIMBS => Ok(outer.to_vec()),
+        Some((&l, outer)) if l == F::WORDS => Ok(outer.to_vec()),
         _ => Err(invalid(format!(
             "{what}: {} elements are arrays of shape (..., {}) of uint64 limbs, little-endian; \
              got shape {shape:?}",
             F::NAME,
-            F::LIMBS
+            F::WORDS
         ))),
     }
 }
@@ -294,7 +113,7 @@ pub fn words<'a>(array: &'a PyReadonlyArrayDyn<'_, u64>, what: &str) -> PyResult
 /// # Errors
 /// `InvalidInputError` for a wrong shape, a non-contiguous array or (unless `reduce`) a
 /// non-canonical value.
-pub fn read<F: NumpyField>(
+pub fn read<F: RegisteredField>(
     py: Python<'_>,
     array: &PyReadonlyArrayDyn<'_, u64>,
     reduce: bool,
@@ -303,7 +122,7 @@ pub fn read<F: NumpyField>(
     let shape = element_shape::<F>(array.shape(), what)?;
     let w = words(array, what)?;
     let values = py
-        .detach(|| F::from_words(w, reduce))
+        .detach(|| F::from_canonical_words(w, reduce).map_err(|e| e.to_string()))
         .map_err(|e| invalid(format!("{what}: {e}")))?;
     Ok((values, shape))
 }
@@ -312,12 +131,12 @@ pub fn read<F: NumpyField>(
 ///
 /// # Errors
 /// Only numpy's own (a shape that does not hold the values is a bug here).
-pub fn write<'py, F: NumpyField>(
+pub fn write<'py, F: RegisteredField>(
     py: Python<'py>,
     values: &[F],
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
-    let words = py.detach(|| F::to_words(values));
+    let words = py.detach(|| F::to_canonical_words(values));
     array_of_words::<F>(py, words, shape)
 }
 
@@ -325,14 +144,14 @@ pub fn write<'py, F: NumpyField>(
 ///
 /// # Errors
 /// As [`write`].
-pub fn array_of_words<'py, F: NumpyField>(
+pub fn array_of_words<'py, F: RegisteredField>(
     py: Python<'py>,
     words: Vec<u64>,
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
     let mut dims = shape.to_vec();
-    if F::LIMBS > 1 {
-        dims.push(F::LIMBS);
+    if F::WORDS > 1 {
+        dims.push(F::WORDS);
     }
     PyArray1::from_vec(py, words).reshape(dims)
 }
@@ -341,7 +160,7 @@ pub fn array_of_words<'py, F: NumpyField>(
 ///
 /// # Errors
 /// `InvalidInputError` for a negative or too large value, unless `reduce`.
-pub fn element_of_int<F: NumpyField>(value: &BigInt, reduce: bool) -> PyResult<F> {
+pub fn element_of_int<F: RegisteredField>(value: &BigInt, reduce: bool) -> PyResult<F> {
     let p = biguint(F::modulus().as_ref());
     let magnitude = value.magnitude();
     let canonical = if value.sign() == Sign::Minus {
@@ -376,7 +195,7 @@ pub fn element_of_int<F: NumpyField>(value: &BigInt, reduce: bool) -> PyResult<F
 }
 
 /// An element as a Python int.
-pub fn int_of_element<F: NumpyField>(value: &F) -> BigUint {
+pub fn int_of_element<F: RegisteredField>(value: &F) -> BigUint {
     biguint(value.to_canonical_limbs().as_ref())
 }
 
@@ -395,7 +214,7 @@ pub fn biguint(words: &[u64]) -> BigUint {
 ///
 /// # Errors
 /// `InvalidInputError` for a non-canonical value (nothing is changed then) or `f`'s error.
-pub fn in_place<F: NumpyField, R: Send>(
+pub fn in_place<F: RegisteredField, R: Send>(
     py: Python<'_>,
     words: &mut [u64],
     what: &str,
@@ -404,20 +223,20 @@ pub fn in_place<F: NumpyField, R: Send>(
 ) -> PyResult<R> {
     py.detach(|| {
         let view = match kernel {
-            Kernel::PlanTransform => F::view_linear(words),
-            Kernel::NonLinear => F::view_mut(words),
+            Kernel::PlanTransform => F::view_words_for_linear_map(words),
+            Kernel::NonLinear => F::view_canonical_words(words),
         };
         if let Some(view) = view {
             let view = view.map_err(|e| format!("{what}: {e}"))?;
             let r = f(view);
             if kernel == Kernel::NonLinear {
-                F::finish_view(view);
+                F::canonicalize_view(view);
             }
             return r;
         }
-        let mut x = F::from_words(words, false).map_err(|e| format!("{what}: {e}"))?;
+        let mut x = F::from_canonical_words(words, false).map_err(|e| format!("{what}: {e}"))?;
         let r = f(&mut x)?;
-        words.copy_from_slice(&F::to_words(&x));
+        words.copy_from_slice(&F::to_canonical_words(&x));
         Ok::<R, String>(r)
     })
     .map_err(invalid)
@@ -428,7 +247,7 @@ pub fn in_place<F: NumpyField, R: Send>(
 ///
 /// # Errors
 /// As [`in_place`], and `check`'s.
-pub fn map_copy<'py, F: NumpyField>(
+pub fn map_copy<'py, F: RegisteredField>(
     py: Python<'py>,
     array: &PyReadonlyArrayDyn<'py, u64>,
     what: &str,
@@ -450,7 +269,7 @@ pub fn map_copy<'py, F: NumpyField>(
 /// # Errors
 /// `InvalidInputError` for an array that cannot be written in place, is not C-contiguous or
 /// holds a non-canonical value (nothing changed then); `check`'s and `f`'s errors.
-pub fn update<'py, F: NumpyField>(
+pub fn update<'py, F: RegisteredField>(
     py: Python<'py>,
     values: &Bound<'py, PyArrayDyn<u64>>,
     what: &str,

@@ -4,15 +4,23 @@ use num_bigint::{BigInt, BigUint};
 use numpy::{PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use zkaccel_field::{Field, PrimeField};
 
-use crate::arrays::{biguint, element_of_int, int_of_element, read, write, FieldName, NumpyField};
+use zkaccel_registry::{FieldVisitor, RegisteredField};
+
+use crate::arrays::{biguint, element_of_int, field_id, int_of_element, read, write};
 use crate::errors::invalid;
 
 /// The field's modulus `p`.
 #[pyfunction]
 fn modulus(field: &str) -> PyResult<BigUint> {
-    Ok(by_field!(FieldName::parse(field)?, F => biguint(F::modulus().as_ref())))
+    struct Modulus;
+    impl FieldVisitor for Modulus {
+        type Output = BigUint;
+        fn visit<F: RegisteredField>(self) -> BigUint {
+            biguint(F::modulus().as_ref())
+        }
+    }
+    Ok(field_id(field)?.visit(Modulus))
 }
 
 /// Python ints as an element array (Goldilocks: shape `(n,)`; 256-bit: `(n, 4)` limbs).
@@ -25,12 +33,26 @@ fn to_array<'py>(
     field: &str,
     reduce: bool,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
-    by_field!(FieldName::parse(field)?, F => {
-        let elements = values
-            .iter()
-            .map(|v| element_of_int::<F>(v, reduce))
-            .collect::<PyResult<Vec<F>>>()?;
-        write(py, &elements, &[elements.len()])
+    struct ToArray<'a, 'py> {
+        py: Python<'py>,
+        values: &'a [BigInt],
+        reduce: bool,
+    }
+    impl<'py> FieldVisitor for ToArray<'_, 'py> {
+        type Output = PyResult<Bound<'py, PyArrayDyn<u64>>>;
+        fn visit<F: RegisteredField>(self) -> Self::Output {
+            let elements = self
+                .values
+                .iter()
+                .map(|v| element_of_int::<F>(v, self.reduce))
+                .collect::<PyResult<Vec<F>>>()?;
+            write(self.py, &elements, &[elements.len()])
+        }
+    }
+    field_id(field)?.visit(ToArray {
+        py,
+        values: &values,
+        reduce,
     })
 }
 
@@ -41,9 +63,20 @@ fn to_ints(
     values: PyReadonlyArrayDyn<'_, u64>,
     field: &str,
 ) -> PyResult<Vec<BigUint>> {
-    by_field!(FieldName::parse(field)?, F => {
-        let (elements, _) = read::<F>(py, &values, false, "values")?;
-        Ok(elements.iter().map(int_of_element).collect())
+    struct ToInts<'a, 'py> {
+        py: Python<'py>,
+        values: &'a PyReadonlyArrayDyn<'py, u64>,
+    }
+    impl FieldVisitor for ToInts<'_, '_> {
+        type Output = PyResult<Vec<BigUint>>;
+        fn visit<F: RegisteredField>(self) -> Self::Output {
+            let (elements, _) = read::<F>(self.py, self.values, false, "values")?;
+            Ok(elements.iter().map(int_of_element).collect())
+        }
+    }
+    field_id(field)?.visit(ToInts {
+        py,
+        values: &values,
     })
 }
 
@@ -54,13 +87,52 @@ fn reduce<'py>(
     values: PyReadonlyArrayDyn<'py, u64>,
     field: &str,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
-    by_field!(FieldName::parse(field)?, F => {
-        let (elements, shape) = read::<F>(py, &values, true, "values")?;
-        write(py, &elements, &shape)
+    struct Reduce<'a, 'py> {
+        py: Python<'py>,
+        values: &'a PyReadonlyArrayDyn<'py, u64>,
+    }
+    impl<'py> FieldVisitor for Reduce<'_, 'py> {
+        type Output = PyResult<Bound<'py, PyArrayDyn<u64>>>;
+        fn visit<F: RegisteredField>(self) -> Self::Output {
+            let (elements, shape) = read::<F>(self.py, self.values, true, "values")?;
+            write(self.py, &elements, &shape)
+        }
+    }
+    field_id(field)?.visit(Reduce {
+        py,
+        values: &values,
     })
 }
 
-fn binary<'py, F: NumpyField>(
+/// An element-by-element operation of two arrays.
+#[derive(Clone, Copy)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+}
+
+/// `a op b` on the field a name picks.
+struct Binary<'a, 'py> {
+    py: Python<'py>,
+    a: &'a PyReadonlyArrayDyn<'py, u64>,
+    b: &'a PyReadonlyArrayDyn<'py, u64>,
+    op: Op,
+}
+
+impl<'py> FieldVisitor for Binary<'_, 'py> {
+    type Output = PyResult<Bound<'py, PyArrayDyn<u64>>>;
+    fn visit<F: RegisteredField>(self) -> Self::Output {
+        let op: fn(F, F) -> F = match self.op {
+            Op::Add => |x, y| x + y,
+            Op::Sub => |x, y| x - y,
+            Op::Mul => |x, y| x * y,
+        };
+        binary::<F>(self.py, self.a, self.b, op)
+    }
+}
+
+fn binary<'py, F: RegisteredField>(
     py: Python<'py>,
     a: &PyReadonlyArrayDyn<'py, u64>,
     b: &PyReadonlyArrayDyn<'py, u64>,
@@ -87,7 +159,12 @@ fn add<'py>(
     b: PyReadonlyArrayDyn<'py, u64>,
     field: &str,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
-    by_field!(FieldName::parse(field)?, F => binary::<F>(py, &a, &b, |x, y| x + y))
+    field_id(field)?.visit(Binary {
+        py,
+        a: &a,
+        b: &b,
+        op: Op::Add,
+    })
 }
 
 /// `a − b` element by element.
@@ -98,7 +175,12 @@ fn sub<'py>(
     b: PyReadonlyArrayDyn<'py, u64>,
     field: &str,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
-    by_field!(FieldName::parse(field)?, F => binary::<F>(py, &a, &b, |x, y| x - y))
+    field_id(field)?.visit(Binary {
+        py,
+        a: &a,
+        b: &b,
+        op: Op::Sub,
+    })
 }
 
 /// `a · b` element by element.
@@ -109,7 +191,12 @@ fn mul<'py>(
     b: PyReadonlyArrayDyn<'py, u64>,
     field: &str,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
-    by_field!(FieldName::parse(field)?, F => binary::<F>(py, &a, &b, |x, y| x * y))
+    field_id(field)?.visit(Binary {
+        py,
+        a: &a,
+        b: &b,
+        op: Op::Mul,
+    })
 }
 
 /// `1 / a` element by element; a zero element is an `InvalidInputError`.
@@ -119,12 +206,22 @@ fn inverse<'py>(
     a: PyReadonlyArrayDyn<'py, u64>,
     field: &str,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
-    by_field!(FieldName::parse(field)?, F => {
-        let (x, shape) = read::<F>(py, &a, false, "a")?;
-        let out: Option<Vec<F>> = py.detach(|| x.par_iter().map(F::try_inverse).collect());
-        let out = out.ok_or_else(|| invalid("zero has no inverse"))?;
-        write(py, &out, &shape)
-    })
+    struct Inverse<'a, 'py> {
+        py: Python<'py>,
+        a: &'a PyReadonlyArrayDyn<'py, u64>,
+    }
+    impl<'py> FieldVisitor for Inverse<'_, 'py> {
+        type Output = PyResult<Bound<'py, PyArrayDyn<u64>>>;
+        fn visit<F: RegisteredField>(self) -> Self::Output {
+            let (x, shape) = read::<F>(self.py, self.a, false, "a")?;
+            let out: Option<Vec<F>> = self
+                .py
+                .detach(|| x.par_iter().map(F::try_inverse).collect());
+            let out = out.ok_or_else(|| invalid("zero has no inverse"))?;
+            write(self.py, &out, &shape)
+        }
+    }
+    field_id(field)?.visit(Inverse { py, a: &a })
 }
 
 /// Registers the functions on `m`.

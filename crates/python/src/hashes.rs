@@ -12,7 +12,9 @@ use zkaccel_poseidon::Poseidon;
 use zkaccel_presets::MimcPreset as Preset;
 use zkaccel_presets::{CircomPoseidon, NeptunePoseidon, Strength};
 
-use crate::arrays::{element_of_int, read, update, write, Kernel, NumpyField};
+use zkaccel_registry::RegisteredField;
+
+use crate::arrays::{element_of_int, read, update, write, Kernel};
 use crate::errors::{invalid, other};
 
 /// A neptune strength by name.
@@ -48,7 +50,7 @@ fn rows_of(shape: &[usize], width: usize, what: &str, single: bool) -> PyResult<
     }
 }
 
-fn permute_with<'py, F: NumpyField>(
+fn permute_with<'py, F: RegisteredField>(
     py: Python<'py>,
     perm: &Poseidon<F>,
     states: &Bound<'py, PyArrayDyn<u64>>,

@@ -5,26 +5,6 @@
 
 use pyo3::prelude::*;
 
-/// Runs `$body` with `$F` the field type that `$name` (an `arrays::FieldName`) names.
-macro_rules! by_field {
-    ($name:expr, $F:ident => $body:expr) => {
-        match $name {
-            $crate::arrays::FieldName::Goldilocks => {
-                type $F = zkaccel_goldilocks::Goldilocks;
-                $body
-            }
-            $crate::arrays::FieldName::Bn254 => {
-                type $F = zkaccel_bn254::Fr;
-                $body
-            }
-            $crate::arrays::FieldName::Bls12_381 => {
-                type $F = zkaccel_bls12_381::Fr;
-                $body
-            }
-        }
-    };
-}
-
 mod arrays;
 mod errors;
 mod fields;

@@ -5,7 +5,6 @@ use numpy::{PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zkaccel_bls12_381::Fr as Bls;
-use zkaccel_field::Field;
 use zkaccel_merkle::{
     build_streaming, verify, MerkleCommitment, MerkleProof, MerkleTree as Tree, StreamConfig,
     TreeHasher,
@@ -13,7 +12,9 @@ use zkaccel_merkle::{
 use zkaccel_plonky2::Plonky2Hasher;
 use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseidon};
 
-use crate::arrays::{read, write, NumpyField};
+use zkaccel_registry::{FieldVisitor, RegisteredField};
+
+use crate::arrays::{read, write};
 use crate::errors::{invalid, merkle as merkle_err, other, Kind};
 use crate::hashes::strength;
 use zkaccel_codec::Classify;
@@ -64,7 +65,7 @@ fn rows_of<H: TreeHasher>(
     what: &str,
 ) -> PyResult<(Vec<H::Element>, usize, usize)>
 where
-    H::Element: NumpyField,
+    H::Element: RegisteredField,
 {
     let (x, shape) = read::<H::Element>(py, array, false, what)?;
     match shape[..] {
@@ -81,7 +82,7 @@ fn digests_to_array<'py, H: TreeHasher>(
     digests: &[H::Digest],
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>>
 where
-    H::Element: NumpyField,
+    H::Element: RegisteredField,
 {
     let elements: Vec<H::Element> = digests.iter().flat_map(H::digest_elements).collect();
     let shape = if H::DIGEST_ELEMENTS == 1 {
@@ -97,7 +98,7 @@ fn digests_from_array<H: TreeHasher>(
     array: &PyReadonlyArrayDyn<'_, u64>,
 ) -> PyResult<Vec<H::Digest>>
 where
-    H::Element: NumpyField,
+    H::Element: RegisteredField,
 {
     let (x, shape) = read::<H::Element>(py, array, false, "digests")?;
     let ok = match shape[..] {
@@ -149,7 +150,7 @@ struct CommitmentOf<H: TreeHasher>(H, MerkleCommitment<H::Digest>);
 impl<H> AnyTree for TreeOf<H>
 where
     H: TreeHasher + Clone + Send + 'static,
-    H::Element: NumpyField,
+    H::Element: RegisteredField,
 {
     fn cap<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
         digests_to_array::<H>(py, self.0.cap())
@@ -184,7 +185,7 @@ where
 impl<H> AnyCommitment for CommitmentOf<H>
 where
     H: TreeHasher + Send + 'static,
-    H::Element: NumpyField,
+    H::Element: RegisteredField,
 {
     fn cap<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
         digests_to_array::<H>(py, self.1.cap())
@@ -428,7 +429,7 @@ fn rows_of_for<H: TreeHasher>(
     leaves: &PyReadonlyArrayDyn<'_, u64>,
 ) -> PyResult<(Vec<H::Element>, usize, usize)>
 where
-    H::Element: NumpyField,
+    H::Element: RegisteredField,
 {
     rows_of::<H>(py, leaves, "leaves")
 }
@@ -440,19 +441,20 @@ fn stream_from_array<H: TreeHasher>(
     config: StreamConfig,
 ) -> PyResult<MerkleCommitment<H::Digest>>
 where
-    H::Element: NumpyField,
+    H::Element: RegisteredField,
 {
     let words = crate::arrays::words(leaves, "leaves")?;
-    let limbs = <H::Element as NumpyField>::LIMBS;
+    let limbs = <H::Element as RegisteredField>::WORDS;
     let row_words = config.leaf_width * limbs;
     let source = |first_row: u64, out: &mut [H::Element]| {
         let start = first_row as usize * row_words;
         let chunk = &words[start..start + out.len() * limbs];
-        let values = <H::Element as NumpyField>::from_words(chunk, false).map_err(|message| {
-            zkaccel_merkle::MerkleError::LeafSource(zkaccel_merkle::LeafSourceError::Other {
-                message,
-            })
-        })?;
+        let values =
+            <H::Element as RegisteredField>::from_canonical_words(chunk, false).map_err(|e| {
+                zkaccel_merkle::MerkleError::LeafSource(zkaccel_merkle::LeafSourceError::Other {
+                    message: e.to_string(),
+                })
+            })?;
         out.copy_from_slice(&values);
         Ok(())
     };
@@ -498,7 +500,7 @@ fn build_streaming_commitment(
 /// Rows and width of a words array of leaves for hasher `H`.
 fn stream_shape<H: TreeHasher>(_h: &H, shape: &[usize]) -> PyResult<(usize, usize)>
 where
-    H::Element: NumpyField,
+    H::Element: RegisteredField,
 {
     let element = crate::arrays::element_shape::<H::Element>(shape, "leaves")?;
     match element[..] {
@@ -541,7 +543,7 @@ fn digests_for<H: TreeHasher>(
     roots: &PyReadonlyArrayDyn<'_, u64>,
 ) -> PyResult<Vec<H::Digest>>
 where
-    H::Element: NumpyField,
+    H::Element: RegisteredField,
 {
     digests_from_array::<H>(py, roots)
 }
@@ -568,10 +570,39 @@ fn generate_leaves<'py>(
     if first_row.checked_add(rows as u64).is_none() {
         return Err(invalid("rows past 2^64"));
     }
-    by_field!(crate::arrays::FieldName::parse(field)?, F => {
-        let mut out = vec![F::ZERO; total];
-        py.detach(|| zkaccel_merkle::generated::generate_rows(&mut out, width.max(1), first_row, seed));
-        write(py, &out, &[rows, width])
+    struct Generate<'py> {
+        py: Python<'py>,
+        total: usize,
+        rows: usize,
+        width: usize,
+        first_row: u64,
+        seed: Option<u64>,
+    }
+    impl<'py> FieldVisitor for Generate<'py> {
+        type Output = PyResult<Bound<'py, PyArrayDyn<u64>>>;
+        fn visit<F: RegisteredField>(self) -> Self::Output {
+            let Self {
+                py,
+                total,
+                rows,
+                width,
+                first_row,
+                seed,
+            } = self;
+            let mut out = vec![F::ZERO; total];
+            py.detach(|| {
+                zkaccel_merkle::generated::generate_rows(&mut out, width.max(1), first_row, seed)
+            });
+            write(py, &out, &[rows, width])
+        }
+    }
+    crate::arrays::field_id(field)?.visit(Generate {
+        py,
+        total,
+        rows,
+        width,
+        first_row,
+        seed,
     })
 }
 
@@ -622,17 +653,49 @@ fn read_text_rows<'py>(
     reader
         .seek(std::io::SeekFrom::Start(offset))
         .map_err(|e| crate::errors::error(Kind::Storage, format!("{}: {e}", path.display())))?;
-    by_field!(crate::arrays::FieldName::parse(field)?, F => {
-        let out = py
-            .detach(|| zkaccel_merkle::text_rows::read_text_rows::<F, _>(reader, first_row, rows, width))
-            .map_err(|e| match e {
-                // The path before the line or row the source names; the class as every error's.
-                zkaccel_merkle::MerkleError::LeafSource(_) => {
-                    crate::errors::error(e.class().into(), format!("{}: {e}", path.display()))
-                }
-                other => merkle_err(other),
-            })?;
-        write(py, &out, &[rows, width])
+    struct ReadRows<'a, 'py> {
+        py: Python<'py>,
+        reader: std::io::BufReader<std::fs::File>,
+        path: &'a std::path::Path,
+        first_row: u64,
+        rows: usize,
+        width: usize,
+    }
+    impl<'py> FieldVisitor for ReadRows<'_, 'py> {
+        type Output = PyResult<Bound<'py, PyArrayDyn<u64>>>;
+        fn visit<F: RegisteredField>(self) -> Self::Output {
+            let Self {
+                py,
+                reader,
+                path,
+                first_row,
+                rows,
+                width,
+            } = self;
+            let out = py
+                .detach(|| {
+                    zkaccel_merkle::text_rows::read_text_rows::<F, _>(
+                        reader, first_row, rows, width,
+                    )
+                })
+                .map_err(|e| match e {
+                    // The path before the line or row the source names; the class as every
+                    // error's.
+                    zkaccel_merkle::MerkleError::LeafSource(_) => {
+                        crate::errors::error(e.class().into(), format!("{}: {e}", path.display()))
+                    }
+                    other => merkle_err(other),
+                })?;
+            write(py, &out, &[rows, width])
+        }
+    }
+    crate::arrays::field_id(field)?.visit(ReadRows {
+        py,
+        reader,
+        path: &path,
+        first_row,
+        rows,
+        width,
     })
 }
 

@@ -5,7 +5,9 @@ use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use zkaccel_ntt::{Layout, LdeInput, NttError, NttPlan, Order};
 
-use crate::arrays::{read, update, write, FieldName, Kernel, NumpyField};
+use zkaccel_registry::{FieldVisitor, RegisteredField};
+
+use crate::arrays::{field_id, plan, read, update, write, Kernel};
 use crate::errors::{invalid, other};
 
 fn order(name: &str) -> PyResult<Order> {
@@ -51,8 +53,8 @@ struct Transform {
 }
 
 impl Transform {
-    fn run<F: NumpyField>(&self, values: &mut [F], n: usize) -> Result<(), String> {
-        let plan: std::sync::Arc<NttPlan<F>> = F::plan(
+    fn run<F: RegisteredField>(&self, values: &mut [F], n: usize) -> Result<(), String> {
+        let plan: std::sync::Arc<NttPlan<F>> = plan::<F>(
             log2_exact(n.max(1), "length")
                 .map_err(|_| format!("{n} points: not a power of two"))?,
         )?;
@@ -67,7 +69,7 @@ impl Transform {
         };
         result.map_err(|e| match e {
             // The values are as they were: the field names the word it refused.
-            NttError::InputRejected => format!("values: {}", F::refused(values)),
+            NttError::InputRejected => format!("values: {}", F::refusal(values)),
             e => e.to_string(),
         })
     }
@@ -98,11 +100,13 @@ fn batch_count(shape: &[usize], l: Layout) -> usize {
     }
 }
 
-fn element_shape_of<F: NumpyField>(array: &Bound<'_, PyArrayDyn<u64>>) -> PyResult<Vec<usize>> {
+fn element_shape_of<F: RegisteredField>(
+    array: &Bound<'_, PyArrayDyn<u64>>,
+) -> PyResult<Vec<usize>> {
     crate::arrays::element_shape::<F>(array.shape(), "values")
 }
 
-fn apply<'py, F: NumpyField>(
+fn apply<'py, F: RegisteredField>(
     py: Python<'py>,
     values: &Bound<'py, PyArrayDyn<u64>>,
     t: Transform,
@@ -129,6 +133,21 @@ fn apply<'py, F: NumpyField>(
     )
 }
 
+/// [`apply`] on the field a name picks.
+struct Apply<'a, 'py> {
+    py: Python<'py>,
+    values: &'a Bound<'py, PyArrayDyn<u64>>,
+    t: Transform,
+    inplace: bool,
+}
+
+impl<'py> FieldVisitor for Apply<'_, 'py> {
+    type Output = PyResult<Bound<'py, PyArrayDyn<u64>>>;
+    fn visit<F: RegisteredField>(self) -> Self::Output {
+        apply::<F>(self.py, self.values, self.t, self.inplace)
+    }
+}
+
 /// The forward transform (coefficients → evaluations on `⟨ω_n⟩`, or on the coset
 /// `g·⟨ω_n⟩` with `coset=True`, g the field's generator) of a vector of `n = 2^k` elements
 /// (Goldilocks `(n,)`, 256-bit `(n, 4)`); `order` names input then output order
@@ -149,7 +168,12 @@ fn forward<'py>(
         order: self::order(order)?,
         batch: None,
     };
-    by_field!(FieldName::parse(field)?, F => apply::<F>(py, &values, t, inplace))
+    field_id(field)?.visit(Apply {
+        py,
+        values: &values,
+        t,
+        inplace,
+    })
 }
 
 /// The inverse of `forward` (with the `1/n` scale).
@@ -169,7 +193,12 @@ fn inverse<'py>(
         order: self::order(order)?,
         batch: None,
     };
-    by_field!(FieldName::parse(field)?, F => apply::<F>(py, &values, t, inplace))
+    field_id(field)?.visit(Apply {
+        py,
+        values: &values,
+        t,
+        inplace,
+    })
 }
 
 /// Forward transforms of a batch: `(polynomials, n)` in `polynomial-major` layout or
@@ -191,10 +220,15 @@ fn forward_batch<'py>(
         order: self::order(order)?,
         batch: Some((0, self::layout(layout)?)),
     };
-    by_field!(FieldName::parse(field)?, F => apply::<F>(py, &values, t, inplace))
+    field_id(field)?.visit(Apply {
+        py,
+        values: &values,
+        t,
+        inplace,
+    })
 }
 
-fn lde_impl<'py, F: NumpyField>(
+fn lde_impl<'py, F: RegisteredField>(
     py: Python<'py>,
     values: &Bound<'py, PyArrayDyn<u64>>,
     log_blowup: usize,
@@ -224,7 +258,7 @@ fn lde_impl<'py, F: NumpyField>(
         (Some((Layout::IndexMajor, _)), [_, c]) => vec![big, *c],
         _ => vec![big],
     };
-    let plan = F::plan(log_big).map_err(invalid)?;
+    let plan = plan::<F>(log_big).map_err(invalid)?;
     let out = py
         .detach(|| match batch {
             None => plan.lde(&x, log_blowup, shift),
@@ -235,6 +269,28 @@ fn lde_impl<'py, F: NumpyField>(
         })
         .map_err(other)?;
     write(py, &out, &out_shape)
+}
+
+/// [`lde_impl`] on the field a name picks.
+struct Lde<'a, 'py> {
+    py: Python<'py>,
+    values: &'a Bound<'py, PyArrayDyn<u64>>,
+    log_blowup: usize,
+    batch: Option<(Layout, LdeInput)>,
+    coset: bool,
+}
+
+impl<'py> FieldVisitor for Lde<'_, 'py> {
+    type Output = PyResult<Bound<'py, PyArrayDyn<u64>>>;
+    fn visit<F: RegisteredField>(self) -> Self::Output {
+        lde_impl::<F>(
+            self.py,
+            self.values,
+            self.log_blowup,
+            self.batch,
+            self.coset,
+        )
+    }
 }
 
 /// The low-degree extension of one polynomial from its `n` coefficients: its `n·2^log_blowup`
@@ -248,7 +304,13 @@ fn lde<'py>(
     field: &str,
     coset: bool,
 ) -> PyResult<Bound<'py, PyArrayDyn<u64>>> {
-    by_field!(FieldName::parse(field)?, F => lde_impl::<F>(py, &coefficients, log_blowup, None, coset))
+    field_id(field)?.visit(Lde {
+        py,
+        values: &coefficients,
+        log_blowup,
+        batch: None,
+        coset,
+    })
 }
 
 /// Batched low-degree extensions in either layout, from `coefficients` or `evaluations` on
@@ -274,7 +336,13 @@ fn lde_batch<'py>(
         }
     };
     let batch = Some((self::layout(layout)?, input));
-    by_field!(FieldName::parse(field)?, F => lde_impl::<F>(py, &values, log_blowup, batch, coset))
+    field_id(field)?.visit(Lde {
+        py,
+        values: &values,
+        log_blowup,
+        batch,
+        coset,
+    })
 }
 
 /// Registers `zkaccel.ntt`.
