@@ -1,5 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+pub mod trees;
+
+pub use trees::{RegisteredHasher, TreePreset, TreeSpec, TreeSpecError, TreeVisitor};
+
 use core::fmt;
 use core::str::FromStr;
 
