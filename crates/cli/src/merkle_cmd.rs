@@ -5,12 +5,11 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use zkaccel_merkle::text_rows::{is_blank, split_row};
-use zkaccel_plonky2::Plonky2Hasher;
-use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseidon, Strength};
+use zkaccel_presets::Strength;
+use zkaccel_registry::{RegisteredHasher, TreeSpec, TreeSpecError, TreeVisitor};
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
-use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_field::{Field, PrimeField};
 use zkaccel_merkle::{
     build_streaming, build_streaming_to_disk, verify, DiskTree, MerkleCommitment, MerkleError,
@@ -653,26 +652,66 @@ fn check<H: TreeHasher>(
     Ok(())
 }
 
-macro_rules! with_hasher {
-    ($preset:expr, $arity:expr, $strength:expr, |$h:ident| $body:expr) => {
-        match $preset {
-            TreePreset::Plonky2 => {
-                if $arity != 2 {
-                    return Err("plonky2 trees are binary: drop --arity".into());
-                }
-                let $h = Plonky2Hasher;
-                $body
-            }
-            TreePreset::Neptune => {
-                let $h = NeptuneHasher::new(NeptunePoseidon::<Bls>::new($arity, $strength)?);
-                $body
-            }
-            TreePreset::Circomlib => {
-                let $h = CircomHasher::new(CircomPoseidon::for_inputs($arity)?);
-                $body
-            }
+impl From<TreePreset> for zkaccel_registry::TreePreset {
+    fn from(p: TreePreset) -> Self {
+        match p {
+            TreePreset::Plonky2 => Self::Plonky2,
+            TreePreset::Neptune => Self::Neptune,
+            TreePreset::Circomlib => Self::Circomlib,
         }
+    }
+}
+
+/// Runs `visitor` with the hasher a preset, arity and strength name (the registry's
+/// [`TreeSpec`]).
+fn with_tree<V: TreeVisitor<Output = Result<(), Boxed>>>(
+    preset: TreePreset,
+    arity: usize,
+    strength: Strength,
+    visitor: V,
+) -> Result<(), Boxed> {
+    let spec = TreeSpec {
+        preset: preset.into(),
+        arity,
+        strength,
     };
+    match spec.visit(visitor) {
+        Ok(result) => result,
+        Err(TreeSpecError::NotBinary { .. }) => {
+            Err("plonky2 trees are binary: drop --arity".into())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// [`build`] with the hasher the tree arguments name.
+struct Build<'a>(&'a BuildArgs);
+impl TreeVisitor for Build<'_> {
+    type Output = Result<(), Boxed>;
+    fn visit<H: RegisteredHasher>(self, hasher: H) -> Self::Output {
+        build(hasher, self.0)
+    }
+}
+
+/// [`open`] with the hasher the tree arguments name.
+struct Open<'a>(&'a OpenArgs);
+impl TreeVisitor for Open<'_> {
+    type Output = Result<(), Boxed>;
+    fn visit<H: RegisteredHasher>(self, hasher: H) -> Self::Output {
+        open(hasher, self.0)
+    }
+}
+
+/// [`check`] of an opening against a commitment, with the hasher the commitment names.
+struct Check<'a> {
+    opening: &'a serde_json::Value,
+    commitment: &'a serde_json::Value,
+}
+impl TreeVisitor for Check<'_> {
+    type Output = Result<(), Boxed>;
+    fn visit<H: RegisteredHasher>(self, hasher: H) -> Self::Output {
+        check(hasher, self.opening, self.commitment)
+    }
 }
 
 /// Runs a `merkle` subcommand.
@@ -680,11 +719,11 @@ pub fn run(cmd: &MerkleCommand) -> Result<(), Boxed> {
     match cmd {
         MerkleCommand::Build(a) => {
             let strength = a.tree.strength()?;
-            with_hasher!(a.tree.preset, a.tree.arity, strength, |h| build(h, a))
+            with_tree(a.tree.preset, a.tree.arity, strength, Build(a))
         }
         MerkleCommand::Open(a) => {
             let strength = a.tree.strength()?;
-            with_hasher!(a.tree.preset, a.tree.arity, strength, |h| open(h, a))
+            with_tree(a.tree.preset, a.tree.arity, strength, Open(a))
         }
         MerkleCommand::Verify(a) => {
             let read_json = |path: &Path, what: &str| -> Result<serde_json::Value, Boxed> {
@@ -746,7 +785,17 @@ pub fn run(cmd: &MerkleCommand) -> Result<(), Boxed> {
                 .as_str()
                 .ok_or("the commitment states no strength")?
                 .parse()?;
-            with_hasher!(preset, arity, strength, |h| check(h, &o, &c))
+            // A strength stated for a preset without strengths is ignored, as it always was.
+            let strength = if preset == TreePreset::Neptune {
+                strength
+            } else {
+                Strength::Standard
+            };
+            let visitor = Check {
+                opening: &o,
+                commitment: &c,
+            };
+            with_tree(preset, arity, strength, visitor)
         }
     }
 }
