@@ -4,15 +4,16 @@
 use numpy::{PyArrayDyn, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use zkaccel_bls12_381::Fr as Bls;
 use zkaccel_merkle::{
     build_streaming, verify, MerkleCommitment, MerkleProof, MerkleTree as Tree, StreamConfig,
     TreeHasher,
 };
-use zkaccel_plonky2::Plonky2Hasher;
-use zkaccel_presets::{CircomHasher, CircomPoseidon, NeptuneHasher, NeptunePoseidon};
 
-use zkaccel_registry::{FieldVisitor, RegisteredField};
+use zkaccel_presets::Strength;
+use zkaccel_registry::{
+    FieldVisitor, RegisteredField, RegisteredHasher, TreePreset, TreeSpec, TreeSpecError,
+    TreeVisitor,
+};
 
 use crate::arrays::{read, write};
 use crate::errors::{invalid, merkle as merkle_err, other, Kind};
@@ -27,35 +28,29 @@ struct Spec {
     strength: String,
 }
 
-/// Runs `$body` with `$h` the hasher that `$spec` names.
-macro_rules! by_hasher {
-    ($spec:expr, $h:ident => $body:expr) => {{
-        let spec: &Spec = $spec;
-        match spec.preset.as_str() {
-            "plonky2" => {
-                if spec.arity != 2 {
-                    return Err(invalid("plonky2 trees are binary: arity=2"));
-                }
-                let $h = Plonky2Hasher;
-                $body
-            }
-            "neptune" => {
-                let s = strength(&spec.strength)?;
-                let $h =
-                    NeptuneHasher::new(NeptunePoseidon::<Bls>::new(spec.arity, s).map_err(other)?);
-                $body
-            }
-            "circomlib" => {
-                let $h = CircomHasher::new(CircomPoseidon::for_inputs(spec.arity).map_err(other)?);
-                $body
-            }
-            other => {
-                return Err(invalid(format!(
-                    "unknown tree preset {other:?}; known: plonky2, neptune, circomlib"
-                )))
-            }
-        }
-    }};
+/// Runs `visitor` with the hasher `spec` names (the registry's [`TreeSpec`]; the strength
+/// is read for neptune only, as the presets without strengths never read it).
+fn with_tree<R, V: TreeVisitor<Output = PyResult<R>>>(spec: &Spec, visitor: V) -> PyResult<R> {
+    let preset: TreePreset = spec
+        .preset
+        .parse()
+        .map_err(|e: TreeSpecError| invalid(e.to_string()))?;
+    let strength = if preset == TreePreset::Neptune {
+        strength(&spec.strength)?
+    } else {
+        Strength::Standard
+    };
+    let tree = TreeSpec {
+        preset,
+        arity: spec.arity,
+        strength,
+    };
+    match tree.visit(visitor) {
+        Ok(result) => result,
+        Err(TreeSpecError::NotBinary { .. }) => Err(invalid("plonky2 trees are binary: arity=2")),
+        Err(TreeSpecError::Poseidon(e)) => Err(other(e)),
+        Err(e) => Err(invalid(e.to_string())),
+    }
 }
 
 /// Element rows `(n, w)`, or single elements `(n,)` as rows of one.
@@ -361,10 +356,21 @@ impl Commitment {
             arity,
             strength: strength.into(),
         };
-        by_hasher!(&spec, h => {
-            let c = MerkleCommitment::from_bytes(&h, data).map_err(merkle_err)?;
-            Ok(Commitment { inner: Box::new(CommitmentOf(h, c)), spec: spec.clone() })
-        })
+        struct FromBytes<'a> {
+            data: &'a [u8],
+            spec: &'a Spec,
+        }
+        impl TreeVisitor for FromBytes<'_> {
+            type Output = PyResult<Commitment>;
+            fn visit<H: RegisteredHasher>(self, h: H) -> Self::Output {
+                let c = MerkleCommitment::from_bytes(&h, self.data).map_err(merkle_err)?;
+                Ok(Commitment {
+                    inner: Box::new(CommitmentOf(h, c)),
+                    spec: self.spec.clone(),
+                })
+            }
+        }
+        with_tree(&spec, FromBytes { data, spec: &spec })
     }
 
     /// Checks that `leaves` (rows `(m, width)`, increasing index order) are the leaves at
@@ -416,11 +422,40 @@ fn build(
     cap_height: usize,
 ) -> PyResult<MerkleTree> {
     let spec = spec(preset, arity, strength);
-    by_hasher!(&spec, h => {
-        let (x, _, w) = rows_of_for(&h, py, &leaves)?;
-        let tree = py.detach(|| Tree::new(h, x, w, cap_height)).map_err(merkle_err)?;
-        Ok(MerkleTree { inner: Box::new(TreeOf(tree)), spec: spec.clone() })
-    })
+    struct Build<'a, 'py> {
+        py: Python<'py>,
+        leaves: &'a PyReadonlyArrayDyn<'py, u64>,
+        cap_height: usize,
+        spec: &'a Spec,
+    }
+    impl TreeVisitor for Build<'_, '_> {
+        type Output = PyResult<MerkleTree>;
+        fn visit<H: RegisteredHasher>(self, h: H) -> Self::Output {
+            let Self {
+                py,
+                leaves,
+                cap_height,
+                spec,
+            } = self;
+            let (x, _, w) = rows_of_for(&h, py, leaves)?;
+            let tree = py
+                .detach(|| Tree::new(h, x, w, cap_height))
+                .map_err(merkle_err)?;
+            Ok(MerkleTree {
+                inner: Box::new(TreeOf(tree)),
+                spec: spec.clone(),
+            })
+        }
+    }
+    with_tree(
+        &spec,
+        Build {
+            py,
+            leaves: &leaves,
+            cap_height,
+            spec: &spec,
+        },
+    )
 }
 
 fn rows_of_for<H: TreeHasher>(
@@ -482,19 +517,44 @@ fn build_streaming_commitment(
     memory_budget: u64,
 ) -> PyResult<Commitment> {
     let spec = spec(preset, arity, strength);
-    by_hasher!(&spec, h => {
-        let shape = leaves.shape().to_vec();
-        let (n, w) = stream_shape(&h, &shape)?;
-        let config = StreamConfig {
-            num_leaves: n as u64,
-            leaf_width: w,
+    struct Stream<'a, 'py> {
+        py: Python<'py>,
+        leaves: &'a PyReadonlyArrayDyn<'py, u64>,
+        cap_height: usize,
+        subtree_leaves: usize,
+        memory_budget: u64,
+        spec: &'a Spec,
+    }
+    impl TreeVisitor for Stream<'_, '_> {
+        type Output = PyResult<Commitment>;
+        fn visit<H: RegisteredHasher>(self, h: H) -> Self::Output {
+            let shape = self.leaves.shape().to_vec();
+            let (n, w) = stream_shape(&h, &shape)?;
+            let config = StreamConfig {
+                num_leaves: n as u64,
+                leaf_width: w,
+                cap_height: self.cap_height,
+                subtree_leaves: self.subtree_leaves,
+                memory_budget: self.memory_budget,
+            };
+            let c = stream_from_array(&h, self.py, self.leaves, config)?;
+            Ok(Commitment {
+                inner: Box::new(CommitmentOf(h, c)),
+                spec: self.spec.clone(),
+            })
+        }
+    }
+    with_tree(
+        &spec,
+        Stream {
+            py,
+            leaves: &leaves,
             cap_height,
             subtree_leaves,
             memory_budget,
-        };
-        let c = stream_from_array(&h, py, &leaves, config)?;
-        Ok(Commitment { inner: Box::new(CommitmentOf(h, c)), spec: spec.clone() })
-    })
+            spec: &spec,
+        },
+    )
 }
 
 /// Rows and width of a words array of leaves for hasher `H`.
@@ -529,12 +589,43 @@ fn combine(
     strength: &str,
 ) -> PyResult<Commitment> {
     let spec = spec(preset, arity, strength);
-    by_hasher!(&spec, h => {
-        let r = digests_for(&h, py, &roots)?;
-        let c = MerkleCommitment::from_subtree_roots(&h, &r, num_leaves, leaf_width, cap_height)
+    struct Combine<'a, 'py> {
+        py: Python<'py>,
+        roots: &'a PyReadonlyArrayDyn<'py, u64>,
+        num_leaves: u64,
+        leaf_width: usize,
+        cap_height: usize,
+        spec: &'a Spec,
+    }
+    impl TreeVisitor for Combine<'_, '_> {
+        type Output = PyResult<Commitment>;
+        fn visit<H: RegisteredHasher>(self, h: H) -> Self::Output {
+            let r = digests_for(&h, self.py, self.roots)?;
+            let c = MerkleCommitment::from_subtree_roots(
+                &h,
+                &r,
+                self.num_leaves,
+                self.leaf_width,
+                self.cap_height,
+            )
             .map_err(merkle_err)?;
-        Ok(Commitment { inner: Box::new(CommitmentOf(h, c)), spec: spec.clone() })
-    })
+            Ok(Commitment {
+                inner: Box::new(CommitmentOf(h, c)),
+                spec: self.spec.clone(),
+            })
+        }
+    }
+    with_tree(
+        &spec,
+        Combine {
+            py,
+            roots: &roots,
+            num_leaves,
+            leaf_width,
+            cap_height,
+            spec: &spec,
+        },
+    )
 }
 
 fn digests_for<H: TreeHasher>(
